@@ -1,0 +1,35 @@
+#pragma once
+// The generator Q of the Lemma (section 3) as blocks Q_{i,i'} built from Kronecker products and sums
+// of the small matrices, for any robots-per-level map and either admission rule. Q is block upper
+// Hessenberg: a level falls by at most one page at a time.
+#include <Eigen/SparseCore>
+#include <vector>
+
+#include "analytic/state_space.hpp"
+#include "model/model.hpp"
+
+namespace crawlq::analytic {
+
+using SparseMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+class GeneratorBlocks {
+ public:
+  GeneratorBlocks(const model::Model& model, const model::Policy& policy);
+
+  const StateSpace& space() const { return space_; }
+  int capacity() const { return space_.capacity(); }
+  // Q_{from,to}; the zero block when to < from-1.
+  const SparseMatrix& block(int from, int to) const;
+  // True when every batch has one page (section 6: Q is block tridiagonal).
+  bool single_arrivals() const { return single_arrivals_; }
+  // The whole of Q, for direct solvers and residuals.
+  SparseMatrix assemble() const;
+
+ private:
+  StateSpace space_;
+  bool single_arrivals_;
+  std::vector<std::vector<SparseMatrix>> blocks_;  // blocks_[from][to - from + 1]
+  SparseMatrix empty_;
+};
+
+}  // namespace crawlq::analytic

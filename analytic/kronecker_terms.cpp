@@ -1,0 +1,84 @@
+#include "analytic/kronecker_terms.hpp"
+
+#include <unsupported/Eigen/KroneckerProduct>
+
+namespace crawlq::analytic {
+
+Sparse to_sparse(const Eigen::MatrixXd& dense) { return dense.sparseView(0.0, 0.0); }
+
+Sparse identity(Eigen::Index n) {
+  Sparse i(n, n);
+  i.setIdentity();
+  return i;
+}
+
+Sparse kron(const Sparse& a, const Sparse& b) {
+  Sparse result;
+  result = Eigen::kroneckerProduct(a, b);
+  return result;
+}
+
+namespace {
+Eigen::Index power(int base, int exponent) {
+  Eigen::Index p = 1;
+  for (int i = 0; i < exponent; ++i) p *= base;
+  return p;
+}
+}  // namespace
+
+KroneckerTerms::KroneckerTerms(const model::PhaseType& service,
+                               const model::PhaseType* obsolescence) {
+  s_ = to_sparse(service.subgenerator());
+  s0_ = to_sparse(service.exit_rates());
+  beta_ = to_sparse(service.initial());
+  s0_beta_ = to_sparse(service.exit_rates() * service.initial());
+  if (obsolescence) {
+    gamma_ = to_sparse(obsolescence->initial());
+    big_gamma_ = to_sparse(obsolescence->subgenerator());
+    gamma0_ = to_sparse(obsolescence->exit_rates());
+  } else {
+    gamma_ = to_sparse(Eigen::MatrixXd::Ones(1, 1));
+    big_gamma_ = Sparse(1, 1);
+    gamma0_ = Sparse(1, 1);
+  }
+  e_r_ = to_sparse(Eigen::MatrixXd::Ones(gamma_.cols(), 1));
+}
+
+Sparse KroneckerTerms::gamma_power(int l) const {
+  Sparse g = to_sparse(Eigen::MatrixXd::Ones(1, 1));
+  for (int i = 0; i < l; ++i) g = kron(g, gamma_);
+  return g;
+}
+
+Sparse KroneckerTerms::clock_sum(int n) const {
+  const int r = clock_phases();
+  Sparse sum(power(r, n), power(r, n));
+  for (int k = 1; k <= n; ++k)
+    sum += kron(kron(identity(power(r, k - 1)), big_gamma_), identity(power(r, n - k)));
+  return sum;
+}
+
+Sparse KroneckerTerms::expiry_sum(int n) const {
+  const int r = clock_phases();
+  Sparse sum(power(r, n), power(r, n - 1));
+  for (int k = 1; k <= n; ++k)
+    sum += kron(kron(identity(power(r, k - 1)), gamma0_), identity(power(r, n - k)));
+  return sum;
+}
+
+Sparse KroneckerTerms::a(int n) const {
+  const Eigen::Index clocks = power(clock_phases(), n);
+  return kron(s_, identity(clocks)) + kron(identity(service_phases()), clock_sum(n));
+}
+
+Sparse KroneckerTerms::b(int n) const {
+  return kron(kron(s0_beta_, e_r_), identity(power(clock_phases(), n - 1))) +
+         kron(identity(service_phases()), expiry_sum(n));
+}
+
+Eigen::VectorXd KroneckerTerms::total_expiry_rate(int n) const {
+  if (n == 0) return Eigen::VectorXd::Zero(1);
+  return Eigen::VectorXd(expiry_sum(n) * Eigen::VectorXd::Ones(power(clock_phases(), n - 1)));
+}
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,66 @@
+#include "analytic/measures.hpp"
+
+#include "analytic/admission_rule.hpp"
+#include "analytic/kronecker_terms.hpp"
+
+namespace crawlq::analytic {
+
+namespace {
+using RowMajorMap =
+    Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+
+// p_i as a matrix: one row per arrival phase, one column per (service phase, clocks).
+RowMajorMap level_view(const StateSpace& space, const Eigen::VectorXd& p, int level) {
+  const Eigen::Index w = space.arrival_phases();
+  return RowMajorMap(p.data() + space.level_offset(level), w, space.level_size(level) / w);
+}
+}  // namespace
+
+Measures compute_measures(const model::Model& model, const model::Policy& policy,
+                          const StateSpace& space, const Eigen::VectorXd& p) {
+  const int capacity = model.capacity;
+  const KroneckerTerms terms(model.service, model.obsolescence ? &*model.obsolescence : nullptr);
+  Measures m;
+  m.level_probabilities.assign(capacity + 1, 0.0);
+  m.mode_probabilities.assign(model.modes(), 0.0);
+  double offered = 0, lost = 0, expired = 0, served = 0;
+  for (int level = 0; level <= capacity; ++level) {
+    const RowMajorMap view = level_view(space, p, level);
+    const double probability = view.sum();
+    const int robots = policy.robots(level);
+    m.level_probabilities[level] = probability;
+    m.mode_probabilities[robots - 1] += probability;
+    m.mean_active_robots += robots * probability;
+    m.mean_in_system += level * probability;
+    m.mean_in_queue += std::max(level - 1, 0) * probability;
+
+    // (9) and the loss rate: batches of the level's mode, by the arrival phase they leave.
+    const Eigen::RowVectorXd by_arrival_phase = view.rowwise().sum().transpose();
+    const model::Bmap& bmap = model.arrivals.mode(robots);
+    for (int k = 1; k <= bmap.max_batch(); ++k) {
+      const double batch_rate = by_arrival_phase * bmap.d(k) * Eigen::VectorXd::Ones(bmap.phases());
+      offered += k * batch_rate;
+      lost += (k - accepted_pages(model.admission, level, capacity, k)) * batch_rate;
+    }
+    if (level == 0) continue;
+    // (15) and (14): completions of the server, expiries of the waiting pages' clocks.
+    const Eigen::RowVectorXd by_rest = view.colwise().sum();
+    const int waiting = level - 1;
+    const Eigen::VectorXd s0 = Eigen::VectorXd(terms.s0());
+    const Eigen::VectorXd clocks_one = Eigen::VectorXd::Ones(by_rest.size() / s0.size());
+    served += by_rest.dot(Eigen::VectorXd(kron(terms.s0(), to_sparse(clocks_one))));
+    if (waiting > 0) {
+      const Eigen::VectorXd expiry = terms.total_expiry_rate(waiting);
+      const Eigen::VectorXd server_one = Eigen::VectorXd::Ones(terms.service_phases());
+      expired += by_rest.dot(Eigen::VectorXd(kron(to_sparse(server_one), to_sparse(expiry))));
+    }
+  }
+  m.lambda = offered;
+  m.p_loss = lost / offered;
+  m.p_obsolete = expired / offered;
+  m.p_served = served / offered;
+  m.p_starvation = m.level_probabilities[0];
+  return m;
+}
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,34 @@
+#include "analytic/policy_evaluation.hpp"
+
+namespace crawlq::analytic {
+
+double cost_criterion(const model::Costs& costs, const Measures& m, double mean_sojourn_served) {
+  return m.lambda * (costs.loss * m.p_loss + costs.obsolescence * m.p_obsolete) +
+         costs.sojourn * mean_sojourn_served + costs.robot * m.mean_active_robots +
+         costs.starvation * m.p_starvation;
+}
+
+PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method)
+    : model_(model), method_(method), chain_(model) {}
+
+PolicyEvaluation PolicyEvaluator::evaluate(const model::Policy& policy) const {
+  const GeneratorBlocks blocks(model_, policy);
+  PolicyEvaluation e{
+      .policy = policy, .stationary = solve_stationary(blocks, method_), .measures = {}};
+  if (e.stationary.summary.status != SolverStatus::kConverged) return e;
+  e.measures = compute_measures(model_, policy, blocks.space(), e.stationary.probabilities);
+  const SojournTimes sojourn = sojourn_times(e);
+  e.mean_sojourn = sojourn.mean(PageFate::kAccepted);
+  e.mean_sojourn_served = sojourn.mean(PageFate::kServed);
+  e.mean_sojourn_obsolete = sojourn.mean(PageFate::kObsolete);
+  e.cost = cost_criterion(model_.costs, e.measures, e.mean_sojourn_served);
+  return e;
+}
+
+SojournTimes PolicyEvaluator::sojourn_times(const PolicyEvaluation& evaluation) const {
+  const StateSpace space(model_);
+  return SojournTimes(chain_, chain_.arrival_distribution(model_, evaluation.policy, space,
+                                                          evaluation.stationary.probabilities));
+}
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,41 @@
+#pragma once
+// One policy solved end to end: stationary vector, measures, sojourn means and the cost (2).
+#include <memory>
+
+#include "analytic/measures.hpp"
+#include "analytic/sojourn_times.hpp"
+#include "analytic/stationary_solver.hpp"
+#include "analytic/tagged_page_chain.hpp"
+
+namespace crawlq::analytic {
+
+struct PolicyEvaluation {
+  model::Policy policy;
+  StationaryResult stationary;
+  Measures measures;
+  double mean_sojourn = 0;           // accepted pages (served or obsolete)
+  double mean_sojourn_served = 0;    // V^(1), the sojourn term of (2)
+  double mean_sojourn_obsolete = 0;  // V^(2)
+  double cost = 0;                   // (2)
+};
+
+// (2): lambda (c_loss P_loss + c_obs P_obs) + a V^(1) + c_rob N_act + c_star P_star.
+double cost_criterion(const model::Costs& costs, const Measures& measures, double mean_sojourn_served);
+
+// Solves many policies of one model, sharing what does not depend on the policy (the tagged-page
+// chain and its factorisation).
+class PolicyEvaluator {
+ public:
+  PolicyEvaluator(const model::Model& model, Method method = Method::kAuto);
+  PolicyEvaluation evaluate(const model::Policy& policy) const;
+  // The sojourn-time laws of an evaluated policy (needs the stationary vector of `evaluation`).
+  SojournTimes sojourn_times(const PolicyEvaluation& evaluation) const;
+  const model::Model& model() const { return model_; }
+
+ private:
+  const model::Model& model_;
+  Method method_;
+  TaggedPageChain chain_;
+};
+
+}  // namespace crawlq::analytic

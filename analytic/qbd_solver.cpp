@@ -1,0 +1,54 @@
+#include "analytic/qbd_solver.hpp"
+
+#include <Eigen/Dense>
+#include <vector>
+
+namespace crawlq::analytic {
+
+std::string QbdSolver::refusal(const GeneratorBlocks& blocks) const {
+  if (blocks.single_arrivals()) return {};
+  return "needs single arrivals (every D_k with k >= 2 zero); this model has batches: use "
+         "block-recursion or sparse-lu";
+}
+
+StationaryResult QbdSolver::solve(const GeneratorBlocks& blocks) const {
+  using Dense = Eigen::MatrixXd;
+  const int k = blocks.capacity();
+  const StateSpace& space = blocks.space();
+
+  // Step 1: U_i = Q_{i,i} + Q_{i,i+1} G_i (U_K = Q_{K,K}), G_{i-1} = (-U_i)^{-1} Q_{i,i-1}.
+  std::vector<Eigen::PartialPivLU<Dense>> minus_u(k + 1);
+  std::vector<Dense> g(k);
+  for (int i = k; i >= 1; --i) {
+    Dense u = Dense(blocks.block(i, i));
+    if (i < k) u += blocks.block(i, i + 1) * g[i];
+    minus_u[i].compute(-u);
+    g[i - 1] = minus_u[i].solve(Dense(blocks.block(i, i - 1)));
+  }
+  Dense u0 = Dense(blocks.block(0, 0));
+  if (k >= 1) u0 += blocks.block(0, 1) * g[0];
+
+  // Steps 2-4 on the vector directly: p_i = p_{i-1} Q_{i-1,i} (-U_i)^{-1}, with p_0 U_0 = 0.
+  Eigen::MatrixXd system = u0.transpose();
+  // p_0 e = 1 for now (it is positive whatever the phase structure); the whole p is rescaled below.
+  system.row(system.rows() - 1).setOnes();
+  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(system.rows());
+  rhs(rhs.size() - 1) = 1.0;
+  Eigen::RowVectorXd level = system.fullPivLu().solve(rhs).transpose();
+
+  StationaryResult result;
+  result.probabilities.resize(space.size());
+  result.probabilities.segment(0, space.level_size(0)) = level.transpose();
+  for (int i = 1; i <= k; ++i) {
+    const Eigen::RowVectorXd flow = level * blocks.block(i - 1, i);
+    const Eigen::VectorXd solved = minus_u[i].transpose().solve(Eigen::VectorXd(flow.transpose()));
+    level = solved.transpose();
+    result.probabilities.segment(space.level_offset(i), space.level_size(i)) = level.transpose();
+  }
+  result.probabilities /= result.probabilities.sum();
+  result.summary.status = SolverStatus::kConverged;
+  result.summary.iterations = k + 1;
+  return result;
+}
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,82 @@
+#include "analytic/stationary_solver.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <stdexcept>
+
+#include "analytic/block_recursive_solver.hpp"
+#include "analytic/qbd_solver.hpp"
+#include "analytic/sparse_lu_solver.hpp"
+
+namespace crawlq::analytic {
+
+std::string StationarySolver::refusal(const GeneratorBlocks&) const { return {}; }
+
+namespace {
+// Dense blocks of the recursion cost O(size^3) at the top level; past this many states the sparse
+// factorisation of the whole generator is faster (benchmarks/solve_by_capacity).
+constexpr Eigen::Index kBlockRecursionLimit = 3000;
+}  // namespace
+
+std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks& blocks) {
+  switch (method) {
+    case Method::kBlockRecursion:
+      return std::make_unique<BlockRecursiveSolver>();
+    case Method::kQbd:
+      return std::make_unique<QbdSolver>();
+    case Method::kSparseLu:
+      return std::make_unique<SparseLuSolver>();
+    case Method::kAuto:
+      break;
+  }
+  if (blocks.single_arrivals()) return std::make_unique<QbdSolver>();
+  if (blocks.space().size() <= kBlockRecursionLimit) return std::make_unique<BlockRecursiveSolver>();
+  return std::make_unique<SparseLuSolver>();
+}
+
+StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method) {
+  const auto solver = make_solver(method, blocks);
+  if (const std::string why = solver->refusal(blocks); !why.empty())
+    throw std::invalid_argument(fmt::format("method {}: {}", method_name(solver->method()), why));
+  const auto start = std::chrono::steady_clock::now();
+  StationaryResult result = solver->solve(blocks);
+  StationarySummary& summary = result.summary;
+  summary.method = solver->method();
+  Eigen::VectorXd& p = result.probabilities;
+  if (summary.status == SolverStatus::kConverged) {
+    // What the math promises: non-negative, sums to one, pQ = 0. Round-off may leave tiny negative
+    // entries; anything beyond that is a failure, not something to hide.
+    const double most_negative = p.minCoeff();
+    if (!p.allFinite() || most_negative < -1e-10) {
+      summary.status = SolverStatus::kFailed;
+      summary.message = fmt::format("stationary vector has a negative entry {}", most_negative);
+    } else {
+      p = p.cwiseMax(0.0);
+      p /= p.sum();
+      const SparseMatrix q = blocks.assemble();
+      summary.residual = (q.transpose() * p).cwiseAbs().sum();
+    }
+  }
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+const char* method_name(Method method) {
+  switch (method) {
+    case Method::kAuto: return "auto";
+    case Method::kBlockRecursion: return "block-recursion";
+    case Method::kQbd: return "qbd";
+    case Method::kSparseLu: return "sparse-lu";
+  }
+  return "?";
+}
+
+Method parse_method(const std::string& name) {
+  for (Method m : {Method::kAuto, Method::kBlockRecursion, Method::kQbd, Method::kSparseLu})
+    if (name == method_name(m)) return m;
+  throw std::invalid_argument(fmt::format(
+      "unknown method '{}' (known: auto, block-recursion, qbd, sparse-lu)", name));
+}
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,53 @@
+#pragma once
+// Stationary solvers of p Q = 0, p e = 1 behind one interface (Storm's solver environments, Ceres'
+// Summary): each returns the vector and a summary that says how well the math's promises hold.
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+
+#include "analytic/generator_blocks.hpp"
+
+namespace crawlq::analytic {
+
+enum class Method {
+  kAuto,            // picks one of the others by the chain's shape and size
+  kBlockRecursion,  // section 3, steps 1-5
+  kQbd,             // section 6: single arrivals only
+  kSparseLu,        // the assembled generator, Eigen's SparseLU
+};
+
+enum class SolverStatus { kConverged, kFailed };
+
+struct StationarySummary {
+  SolverStatus status = SolverStatus::kFailed;
+  Method method = Method::kAuto;  // the one that ran
+  double residual = 0.0;          // ||p Q||_1
+  int iterations = 0;             // recursion steps or factorisations
+  double seconds = 0.0;
+  std::string message;            // why it failed, or what to know
+};
+
+struct StationaryResult {
+  Eigen::VectorXd probabilities;  // p, indexed as StateSpace
+  StationarySummary summary;
+};
+
+class StationarySolver {
+ public:
+  virtual ~StationarySolver() = default;
+  virtual Method method() const = 0;
+  // Why this solver cannot take these blocks, or empty when it can.
+  virtual std::string refusal(const GeneratorBlocks& blocks) const;
+  virtual StationaryResult solve(const GeneratorBlocks& blocks) const = 0;
+};
+
+std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks& blocks);
+// Solves, then checks what the math promises (sums to one, non-negative, small residual) in the
+// summary. Throws std::invalid_argument when the chosen method refuses the blocks.
+StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method = Method::kAuto);
+
+const char* method_name(Method method);
+// Throws std::invalid_argument naming the known methods.
+Method parse_method(const std::string& name);
+
+}  // namespace crawlq::analytic

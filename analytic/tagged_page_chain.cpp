@@ -1,0 +1,157 @@
+#include "analytic/tagged_page_chain.hpp"
+
+#include <Eigen/SparseLU>
+#include <stdexcept>
+
+#include "analytic/admission_rule.hpp"
+#include "analytic/kronecker_terms.hpp"
+
+namespace crawlq::analytic {
+
+namespace {
+void place(std::vector<Eigen::Triplet<double>>& entries, const Sparse& block, Eigen::Index row0,
+           Eigen::Index col0) {
+  for (Eigen::Index c = 0; c < block.outerSize(); ++c)
+    for (Sparse::InnerIterator it(block, c); it; ++it)
+      entries.emplace_back(row0 + it.row(), col0 + it.col(), it.value());
+}
+}  // namespace
+
+TaggedPageChain::TaggedPageChain(const model::Model& model)
+    : beta_(model.service.initial()),
+      gamma_(model.obsolescence ? model.obsolescence->initial() : model::RowVector::Ones(1)),
+      service_phases_(model.service.phases()),
+      clock_phases_(static_cast<int>(gamma_.size())) {
+  const KroneckerTerms terms(model.service, model.obsolescence ? &*model.obsolescence : nullptr);
+  const int m = service_phases_;
+  size_ = m;
+  // While waiting with j pages ahead the tagged page sees j+1 clocks: theirs and its own (last).
+  for (int ahead = 0; ahead + 2 <= model.capacity; ++ahead) {
+    waiting_offsets_.push_back(size_);
+    Eigen::Index block = m;
+    for (int c = 0; c <= ahead; ++c) block *= clock_phases_;
+    size_ += block;
+  }
+
+  std::vector<Eigen::Triplet<double>> entries;
+  served_exit_ = Eigen::VectorXd::Zero(size_);
+  obsolete_exit_ = Eigen::VectorXd::Zero(size_);
+  place(entries, terms.s(), 0, 0);
+  served_exit_.head(m) = Eigen::VectorXd(terms.s0());
+  for (int ahead = 0; ahead <= max_pages_ahead(); ++ahead) {
+    const Eigen::Index row0 = waiting_offset(ahead);
+    const int clocks = ahead + 1;
+    place(entries, terms.a(clocks), row0, row0);  // A_{j+1}
+    // Service completion or a page ahead expiring moves the tagged page up: B-hat_j = B_j (x) I_R;
+    // with nobody ahead, completion puts the tagged page into service and drops its clock.
+    const Eigen::Index col0 = ahead == 0 ? 0 : waiting_offset(ahead - 1);
+    if (ahead == 0)
+      place(entries, kron(terms.s0_beta(), terms.e_r()), row0, col0);
+    else
+      place(entries, kron(terms.b(ahead), identity(clock_phases_)), row0, col0);
+    // Its own clock (the last) expiring ends the journey as obsolete.
+    const Eigen::Index block = terms.a(clocks).rows();
+    const Eigen::VectorXd own = Eigen::VectorXd(kron(identity(block / clock_phases_),
+                                                     to_sparse(Eigen::VectorXd(
+                                                         model.obsolescence
+                                                             ? model.obsolescence->exit_rates()
+                                                             : Eigen::VectorXd::Zero(1)))) *
+                                                Eigen::VectorXd::Ones(1));
+    obsolete_exit_.segment(row0, block) = own;
+  }
+  t_.resize(size_, size_);
+  t_.setFromTriplets(entries.begin(), entries.end());
+  t_.makeCompressed();
+  accepted_exit_ = served_exit_ + obsolete_exit_;
+  for (Eigen::Index i = 0; i < size_; ++i)
+    max_exit_rate_ = std::max(max_exit_rate_, -t_.coeff(i, i));
+
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
+  const Eigen::SparseMatrix<double> minus_t = -t_;
+  lu.compute(minus_t);
+  if (lu.info() != Eigen::Success)
+    throw std::runtime_error("tagged-page chain: -T is singular: " + lu.lastErrorMessage());
+  for (PageFate fate : {PageFate::kServed, PageFate::kObsolete}) {
+    const int f = static_cast<int>(fate);
+    Eigen::VectorXd x = exit(fate);
+    for (int k = 0; k < 3; ++k) moments_[f][k] = x = lu.solve(x);
+  }
+  for (int k = 0; k < 3; ++k)
+    moments_[static_cast<int>(PageFate::kAccepted)][k] =
+        moments_[static_cast<int>(PageFate::kServed)][k] +
+        moments_[static_cast<int>(PageFate::kObsolete)][k];
+}
+
+const Eigen::VectorXd& TaggedPageChain::exit(PageFate fate) const {
+  switch (fate) {
+    case PageFate::kServed: return served_exit_;
+    case PageFate::kObsolete: return obsolete_exit_;
+    case PageFate::kAccepted: break;
+  }
+  return accepted_exit_;
+}
+
+const Eigen::VectorXd& TaggedPageChain::moment_vector(PageFate fate, int k) const {
+  return moments_[static_cast<int>(fate)][k];
+}
+
+Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& model,
+                                                         const model::Policy& policy,
+                                                         const StateSpace& space,
+                                                         const Eigen::VectorXd& p) const {
+  using RowMajorMap =
+      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+  const int capacity = model.capacity;
+  const Eigen::Index w = space.arrival_phases();
+  Eigen::RowVectorXd start = Eigen::RowVectorXd::Zero(size_);
+  double offered = 0;
+  // gamma^{(x)l} for the clocks of the batch-mates ahead and the tagged page's own.
+  std::vector<Eigen::RowVectorXd> gamma_power{Eigen::RowVectorXd::Ones(1)};
+  for (int l = 1; l <= capacity; ++l) {
+    const Eigen::RowVectorXd& prev = gamma_power.back();
+    Eigen::RowVectorXd next(prev.size() * clock_phases_);
+    for (Eigen::Index i = 0; i < prev.size(); ++i)
+      next.segment(i * clock_phases_, clock_phases_) = prev(i) * gamma_;
+    gamma_power.push_back(next);
+  }
+  const auto kron_row = [](const Eigen::RowVectorXd& a, const Eigen::RowVectorXd& b) {
+    Eigen::RowVectorXd r(a.size() * b.size());
+    for (Eigen::Index i = 0; i < a.size(); ++i) r.segment(i * b.size(), b.size()) = a(i) * b;
+    return r;
+  };
+
+  for (int level = 0; level <= capacity; ++level) {
+    const RowMajorMap view(p.data() + space.level_offset(level), w, space.level_size(level) / w);
+    const model::Bmap& bmap = model.arrivals.mode(policy.robots(level));
+    const Eigen::VectorXd ones = Eigen::VectorXd::Ones(bmap.phases());
+    const Eigen::VectorXd by_arrival_phase = view.rowwise().sum();
+    // Position l of a batch of k is taken with probability 1/k; the page rate is k times the batch
+    // rate, so each position of each batch carries the batch rate.
+    for (int k = 1; k <= bmap.max_batch(); ++k) {
+      const Eigen::VectorXd batch_rate = bmap.d(k) * ones;
+      offered += k * by_arrival_phase.dot(batch_rate);
+      const int admitted = accepted_pages(model.admission, level, capacity, k);
+      if (admitted == 0) continue;
+      const Eigen::RowVectorXd rest = batch_rate.transpose() * view;  // over (server, clocks)
+      for (int position = 1; position <= admitted; ++position) {
+        if (level == 0) {
+          const double weight = rest(0);
+          if (position == 1) {
+            start.head(service_phases_) += weight * beta_;
+          } else {
+            const int ahead = position - 2;
+            const Eigen::RowVectorXd entry = kron_row(weight * beta_, gamma_power[position - 1]);
+            start.segment(waiting_offset(ahead), entry.size()) += entry;
+          }
+        } else {
+          const int ahead = (level - 1) + (position - 1);
+          const Eigen::RowVectorXd entry = kron_row(rest, gamma_power[position]);
+          start.segment(waiting_offset(ahead), entry.size()) += entry;
+        }
+      }
+    }
+  }
+  return start / offered;
+}
+
+}  // namespace crawlq::analytic

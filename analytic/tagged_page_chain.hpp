@@ -1,0 +1,55 @@
+#pragma once
+// The remaining journey of a tagged accepted page (section 5): an absorbing chain whose transient
+// states are (pages ahead j, service phase, clocks of the j pages ahead, own clock) while it waits,
+// and (service phase) while it is served; absorbed as `served` or `obsolete`. Arrivals after the
+// tagged page cannot overtake it, so the chain does not depend on the policy.
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <vector>
+
+#include "analytic/state_space.hpp"
+#include "model/model.hpp"
+
+namespace crawlq::analytic {
+
+enum class PageFate { kAccepted, kServed, kObsolete };
+
+class TaggedPageChain {
+ public:
+  explicit TaggedPageChain(const model::Model& model);
+
+  // Transient states: first the M in-service states, then for j = 0..K-2 the block of
+  // M R^{j+1} waiting states (service phase slowest, then clocks ahead from the head, own clock last).
+  Eigen::Index size() const { return size_; }
+  Eigen::Index in_service_offset() const { return 0; }
+  Eigen::Index waiting_offset(int pages_ahead) const { return waiting_offsets_.at(pages_ahead); }
+  int max_pages_ahead() const { return static_cast<int>(waiting_offsets_.size()) - 1; }
+
+  const Eigen::SparseMatrix<double>& subgenerator() const { return t_; }  // T
+  const Eigen::VectorXd& served_exit() const { return served_exit_; }    // service completion
+  const Eigen::VectorXd& obsolete_exit() const { return obsolete_exit_; }
+  // Absorption rates into `fate` (accepted: either).
+  const Eigen::VectorXd& exit(PageFate fate) const;
+  // (-T)^{-(k+1)} t_fate for k = 0, 1, 2: from each state, E[tau^k ; fate] / k!. They do not depend
+  // on the policy, so a policy search computes them once.
+  const Eigen::VectorXd& moment_vector(PageFate fate, int k) const;
+  // The largest exit rate of a transient state: the uniformisation rate.
+  double max_exit_rate() const { return max_exit_rate_; }
+
+  // Where an arriving page starts, weighted by the arrival-Palm probability of each arrival state,
+  // position in the batch uniform; lost pages carry no weight, so the sum is 1 - P_loss.
+  Eigen::RowVectorXd arrival_distribution(const model::Model& model, const model::Policy& policy,
+                                          const StateSpace& space, const Eigen::VectorXd& p) const;
+
+ private:
+  Eigen::Index size_ = 0;
+  std::vector<Eigen::Index> waiting_offsets_;
+  Eigen::SparseMatrix<double> t_;
+  Eigen::VectorXd served_exit_, obsolete_exit_, accepted_exit_;
+  Eigen::VectorXd moments_[3][3];  // [fate][k]
+  double max_exit_rate_ = 0;
+  model::RowVector beta_, gamma_;
+  int service_phases_, clock_phases_;
+};
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,39 @@
+#pragma once
+// A batch Markovian arrival process given by D_0, D_1, ..., D_kmax (section 2): D_0 holds phase
+// changes without arrivals, D_k those that bring a batch of k pages; D(1) = sum D_k is a generator.
+#include <string>
+#include <vector>
+
+#include "model/linear_algebra.hpp"
+
+namespace crawlq::model {
+
+class Bmap {
+ public:
+  // Checks every rule and throws InputError naming `key_path` (e.g. "arrivals.modes[1].D").
+  explicit Bmap(std::vector<Matrix> d, const std::string& key_path = "D");
+
+  int phases() const { return static_cast<int>(d_.front().rows()); }
+  int max_batch() const { return static_cast<int>(d_.size()) - 1; }
+  // D_k, the zero matrix beyond the largest batch.
+  Matrix d(int k) const;
+  const std::vector<Matrix>& matrices() const { return d_; }
+  // D(1), the generator of the phase process.
+  Matrix generator() const;
+  // theta: theta D(1) = 0, theta e = 1.
+  const RowVector& stationary() const { return theta_; }
+
+  // lambda = theta sum k D_k e: pages per unit time.
+  double fundamental_rate() const;
+  // lambda_g = theta (-D_0) e: batches per unit time.
+  double group_rate() const;
+  // Variance and lag-1 correlation of the times between batches (section 2).
+  double group_interval_variance() const;
+  double group_interval_lag1_correlation() const;
+
+ private:
+  std::vector<Matrix> d_;
+  RowVector theta_;
+};
+
+}  // namespace crawlq::model

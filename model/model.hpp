@@ -1,0 +1,32 @@
+#pragma once
+// The whole system of the paper, as data: engines take it by const reference and never change it.
+#include <optional>
+#include <string>
+
+#include "model/arrival_modes.hpp"
+#include "model/costs.hpp"
+#include "model/phase_type.hpp"
+#include "model/policy.hpp"
+
+namespace crawlq::model {
+
+// What happens to a batch that does not fit in the free places.
+enum class Admission {
+  kPartial,      // the first pages fill the free places, the last ones are lost
+  kRejectBatch,  // the whole batch is lost
+};
+
+struct Model {
+  std::string name;
+  int capacity = 1;  // K: most pages in the system, the one in service included
+  Admission admission = Admission::kPartial;
+  ArrivalModes arrivals;
+  PhaseType service;
+  std::optional<PhaseType> obsolescence;  // absent: waiting pages never expire
+  Costs costs;
+  std::optional<Policy> policy;  // absent: the engine needs one given on the command line
+
+  int modes() const { return arrivals.modes(); }
+};
+
+}  // namespace crawlq::model

@@ -1,0 +1,58 @@
+#include "model/phase_type.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <vector>
+
+#include "model/input_error.hpp"
+#include "model/rate_checks.hpp"
+
+namespace crawlq::model {
+
+PhaseType::PhaseType(RowVector initial, Matrix subgenerator, const std::string& key_path,
+                     const std::string& initial_key, const std::string& matrix_key)
+    : initial_(std::move(initial)), subgenerator_(std::move(subgenerator)) {
+  const std::string prefix = key_path.empty() ? "" : key_path + ".";
+  check_probability_vector(initial_, prefix + initial_key);
+  if (subgenerator_.rows() != subgenerator_.cols() || subgenerator_.rows() != initial_.size())
+    throw InputError(prefix + matrix_key,
+                     fmt::format("{}x{} but {} has {} entries", subgenerator_.rows(),
+                                 subgenerator_.cols(), initial_key, initial_.size()));
+  check_subgenerator(subgenerator_, prefix + matrix_key);
+}
+
+PhaseType PhaseType::exponential(double rate) {
+  return PhaseType(RowVector::Ones(1), Matrix::Constant(1, 1, -rate));
+}
+
+PhaseType PhaseType::erlang(int phases, double rate) {
+  RowVector initial = RowVector::Zero(phases);
+  initial(0) = 1.0;
+  Matrix t = Matrix::Zero(phases, phases);
+  for (int i = 0; i < phases; ++i) {
+    t(i, i) = -rate;
+    if (i + 1 < phases) t(i, i + 1) = rate;
+  }
+  return PhaseType(initial, t);
+}
+
+Vector PhaseType::exit_rates() const { return -(subgenerator_ * Vector::Ones(phases())); }
+
+double PhaseType::moment(int k) const {
+  const auto lu = (-subgenerator_).partialPivLu();
+  Vector x = Vector::Ones(phases());
+  double factorial = 1.0;
+  for (int i = 1; i <= k; ++i) {
+    x = lu.solve(x);
+    factorial *= i;
+  }
+  return factorial * initial_.dot(x);
+}
+
+double PhaseType::variance() const {
+  const double m = mean();
+  return moment(2) - m * m;
+}
+
+}  // namespace crawlq::model

@@ -1,0 +1,35 @@
+#pragma once
+// A phase-type law (alpha, T): the time until a Markov chain with sub-generator T, started in
+// alpha, is absorbed. The paper's service time (beta, S) and obsolescence time (gamma, Gamma).
+#include <string>
+
+#include "model/linear_algebra.hpp"
+
+namespace crawlq::model {
+
+class PhaseType {
+ public:
+  // Checks every rule (see validate) and throws InputError naming `key_path` on the first broken one.
+  PhaseType(RowVector initial, Matrix subgenerator, const std::string& key_path = "",
+            const std::string& initial_key = "alpha", const std::string& matrix_key = "T");
+
+  static PhaseType exponential(double rate);
+  static PhaseType erlang(int phases, double rate);
+
+  int phases() const { return static_cast<int>(initial_.size()); }
+  const RowVector& initial() const { return initial_; }
+  const Matrix& subgenerator() const { return subgenerator_; }
+  // T_0 = -T e: the absorption rate from each phase.
+  Vector exit_rates() const;
+
+  // E[X^k] = k! alpha (-T)^{-k} e.
+  double moment(int k) const;
+  double mean() const { return moment(1); }
+  double variance() const;
+
+ private:
+  RowVector initial_;
+  Matrix subgenerator_;
+};
+
+}  // namespace crawlq::model

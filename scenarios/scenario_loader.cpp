@@ -1,0 +1,249 @@
+#include "scenarios/scenario_loader.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "model/input_error.hpp"
+#include "model/rate_checks.hpp"
+#include "scenarios/yaml_reader.hpp"
+
+namespace crawlq::scenarios {
+
+namespace {
+
+using model::Matrix;
+
+// Files print rates to a few digits, so D_0's diagonal may not cancel the other entries exactly
+// (ERRATA.md, the real-data example). With `repair-diagonal: true` it is recomputed and reported.
+// S and Gamma are left alone: their diagonals carry the exit rates, which no other entry implies.
+void repair_d0(std::vector<Matrix>& d, const std::string& key, std::vector<std::string>& repairs) {
+  Matrix& d0 = d[0];
+  for (Eigen::Index i = 0; i < d0.rows(); ++i) {
+    double others = d0.row(i).sum() - d0(i, i);
+    for (std::size_t k = 1; k < d.size(); ++k) others += d[k].row(i).sum();
+    const double repaired = -others;
+    if (std::abs(repaired - d0(i, i)) > 1e-15 * std::max(1.0, std::abs(repaired))) {
+      repairs.push_back(fmt::format("{}[0] row {}: diagonal {} replaced by {} (minus the row sums)",
+                                    key, i, d0(i, i), repaired));
+      d0(i, i) = repaired;
+    }
+  }
+}
+
+class Loader {
+ public:
+  explicit Loader(bool repair) : repair_(repair) {}
+
+  model::Bmap bmap(const YamlReader& holder) {
+    holder.allow_only({"D"});
+    const YamlReader d = holder.at("D");
+    std::vector<Matrix> matrices = d.matrices();
+    if (repair_ && !matrices.empty()) repair_d0(matrices, d.path(), repairs_);
+    return model::Bmap(std::move(matrices), d.path());
+  }
+
+  model::ArrivalModes arrivals(const YamlReader& a) {
+    a.require_map();
+    const std::string kind = a.at("kind").text();
+    if (kind == "per-mode") {
+      a.allow_only({"kind", "modes"});
+      const YamlReader modes = a.at("modes");
+      std::vector<model::Bmap> bmaps;
+      for (std::size_t r = 0; r < modes.size(); ++r) bmaps.push_back(bmap(modes.at(r)));
+      if (bmaps.empty()) throw model::InputError(modes.path(), "no modes: need at least one");
+      return model::ArrivalModes(std::move(bmaps), modes.path());
+    }
+    if (kind == "independent") {
+      a.allow_only({"kind", "robots"});
+      const YamlReader robots = a.at("robots");
+      std::vector<model::Bmap> bmaps;
+      for (std::size_t r = 0; r < robots.size(); ++r) bmaps.push_back(bmap(robots.at(r)));
+      if (bmaps.empty()) throw model::InputError(robots.path(), "no robots: need at least one");
+      return model::independent_robots(bmaps);
+    }
+    if (kind == "thinning") {
+      a.allow_only({"kind", "base", "accept"});
+      const model::Bmap base = bmap(a.at("base"));
+      const YamlReader accept = a.at("accept");
+      const auto q = accept.numbers();
+      if (q.empty()) throw model::InputError(accept.path(), "empty: need q_1 .. q_N");
+      for (std::size_t r = 0; r < q.size(); ++r) {
+        const std::string key = fmt::format("{}[{}]", accept.path(), r);
+        if (q[r] <= 0 || q[r] > 1) throw model::InputError(key, fmt::format("{} outside (0, 1]", q[r]));
+        if (r > 0 && q[r] <= q[r - 1])
+          throw model::InputError(key, fmt::format("{} not above q_{} = {}: need 0 < q_1 < ... < q_N",
+                                                   q[r], r, q[r - 1]));
+      }
+      if (q.back() != 1.0)
+        throw model::InputError(fmt::format("{}[{}]", accept.path(), q.size() - 1),
+                                fmt::format("{}: q_N must be 1 (all robots accept every batch)", q.back()));
+      return model::thinned(base, q);
+    }
+    if (kind == "marked") {
+      a.allow_only({"kind", "D0", "robots"});
+      const YamlReader d0_reader = a.at("D0");
+      Matrix d0 = d0_reader.matrix();
+      const YamlReader robots = a.at("robots");
+      std::vector<std::vector<Matrix>> marked;
+      for (std::size_t r = 0; r < robots.size(); ++r) {
+        const YamlReader robot = robots.at(r);
+        robot.allow_only({"D"});
+        const YamlReader d = robot.at("D");
+        marked.push_back(d.matrices());
+        for (std::size_t k = 0; k < marked.back().size(); ++k) {
+          const Matrix& m = marked.back()[k];
+          const std::string key = fmt::format("{}[{}]", d.path(), k);
+          if (m.rows() != d0.rows() || m.cols() != d0.cols())
+            throw model::InputError(key, fmt::format("{}x{} but D0 is {}x{}", m.rows(), m.cols(),
+                                                     d0.rows(), d0.cols()));
+          model::check_nonnegative_entries(m, key);
+        }
+      }
+      if (marked.empty()) throw model::InputError(robots.path(), "no robots: need at least one");
+      if (repair_) {
+        std::vector<Matrix> all{d0};
+        for (const auto& robot : marked) all.insert(all.end(), robot.begin(), robot.end());
+        repair_d0(all, d0_reader.path(), repairs_);
+        d0 = all[0];
+      }
+      return model::marked(d0, marked);
+    }
+    if (kind == "scaled") {
+      a.allow_only({"kind", "base", "factors"});
+      const model::Bmap base = bmap(a.at("base"));
+      const YamlReader factors = a.at("factors");
+      const auto f = factors.numbers();
+      if (f.empty()) throw model::InputError(factors.path(), "empty: need f_1 .. f_N");
+      for (std::size_t r = 0; r < f.size(); ++r)
+        if (f[r] <= 0)
+          throw model::InputError(fmt::format("{}[{}]", factors.path(), r),
+                                  fmt::format("{}: a factor must be positive", f[r]));
+      return model::scaled(base, f);
+    }
+    throw model::InputError(a.path() + ".kind",
+                            fmt::format("unknown kind '{}' (known: per-mode, independent, "
+                                        "thinning, marked, scaled)",
+                                        kind));
+  }
+
+  std::vector<std::string> take_repairs() { return std::move(repairs_); }
+
+ private:
+  bool repair_;
+  std::vector<std::string> repairs_;
+};
+
+model::PhaseType phase_type(const YamlReader& r, const char* initial_key, const char* matrix_key) {
+  r.allow_only({initial_key, matrix_key});
+  return model::PhaseType(r.at(initial_key).row_vector(), r.at(matrix_key).matrix(), r.path(),
+                          initial_key, matrix_key);
+}
+
+model::Costs costs(const YamlReader& r) {
+  r.allow_only({"loss", "obsolescence", "sojourn", "robot", "starvation"});
+  model::Costs c;
+  const auto read = [&](const char* key, double& into) {
+    if (!r.has(key)) return;
+    const YamlReader v = r.at(key);
+    into = v.number();
+    if (into < 0) throw model::InputError(v.path(), fmt::format("negative cost {}", into));
+  };
+  read("loss", c.loss);
+  read("obsolescence", c.obsolescence);
+  read("sojourn", c.sojourn);
+  read("robot", c.robot);
+  read("starvation", c.starvation);
+  return c;
+}
+
+model::Policy policy(const YamlReader& r, int modes, int capacity) {
+  r.allow_only({"thresholds", "levels"});
+  if (r.has("thresholds") == r.has("levels"))
+    throw model::InputError(r.path(), "give exactly one of thresholds or levels");
+  if (r.has("thresholds")) {
+    const YamlReader t = r.at("thresholds");
+    return model::Policy::from_thresholds(t.integers(), modes, capacity, t.path());
+  }
+  const YamlReader l = r.at("levels");
+  return model::Policy::from_levels(l.integers(), modes, capacity, l.path());
+}
+
+Scenario build(const YamlReader& root) {
+  root.require_map();
+  if (root.has("refresh") && !root.has("arrivals"))
+    throw model::InputError("refresh",
+                            "a page refresh scenario: run `crawlq refresh` on it, not a queue command");
+  root.allow_only({"name", "source", "capacity", "admission", "arrivals", "service", "obsolescence",
+                   "costs", "policy", "repair-diagonal"});
+  const bool repair = root.has("repair-diagonal") && root.at("repair-diagonal").boolean();
+
+  const YamlReader capacity_reader = root.at("capacity");
+  const int capacity = capacity_reader.integer();
+  if (capacity < 1)
+    throw model::InputError(capacity_reader.path(), fmt::format("{}: K must be at least 1", capacity));
+
+  model::Admission admission = model::Admission::kPartial;
+  if (root.has("admission")) {
+    const YamlReader a = root.at("admission");
+    const std::string s = a.text();
+    if (s == "reject-batch")
+      admission = model::Admission::kRejectBatch;
+    else if (s != "partial")
+      throw model::InputError(a.path(), fmt::format("unknown rule '{}' (known: partial, reject-batch)", s));
+  }
+
+  Loader loader(repair);
+  model::ArrivalModes arrivals = loader.arrivals(root.at("arrivals"));
+  model::PhaseType service = phase_type(root.at("service"), "beta", "S");
+  std::optional<model::PhaseType> obsolescence;
+  if (root.has("obsolescence")) obsolescence = phase_type(root.at("obsolescence"), "gamma", "Gamma");
+  const model::Costs c = root.has("costs") ? costs(root.at("costs")) : model::Costs{};
+  std::optional<model::Policy> p;
+  if (root.has("policy")) p = policy(root.at("policy"), arrivals.modes(), capacity);
+
+  Scenario scenario{model::Model{.name = root.has("name") ? root.at("name").text() : "",
+                                 .capacity = capacity,
+                                 .admission = admission,
+                                 .arrivals = std::move(arrivals),
+                                 .service = std::move(service),
+                                 .obsolescence = std::move(obsolescence),
+                                 .costs = c,
+                                 .policy = std::move(p)},
+                    loader.take_repairs(), root.has("source") ? root.at("source").text() : ""};
+  return scenario;
+}
+
+}  // namespace
+
+Scenario parse_scenario(const std::string& text, const std::string& label) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError(fmt::format("{}: line {}, column {}: not valid YAML: {}", label,
+                                    e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  if (!root.IsMap())
+    throw ScenarioError(fmt::format("{}: expected a mapping of keys at the top level", label));
+  try {
+    return build(YamlReader(root, ""));
+  } catch (const model::InputError& e) {
+    throw ScenarioError(fmt::format("{}: {}", label, e.what()));
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError(fmt::format("{}: {}", label, e.what()));
+  }
+}
+
+Scenario load_scenario(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw ScenarioError(fmt::format("{}: cannot open the file", file.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_scenario(text.str(), file.string());
+}
+
+}  // namespace crawlq::scenarios

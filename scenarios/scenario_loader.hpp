@@ -1,0 +1,29 @@
+#pragma once
+// Scenario files (YAML, or JSON which is YAML) -> model::Model, under the rules of interface.md.
+// Every broken rule throws ScenarioError: `paper.yaml: arrivals.modes[1].D[1] row 0: negative rate`.
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/model.hpp"
+
+namespace crawlq::scenarios {
+
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Scenario {
+  model::Model model;
+  // What `repair-diagonal: true` changed, one readable line each; empty otherwise.
+  std::vector<std::string> repairs;
+  std::string source;  // the `source:` citation, if any
+};
+
+Scenario load_scenario(const std::filesystem::path& file);
+// For tests and tools: the same rules on text already in memory; `label` stands for the file name.
+Scenario parse_scenario(const std::string& text, const std::string& label);
+
+}  // namespace crawlq::scenarios

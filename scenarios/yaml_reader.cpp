@@ -1,0 +1,148 @@
+#include "scenarios/yaml_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "model/input_error.hpp"
+
+namespace crawlq::scenarios {
+
+void YamlReader::fail(const std::string& detail) const { throw model::InputError(path_, detail); }
+
+std::string YamlReader::shown() const {
+  if (!node_.IsDefined() || node_.IsNull()) return "nothing";
+  if (node_.IsScalar()) return fmt::format("'{}'", node_.Scalar());
+  std::ostringstream out;
+  out << YAML::Dump(node_);
+  std::string s = out.str();
+  for (auto& c : s)
+    if (c == '\n') c = ' ';
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return s;
+}
+
+bool YamlReader::has(const std::string& key) const {
+  return node_.IsMap() && node_[key].IsDefined();
+}
+
+YamlReader YamlReader::at(const std::string& key) const {
+  require_map();
+  const std::string child = path_.empty() ? key : path_ + "." + key;
+  if (!node_[key].IsDefined()) throw model::InputError(child, "missing");
+  return YamlReader(node_[key], child);
+}
+
+YamlReader YamlReader::at(std::size_t index) const {
+  require_sequence();
+  return YamlReader(node_[index], fmt::format("{}[{}]", path_, index));
+}
+
+std::size_t YamlReader::size() const {
+  require_sequence();
+  return node_.size();
+}
+
+void YamlReader::require_map() const {
+  if (!node_.IsMap()) fail(fmt::format("expected a mapping of keys, found {}", shown()));
+}
+
+void YamlReader::require_sequence() const {
+  if (!node_.IsSequence()) fail(fmt::format("expected a list, found {}", shown()));
+}
+
+void YamlReader::allow_only(std::initializer_list<const char*> allowed) const {
+  require_map();
+  for (const auto& entry : node_) {
+    const std::string key = entry.first.as<std::string>();
+    bool known = false;
+    for (const char* a : allowed) known = known || key == a;
+    if (!known) {
+      std::string list;
+      for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      throw model::InputError(path_.empty() ? key : path_ + "." + key,
+                              fmt::format("unknown key (known here: {})", list));
+    }
+  }
+}
+
+double YamlReader::number() const {
+  if (!node_.IsScalar()) fail(fmt::format("expected a number, found {}", shown()));
+  const std::string& s = node_.Scalar();
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != s.size() || !std::isfinite(value))
+    fail(fmt::format("not a finite number: {}", shown()));
+  return value;
+}
+
+int YamlReader::integer() const {
+  const double v = number();
+  if (v != std::floor(v) || std::abs(v) > 1e9) fail(fmt::format("not an integer: {}", shown()));
+  return static_cast<int>(v);
+}
+
+bool YamlReader::boolean() const {
+  if (node_.IsScalar()) {
+    const std::string& s = node_.Scalar();
+    if (s == "true" || s == "True" || s == "yes") return true;
+    if (s == "false" || s == "False" || s == "no") return false;
+  }
+  fail(fmt::format("expected true or false, found {}", shown()));
+}
+
+std::string YamlReader::text() const {
+  if (!node_.IsScalar()) fail(fmt::format("expected text, found {}", shown()));
+  return node_.Scalar();
+}
+
+std::vector<double> YamlReader::numbers() const {
+  std::vector<double> v;
+  for (std::size_t i = 0; i < size(); ++i) v.push_back(at(i).number());
+  return v;
+}
+
+std::vector<int> YamlReader::integers() const {
+  std::vector<int> v;
+  for (std::size_t i = 0; i < size(); ++i) v.push_back(at(i).integer());
+  return v;
+}
+
+model::RowVector YamlReader::row_vector() const {
+  const auto v = numbers();
+  if (v.empty()) fail("empty list");
+  return Eigen::Map<const model::RowVector>(v.data(), static_cast<Eigen::Index>(v.size()));
+}
+
+model::Matrix YamlReader::matrix() const {
+  const std::size_t rows = size();
+  if (rows == 0) fail("empty matrix");
+  std::size_t cols = 0;
+  model::Matrix m;
+  for (std::size_t i = 0; i < rows; ++i) {
+    const auto row = at(i).numbers();
+    if (i == 0) {
+      cols = row.size();
+      if (cols == 0) fail("empty row 0");
+      m.resize(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
+    } else if (row.size() != cols) {
+      fail(fmt::format("row {} has {} entries but row 0 has {}", i, row.size(), cols));
+    }
+    for (std::size_t j = 0; j < cols; ++j) m(i, j) = row[j];
+  }
+  return m;
+}
+
+std::vector<model::Matrix> YamlReader::matrices() const {
+  std::vector<model::Matrix> v;
+  for (std::size_t i = 0; i < size(); ++i) v.push_back(at(i).matrix());
+  return v;
+}
+
+}  // namespace crawlq::scenarios

@@ -1,0 +1,173 @@
+// The exact engine (analytic/: the Lemma's blocks and the solvers of sections 3 and 6, measures of
+// section 4, sojourn times of section 5) against the brute force of brute_force_chain.hpp, which
+// applies the model's rules state by state. Same body for every solver method and every model.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "analytic/policy_evaluation.hpp"
+#include "analytic/state_space.hpp"
+#include "scenarios/scenario_loader.hpp"
+#include "tests/crosscheck/brute_force_chain.hpp"
+#include "tests/crosscheck/brute_force_sojourn.hpp"
+#include "tests/crosscheck/random_models.hpp"
+
+namespace crawlq::crosscheck {
+namespace {
+
+using analytic::Method;
+using analytic::PageFate;
+
+constexpr double kRelative = 1e-9;
+constexpr double kAbsolute = 1e-12;  // floor for values that are zero or nearly so
+
+void check_close(const std::string& what, double engine, double brute) {
+  INFO(what << ": engine " << engine << ", brute force " << brute);
+  CHECK_THAT(engine, Catch::Matchers::WithinRel(brute, kRelative) ||
+                         Catch::Matchers::WithinAbs(brute, kAbsolute));
+}
+
+// The engine's state for a brute-force state: clocks of pages that never expire are phase 0 in both.
+analytic::StateSpace::State engine_state(const ChainState& s) {
+  return {.level = s.level,
+          .arrival_phase = s.arrival_phase,
+          .service_phase = s.service_phase,
+          .clock_phases = s.clocks};
+}
+
+void compare_probabilities(const analytic::StateSpace& space, const BruteForceChain& chain,
+                           const Eigen::VectorXd& p) {
+  REQUIRE(space.size() == chain.size());
+  REQUIRE(p.size() == chain.size());
+  // One check for the whole vector, naming the worst entry, keeps a failure report readable.
+  Eigen::Index worst = -1;
+  double worst_excess = 0;
+  for (Eigen::Index s = 0; s < chain.size(); ++s) {
+    const double brute = chain.probabilities()(s);
+    const double engine = p(space.index(engine_state(chain.states()[s])));
+    const double excess =
+        std::abs(engine - brute) / std::max(kAbsolute, kRelative * std::abs(brute));
+    if (excess > worst_excess) worst_excess = excess, worst = s;
+  }
+  if (worst_excess > 1) {
+    const ChainState& s = chain.states()[worst];
+    std::string clocks;
+    for (int r : s.clocks) clocks += std::to_string(r) + " ";
+    INFO("worst entry: level " << s.level << ", nu " << s.arrival_phase << ", m "
+                               << s.service_phase << ", clocks " << clocks);
+    check_close("p entry", p(space.index(engine_state(s))), chain.probabilities()(worst));
+  }
+  CHECK(worst_excess <= 1);
+}
+
+void compare_measures(const analytic::Measures& engine, const ChainMeasures& brute) {
+  check_close("lambda", engine.lambda, brute.lambda);
+  check_close("p_loss", engine.p_loss, brute.p_loss);
+  check_close("p_obsolete", engine.p_obsolete, brute.p_obsolete);
+  check_close("p_served", engine.p_served, brute.p_served);
+  check_close("p_starvation", engine.p_starvation, brute.p_starvation);
+  check_close("mean_active_robots", engine.mean_active_robots, brute.mean_active_robots);
+  check_close("mean_in_system", engine.mean_in_system, brute.mean_in_system);
+  check_close("mean_in_queue", engine.mean_in_queue, brute.mean_in_queue);
+  REQUIRE(engine.level_probabilities.size() == brute.level_probabilities.size());
+  for (std::size_t i = 0; i < brute.level_probabilities.size(); ++i)
+    check_close("level_probabilities[" + std::to_string(i) + "]", engine.level_probabilities[i],
+                brute.level_probabilities[i]);
+  REQUIRE(engine.mode_probabilities.size() == brute.mode_probabilities.size());
+  for (std::size_t r = 0; r < brute.mode_probabilities.size(); ++r)
+    check_close("mode_probabilities[" + std::to_string(r) + "]", engine.mode_probabilities[r],
+                brute.mode_probabilities[r]);
+}
+
+struct FateCase {
+  PageFate engine;
+  Fate brute;
+  const char* name;
+};
+constexpr FateCase kFates[] = {{PageFate::kAccepted, Fate::kAccepted, "accepted"},
+                               {PageFate::kServed, Fate::kServed, "served"},
+                               {PageFate::kObsolete, Fate::kObsolete, "obsolete"}};
+
+void compare_sojourn(const analytic::PolicyEvaluation& evaluation,
+                     const analytic::SojournTimes& engine, const BruteForceSojourn& brute) {
+  check_close("mean_sojourn", evaluation.mean_sojourn, brute.mean(Fate::kAccepted));
+  check_close("mean_sojourn_served", evaluation.mean_sojourn_served, brute.mean(Fate::kServed));
+  check_close("mean_sojourn_obsolete", evaluation.mean_sojourn_obsolete,
+              brute.mean(Fate::kObsolete));
+  const double scale = brute.mean(Fate::kAccepted);
+  for (const FateCase& fate : kFates) {
+    const std::string name = fate.name;
+    check_close("probability(" + name + ")", engine.probability(fate.engine),
+                brute.probability(fate.brute));
+    check_close("mean(" + name + ")", engine.mean(fate.engine), brute.mean(fate.brute));
+    if (brute.probability(fate.brute) <= 0) continue;  // no law to compare
+    for (double x : {0.25 * scale, scale, 3.0 * scale})
+      check_close("cdf(" + name + ", " + std::to_string(x) + ")", engine.cdf(fate.engine, x),
+                  brute.cdf(fate.brute, x));
+  }
+}
+
+// Every method that takes the model must agree with the brute force; QBD must refuse batches.
+void compare_with_brute_force(const model::Model& model, const model::Policy& policy) {
+  const BruteForceChain chain(model, policy);
+  const BruteForceSojourn sojourn(model, policy, chain);
+  const double brute_cost = brute_force_cost(model.costs, chain.measures(), sojourn.mean(Fate::kServed));
+  const analytic::StateSpace space(model);
+  const bool single_arrivals = model.arrivals.max_batch() == 1;
+  for (Method method :
+       {Method::kBlockRecursion, Method::kSparseLu, Method::kQbd, Method::kAuto}) {
+    INFO("method " << analytic::method_name(method));
+    const analytic::PolicyEvaluator evaluator(model, method);
+    if (method == Method::kQbd && !single_arrivals) {
+      CHECK_THROWS_AS(evaluator.evaluate(policy), std::invalid_argument);
+      continue;
+    }
+    const analytic::PolicyEvaluation evaluation = evaluator.evaluate(policy);
+    CHECK(evaluation.stationary.summary.status == analytic::SolverStatus::kConverged);
+    if (method != Method::kAuto) CHECK(evaluation.stationary.summary.method == method);
+    compare_probabilities(space, chain, evaluation.stationary.probabilities);
+    compare_measures(evaluation.measures, chain.measures());
+    compare_sojourn(evaluation, evaluator.sojourn_times(evaluation), sojourn);
+    check_close("cost", evaluation.cost, brute_cost);
+  }
+}
+
+void compare_random_models(std::uint64_t first_seed, int count, bool single_arrivals) {
+  for (std::uint64_t seed = first_seed; seed < first_seed + count; ++seed) {
+    const model::Model model = random_model(seed, {.single_arrivals = single_arrivals});
+    INFO("seed " << seed << "\n" << describe(model));
+    compare_with_brute_force(model, *model.policy);
+  }
+}
+
+TEST_CASE("exact engine vs brute force: random models with batches", "[crosscheck]") {
+  compare_random_models(1, 70, false);
+}
+
+TEST_CASE("exact engine vs brute force: random models with single arrivals", "[crosscheck]") {
+  compare_random_models(5001, 30, true);
+}
+
+TEST_CASE("exact engine vs brute force: the scenario files", "[crosscheck]") {
+  const std::filesystem::path data = std::filesystem::path(CRAWLQ_SOURCE_DIR) / "scenarios/data";
+  int compared = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(data)) {
+    if (entry.path().extension() != ".yaml") continue;
+    const model::Model model = scenarios::load_scenario(entry.path()).model;
+    if (!model.policy || chain_size(model) > 1500) continue;
+    INFO(entry.path().filename().string() << "\n" << describe(model));
+    compare_with_brute_force(model, *model.policy);
+    // Constant policies too: every mode of the file is then exercised at every level.
+    for (int robots = 1; robots <= model.modes(); ++robots) {
+      INFO("constant policy with " << robots << " robots");
+      compare_with_brute_force(model, model::Policy::constant(robots, model.modes(), model.capacity));
+    }
+    ++compared;
+  }
+  CHECK(compared > 0);
+}
+
+}  // namespace
+}  // namespace crawlq::crosscheck

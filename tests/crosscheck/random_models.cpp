@@ -1,0 +1,185 @@
+#include "tests/crosscheck/random_models.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <sstream>
+#include <vector>
+
+namespace crawlq::crosscheck {
+
+namespace {
+
+using model::Matrix;
+using model::RowVector;
+
+class Draw {
+ public:
+  explicit Draw(std::uint64_t seed) : engine_(seed) {}
+  int integer(int low, int high) { return std::uniform_int_distribution<int>(low, high)(engine_); }
+  double real(double low, double high) {
+    return std::uniform_real_distribution<double>(low, high)(engine_);
+  }
+  bool chance(double p) { return real(0.0, 1.0) < p; }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+// A probability vector, sometimes with zero entries.
+RowVector random_initial(Draw& draw, int phases) {
+  RowVector v = RowVector::Zero(phases);
+  for (int i = 0; i < phases; ++i)
+    if (!draw.chance(0.3)) v(i) = draw.real(0.1, 1.0);
+  if (v.sum() == 0) v(draw.integer(0, phases - 1)) = 1.0;
+  return v / v.sum();
+}
+
+// A phase-type law whose every phase reaches absorption: each phase without an exit of its own
+// gets a jump to one that has one.
+model::PhaseType random_phase_type(Draw& draw, int phases, double scale) {
+  Matrix t = Matrix::Zero(phases, phases);
+  std::vector<double> exit(phases, 0.0);
+  std::vector<int> exiting;
+  for (int i = 0; i < phases; ++i)
+    if (draw.chance(0.6)) exiting.push_back(i);
+  if (exiting.empty()) exiting.push_back(draw.integer(0, phases - 1));
+  for (int i : exiting) exit[i] = draw.real(0.2, 2.0) * scale;
+  for (int i = 0; i < phases; ++i)
+    for (int j = 0; j < phases; ++j)
+      if (i != j && draw.chance(0.5)) t(i, j) = draw.real(0.1, 2.0) * scale;
+  for (int i = 0; i < phases; ++i)
+    if (exit[i] == 0) {
+      const int target = exiting[draw.integer(0, static_cast<int>(exiting.size()) - 1)];
+      t(i, target) += draw.real(0.2, 2.0) * scale;
+    }
+  for (int i = 0; i < phases; ++i) t(i, i) = -(t.row(i).sum() + exit[i]);
+  return model::PhaseType(random_initial(draw, phases), t);
+}
+
+// Rates on a grid of 2^-10: sums of a few of them are exact in floating point, so the rows of a
+// generator built from them sum to exactly zero whatever the order of the additions.
+double dyadic(double rate) { return std::max(1.0, std::round(rate * 1024.0)) / 1024.0; }
+
+// D_0..D_kmax of one mode. A cycle through all phases, spread over random D_k, makes D(1)
+// irreducible; the diagonal of D_0 is set last so that every row of D(1) sums to zero.
+model::Bmap random_bmap(Draw& draw, int phases, int kmax, double scale) {
+  std::vector<Matrix> d(kmax + 1, Matrix::Zero(phases, phases));
+  for (int k = 0; k <= kmax; ++k)
+    for (int i = 0; i < phases; ++i)
+      for (int j = 0; j < phases; ++j)
+        if ((k > 0 || i != j) && draw.chance(0.4)) d[k](i, j) = dyadic(draw.real(0.05, 1.5) * scale / (k + 1));
+  for (int i = 0; i < phases; ++i) {
+    const int next = (i + 1) % phases;
+    const int k = next == i ? draw.integer(1, kmax) : draw.integer(0, kmax);
+    d[k](i, next) += dyadic(draw.real(0.1, 1.0) * scale);
+  }
+  // The largest batch really occurs, so max_batch() says what the model does.
+  d[kmax](draw.integer(0, phases - 1), draw.integer(0, phases - 1)) +=
+      dyadic(draw.real(0.1, 1.0) * scale);
+  for (int i = 0; i < phases; ++i) {
+    double others = 0;
+    for (int k = 0; k <= kmax; ++k)
+      for (int j = 0; j < phases; ++j)
+        if (k > 0 || j != i) others += d[k](i, j);
+    d[0](i, i) = -others;
+  }
+  return model::Bmap(std::move(d));
+}
+
+model::Policy random_policy(Draw& draw, int modes, int capacity) {
+  if (draw.chance(0.3)) {
+    std::vector<int> thresholds(modes - 1);
+    for (int& j : thresholds) j = draw.integer(-1, capacity);
+    std::sort(thresholds.begin(), thresholds.end());
+    return model::Policy::from_thresholds(thresholds, modes, capacity);
+  }
+  std::vector<int> levels(capacity + 1);
+  for (int& robots : levels) robots = draw.integer(1, modes);
+  return model::Policy::from_levels(levels, modes, capacity);
+}
+
+double random_cost(Draw& draw) { return draw.chance(0.2) ? 0.0 : draw.real(0.0, 5.0); }
+
+model::Model draw_model(Draw& draw, std::uint64_t seed, const RandomModelOptions& options) {
+  const int w = draw.integer(1, 3);
+  const int m = draw.integer(1, 3);
+  const int r = draw.integer(1, 3);
+  const int modes = draw.integer(1, 4);
+  const int capacity = draw.integer(1, 5);
+  const int max_batch = options.single_arrivals ? 1 : draw.integer(2, 4);
+  const bool expires = !draw.chance(0.25);
+  const auto admission =
+      draw.chance(0.5) ? model::Admission::kPartial : model::Admission::kRejectBatch;
+
+  std::vector<model::Bmap> bmaps;
+  for (int mode = 0; mode < modes; ++mode) {
+    // One mode always carries the largest batch, the others may stop earlier.
+    const int kmax = mode == 0 ? max_batch : draw.integer(1, max_batch);
+    bmaps.push_back(random_bmap(draw, w, kmax, draw.real(0.3, 2.0)));
+  }
+  model::PhaseType service = random_phase_type(draw, m, draw.real(0.5, 3.0));
+  std::optional<model::PhaseType> obsolescence;
+  if (expires) obsolescence = random_phase_type(draw, r, draw.real(0.2, 1.5));
+  const model::Costs costs{.loss = random_cost(draw),
+                           .obsolescence = random_cost(draw),
+                           .sojourn = random_cost(draw),
+                           .robot = random_cost(draw),
+                           .starvation = random_cost(draw)};
+  model::Policy policy = random_policy(draw, modes, capacity);
+  return model::Model{.name = "random-" + std::to_string(seed),
+                      .capacity = capacity,
+                      .admission = admission,
+                      .arrivals = model::ArrivalModes(std::move(bmaps)),
+                      .service = std::move(service),
+                      .obsolescence = std::move(obsolescence),
+                      .costs = costs,
+                      .policy = std::move(policy)};
+}
+
+}  // namespace
+
+long chain_size(const model::Model& model) {
+  const long r = model.obsolescence ? model.obsolescence->phases() : 1;
+  long per_server_phase = 0, clocks = 1;
+  for (int level = 1; level <= model.capacity; ++level, clocks *= r) per_server_phase += clocks;
+  return model.arrivals.phases() * (1 + model.service.phases() * per_server_phase);
+}
+
+model::Model random_model(std::uint64_t seed, const RandomModelOptions& options) {
+  Draw draw(seed);
+  while (true) {
+    model::Model model = draw_model(draw, seed, options);
+    if (chain_size(model) <= options.max_states) return model;
+  }
+}
+
+std::string describe(const model::Model& model) {
+  const Eigen::IOFormat format(Eigen::FullPrecision, 0, ", ", "; ", "", "", "[", "]");
+  std::ostringstream out;
+  out.precision(17);
+  out << model.name << ": K=" << model.capacity << " admission="
+      << (model.admission == model::Admission::kPartial ? "partial" : "reject-batch")
+      << " W=" << model.arrivals.phases() << " M=" << model.service.phases()
+      << " R=" << (model.obsolescence ? model.obsolescence->phases() : 0)
+      << " N=" << model.modes() << " kmax=" << model.arrivals.max_batch()
+      << " states=" << chain_size(model) << "\n  levels:";
+  if (model.policy)
+    for (int robots : model.policy->levels()) out << ' ' << robots;
+  for (int r = 1; r <= model.modes(); ++r) {
+    const auto& bmap = model.arrivals.mode(r);
+    for (int k = 0; k <= bmap.max_batch(); ++k)
+      out << "\n  D" << k << "^(" << r << ") = " << bmap.d(k).format(format);
+  }
+  out << "\n  beta = " << model.service.initial().format(format)
+      << "\n  S = " << model.service.subgenerator().format(format);
+  if (model.obsolescence)
+    out << "\n  gamma = " << model.obsolescence->initial().format(format)
+        << "\n  Gamma = " << model.obsolescence->subgenerator().format(format);
+  const auto& c = model.costs;
+  out << "\n  costs: loss=" << c.loss << " obsolescence=" << c.obsolescence
+      << " sojourn=" << c.sojourn << " robot=" << c.robot << " starvation=" << c.starvation;
+  return out.str();
+}
+
+}  // namespace crawlq::crosscheck

@@ -1,0 +1,25 @@
+#pragma once
+// Small random valid models for the crosscheck, one per seed: random phase counts, modes, batch
+// sizes, capacities, admission rules, level maps (any values, not only thresholds) and costs.
+#include <cstdint>
+#include <string>
+
+#include "model/model.hpp"
+
+namespace crawlq::crosscheck {
+
+struct RandomModelOptions {
+  bool single_arrivals = false;  // every batch has one page (the QBD case of section 6)
+  long max_states = 1500;        // of the chain xi_t; larger draws are redrawn
+};
+
+// The same seed gives the same model. The model's policy is always set.
+model::Model random_model(std::uint64_t seed, const RandomModelOptions& options = {});
+
+// Number of states of xi_t: W (1 + M (1 + R + ... + R^{K-1})).
+long chain_size(const model::Model& model);
+
+// Every number of the model, for a failure report that can be replayed by hand.
+std::string describe(const model::Model& model);
+
+}  // namespace crawlq::crosscheck

@@ -1,0 +1,162 @@
+#include "scenarios/scenario_loader.hpp"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+using crawlq::scenarios::load_scenario;
+using crawlq::scenarios::parse_scenario;
+using crawlq::scenarios::ScenarioError;
+
+namespace {
+const std::string kData = std::string(CRAWLQ_SOURCE_DIR) + "/scenarios/data/";
+
+// A valid file to break one rule at a time.
+const std::string kValid = R"(
+name: t
+capacity: 3
+arrivals:
+  kind: per-mode
+  modes:
+    - D: [[[-1, 0.5], [0.5, -1]], [[0.5, 0], [0, 0.5]]]
+    - D: [[[-2, 1], [1, -2]], [[1, 0], [0, 1]]]
+service: {beta: [0.4, 0.6], S: [[-3, 1], [2, -3]]}
+obsolescence: {gamma: [1], Gamma: [[-0.5]]}
+costs: {loss: 1, robot: 2}
+policy: {thresholds: [1]}
+)";
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+void require_refused(const std::string& text, const std::string& key, const std::string& value) {
+  INFO(text);
+  try {
+    parse_scenario(text, "broken.yaml");
+    FAIL("accepted a broken file");
+  } catch (const ScenarioError& e) {
+    const std::string message = e.what();
+    INFO(message);
+    CHECK(message.rfind("broken.yaml: ", 0) == 0);
+    CHECK(message.find(key) != std::string::npos);
+    CHECK(message.find(value) != std::string::npos);
+  }
+}
+}  // namespace
+
+TEST_CASE("every shipped scenario loads", "[scenarios]") {
+  for (const char* file : {"paper-example-1.yaml", "paper-real-data.yaml", "teaching-two-robots.yaml"}) {
+    INFO(file);
+    const auto s = load_scenario(kData + file);
+    CHECK(s.model.policy.has_value());
+    CHECK_FALSE(s.source.empty());
+  }
+}
+
+TEST_CASE("the paper's example has the printed intensities", "[scenarios]") {
+  const auto s = load_scenario(kData + "paper-example-1.yaml");
+  const auto& a = s.model.arrivals;
+  REQUIRE(a.modes() == 4);
+  // Printed values, within one unit of their last digit (the paper truncates some, rounds others).
+  const double lambda[] = {1.28, 2.41, 3.125, 4.64};
+  const double lambda_unit[] = {0.01, 0.01, 0.001, 0.01};
+  const double group[] = {0.853, 1.208, 2.5, 1.43};
+  const double group_unit[] = {0.001, 0.001, 0.1, 0.01};
+  for (int r = 1; r <= 4; ++r) {
+    INFO("mode " << r);
+    CHECK(a.mode(r).fundamental_rate() == Approx(lambda[r - 1]).margin(lambda_unit[r - 1]));
+    CHECK(a.mode(r).group_rate() == Approx(group[r - 1]).margin(group_unit[r - 1]));
+  }
+  CHECK(s.model.policy->levels() == std::vector<int>{3, 3, 3, 1, 1, 1});
+  CHECK(s.repairs.empty());
+}
+
+TEST_CASE("the real-data example's rounded D0 is repaired and reported", "[scenarios]") {
+  const auto s = load_scenario(kData + "paper-real-data.yaml");
+  CHECK(s.repairs.size() == 2);
+  const auto& a = s.model.arrivals;
+  // Printed lambda^(r): 0.0153, 0.0307, 0.046, 0.061.
+  CHECK(a.mode(1).fundamental_rate() == Approx(0.0153).margin(0.00006));
+  CHECK(a.mode(4).fundamental_rate() == Approx(0.061).margin(0.0003));
+  // Without the repair the printed diagonal breaks the row-sum rule.
+  const std::string text = [] {
+    std::ifstream in(kData + "paper-real-data.yaml");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }();
+  require_refused(replace(text, "\nrepair-diagonal: true", "\nrepair-diagonal: false"),
+                  "arrivals.base.D row 0", "!= 0");
+}
+
+TEST_CASE("each rule of interface.md refuses a broken file naming key and value", "[scenarios]") {
+  REQUIRE_NOTHROW(parse_scenario(kValid, "valid.yaml"));
+  require_refused(replace(kValid, "[[0.5, 0], [0, 0.5]]", "[[0.5, -0.01], [0, 0.5]]"),
+                  "arrivals.modes[0].D[1] row 0", "-0.01");
+  require_refused(replace(kValid, "[[-2, 1], [1, -2]]", "[[-2, 1], [1, -2.5]]"),
+                  "arrivals.modes[1].D row 1", "sum -0.5");
+  require_refused(replace(kValid, "beta: [0.4, 0.6]", "beta: [0.5, 0.6]"), "service.beta", "sum 1.1");
+  require_refused(replace(kValid, "gamma: [1]", "gamma: [0.9]"), "obsolescence.gamma", "sum 0.9");
+  require_refused(replace(kValid, "S: [[-3, 1], [2, -3]]", "S: [[-3, 1, 0], [2, -3, 0], [0, 0, -1]]"),
+                  "service.S", "3x3");
+  require_refused(replace(kValid, "[[-2, 1], [1, -2]], [[1, 0], [0, 1]]", "[[-2]], [[2]]"),
+                  "arrivals.modes", "mode 2 has 1 phases");
+  require_refused(replace(kValid, "S: [[-3, 1], [2, -3]]", "S: [[-3, -1], [2, -3]]"),
+                  "service.S row 0", "negative rate -1");
+  require_refused(replace(kValid, "Gamma: [[-0.5]]", "Gamma: [[0.5]]"), "obsolescence.Gamma row 0",
+                  "sum 0.5 > 0");
+  require_refused(replace(kValid, "thresholds: [1]", "thresholds: [4]"), "policy.thresholds[0]", "4");
+  require_refused(replace(kValid, "thresholds: [1]", "thresholds: [1, 2]"), "policy.thresholds",
+                  "2 values");
+  require_refused(replace(kValid, "policy: {thresholds: [1]}", "policy: {levels: [2, 1]}"),
+                  "policy.levels", "2 values");
+  require_refused(replace(kValid, "policy: {thresholds: [1]}", "policy: {levels: [2, 1, 3, 1]}"),
+                  "policy.levels[2]", "3");
+  require_refused(replace(kValid, "costs: {loss: 1, robot: 2}", "costs: {loss: 1, robots: 2}"),
+                  "costs.robots", "unknown key");
+  require_refused(replace(kValid, "name: t", "name: t\ncapacty: 3"), "capacty", "unknown key");
+  require_refused(replace(kValid, "capacity: 3", "capacity: 0"), "capacity", "0");
+  require_refused(replace(kValid, "capacity: 3", "capacity: three"), "capacity", "'three'");
+  require_refused(replace(kValid, "costs: {loss: 1, robot: 2}", "costs: {loss: -1}"), "costs.loss",
+                  "-1");
+  require_refused(replace(kValid, "kind: per-mode", "kind: per_mode"), "arrivals.kind", "per_mode");
+  require_refused(replace(kValid, "capacity: 3\n", "admission: some\ncapacity: 3\n"), "admission",
+                  "some");
+  require_refused(replace(kValid, "capacity: 3\n", ""), "capacity", "missing");
+  require_refused(replace(kValid, "[[1, 0], [0, 1]]", "[[1, 0], [0]]"), "arrivals.modes[1].D[1]",
+                  "row 1 has 1 entries");
+}
+
+TEST_CASE("syntax errors name the file and line", "[scenarios]") {
+  try {
+    parse_scenario("capacity: [1, 2\n", "bad.yaml");
+    FAIL("accepted broken YAML");
+  } catch (const ScenarioError& e) {
+    CHECK(std::string(e.what()).find("bad.yaml: line") == 0);
+  }
+  CHECK_THROWS_WITH(load_scenario("/no/such/file.yaml"), Catch::Contains("/no/such/file.yaml"));
+}
+
+TEST_CASE("all five arrival kinds load", "[scenarios]") {
+  const std::string tail = R"(
+service: {beta: [1], S: [[-2]]}
+)";
+  CHECK(parse_scenario("capacity: 2\narrivals: {kind: independent, robots: [{D: [[[-1]], [[1]]]}, "
+                       "{D: [[[-2]], [[2]]]}]}" + tail, "x").model.modes() == 2);
+  CHECK(parse_scenario("capacity: 2\narrivals: {kind: thinning, base: {D: [[[-1]], [[1]]]}, "
+                       "accept: [0.5, 1]}" + tail, "x").model.modes() == 2);
+  CHECK(parse_scenario("capacity: 2\narrivals: {kind: marked, D0: [[-3]], robots: [{D: [[[1]]]}, "
+                       "{D: [[[1]], [[1]]]}]}" + tail, "x").model.modes() == 2);
+  CHECK(parse_scenario("capacity: 2\narrivals: {kind: scaled, base: {D: [[[-1]], [[1]]]}, "
+                       "factors: [1, 2, 3]}" + tail, "x").model.modes() == 3);
+  require_refused("capacity: 2\narrivals: {kind: thinning, base: {D: [[[-1]], [[1]]]}, accept: [0.5, 0.9]}" + tail,
+                  "arrivals.accept[1]", "0.9");
+  require_refused("capacity: 2\narrivals: {kind: thinning, base: {D: [[[-1]], [[1]]]}, accept: [0.5, 0.4, 1]}" + tail,
+                  "arrivals.accept[1]", "0.4");
+  require_refused("capacity: 2\narrivals: {kind: scaled, base: {D: [[[-1]], [[1]]]}, factors: [1, 0]}" + tail,
+                  "arrivals.factors[1]", "0");
+  require_refused("capacity: 2\narrivals: {kind: marked, D0: [[-3]], robots: [{D: [[[-1]]]}]}" + tail,
+                  "arrivals.robots[0].D[0] row 0", "-1");
+}
