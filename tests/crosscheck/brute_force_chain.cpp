@@ -113,8 +113,9 @@ void BruteForceChain::add_arrivals(Eigen::Index from, const ChainState& state,
       const bool starts_service = state.level == 0;
       const int new_clocks = starts_service ? accepted - 1 : accepted;
       const auto services =
-          starts_service ? phase_draws(laws_.beta, 1)
-                         : std::vector<std::pair<std::vector<int>, double>>{{{state.service_phase}, 1.0}};
+          starts_service
+              ? phase_draws(laws_.beta, 1)
+              : std::vector<std::pair<std::vector<int>, double>>{{{state.service_phase}, 1.0}};
       for (const auto& [service, service_probability] : services)
         for (const auto& [clocks, clock_probability] : phase_draws(laws_.gamma, new_clocks)) {
           ChainState target = to;
@@ -184,7 +185,8 @@ void BruteForceChain::solve() {
   Eigen::VectorXd rhs = Eigen::VectorXd::Zero(n);
   rhs(n - 1) = 1.0;
   const Eigen::FullPivLU<Eigen::MatrixXd> lu(system);
-  if (!lu.isInvertible()) throw std::runtime_error("brute force: the stationary system is singular");
+  if (!lu.isInvertible())
+    throw std::runtime_error("brute force: the stationary system is singular");
   p_ = lu.solve(rhs);
 }
 
@@ -217,7 +219,8 @@ void BruteForceChain::compute_measures(const std::vector<Flows>& flows) {
 
 double brute_force_cost(const model::Costs& costs, const ChainMeasures& measures,
                         double mean_sojourn_served) {
-  return measures.lambda * (costs.loss * measures.p_loss + costs.obsolescence * measures.p_obsolete) +
+  return measures.lambda *
+             (costs.loss * measures.p_loss + costs.obsolescence * measures.p_obsolete) +
          costs.sojourn * mean_sojourn_served + costs.robot * measures.mean_active_robots +
          costs.starvation * measures.p_starvation;
 }

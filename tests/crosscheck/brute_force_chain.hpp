@@ -1,8 +1,9 @@
 #pragma once
-// An independent brute force for the chain xi_t = {i, nu, m, r^(1), ..., r^(i-1)} of section 3: every
-// state is written out and the model's rules (arrivals, admission, service, obsolescence) are applied
-// to it one by one. It never uses the Lemma's Kronecker blocks nor analytic/, so that a shared
-// misreading of the Lemma cannot pass the crosscheck. Dense and slow on purpose: small models only.
+// An independent brute force for the chain xi_t = {i, nu, m, r^(1), ..., r^(i-1)} of section 3:
+// every state is written out and the model's rules (arrivals, admission, service, obsolescence) are
+// applied to it one by one. It never uses the Lemma's Kronecker blocks nor analytic/, so that a
+// shared misreading of the Lemma cannot pass the crosscheck. Dense and slow on purpose: small
+// models only.
 #include <Eigen/Dense>
 #include <map>
 #include <vector>
@@ -41,7 +42,7 @@ struct PageLaws {
   int clock_phases() const { return static_cast<int>(gamma.size()); }
 
   Eigen::RowVectorXd beta, gamma;
-  Eigen::MatrixXd s, clock;                 // S and Gamma
+  Eigen::MatrixXd s, clock;                  // S and Gamma
   Eigen::VectorXd service_exit, clock_exit;  // S_0 and Gamma_0, computed as -(row sums)
 };
 

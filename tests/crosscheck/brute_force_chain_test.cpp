@@ -1,12 +1,13 @@
 // The brute force itself against closed forms (M/M/1/K, impatience as a birth-death chain, batches
 // of two solved by hand, level-dependent Poisson modes, Erlang loss insensitivity) and against its
 // own conservation laws, so that the crosscheck does not trust it blindly.
+#include "tests/crosscheck/brute_force_chain.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numeric>
 #include <vector>
 
-#include "tests/crosscheck/brute_force_chain.hpp"
 #include "tests/crosscheck/brute_force_sojourn.hpp"
 #include "tests/crosscheck/random_models.hpp"
 
@@ -232,7 +233,8 @@ TEST_CASE("brute force: the Erlang loss formula holds for phase-type service", "
 
 TEST_CASE("brute force: conservation laws on random models", "[crosscheck]") {
   for (std::uint64_t seed = 1000; seed < 1020; ++seed) {
-    const model::Model m = random_model(seed, {.single_arrivals = seed % 4 == 0, .max_states = 400});
+    const model::Model m =
+        random_model(seed, {.single_arrivals = seed % 4 == 0, .max_states = 400});
     INFO(describe(m));
     const BruteForceChain chain(m, *m.policy);
     const ChainMeasures& out = chain.measures();

@@ -1,7 +1,8 @@
 #pragma once
-// The sojourn time of a tagged page (section 5) by brute force: its own absorbing chain, written out
-// state by state from the rules, started from the arrival-Palm law of the stationary brute-force
-// chain. Pages behind the tagged page never matter (FIFO), so only the pages ahead are tracked.
+// The sojourn time of a tagged page (section 5) by brute force: its own absorbing chain, written
+// out state by state from the rules, started from the arrival-Palm law of the stationary
+// brute-force chain. Pages behind the tagged page never matter (FIFO), so only the pages ahead are
+// tracked.
 #include <Eigen/Dense>
 #include <map>
 #include <vector>
@@ -13,10 +14,10 @@ namespace crawlq::crosscheck {
 enum class Fate { kAccepted, kServed, kObsolete };
 
 struct TaggedState {
-  bool waiting = false;     // false: the tagged page is in service
-  int service_phase = 0;    // of the page in service (the tagged page itself when not waiting)
-  std::vector<int> ahead;   // clocks of the pages ahead of it in the queue, head first
-  int own_clock = 0;        // meaningless while in service
+  bool waiting = false;    // false: the tagged page is in service
+  int service_phase = 0;   // of the page in service (the tagged page itself when not waiting)
+  std::vector<int> ahead;  // clocks of the pages ahead of it in the queue, head first
+  int own_clock = 0;       // meaningless while in service
   auto operator<=>(const TaggedState&) const = default;
 };
 
@@ -46,10 +47,10 @@ class BruteForceSojourn {
   PageLaws laws_;
   std::vector<TaggedState> states_;
   std::map<TaggedState, Eigen::Index> index_;
-  Eigen::MatrixXd t_;                           // transitions among transient states
+  Eigen::MatrixXd t_;  // transitions among transient states
   Eigen::VectorXd served_exit_, obsolete_exit_;
-  Eigen::RowVectorXd start_;                    // sums to 1 - P_loss
-  Eigen::MatrixXd fundamental_;                 // (-T)^{-1}
+  Eigen::RowVectorXd start_;     // sums to 1 - P_loss
+  Eigen::MatrixXd fundamental_;  // (-T)^{-1}
 };
 
 }  // namespace crawlq::crosscheck

@@ -29,7 +29,8 @@ void check_close(const std::string& what, double engine, double brute) {
                          Catch::Matchers::WithinAbs(brute, kAbsolute));
 }
 
-// The engine's state for a brute-force state: clocks of pages that never expire are phase 0 in both.
+// The engine's state for a brute-force state: clocks of pages that never expire are phase 0 in
+// both.
 analytic::StateSpace::State engine_state(const ChainState& s) {
   return {.level = s.level,
           .arrival_phase = s.arrival_phase,
@@ -55,8 +56,8 @@ void compare_probabilities(const analytic::StateSpace& space, const BruteForceCh
     const ChainState& s = chain.states()[worst];
     std::string clocks;
     for (int r : s.clocks) clocks += std::to_string(r) + " ";
-    INFO("worst entry: level " << s.level << ", nu " << s.arrival_phase << ", m "
-                               << s.service_phase << ", clocks " << clocks);
+    INFO("worst entry: level " << s.level << ", nu " << s.arrival_phase << ", m " << s.service_phase
+                               << ", clocks " << clocks);
     check_close("p entry", p(space.index(engine_state(s))), chain.probabilities()(worst));
   }
   CHECK(worst_excess <= 1);
@@ -113,11 +114,11 @@ void compare_sojourn(const analytic::PolicyEvaluation& evaluation,
 void compare_with_brute_force(const model::Model& model, const model::Policy& policy) {
   const BruteForceChain chain(model, policy);
   const BruteForceSojourn sojourn(model, policy, chain);
-  const double brute_cost = brute_force_cost(model.costs, chain.measures(), sojourn.mean(Fate::kServed));
+  const double brute_cost =
+      brute_force_cost(model.costs, chain.measures(), sojourn.mean(Fate::kServed));
   const analytic::StateSpace space(model);
   const bool single_arrivals = model.arrivals.max_batch() == 1;
-  for (Method method :
-       {Method::kBlockRecursion, Method::kSparseLu, Method::kQbd, Method::kAuto}) {
+  for (Method method : {Method::kBlockRecursion, Method::kSparseLu, Method::kQbd, Method::kAuto}) {
     INFO("method " << analytic::method_name(method));
     const analytic::PolicyEvaluator evaluator(model, method);
     if (method == Method::kQbd && !single_arrivals) {
@@ -162,7 +163,8 @@ TEST_CASE("exact engine vs brute force: the scenario files", "[crosscheck]") {
     // Constant policies too: every mode of the file is then exercised at every level.
     for (int robots = 1; robots <= model.modes(); ++robots) {
       INFO("constant policy with " << robots << " robots");
-      compare_with_brute_force(model, model::Policy::constant(robots, model.modes(), model.capacity));
+      compare_with_brute_force(model,
+                               model::Policy::constant(robots, model.modes(), model.capacity));
     }
     ++compared;
   }

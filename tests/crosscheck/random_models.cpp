@@ -68,7 +68,8 @@ model::Bmap random_bmap(Draw& draw, int phases, int kmax, double scale) {
   for (int k = 0; k <= kmax; ++k)
     for (int i = 0; i < phases; ++i)
       for (int j = 0; j < phases; ++j)
-        if ((k > 0 || i != j) && draw.chance(0.4)) d[k](i, j) = dyadic(draw.real(0.05, 1.5) * scale / (k + 1));
+        if ((k > 0 || i != j) && draw.chance(0.4))
+          d[k](i, j) = dyadic(draw.real(0.05, 1.5) * scale / (k + 1));
   for (int i = 0; i < phases; ++i) {
     const int next = (i + 1) % phases;
     const int k = next == i ? draw.integer(1, kmax) : draw.integer(0, kmax);
@@ -161,9 +162,8 @@ std::string describe(const model::Model& model) {
   out << model.name << ": K=" << model.capacity << " admission="
       << (model.admission == model::Admission::kPartial ? "partial" : "reject-batch")
       << " W=" << model.arrivals.phases() << " M=" << model.service.phases()
-      << " R=" << (model.obsolescence ? model.obsolescence->phases() : 0)
-      << " N=" << model.modes() << " kmax=" << model.arrivals.max_batch()
-      << " states=" << chain_size(model) << "\n  levels:";
+      << " R=" << (model.obsolescence ? model.obsolescence->phases() : 0) << " N=" << model.modes()
+      << " kmax=" << model.arrivals.max_batch() << " states=" << chain_size(model) << "\n  levels:";
   if (model.policy)
     for (int robots : model.policy->levels()) out << ' ' << robots;
   for (int r = 1; r <= model.modes(); ++r) {

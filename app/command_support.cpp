@@ -1,0 +1,72 @@
+#include "app/command_support.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "model/input_error.hpp"
+
+namespace crawlq::app {
+
+scenarios::Scenario load(const std::string& file) {
+  scenarios::Scenario s = scenarios::load_scenario(file);
+  for (const auto& repair : s.repairs) fmt::print(stderr, "{}: repaired {}\n", file, repair);
+  return s;
+}
+
+std::vector<double> parse_numbers(const std::string& text, const std::string& flag) {
+  std::vector<double> values;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size() || !std::isfinite(v))
+      throw UsageError(fmt::format("{}: '{}' is not a number (in '{}')", flag, item, text));
+    values.push_back(v);
+  }
+  if (values.empty()) throw UsageError(fmt::format("{}: no values in '{}'", flag, text));
+  return values;
+}
+
+std::vector<int> parse_integers(const std::string& text, const std::string& flag) {
+  std::vector<int> values;
+  for (double v : parse_numbers(text, flag)) {
+    if (v != std::floor(v) || std::abs(v) > 1e9)
+      throw UsageError(fmt::format("{}: {} is not an integer (in '{}')", flag, v, text));
+    values.push_back(static_cast<int>(v));
+  }
+  return values;
+}
+
+model::Policy choose_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
+                            const std::string& file) {
+  const model::Model& m = scenario.model;
+  try {
+    if (!flags.thresholds.empty()) {
+      // No thresholds at all is the one-mode case: "--thresholds ''" cannot express it, so allow "none".
+      const std::vector<int> t =
+          flags.thresholds == "none" ? std::vector<int>{} : parse_integers(flags.thresholds, "--thresholds");
+      return model::Policy::from_thresholds(t, m.modes(), m.capacity, "--thresholds");
+    }
+    if (!flags.levels.empty())
+      return model::Policy::from_levels(parse_integers(flags.levels, "--levels"), m.modes(),
+                                        m.capacity, "--levels");
+  } catch (const model::InputError& e) {
+    throw UsageError(e.what());
+  }
+  if (m.policy) return *m.policy;
+  throw UsageError(fmt::format(
+      "{}: no policy: the file has no `policy:` section; give --thresholds j1,...,j{} or --levels "
+      "m0,...,m{}",
+      file, m.modes() - 1, m.capacity));
+}
+
+}  // namespace crawlq::app

@@ -1,0 +1,37 @@
+#pragma once
+// What every crawlq command shares: exit codes, loading a scenario (repairs noted on stderr), the
+// policy flags, and the one way bad input is reported.
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/model.hpp"
+#include "scenarios/scenario_loader.hpp"
+
+namespace crawlq::app {
+
+enum class ExitCode : int { kOk = 0, kFailed = 1, kBadInput = 2 };
+
+// Bad input from the command line; main prints it and exits 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Loads the file; what `repair-diagonal` changed goes to stderr, never to stdout.
+scenarios::Scenario load(const std::string& file);
+
+// "a,b,c" as integers or numbers; the flag is named in errors.
+std::vector<int> parse_integers(const std::string& text, const std::string& flag);
+std::vector<double> parse_numbers(const std::string& text, const std::string& flag);
+
+struct PolicyFlags {
+  std::string thresholds;  // "--thresholds a,b,c", empty when not given
+  std::string levels;      // "--levels m0,m1,..."
+};
+// The flag's policy, else the file's; UsageError when there is neither.
+model::Policy choose_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
+                            const std::string& file);
+
+}  // namespace crawlq::app

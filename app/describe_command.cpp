@@ -1,0 +1,96 @@
+#include "app/describe_command.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "analytic/state_space.hpp"
+#include "app/command_support.hpp"
+#include "app/json_output.hpp"
+
+namespace crawlq::app {
+
+namespace {
+
+struct DescribeOptions {
+  std::string file;
+  bool json = false;
+};
+
+nlohmann::json phase_type_json(const model::PhaseType& ph) {
+  return {{"phases", ph.phases()}, {"mean", ph.mean()}, {"variance", ph.variance()},
+          {"scv", ph.variance() / (ph.mean() * ph.mean())}};
+}
+
+int run(const DescribeOptions& o) {
+  const scenarios::Scenario scenario = load(o.file);
+  const model::Model& m = scenario.model;
+  const analytic::StateSpace space(m);
+  nlohmann::json modes = nlohmann::json::array();
+  for (int r = 1; r <= m.modes(); ++r) {
+    const model::Bmap& b = m.arrivals.mode(r);
+    modes.push_back({{"robots", r},
+                     {"fundamental_rate", b.fundamental_rate()},
+                     {"group_rate", b.group_rate()},
+                     {"mean_batch", b.fundamental_rate() / b.group_rate()},
+                     {"group_interval_variance", b.group_interval_variance()},
+                     {"lag1_correlation", b.group_interval_lag1_correlation()},
+                     {"max_batch", b.max_batch()}});
+  }
+  const char* admission = m.admission == model::Admission::kPartial ? "partial" : "reject-batch";
+  if (o.json) {
+    nlohmann::json j{{"name", m.name},
+                     {"capacity", m.capacity},
+                     {"admission", admission},
+                     {"arrival_phases", m.arrivals.phases()},
+                     {"modes", modes},
+                     {"service", phase_type_json(m.service)},
+                     {"obsolescence", m.obsolescence ? phase_type_json(*m.obsolescence) : nullptr},
+                     {"states", space.size()},
+                     {"repairs", scenario.repairs}};
+    if (m.policy) j["policy"] = policy_json(*m.policy);
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  fmt::print("{} ({})\n", m.name.empty() ? "scenario" : m.name, o.file);
+  if (!scenario.source.empty()) fmt::print("source: {}\n", scenario.source);
+  fmt::print("capacity K = {} (admission {}), {} modes, {} arrival phases, {} states\n\n", m.capacity,
+             admission, m.modes(), m.arrivals.phases(), space.size());
+  fmt::print("  robots  lambda (pages)  lambda_g (batches)  mean batch  var(inter-batch)  lag-1 corr\n");
+  for (const auto& mode : modes)
+    fmt::print("  {:>6}  {:>14.6g}  {:>18.6g}  {:>10.4g}  {:>16.6g}  {:>10.4g}\n", mode["robots"].get<int>(),
+               mode["fundamental_rate"].get<double>(), mode["group_rate"].get<double>(),
+               mode["mean_batch"].get<double>(), mode["group_interval_variance"].get<double>(),
+               mode["lag1_correlation"].get<double>());
+  const auto ph = [](const char* what, const model::PhaseType& p) {
+    fmt::print("  {:<13} {} phases, mean {:.6g}, variance {:.6g}, squared coefficient of variation {:.4g}\n",
+               what, p.phases(), p.mean(), p.variance(), p.variance() / (p.mean() * p.mean()));
+  };
+  fmt::print("\n");
+  ph("service", m.service);
+  if (m.obsolescence)
+    ph("obsolescence", *m.obsolescence);
+  else
+    fmt::print("  obsolescence  none: waiting pages never expire\n");
+  if (m.policy) fmt::print("\npolicy: robots per level {}\n", fmt::join(m.policy->levels(), " "));
+  for (const auto& r : scenario.repairs) fmt::print("repaired: {}\n", r);
+  return 0;
+}
+
+}  // namespace
+
+std::function<int()> add_describe_command(CLI::App& app) {
+  auto o = std::make_shared<DescribeOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "describe",
+      "The model in numbers: per mode the BMAP's fundamental rate, batch rate, variance and lag-1\n"
+      "correlation of inter-batch times (section 2); PH means and variances; the state count.");
+  cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
+  cmd->add_flag("--json", o->json, "machine output on stdout");
+  return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
+}
+
+}  // namespace crawlq::app

@@ -1,0 +1,64 @@
+// crawlq: the queue between a search engine's crawling robots and its indexer (Avrachenkov et al.
+// 2011). Exit status: 0 success, 1 a computation that failed, 2 bad input.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "app/command_support.hpp"
+#include "app/describe_command.hpp"
+#include "app/optimize_command.hpp"
+#include "app/solve_command.hpp"
+#include "scenarios/scenario_loader.hpp"
+
+int main(int argc, char** argv) {
+  using crawlq::app::ExitCode;
+  CLI::App app(
+      "crawlq: loss, obsolescence and starvation of the page queue between crawling robots and an\n"
+      "indexer, under threshold control of the robots (Avrachenkov, Dudin, Klimenok, Nain, Semenova\n"
+      "2011). Every command reads a scenario file (see interface.md) and takes --json.\n"
+      "Start with: crawlq describe scenarios/data/paper-example-1.yaml",
+      "crawlq");
+  app.require_subcommand(1);
+  const std::vector<std::function<int()>> commands{crawlq::app::add_solve_command(app),
+                                                   crawlq::app::add_optimize_command(app),
+                                                   crawlq::app::add_describe_command(app)};
+  std::string known;
+  bool is_known = false;
+  for (const auto* sub : app.get_subcommands({})) {
+    known += (known.empty() ? "" : ", ") + sub->get_name();
+    is_known = is_known || (argc > 1 && sub->get_name() == argv[1]);
+  }
+  if (argc > 1 && argv[1][0] != '-' && !is_known) {
+    fmt::print(stderr, "crawlq: unknown command '{}' (this build has: {}; see crawlq --help)\n", argv[1],
+               known);
+    return static_cast<int>(ExitCode::kBadInput);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "crawlq: {}\n", e.what());
+    return static_cast<int>(ExitCode::kBadInput);
+  }
+  try {
+    for (const auto& command : commands)
+      if (const int status = command(); status >= 0) return status;
+  } catch (const crawlq::scenarios::ScenarioError& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return static_cast<int>(ExitCode::kBadInput);
+  } catch (const crawlq::app::UsageError& e) {
+    fmt::print(stderr, "crawlq: {}\n", e.what());
+    return static_cast<int>(ExitCode::kBadInput);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "crawlq: internal error: {}\n", e.what());
+    return static_cast<int>(ExitCode::kFailed);
+  }
+  return static_cast<int>(ExitCode::kBadInput);
+}

@@ -1,0 +1,206 @@
+#include "app/solve_command.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "analytic/policy_evaluation.hpp"
+#include "app/command_support.hpp"
+#include "app/json_output.hpp"
+
+namespace crawlq::app {
+
+namespace {
+
+struct SolveOptions {
+  std::string file;
+  PolicyFlags policy;
+  std::string method = "auto";
+  std::string export_csv;
+  std::string transforms;  // --lst u1,u2
+  std::string cdf_points;  // --cdf x1,x2
+  bool sojourn = false;
+  bool json = false;
+};
+
+const analytic::PageFate kFates[] = {analytic::PageFate::kAccepted, analytic::PageFate::kServed,
+                                     analytic::PageFate::kObsolete};
+const char* fate_name(analytic::PageFate fate) {
+  switch (fate) {
+    case analytic::PageFate::kAccepted: return "accepted";
+    case analytic::PageFate::kServed: return "served";
+    case analytic::PageFate::kObsolete: return "obsolete";
+  }
+  return "?";
+}
+
+// One row per state: level, arrival phase, service phase, clock phases of the waiting pages in
+// queue order (empty where the level has fewer pages), probability.
+void export_states(const std::string& path, const analytic::StateSpace& space, const Eigen::VectorXd& p) {
+  std::ofstream out(path);
+  if (!out) throw UsageError(fmt::format("--export {}: cannot write the file", path));
+  out << "level,arrival_phase,service_phase";
+  for (int c = 1; c < space.capacity(); ++c) out << ",clock_" << c;
+  out << ",probability\n";
+  for (Eigen::Index i = 0; i < space.size(); ++i) {
+    const auto s = space.state(i);
+    out << s.level << ',' << s.arrival_phase << ',';
+    if (s.level >= 1) out << s.service_phase;
+    for (int c = 1; c < space.capacity(); ++c) {
+      out << ',';
+      if (c <= static_cast<int>(s.clock_phases.size())) out << s.clock_phases[c - 1];
+    }
+    out << ',' << fmt::format("{:.17g}", p(i)) << '\n';
+  }
+}
+
+void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
+                 const analytic::PolicyEvaluation& e) {
+  const auto& m = e.measures;
+  const auto& s = e.stationary.summary;
+  const auto& model = scenario.model;
+  fmt::print("{} ({}): K = {}, {} modes, {} states\n", model.name.empty() ? "scenario" : model.name,
+             o.file, model.capacity, model.modes(), e.stationary.probabilities.size());
+  fmt::print("policy: robots per level {}", fmt::join(e.policy.levels(), " "));
+  if (const auto t = e.policy.thresholds()) fmt::print("  (thresholds {})", fmt::join(*t, ","));
+  fmt::print("\nsolved by {} in {:.3g} s, residual ||pQ||_1 = {:.2e}\n\n", analytic::method_name(s.method),
+             s.seconds, s.residual);
+  const auto row = [](const char* name, const char* symbol, double value) {
+    fmt::print("  {:<34} {:<10} {:>12.6g}\n", name, symbol, value);
+  };
+  row("pages offered per unit time", "lambda", m.lambda);
+  row("lost at a full buffer", "P_loss", m.p_loss);
+  row("expired while waiting", "P_obs", m.p_obsolete);
+  row("served", "P_success", m.p_served);
+  row("indexer idle (starvation)", "P_star", m.p_starvation);
+  row("mean active robots", "N_act", m.mean_active_robots);
+  row("mean pages in system", "", m.mean_in_system);
+  row("mean pages waiting", "", m.mean_in_queue);
+  row("mean sojourn, accepted pages", "V", e.mean_sojourn);
+  row("mean sojourn, served pages", "V(1)", e.mean_sojourn_served);
+  row("mean sojourn, obsolete pages", "V(2)", e.mean_sojourn_obsolete);
+  row("cost criterion (2)", "J", e.cost);
+  fmt::print("\n  level  robots  probability\n");
+  for (int i = 0; i <= model.capacity; ++i)
+    fmt::print("  {:>5}  {:>6}  {:>11.6f}\n", i, e.policy.robots(i), m.level_probabilities[i]);
+  fmt::print("\n  robots  probability\n");
+  for (int r = 1; r <= model.modes(); ++r)
+    fmt::print("  {:>6}  {:>11.6f}\n", r, m.mode_probabilities[r - 1]);
+}
+
+int run(const SolveOptions& o) {
+  const scenarios::Scenario scenario = load(o.file);
+  const model::Model& model = scenario.model;
+  const model::Policy policy = choose_policy(scenario, o.policy, o.file);
+  analytic::Method method;
+  try {
+    method = analytic::parse_method(o.method);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("--method: {}", e.what()));
+  }
+  const std::vector<double> transforms =
+      o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst");
+  for (double u : transforms)
+    if (u < 0) throw UsageError(fmt::format("--lst: {} is negative; the transform needs u >= 0", u));
+  const std::vector<double> points =
+      o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf");
+
+  const analytic::PolicyEvaluator evaluator(model, method);
+  const analytic::PolicyEvaluation e = [&] {
+    try {
+      return evaluator.evaluate(policy);
+    } catch (const std::invalid_argument& err) {  // the chosen method refuses this model
+      throw UsageError(fmt::format("{}: {}", o.file, err.what()));
+    }
+  }();
+  if (e.stationary.summary.status != analytic::SolverStatus::kConverged) {
+    fmt::print(stderr, "{}: the stationary solve failed: {}\n", o.file, e.stationary.summary.message);
+    return static_cast<int>(ExitCode::kFailed);
+  }
+  const bool wants_sojourn = o.sojourn || !transforms.empty() || !points.empty();
+  std::unique_ptr<analytic::SojournTimes> sojourn;
+  if (wants_sojourn) sojourn = std::make_unique<analytic::SojournTimes>(evaluator.sojourn_times(e));
+  if (!o.export_csv.empty()) export_states(o.export_csv, analytic::StateSpace(model), e.stationary.probabilities);
+
+  if (o.json) {
+    nlohmann::json j = evaluation_json(e);
+    if (o.sojourn)
+      for (auto fate : kFates) j["sojourn"][fate_name(fate)] = sojourn_json(*sojourn, fate);
+    for (double u : transforms) {
+      nlohmann::json t{{"u", u}};
+      for (auto fate : kFates) t[fate_name(fate)] = sojourn->transform(fate, u);
+      j["transforms"].push_back(t);
+    }
+    for (double x : points) {
+      nlohmann::json c{{"x", x}};
+      for (auto fate : kFates) c[fate_name(fate)] = sojourn->cdf(fate, x);
+      j["cdf"].push_back(c);
+    }
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  print_table(scenario, o, e);
+  if (o.sojourn) {
+    fmt::print("\n  sojourn time   probability        mean          sd      median         90%         99%\n");
+    for (auto fate : kFates) {
+      if (sojourn->probability(fate) <= 0) {
+        fmt::print("  {:<12} {:>12.6g}   (no such pages)\n", fate_name(fate), 0.0);
+        continue;
+      }
+      fmt::print("  {:<12} {:>12.6g} {:>11.5g} {:>11.5g} {:>11.5g} {:>11.5g} {:>11.5g}\n", fate_name(fate),
+                 sojourn->probability(fate), sojourn->mean(fate), sojourn->standard_deviation(fate),
+                 sojourn->quantile(fate, 0.5), sojourn->quantile(fate, 0.9), sojourn->quantile(fate, 0.99));
+    }
+  }
+  if (!transforms.empty()) {
+    fmt::print("\n  Laplace-Stieltjes transform v(u) (Theorem 4), conditional on the fate\n");
+    fmt::print("  {:>10} {:>12} {:>12} {:>12}\n", "u", "accepted", "served", "obsolete");
+    for (double u : transforms)
+      fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", u, sojourn->transform(kFates[0], u),
+                 sojourn->transform(kFates[1], u), sojourn->transform(kFates[2], u));
+  }
+  if (!points.empty()) {
+    fmt::print("\n  P(sojourn <= x), conditional on the fate\n");
+    fmt::print("  {:>10} {:>12} {:>12} {:>12}\n", "x", "accepted", "served", "obsolete");
+    for (double x : points)
+      fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", x, sojourn->cdf(kFates[0], x),
+                 sojourn->cdf(kFates[1], x), sojourn->cdf(kFates[2], x));
+  }
+  if (!o.export_csv.empty()) fmt::print("\nstationary vector written to {}\n", o.export_csv);
+  return 0;
+}
+
+}  // namespace
+
+std::function<int()> add_solve_command(CLI::App& app) {
+  auto o = std::make_shared<SolveOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "solve",
+      "Exact stationary measures of one policy: loss, obsolescence, starvation, robots, sojourn "
+      "times and the cost (2).\nExample: crawlq solve scenarios/data/paper-example-1.yaml "
+      "--thresholds -1,2,2 --sojourn");
+  cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
+  auto* t = cmd->add_option("--thresholds", o->policy.thresholds,
+                            "j1,...,j(N-1), -1 <= j1 <= ... <= K: levels j(r-1)+1..j(r) run N-r+1 "
+                            "robots (overrides the file's policy)");
+  auto* l = cmd->add_option("--levels", o->policy.levels,
+                            "robots at levels 0..K, e.g. 3,3,3,1,1,1 (any map, overrides the file)");
+  t->excludes(l);
+  cmd->add_option("--method", o->method,
+                  "auto | block-recursion (section 3) | qbd (section 6, single arrivals) | "
+                  "sparse-lu (assembled generator)")
+      ->capture_default_str();
+  cmd->add_flag("--sojourn", o->sojourn,
+                "sojourn times of accepted, served and obsolete pages: mean, sd, median, 90% and 99%");
+  cmd->add_option("--lst", o->transforms, "u1,u2,...: Laplace-Stieltjes transforms v(u) (Theorem 4)");
+  cmd->add_option("--cdf", o->cdf_points, "x1,x2,...: sojourn distribution functions at these times");
+  cmd->add_option("--export", o->export_csv,
+                  "FILE.csv: the stationary vector, one row per state (level, phases, probability)");
+  cmd->add_flag("--json", o->json, "machine output on stdout (keys of interface.md)");
+  return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
+}
+
+}  // namespace crawlq::app
