@@ -1,6 +1,5 @@
 #include "analytic/block_recursive_solver.hpp"
 
-#include <Eigen/Dense>
 #include <vector>
 
 namespace crawlq::analytic {
@@ -16,46 +15,99 @@ Eigen::RowVectorXd null_row_vector(const Dense& m, const Eigen::VectorXd& weight
   rhs(rhs.size() - 1) = 1.0;
   return system.fullPivLu().solve(rhs).transpose();
 }
+
+// Q-bar_{l,l} = Q_{l,l} + sum_{m>l} Q_{l,m} G_{m-1} ... G_l, by Horner from the top (step 2);
+// rows = level l's size, or the thin rows of `row_blocks` when given.
+template <typename RowBlock>
+Dense horner(int l, int capacity, const RowBlock& row_block, const std::vector<const Dense*>& g) {
+  Dense y;
+  bool zero = true;
+  for (int m = capacity; m >= l; --m) {
+    if (!zero && m < capacity) y = y * *g[m];  // y G_m
+    const auto contribution = row_block(m);
+    if (contribution.nonZeros() > 0 || m == l) {
+      if (zero) {
+        y = Dense(contribution);
+        zero = false;
+      } else {
+        y += contribution;
+      }
+    }
+  }
+  return y;
+}
 }  // namespace
+
+std::size_t LevelFactor::bytes() const {
+  return sizeof(double) * (minus_diagonal.matrixLU().size() + g_below.size());
+}
+
+std::shared_ptr<const LevelFactor> BlockRecursionCache::find(const std::vector<int>& suffix) const {
+  std::lock_guard lock(mutex_);
+  const auto it = factors_.find(suffix);
+  if (it == factors_.end()) return nullptr;
+  ++hits_;
+  return it->second;
+}
+
+void BlockRecursionCache::store(const std::vector<int>& suffix, std::shared_ptr<const LevelFactor> factor) {
+  std::lock_guard lock(mutex_);
+  if (bytes_ + factor->bytes() > budget_) return;
+  bytes_ += factor->bytes();
+  factors_.emplace(suffix, std::move(factor));
+}
+
+std::size_t BlockRecursionCache::hits() const {
+  std::lock_guard lock(mutex_);
+  return hits_;
+}
 
 StationaryResult BlockRecursiveSolver::solve(const GeneratorBlocks& blocks) const {
   const int k = blocks.capacity();
   const StateSpace& space = blocks.space();
+  const std::vector<int>& robots = blocks.robots_per_level();
 
-  // Step 2's Q-bar_{i,l} for i <= l, built from the top level down; Q-bar_{l,l} is factorised once
-  // and serves both step 1 (G_{l-1}) and step 3 (F_l).
-  std::vector<std::vector<Dense>> bar(k + 1, std::vector<Dense>(k + 1));
-  std::vector<Eigen::PartialPivLU<Dense>> minus_bar_diag(k + 1);
-  std::vector<Dense> g(k);  // G_l: d_{l+1} x d_l
-  for (int l = k; l >= 0; --l) {
-    for (int i = 0; i <= l; ++i) {
-      bar[i][l] = Dense(blocks.block(i, l));
-      if (l < k) bar[i][l] += bar[i][l + 1] * g[l];
+  // Step 1 with the diagonal of step 2: level factors from the top down.
+  std::vector<std::shared_ptr<const LevelFactor>> factor(k + 1);
+  std::vector<const Dense*> g(k + 1, nullptr);  // g[m] = G_m
+  for (int l = k; l >= 1; --l) {
+    const std::vector<int> suffix(robots.begin() + l, robots.end());
+    if (cache_) factor[l] = cache_->find(suffix);
+    if (!factor[l]) {
+      auto made = std::make_shared<LevelFactor>();
+      const Dense diagonal = horner(l, k, [&](int m) -> const SparseMatrix& { return blocks.block(l, m); }, g);
+      made->minus_diagonal.compute(-diagonal);
+      made->g_below = made->minus_diagonal.solve(Dense(blocks.block(l, l - 1)));
+      factor[l] = made;
+      if (cache_) cache_->store(suffix, made);
     }
-    // Q-bar_{i,l+1} is needed by step 3 only for i < l+1, which is kept; the rest is done.
-    minus_bar_diag[l].compute(-bar[l][l]);
-    if (l >= 1) g[l - 1] = minus_bar_diag[l].solve(Dense(blocks.block(l, l - 1)));  // step 1
+    g[l - 1] = &factor[l]->g_below;
   }
 
-  // Step 3: F_l = sum_{i<l} F_i Q-bar_{i,l} (-Q-bar_{l,l})^{-1}, each F_l of d_0 rows only.
-  std::vector<Dense> f(k + 1);
-  f[0] = Dense::Identity(space.level_size(0), space.level_size(0));
-  Eigen::VectorXd total = Eigen::VectorXd::Ones(space.level_size(0));
-  for (int l = 1; l <= k; ++l) {
-    Dense sum = Dense::Zero(space.level_size(0), space.level_size(l));
-    for (int i = 0; i < l; ++i) sum += f[i] * bar[i][l];
-    const Dense solved = minus_bar_diag[l].transpose().solve(Dense(sum.transpose()));
-    f[l] = solved.transpose();
-    total += f[l] * Eigen::VectorXd::Ones(space.level_size(l));
-  }
-
-  // Steps 4 and 5.
-  const Eigen::RowVectorXd p0 = null_row_vector(bar[0][0], total);
+  // Steps 4, 3 and 5 on the vector itself: p_0 Q-bar_{0,0} = 0 fixes p_0 up to a factor, and then
+  // p_l = (sum_{i<l} p_i Q-bar_{i,l}) (-Q-bar_{l,l})^{-1}, the sum being sum_{m>=l} h_m G_{m-1}...G_l
+  // with h_m = sum_{i<l} p_i Q_{i,m} grown one level at a time. Working with the row vector rather
+  // than the W-row matrices F_l keeps every product a matrix-vector one; the normalisation p e = 1
+  // comes last.
+  const Dense bar00 = horner(0, k, [&](int m) -> const SparseMatrix& { return blocks.block(0, m); }, g);
+  const Eigen::Index w = space.level_size(0);
+  const Eigen::RowVectorXd p0 = null_row_vector(bar00, Eigen::VectorXd::Ones(w));
   StationaryResult result;
-  result.probabilities.resize(space.size());
-  for (int l = 0; l <= k; ++l)
-    result.probabilities.segment(space.level_offset(l), space.level_size(l)) =
-        (p0 * f[l]).transpose();
+  Eigen::VectorXd& p = result.probabilities;
+  p.resize(space.size());
+  p.segment(0, w) = p0.transpose();
+  std::vector<Eigen::RowVectorXd> h(k + 1);
+  for (int m = 0; m <= k; ++m) h[m] = Eigen::RowVectorXd::Zero(space.level_size(m));
+  for (int l = 1; l <= k; ++l) {
+    const Eigen::RowVectorXd below = p.segment(space.level_offset(l - 1), space.level_size(l - 1)).transpose();
+    for (int m = l; m <= k; ++m)
+      if (blocks.block(l - 1, m).nonZeros() > 0) h[m] += below * blocks.block(l - 1, m);
+    Eigen::RowVectorXd x = h[k];
+    for (int m = k - 1; m >= l; --m) x = h[m] + x * *g[m];
+    const Eigen::VectorXd level = factor[l]->minus_diagonal.transpose().solve(Eigen::VectorXd(x.transpose()));
+    p.segment(space.level_offset(l), space.level_size(l)) = level;
+  }
+  p /= p.sum();
   result.summary.status = SolverStatus::kConverged;
   result.summary.iterations = k + 1;
   return result;

@@ -30,7 +30,7 @@ bool batches_are_single(const model::ArrivalModes& arrivals) {
 }  // namespace
 
 GeneratorBlocks::GeneratorBlocks(const model::Model& model, const model::Policy& policy)
-    : space_(model), single_arrivals_(batches_are_single(model.arrivals)) {
+    : space_(model), robots_per_level_(policy.levels()), single_arrivals_(batches_are_single(model.arrivals)) {
   const int capacity = model.capacity;
   const KroneckerTerms terms(model.service, model.obsolescence ? &*model.obsolescence : nullptr);
   const Eigen::Index w = space_.arrival_phases();

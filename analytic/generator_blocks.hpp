@@ -22,11 +22,14 @@ class GeneratorBlocks {
   const SparseMatrix& block(int from, int to) const;
   // True when every batch has one page (section 6: Q is block tridiagonal).
   bool single_arrivals() const { return single_arrivals_; }
+  // The policy the blocks were built for: robots at levels 0..K.
+  const std::vector<int>& robots_per_level() const { return robots_per_level_; }
   // The whole of Q, for direct solvers and residuals.
   SparseMatrix assemble() const;
 
  private:
   StateSpace space_;
+  std::vector<int> robots_per_level_;
   bool single_arrivals_;
   std::vector<std::vector<SparseMatrix>> blocks_;  // blocks_[from][to - from + 1]
   SparseMatrix empty_;

@@ -2,6 +2,7 @@
 // One policy solved end to end: stationary vector, measures, sojourn means and the cost (2).
 #include <memory>
 
+#include "analytic/block_recursive_solver.hpp"
 #include "analytic/measures.hpp"
 #include "analytic/sojourn_times.hpp"
 #include "analytic/stationary_solver.hpp"
@@ -36,6 +37,7 @@ class PolicyEvaluator {
   const model::Model& model_;
   Method method_;
   TaggedPageChain chain_;
+  std::unique_ptr<BlockRecursionCache> cache_;
 };
 
 }  // namespace crawlq::analytic

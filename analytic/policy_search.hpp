@@ -37,8 +37,10 @@ std::int64_t threshold_policy_count(int modes, int capacity);
 // N^(K+1), or nothing beyond 2^62.
 std::optional<std::int64_t> level_map_count(int modes, int capacity);
 
-ThresholdSearch optimize_thresholds(const PolicyEvaluator& evaluator);
+// Policies are solved on `threads` threads (0: all cores); every solve is single-threaded and the
+// results are reduced in enumeration order, so the answer does not depend on the thread count.
+ThresholdSearch optimize_thresholds(const PolicyEvaluator& evaluator, int threads = 0);
 // Throws std::invalid_argument naming the count and `max_maps` when there are more maps than that.
-LevelSearch optimize_levels(const PolicyEvaluator& evaluator, std::int64_t max_maps);
+LevelSearch optimize_levels(const PolicyEvaluator& evaluator, std::int64_t max_maps, int threads = 0);
 
 }  // namespace crawlq::analytic

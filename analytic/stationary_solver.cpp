@@ -13,16 +13,11 @@ namespace crawlq::analytic {
 
 std::string StationarySolver::refusal(const GeneratorBlocks&) const { return {}; }
 
-namespace {
-// Dense blocks of the recursion cost O(size^3) at the top level; past this many states the sparse
-// factorisation of the whole generator is faster (benchmarks/solve_by_capacity).
-constexpr Eigen::Index kBlockRecursionLimit = 3000;
-}  // namespace
-
-std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks& blocks) {
+std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks&,
+                                              BlockRecursionCache* cache) {
   switch (method) {
     case Method::kBlockRecursion:
-      return std::make_unique<BlockRecursiveSolver>();
+      return std::make_unique<BlockRecursiveSolver>(cache);
     case Method::kQbd:
       return std::make_unique<QbdSolver>();
     case Method::kSparseLu:
@@ -30,13 +25,15 @@ std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBloc
     case Method::kAuto:
       break;
   }
-  if (blocks.single_arrivals()) return std::make_unique<QbdSolver>();
-  if (blocks.space().size() <= kBlockRecursionLimit) return std::make_unique<BlockRecursiveSolver>();
-  return std::make_unique<SparseLuSolver>();
+  // The block recursion beats SparseLU at every size measured (benchmarks/solve_by_capacity: the
+  // factors of the assembled generator fill in), and with single arrivals it skips the zero blocks
+  // and does the work of the QBD form.
+  return std::make_unique<BlockRecursiveSolver>(cache);
 }
 
-StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method) {
-  const auto solver = make_solver(method, blocks);
+StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method,
+                                  BlockRecursionCache* cache) {
+  const auto solver = make_solver(method, blocks, cache);
   if (const std::string why = solver->refusal(blocks); !why.empty())
     throw std::invalid_argument(fmt::format("method {}: {}", method_name(solver->method()), why));
   const auto start = std::chrono::steady_clock::now();

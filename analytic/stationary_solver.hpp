@@ -41,10 +41,15 @@ class StationarySolver {
   virtual StationaryResult solve(const GeneratorBlocks& blocks) const = 0;
 };
 
-std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks& blocks);
+class BlockRecursionCache;
+
+// `cache`, when given, lets block-recursion solves of one model share level factors.
+std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks& blocks,
+                                              BlockRecursionCache* cache = nullptr);
 // Solves, then checks what the math promises (sums to one, non-negative, small residual) in the
 // summary. Throws std::invalid_argument when the chosen method refuses the blocks.
-StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method = Method::kAuto);
+StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method = Method::kAuto,
+                                  BlockRecursionCache* cache = nullptr);
 
 const char* method_name(Method method);
 // Throws std::invalid_argument naming the known methods.

@@ -20,6 +20,7 @@ struct OptimizeOptions {
   std::string policy_class = "thresholds";
   std::string method = "auto";
   std::int64_t max_maps = 1'000'000;
+  int threads = 0;
   bool json = false;
 };
 
@@ -36,7 +37,7 @@ std::string thresholds_text(const std::vector<int>& t) {
 int run_thresholds(const OptimizeOptions& o, const model::Model& model,
                    const analytic::PolicyEvaluator& evaluator) {
   const auto start = std::chrono::steady_clock::now();
-  const analytic::ThresholdSearch search = analytic::optimize_thresholds(evaluator);
+  const analytic::ThresholdSearch search = analytic::optimize_thresholds(evaluator, o.threads);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (o.json) {
     nlohmann::json j{{"best", best_json(search.best)},
@@ -76,7 +77,7 @@ int run_levels(const OptimizeOptions& o, const model::Model& model,
   const auto start = std::chrono::steady_clock::now();
   const analytic::LevelSearch search = [&] {
     try {
-      return analytic::optimize_levels(evaluator, o.max_maps);
+      return analytic::optimize_levels(evaluator, o.max_maps, o.threads);
     } catch (const std::invalid_argument& e) {
       throw UsageError(fmt::format("{}: {}", o.file, e.what()));
     }
@@ -145,6 +146,9 @@ std::function<int()> add_optimize_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--max-maps", o->max_maps, "--class levels refuses to enumerate more maps than this")
       ->capture_default_str();
+  cmd->add_option("--threads", o->threads, "policies solved at once (0: all cores); same answer for any count")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", o->json, "machine output on stdout (keys of interface.md)");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }

@@ -50,7 +50,10 @@ void compare_probabilities(const analytic::StateSpace& space, const BruteForceCh
     const double engine = p(space.index(engine_state(chain.states()[s])));
     const double excess =
         std::abs(engine - brute) / std::max(kAbsolute, kRelative * std::abs(brute));
-    if (excess > worst_excess) worst_excess = excess, worst = s;
+    if (excess > worst_excess) {
+      worst_excess = excess;
+      worst = s;
+    }
   }
   if (worst_excess > 1) {
     const ChainState& s = chain.states()[worst];

@@ -181,4 +181,5 @@ TEST_CASE("the QBD solver refuses batches", "[solvers]") {
   const analytic::GeneratorBlocks blocks(m, model::Policy::constant(1, 1, 3));
   CHECK_THROWS_WITH(analytic::solve_stationary(blocks, Method::kQbd), Catch::Contains("single arrivals"));
   CHECK(analytic::solve_stationary(blocks, Method::kAuto).summary.method == Method::kBlockRecursion);
+  CHECK(analytic::solve_stationary(blocks, Method::kAuto).summary.residual < 1e-13);
 }
