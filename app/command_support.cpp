@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "analytic/memory_estimate.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::app {
@@ -14,6 +15,20 @@ scenarios::Scenario load(const std::string& file) {
   scenarios::Scenario s = scenarios::load_scenario(file);
   for (const auto& repair : s.repairs) fmt::print(stderr, "{}: repaired {}\n", file, repair);
   return s;
+}
+
+void require_exact_engine_fits(const model::Model& model, const std::string& file) {
+  const analytic::MemoryEstimate need = analytic::estimate_memory(model);
+  // Leave a fifth of the machine to everything else.
+  const double available = 0.8 * analytic::physical_memory_bytes();
+  if (need.bytes <= available) return;
+  const auto largest = analytic::largest_capacity_within(model, available);
+  throw UsageError(fmt::format(
+      "{}: capacity: {} makes {:.3g} states and needs about {:.3g} GiB for the exact engine, more "
+      "than the {:.3g} GiB this machine can give; {}",
+      file, model.capacity, need.states, need.bytes / (1 << 30), available / (1 << 30),
+      largest ? fmt::format("the largest capacity that fits is {}", *largest)
+              : std::string("even capacity 1 does not fit")));
 }
 
 std::vector<double> parse_numbers(const std::string& text, const std::string& flag) {

@@ -22,6 +22,10 @@ class UsageError : public std::runtime_error {
 // Loads the file; what `repair-diagonal` changed goes to stderr, never to stdout.
 scenarios::Scenario load(const std::string& file);
 
+// Refuses (UsageError) a model whose exact chain would not fit in this machine's memory, naming its
+// size and the largest capacity that would.
+void require_exact_engine_fits(const model::Model& model, const std::string& file);
+
 // "a,b,c" as integers or numbers; the flag is named in errors.
 std::vector<int> parse_integers(const std::string& text, const std::string& flag);
 std::vector<double> parse_numbers(const std::string& text, const std::string& flag);

@@ -116,6 +116,7 @@ int run(const OptimizeOptions& o) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(fmt::format("--method: {}", e.what()));
   }
+  require_exact_engine_fits(scenario.model, o.file);
   const analytic::PolicyEvaluator evaluator(scenario.model, method);
   try {
     if (o.policy_class == "thresholds") return run_thresholds(o, scenario.model, evaluator);

@@ -1,0 +1,23 @@
+#pragma once
+// How much memory an exact solve needs, so that a chain too large for the machine is refused
+// before anything is allocated (and never crashes it).
+#include <cstdint>
+#include <optional>
+
+#include "model/model.hpp"
+
+namespace crawlq::analytic {
+
+struct MemoryEstimate {
+  double states = 0;  // exact count, as a double: R^K overflows integers long before it matters
+  double bytes = 0;   // peak of a block-recursion solve plus the tagged-page chain
+};
+
+MemoryEstimate estimate_memory(const model::Model& model);
+// The physical memory of this machine, in bytes.
+double physical_memory_bytes();
+// The largest capacity whose estimate fits in `bytes` (other parameters as in `model`), or nothing
+// when even K = 1 does not.
+std::optional<int> largest_capacity_within(const model::Model& model, double bytes);
+
+}  // namespace crawlq::analytic
