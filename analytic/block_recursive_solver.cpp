@@ -16,15 +16,15 @@ Eigen::RowVectorXd null_row_vector(const Dense& m, const Eigen::VectorXd& weight
   return system.fullPivLu().solve(rhs).transpose();
 }
 
-// Q-bar_{l,l} = Q_{l,l} + sum_{m>l} Q_{l,m} G_{m-1} ... G_l, by Horner from the top (step 2);
-// rows = level l's size, or the thin rows of `row_blocks` when given.
+// Q-bar_{l,l} = Q_{l,l} + sum_{m>l} Q_{l,m} G_{m-1} ... G_l, by Horner from the top (step 2), with
+// row_block(m) = Q_{l,m}. Zero blocks (batches too small to reach level m) cost nothing.
 template <typename RowBlock>
 Dense horner(int l, int capacity, const RowBlock& row_block, const std::vector<const Dense*>& g) {
   Dense y;
   bool zero = true;
   for (int m = capacity; m >= l; --m) {
     if (!zero && m < capacity) y = y * *g[m];  // y G_m
-    const auto contribution = row_block(m);
+    const auto& contribution = row_block(m);
     if (contribution.nonZeros() > 0 || m == l) {
       if (zero) {
         y = Dense(contribution);
@@ -45,9 +45,7 @@ std::size_t LevelFactor::bytes() const {
 std::shared_ptr<const LevelFactor> BlockRecursionCache::find(const std::vector<int>& suffix) const {
   std::lock_guard lock(mutex_);
   const auto it = factors_.find(suffix);
-  if (it == factors_.end()) return nullptr;
-  ++hits_;
-  return it->second;
+  return it == factors_.end() ? nullptr : it->second;
 }
 
 void BlockRecursionCache::store(const std::vector<int>& suffix, std::shared_ptr<const LevelFactor> factor) {
@@ -55,11 +53,6 @@ void BlockRecursionCache::store(const std::vector<int>& suffix, std::shared_ptr<
   if (bytes_ + factor->bytes() > budget_) return;
   bytes_ += factor->bytes();
   factors_.emplace(suffix, std::move(factor));
-}
-
-std::size_t BlockRecursionCache::hits() const {
-  std::lock_guard lock(mutex_);
-  return hits_;
 }
 
 StationaryResult BlockRecursiveSolver::solve(const GeneratorBlocks& blocks) const {

@@ -30,13 +30,11 @@ class BlockRecursionCache {
   explicit BlockRecursionCache(std::size_t budget_bytes = std::size_t{4} << 30) : budget_(budget_bytes) {}
   std::shared_ptr<const LevelFactor> find(const std::vector<int>& suffix) const;
   void store(const std::vector<int>& suffix, std::shared_ptr<const LevelFactor> factor);
-  std::size_t hits() const;
 
  private:
   mutable std::mutex mutex_;
   std::map<std::vector<int>, std::shared_ptr<const LevelFactor>> factors_;
   std::size_t bytes_ = 0, budget_;
-  mutable std::size_t hits_ = 0;
 };
 
 class BlockRecursiveSolver final : public StationarySolver {

@@ -14,7 +14,7 @@ MemoryEstimate estimate_memory(const model::Model& model) {
   double level = w, top = w, below_top = 0, all_levels = w, factors = 0;
   for (int k = 1; k <= model.capacity; ++k) {
     below_top = level;
-    level = w * m * std::pow(r, k - 1);
+    level = k == 1 ? w * m : level * r;
     all_levels += level;
     // Each level keeps its factorised diagonal block and G_{k-1}.
     factors += level * level + level * below_top;

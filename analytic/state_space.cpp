@@ -10,12 +10,15 @@ StateSpace::StateSpace(int capacity, int arrival_phases, int service_phases, int
       service_phases_(service_phases),
       clock_phases_(clock_phases) {
   level_offsets_.push_back(0);
+  Eigen::Index size = arrival_phases;
   for (int level = 0; level <= capacity; ++level) {
-    Eigen::Index size = arrival_phases;
-    if (level >= 1) size *= service_phases;
-    for (int waiting = 1; waiting < level; ++waiting) size *= clock_phases;
+    if (level == 1) size *= service_phases;
+    if (level >= 2) size *= clock_phases;  // one more waiting page
     level_sizes_.push_back(size);
     level_offsets_.push_back(level_offsets_.back() + size);
+    // Far beyond any memory; stop before the integers overflow.
+    if (level_offsets_.back() > kMaxStates)
+      throw std::length_error("the chain has more than 2^40 states: too large to enumerate");
   }
 }
 

@@ -11,6 +11,8 @@ namespace crawlq::analytic {
 
 class StateSpace {
  public:
+  static constexpr Eigen::Index kMaxStates = Eigen::Index{1} << 40;
+  // Throws std::length_error beyond kMaxStates (see memory_estimate.hpp to refuse much earlier).
   StateSpace(int capacity, int arrival_phases, int service_phases, int clock_phases);
   // Pages that never expire carry a clock with one phase and no exit.
   explicit StateSpace(const model::Model& model);

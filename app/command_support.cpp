@@ -78,6 +78,7 @@ model::Policy choose_policy(const scenarios::Scenario& scenario, const PolicyFla
     throw UsageError(e.what());
   }
   if (m.policy) return *m.policy;
+  if (m.modes() == 1) return model::Policy::constant(1, 1, m.capacity);  // the only policy there is
   throw UsageError(fmt::format(
       "{}: no policy: the file has no `policy:` section; give --thresholds j1,...,j{} or --levels "
       "m0,...,m{}",

@@ -7,7 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "analytic/state_space.hpp"
+#include "analytic/memory_estimate.hpp"
 #include "app/command_support.hpp"
 #include "app/json_output.hpp"
 
@@ -28,7 +28,8 @@ nlohmann::json phase_type_json(const model::PhaseType& ph) {
 int run(const DescribeOptions& o) {
   const scenarios::Scenario scenario = load(o.file);
   const model::Model& m = scenario.model;
-  const analytic::StateSpace space(m);
+  // Counted, not enumerated: describe must answer instantly for chains far too large to solve.
+  const double states = analytic::estimate_memory(m).states;
   nlohmann::json modes = nlohmann::json::array();
   for (int r = 1; r <= m.modes(); ++r) {
     const model::Bmap& b = m.arrivals.mode(r);
@@ -49,7 +50,7 @@ int run(const DescribeOptions& o) {
                      {"modes", modes},
                      {"service", phase_type_json(m.service)},
                      {"obsolescence", m.obsolescence ? phase_type_json(*m.obsolescence) : nullptr},
-                     {"states", space.size()},
+                     {"states", states < 9e15 ? nlohmann::json(static_cast<std::int64_t>(states)) : nlohmann::json(states)},
                      {"repairs", scenario.repairs}};
     if (m.policy) j["policy"] = policy_json(*m.policy);
     std::cout << j.dump(2) << '\n';
@@ -57,8 +58,8 @@ int run(const DescribeOptions& o) {
   }
   fmt::print("{} ({})\n", m.name.empty() ? "scenario" : m.name, o.file);
   if (!scenario.source.empty()) fmt::print("source: {}\n", scenario.source);
-  fmt::print("capacity K = {} (admission {}), {} modes, {} arrival phases, {} states\n\n", m.capacity,
-             admission, m.modes(), m.arrivals.phases(), space.size());
+  fmt::print("capacity K = {} (admission {}), {} modes, {} arrival phases, {:.15g} states\n\n", m.capacity,
+             admission, m.modes(), m.arrivals.phases(), states);
   fmt::print("  robots  lambda (pages)  lambda_g (batches)  mean batch  var(inter-batch)  lag-1 corr\n");
   for (const auto& mode : modes)
     fmt::print("  {:>6}  {:>14.6g}  {:>18.6g}  {:>10.4g}  {:>16.6g}  {:>10.4g}\n", mode["robots"].get<int>(),

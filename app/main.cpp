@@ -32,7 +32,11 @@ int main(int argc, char** argv) {
     known += (known.empty() ? "" : ", ") + sub->get_name();
     is_known = is_known || (argc > 1 && sub->get_name() == argv[1]);
   }
-  if (argc > 1 && argv[1][0] != '-' && !is_known) {
+  if (argc == 1) {
+    fmt::print(stderr, "crawlq: no command given (known: {}; see crawlq --help)\n", known);
+    return static_cast<int>(ExitCode::kBadInput);
+  }
+  if (argv[1][0] != '-' && !is_known) {
     fmt::print(stderr, "crawlq: unknown command '{}' (this build has: {}; see crawlq --help)\n", argv[1],
                known);
     return static_cast<int>(ExitCode::kBadInput);

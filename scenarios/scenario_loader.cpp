@@ -104,12 +104,20 @@ class Loader {
         }
       }
       if (marked.empty()) throw model::InputError(robots.path(), "no robots: need at least one");
+      if (d0.rows() != d0.cols())
+        throw model::InputError(d0_reader.path(), fmt::format("{}x{}: not square", d0.rows(), d0.cols()));
       if (repair_) {
         std::vector<Matrix> all{d0};
         for (const auto& robot : marked) all.insert(all.end(), robot.begin(), robot.end());
         repair_d0(all, d0_reader.path(), repairs_);
         d0 = all[0];
       }
+      // The rules on D0 under its own key: the modes built from it would otherwise report them.
+      model::check_offdiagonal_nonnegative(d0, d0_reader.path());
+      Matrix all_rates = d0;
+      for (const auto& robot : marked)
+        for (const auto& d : robot) all_rates += d;
+      model::check_conservative(all_rates, d0_reader.path() + " (with every robot's D)");
       return model::marked(d0, marked);
     }
     if (kind == "scaled") {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -54,8 +55,13 @@ void YamlReader::require_sequence() const {
 
 void YamlReader::allow_only(std::initializer_list<const char*> allowed) const {
   require_map();
+  std::vector<std::string> seen;
   for (const auto& entry : node_) {
     const std::string key = entry.first.as<std::string>();
+    // YAML wants unique keys, but yaml-cpp keeps the first silently: a second value would be ignored.
+    if (std::find(seen.begin(), seen.end(), key) != seen.end())
+      throw model::InputError(path_.empty() ? key : path_ + "." + key, "given twice");
+    seen.push_back(key);
     bool known = false;
     for (const char* a : allowed) known = known || key == a;
     if (!known) {

@@ -1,0 +1,211 @@
+// `crawlq optimize`: the best threshold policy, the constant policies and Table 1's best per set of
+// modes, checked against `solve` on the same policies; the level-map class; thread independence.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <limits>
+#include <set>
+
+#include "tests/cli/cli_support.hpp"
+
+namespace crawlq::cli_test {
+namespace {
+
+using nlohmann::json;
+
+json optimize_json(const std::string& file, std::vector<std::string> args = {}) {
+  args.insert(args.begin(), {"optimize", file});
+  args.push_back("--json");
+  const ProcessResult run = crawlq(args);
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  return json_of(run);
+}
+
+double solved_cost(const std::string& file, const std::vector<int>& levels) {
+  const ProcessResult run = crawlq({"solve", file, "--levels", comma_list(levels), "--json"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  return json_of(run).at("cost").get<double>();
+}
+
+// Every non-empty subset of 1..n, in Table 1's order: by size, then lexicographically on the modes
+// in increasing order; each listed from most robots to fewest.
+std::vector<std::vector<int>> table_1_order(int n) {
+  std::vector<std::vector<int>> sets;
+  for (unsigned mask = 1; mask < (1u << n); ++mask) {
+    std::vector<int> increasing;
+    for (int r = 1; r <= n; ++r)
+      if (mask & (1u << (r - 1))) increasing.push_back(r);
+    sets.push_back(increasing);
+  }
+  std::sort(sets.begin(), sets.end(), [](const auto& a, const auto& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  for (auto& s : sets) std::reverse(s.begin(), s.end());
+  return sets;
+}
+
+TEST_CASE("optimize --json on paper-example-1: best, constant and by_modes as in Table 1",
+          "[cli][optimize]") {
+  const std::string file = shipped("paper-example-1.yaml");
+  const int n = 4, capacity = 5;
+  const json j = optimize_json(file);
+  INFO(j.dump());
+  for (const char* key : {"best", "constant", "by_modes"}) {
+    INFO("key " << key);
+    REQUIRE(j.contains(key));
+  }
+  const json& best = j.at("best");
+  for (const char* key : {"thresholds", "levels", "cost"}) {
+    INFO("best." << key);
+    REQUIRE(best.contains(key));
+  }
+  CHECK(best.at("thresholds").size() == static_cast<std::size_t>(n - 1));
+  CHECK(best.at("levels").size() == static_cast<std::size_t>(capacity + 1));
+  // The paper's optimum (Table 1): 3 robots up to 2 pages, then 1; cost 63.54.
+  CHECK(best.at("levels").get<std::vector<int>>() == std::vector<int>{3, 3, 3, 1, 1, 1});
+  CHECK(best.at("cost").get<double>() == Approx(63.54).margin(0.005));
+  CHECK(best.at("cost").get<double>() ==
+        Approx(solved_cost(file, best.at("levels").get<std::vector<int>>())).epsilon(1e-12));
+  {  // best.thresholds is the same policy as best.levels
+    const ProcessResult run =
+        crawlq({"solve", file, "--thresholds",
+                comma_list(best.at("thresholds").get<std::vector<int>>()), "--json"});
+    INFO(report(run));
+    REQUIRE(run.exit_status == 0);
+    CHECK(json_of(run).at("policy").at("levels") == best.at("levels"));
+  }
+
+  const json& constant = j.at("constant");
+  REQUIRE(constant.size() == static_cast<std::size_t>(n));
+  for (int r = 1; r <= n; ++r) {
+    INFO("constant[" << r - 1 << "]");
+    CHECK(constant[r - 1].get<double>() ==
+          Approx(solved_cost(file, std::vector<int>(capacity + 1, r))).epsilon(1e-12));
+  }
+
+  const json& by_modes = j.at("by_modes");
+  const auto expected_order = table_1_order(n);
+  REQUIRE(by_modes.size() == expected_order.size());
+  REQUIRE(by_modes.size() == 15u);  // 2^N - 1
+  double least = std::numeric_limits<double>::infinity();
+  json least_entry;
+  for (std::size_t e = 0; e < by_modes.size(); ++e) {
+    const json& entry = by_modes[e];
+    INFO("by_modes[" << e << "] = " << entry.dump());
+    for (const char* key : {"modes", "thresholds", "levels", "cost"}) REQUIRE(entry.contains(key));
+    const auto modes = entry.at("modes").get<std::vector<int>>();
+    const auto levels = entry.at("levels").get<std::vector<int>>();
+    const auto thresholds = entry.at("thresholds").get<std::vector<int>>();
+    CHECK(modes == expected_order[e]);
+    REQUIRE(levels.size() == static_cast<std::size_t>(capacity + 1));
+    // Exactly these modes are used, each on at least one level, robots never rising with the level.
+    CHECK(std::set<int>(levels.begin(), levels.end()) == std::set<int>(modes.begin(), modes.end()));
+    CHECK(std::is_sorted(levels.rbegin(), levels.rend()));
+    // Thresholds among the modes: t_q the last level of modes[q - 1], strictly increasing.
+    REQUIRE(thresholds.size() == modes.size() - 1);
+    for (std::size_t q = 0; q < thresholds.size(); ++q) {
+      int last = -1;
+      for (int level = 0; level <= capacity; ++level)
+        if (levels[level] == modes[q]) last = level;
+      CHECK(thresholds[q] == last);
+      if (q > 0) CHECK(thresholds[q] > thresholds[q - 1]);
+    }
+    const double cost = entry.at("cost");
+    CHECK(cost == Approx(solved_cost(file, levels)).epsilon(1e-12));
+    CHECK(cost >= best.at("cost").get<double>());
+    if (modes.size() == 1)
+      CHECK(cost == Approx(constant[modes[0] - 1].get<double>()).epsilon(1e-12));
+    if (cost < least) least = cost, least_entry = entry;
+  }
+  CHECK(best.at("cost").get<double>() == least);
+  CHECK(best.at("levels") == least_entry.at("levels"));
+  // Table 1's row "3 or 1": threshold 2.
+  CHECK(by_modes[5].at("modes").get<std::vector<int>>() == std::vector<int>{3, 1});
+  CHECK(by_modes[5].at("thresholds").get<std::vector<int>>() == std::vector<int>{2});
+}
+
+TEST_CASE("optimize --json: --threads 1 and --threads 2 give the same answer", "[cli][optimize]") {
+  TempDirectory dir;
+  const std::string file = scenario_file(dir, GENERATE("paper-example-1.yaml", "three-modes.yaml"));
+  INFO(file);
+  json one = optimize_json(file, {"--threads", "1"});
+  json two = optimize_json(file, {"--threads", "2"});
+  one.erase("seconds");
+  two.erase("seconds");
+  CHECK(one.dump() == two.dump());
+}
+
+TEST_CASE("optimize --class levels: the best level map costs no more than the best thresholds",
+          "[cli][optimize]") {
+  TempDirectory dir;
+  const std::string file =
+      scenario_file(dir, GENERATE("two-modes.yaml", "three-modes.yaml", "level-map-wins.yaml"));
+  INFO(file);
+  const int capacity = read_capacity(file);
+  const json thresholds = optimize_json(file);
+  const json levels = optimize_json(file, {"--class", "levels"});
+  INFO(thresholds.dump() << "\n" << levels.dump());
+  REQUIRE(levels.contains("best"));
+  for (const char* key : {"levels", "cost"}) REQUIRE(levels.at("best").contains(key));
+  CHECK_FALSE(levels.contains("by_modes"));  // interface.md: omitted with --class levels
+  const auto best_levels = levels.at("best").at("levels").get<std::vector<int>>();
+  CHECK(best_levels.size() == static_cast<std::size_t>(capacity + 1));
+  const double level_cost = levels.at("best").at("cost");
+  const double threshold_cost = thresholds.at("best").at("cost");
+  CHECK(level_cost <= threshold_cost + 1e-12 * threshold_cost);
+  CHECK(level_cost == Approx(solved_cost(file, best_levels)).epsilon(1e-12));
+  // A best map that is a threshold policy says so; one that is not has no thresholds.
+  CHECK(levels.at("best").contains("thresholds") ==
+        std::is_sorted(best_levels.rbegin(), best_levels.rend()));
+}
+
+TEST_CASE("optimize --class levels finds a map outside the threshold class when it is better",
+          "[cli][optimize]") {
+  TempDirectory dir;
+  const std::string file = dir.write("level-map-wins.yaml", kLevelMapWins);
+  const json thresholds = optimize_json(file);
+  const json levels = optimize_json(file, {"--class", "levels"});
+  CHECK(levels.at("best").at("levels").get<std::vector<int>>() == std::vector<int>{1, 1, 1, 2});
+  CHECK(levels.at("best").at("cost").get<double>() <
+        thresholds.at("best").at("cost").get<double>() - 1e-3);
+}
+
+TEST_CASE("optimize --class levels on paper-real-data (4^21 maps) is refused naming the count",
+          "[cli][optimize]") {
+  const ProcessResult run =
+      crawlq({"optimize", shipped("paper-real-data.yaml"), "--class", "levels", "--json"});
+  INFO(report(run));
+  CHECK(run.exit_status == 2);
+  CHECK(run.out.empty());
+  CHECK_THAT(run.err, Catch::Contains("paper-real-data.yaml") && Catch::Contains("4398046511104"));
+}
+
+TEST_CASE("optimize: an unknown --class or --method is refused naming it", "[cli][optimize]") {
+  const auto [flag, value] = GENERATE(table<std::string, std::string>(
+      {{"--class", "everything"}, {"--method", "nonsense"}, {"--threads", "-3"}}));
+  const ProcessResult run =
+      crawlq({"optimize", shipped("paper-example-1.yaml"), flag, value, "--json"});
+  INFO(report(run));
+  CHECK(run.exit_status == 2);
+  CHECK(run.out.empty());
+  CHECK_THAT(run.err, Catch::Contains(flag) && Catch::Contains(value));
+}
+
+TEST_CASE("optimize without --json: a readable table with the key figures",
+          "[cli][optimize][readable]") {
+  const ProcessResult run = crawlq({"optimize", shipped("paper-example-1.yaml")});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  CHECK(run.err.empty());
+  CHECK_FALSE(json::accept(run.out));
+  // The best cost, the constant policies' costs (Table 1) and every mode set's row.
+  for (const char* figure :
+       {"paper-example-1", "63.54", "149.9", "110.0", "89.40", "130.3", "best"}) {
+    INFO("figure " << figure);
+    CHECK_THAT(run.out, Catch::Contains(figure));
+  }
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test
