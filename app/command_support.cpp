@@ -7,7 +7,9 @@
 #include <sstream>
 
 #include "analytic/memory_estimate.hpp"
+#include "analytic/stationary_solver.hpp"
 #include "model/input_error.hpp"
+#include "model/number_text.hpp"
 
 namespace crawlq::app {
 
@@ -31,21 +33,22 @@ void require_exact_engine_fits(const model::Model& model, const std::string& fil
               : std::string("even capacity 1 does not fit")));
 }
 
+analytic::Method method_option(const std::string& name) {
+  try {
+    return analytic::parse_method(name);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("--method: {}", e.what()));
+  }
+}
+
 std::vector<double> parse_numbers(const std::string& text, const std::string& flag) {
   std::vector<double> values;
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    std::size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != item.size() || !std::isfinite(v))
-      throw UsageError(fmt::format("{}: '{}' is not a number (in '{}')", flag, item, text));
-    values.push_back(v);
+    const auto v = model::parse_finite_number(item);
+    if (!v) throw UsageError(fmt::format("{}: '{}' is not a number (in '{}')", flag, item, text));
+    values.push_back(*v);
   }
   if (values.empty()) throw UsageError(fmt::format("{}: no values in '{}'", flag, text));
   return values;

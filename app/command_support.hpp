@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analytic/stationary_solver.hpp"
 #include "model/model.hpp"
 #include "scenarios/scenario_loader.hpp"
 
@@ -25,6 +26,9 @@ scenarios::Scenario load(const std::string& file);
 // Refuses (UsageError) a model whose exact chain would not fit in this machine's memory, naming its
 // size and the largest capacity that would.
 void require_exact_engine_fits(const model::Model& model, const std::string& file);
+
+// --method's value; UsageError naming the known methods otherwise.
+analytic::Method method_option(const std::string& name);
 
 // "a,b,c" as integers or numbers; the flag is named in errors.
 std::vector<int> parse_integers(const std::string& text, const std::string& flag);

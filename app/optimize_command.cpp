@@ -110,12 +110,7 @@ int run_levels(const OptimizeOptions& o, const model::Model& model,
 
 int run(const OptimizeOptions& o) {
   const scenarios::Scenario scenario = load(o.file);
-  analytic::Method method;
-  try {
-    method = analytic::parse_method(o.method);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(fmt::format("--method: {}", e.what()));
-  }
+  const analytic::Method method = method_option(o.method);
   require_exact_engine_fits(scenario.model, o.file);
   const analytic::PolicyEvaluator evaluator(scenario.model, method);
   try {

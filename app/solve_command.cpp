@@ -95,12 +95,7 @@ int run(const SolveOptions& o) {
   const scenarios::Scenario scenario = load(o.file);
   const model::Model& model = scenario.model;
   const model::Policy policy = choose_policy(scenario, o.policy, o.file);
-  analytic::Method method;
-  try {
-    method = analytic::parse_method(o.method);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(fmt::format("--method: {}", e.what()));
-  }
+  const analytic::Method method = method_option(o.method);
   const std::vector<double> transforms =
       o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst");
   for (double u : transforms)

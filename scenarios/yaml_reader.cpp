@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "model/input_error.hpp"
+#include "model/number_text.hpp"
 
 namespace crawlq::scenarios {
 
@@ -75,17 +76,9 @@ void YamlReader::allow_only(std::initializer_list<const char*> allowed) const {
 
 double YamlReader::number() const {
   if (!node_.IsScalar()) fail(fmt::format("expected a number, found {}", shown()));
-  const std::string& s = node_.Scalar();
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != s.size() || !std::isfinite(value))
-    fail(fmt::format("not a finite number: {}", shown()));
-  return value;
+  const auto value = model::parse_finite_number(node_.Scalar());
+  if (!value) fail(fmt::format("not a finite number: {}", shown()));
+  return *value;
 }
 
 int YamlReader::integer() const {
