@@ -236,7 +236,7 @@ TEST_CASE("bad input: the other arrival kinds name the broken key", "[cli][bad-i
   }
 }
 
-// interface.md: the message names "the key path"; the marked kind's D0 is reported under an
+// interface.md: the message names "the key path". The marked kind's D0 was once reported under an
 // internal label, "arrivals (mode 1)", that is no key of the file.
 TEST_CASE("bad input: a broken D0 of the marked kind is reported under arrivals.D0",
           "[cli][bad-input]") {
