@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "analytic/admission_rule.hpp"
+#include "model/admission.hpp"
 #include "analytic/kronecker_terms.hpp"
 
 namespace crawlq::analytic {
@@ -16,7 +16,7 @@ std::vector<Eigen::MatrixXd> batches_by_admitted(const model::Model& model, cons
   const int w = bmap.phases();
   std::vector<Eigen::MatrixXd> by_admitted(model.capacity - level + 1, Eigen::MatrixXd::Zero(w, w));
   for (int k = 1; k <= bmap.max_batch(); ++k)
-    by_admitted[accepted_pages(model.admission, level, model.capacity, k)] += bmap.d(k);
+    by_admitted[model::accepted_pages(model.admission, level, model.capacity, k)] += bmap.d(k);
   return by_admitted;
 }
 

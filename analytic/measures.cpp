@@ -1,6 +1,6 @@
 #include "analytic/measures.hpp"
 
-#include "analytic/admission_rule.hpp"
+#include "model/admission.hpp"
 #include "analytic/kronecker_terms.hpp"
 
 namespace crawlq::analytic {
@@ -40,7 +40,7 @@ Measures compute_measures(const model::Model& model, const model::Policy& policy
     for (int k = 1; k <= bmap.max_batch(); ++k) {
       const double batch_rate = by_arrival_phase * bmap.d(k) * Eigen::VectorXd::Ones(bmap.phases());
       offered += k * batch_rate;
-      lost += (k - accepted_pages(model.admission, level, capacity, k)) * batch_rate;
+      lost += (k - model::accepted_pages(model.admission, level, capacity, k)) * batch_rate;
     }
     if (level == 0) continue;
     // (15) and (14): completions of the server, expiries of the waiting pages' clocks.

@@ -3,9 +3,8 @@
 namespace crawlq::analytic {
 
 double cost_criterion(const model::Costs& costs, const Measures& m, double mean_sojourn_served) {
-  return m.lambda * (costs.loss * m.p_loss + costs.obsolescence * m.p_obsolete) +
-         costs.sojourn * mean_sojourn_served + costs.robot * m.mean_active_robots +
-         costs.starvation * m.p_starvation;
+  return model::cost_criterion(costs, m.lambda, m.p_loss, m.p_obsolete, mean_sojourn_served,
+                               m.mean_active_robots, m.p_starvation);
 }
 
 PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method)

@@ -3,7 +3,7 @@
 #include <Eigen/SparseLU>
 #include <stdexcept>
 
-#include "analytic/admission_rule.hpp"
+#include "model/admission.hpp"
 #include "analytic/kronecker_terms.hpp"
 
 namespace crawlq::analytic {
@@ -130,7 +130,7 @@ Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& mod
     for (int k = 1; k <= bmap.max_batch(); ++k) {
       const Eigen::VectorXd batch_rate = bmap.d(k) * ones;
       offered += k * by_arrival_phase.dot(batch_rate);
-      const int admitted = accepted_pages(model.admission, level, capacity, k);
+      const int admitted = model::accepted_pages(model.admission, level, capacity, k);
       if (admitted == 0) continue;
       const Eigen::RowVectorXd rest = batch_rate.transpose() * view;  // over (server, clocks)
       for (int position = 1; position <= admitted; ++position) {

@@ -11,6 +11,7 @@
 #include "app/command_support.hpp"
 #include "app/describe_command.hpp"
 #include "app/optimize_command.hpp"
+#include "app/simulate_command.hpp"
 #include "app/solve_command.hpp"
 #include "scenarios/scenario_loader.hpp"
 
@@ -25,7 +26,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const std::vector<std::function<int()>> commands{crawlq::app::add_solve_command(app),
                                                    crawlq::app::add_optimize_command(app),
-                                                   crawlq::app::add_describe_command(app)};
+                                                   crawlq::app::add_describe_command(app),
+                                                   crawlq::app::add_simulate_command(app)};
   std::string known;
   bool is_known = false;
   for (const auto* sub : app.get_subcommands({})) {

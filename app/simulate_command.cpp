@@ -1,0 +1,125 @@
+#include "app/simulate_command.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "app/command_support.hpp"
+#include "app/json_output.hpp"
+#include "sim/replications.hpp"
+
+namespace crawlq::app {
+
+namespace {
+
+struct SimulateOptions {
+  std::string file;
+  PolicyFlags policy;
+  std::uint64_t seed = 1;
+  int replications = 10;
+  double horizon = 0;  // 0: about a million offered pages per replication at the busiest mode
+  double warmup = -1;  // < 0: a tenth of the horizon
+  int threads = 0;
+  bool json = false;
+};
+
+nlohmann::json interval_json(const sim::Interval& i) { return {{"mean", i.mean}, {"half_width", i.half_width}}; }
+
+nlohmann::json intervals_json(const std::vector<sim::Interval>& v) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& i : v) a.push_back(interval_json(i));
+  return a;
+}
+
+double default_horizon(const model::Model& m) {
+  double busiest = 0;
+  for (int r = 1; r <= m.modes(); ++r) busiest = std::max(busiest, m.arrivals.mode(r).fundamental_rate());
+  return 1e6 / busiest;
+}
+
+int run(const SimulateOptions& o) {
+  const scenarios::Scenario scenario = load(o.file);
+  const model::Model& m = scenario.model;
+  const model::Policy policy = choose_policy(scenario, o.policy, o.file);
+  if (o.replications < 2) throw UsageError(fmt::format("--replications: {}: need at least 2 for an interval", o.replications));
+  if (o.horizon < 0) throw UsageError(fmt::format("--horizon: {}: must be positive", o.horizon));
+  sim::ReplicationPlan plan{.seed = o.seed, .replications = o.replications, .warmup = 0,
+                            .horizon = o.horizon > 0 ? o.horizon : default_horizon(m), .threads = o.threads};
+  plan.warmup = o.warmup >= 0 ? o.warmup : plan.horizon / 10;
+  const sim::LevelMapPolicy level_map(policy);
+  const sim::SimulationSummary s = sim::simulate(m, level_map, plan);
+
+  if (o.json) {
+    nlohmann::json j{{"policy", policy_json(policy)},
+                     {"lambda", interval_json(s.lambda)},
+                     {"p_loss", interval_json(s.p_loss)},
+                     {"p_obsolete", interval_json(s.p_obsolete)},
+                     {"p_served", interval_json(s.p_served)},
+                     {"p_starvation", interval_json(s.p_starvation)},
+                     {"mean_active_robots", interval_json(s.mean_active_robots)},
+                     {"mean_sojourn", interval_json(s.mean_sojourn)},
+                     {"mean_sojourn_served", interval_json(s.mean_sojourn_served)},
+                     {"mean_sojourn_obsolete", interval_json(s.mean_sojourn_obsolete)},
+                     {"cost", interval_json(s.cost)},
+                     {"level_probabilities", intervals_json(s.level_probabilities)},
+                     {"mode_probabilities", intervals_json(s.mode_probabilities)},
+                     {"events", s.events},
+                     {"replications", o.replications},
+                     {"seed", o.seed},
+                     {"horizon", plan.horizon},
+                     {"warmup", plan.warmup},
+                     {"seconds", s.seconds}};
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  fmt::print("{} ({}): K = {}, {} modes; policy: robots per level {}\n", m.name.empty() ? "scenario" : m.name,
+             o.file, m.capacity, m.modes(), fmt::join(policy.levels(), " "));
+  fmt::print("{} replications of {:.6g} time units after a warm-up of {:.6g}, seed {}: {} events in {:.3g} s "
+             "({:.3g} million events/s)\n\n",
+             o.replications, plan.horizon, plan.warmup, o.seed, s.events, s.seconds, s.events / s.seconds / 1e6);
+  const auto row = [](const char* name, const sim::Interval& i) {
+    fmt::print("  {:<32} {:>12.6g} +- {:<10.3g}\n", name, i.mean, i.half_width);
+  };
+  row("lambda", s.lambda);
+  row("P_loss", s.p_loss);
+  row("P_obs", s.p_obsolete);
+  row("P_success", s.p_served);
+  row("P_star", s.p_starvation);
+  row("N_act", s.mean_active_robots);
+  row("mean sojourn, accepted pages", s.mean_sojourn);
+  row("mean sojourn, served pages", s.mean_sojourn_served);
+  row("mean sojourn, obsolete pages", s.mean_sojourn_obsolete);
+  row("cost criterion (2)", s.cost);
+  fmt::print("\n  (95% Student-t intervals over independent replications)\n");
+  return 0;
+}
+
+}  // namespace
+
+std::function<int()> add_simulate_command(CLI::App& app) {
+  auto o = std::make_shared<SimulateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "simulate",
+      "Discrete-event simulation of the same system, independent of the exact engine: estimates of\n"
+      "every measure of `solve` with 95% confidence intervals over independent replications.\n"
+      "Example: crawlq simulate scenarios/data/paper-example-1.yaml --replications 20 --seed 7");
+  cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
+  auto* t = cmd->add_option("--thresholds", o->policy.thresholds, "j1,...,j(N-1) (overrides the file's policy)");
+  auto* l = cmd->add_option("--levels", o->policy.levels, "robots at levels 0..K (overrides the file's policy)");
+  t->excludes(l);
+  cmd->add_option("--seed", o->seed, "seed of every random stream")->capture_default_str();
+  cmd->add_option("--replications", o->replications, "independent replications (>= 2)")->capture_default_str();
+  cmd->add_option("--horizon", o->horizon,
+                  "observed time per replication (default: a million pages at the busiest mode)");
+  cmd->add_option("--warmup", o->warmup, "time simulated and discarded first (default: a tenth of the horizon)");
+  cmd->add_option("--threads", o->threads, "replications run at once (0: all cores); same numbers for any count")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--json", o->json, "machine output on stdout: each measure as {mean, half_width}");
+  return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
+}
+
+}  // namespace crawlq::app

@@ -1,0 +1,25 @@
+#pragma once
+// Independent random streams per (seed, replication, source), as ns-3's SetSeed/SetRun/SetStream:
+// arrivals, service and obsolescence draw from their own engines, so two policies simulated with
+// the same seed see the same pages, services and clocks (common random numbers).
+#include <boost/random/mersenne_twister.hpp>
+#include <cmath>
+#include <cstdint>
+
+namespace crawlq::sim {
+
+enum class Source : std::uint64_t { kArrivals = 1, kService = 2, kObsolescence = 3 };
+
+class RandomStream {
+ public:
+  RandomStream(std::uint64_t seed, std::uint64_t replication, Source source);
+
+  // Uniform on (0, 1): never 0, so that -log(u) is finite.
+  double uniform() { return (static_cast<double>(engine_() >> 11) + 0.5) * 0x1.0p-53; }
+  double exponential(double rate) { return -std::log(uniform()) / rate; }
+
+ private:
+  boost::random::mt19937_64 engine_;
+};
+
+}  // namespace crawlq::sim

@@ -1,0 +1,43 @@
+#pragma once
+// The event-driven simulation of the paper's system: robots emitting BMAP batches by mode, a FIFO
+// PH server, and one obsolescence clock per waiting page drawn when the page enters the buffer
+// (the page in service never expires). Every law is phase-type, so each pending event is one
+// time: the next move of the robots' phase process, the service completion, each page's expiry.
+//
+// Ties (probability zero with continuous laws, but written down once): at equal times the service
+// completion goes first, then expiries in queue order, then the robots' move.
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "model/model.hpp"
+#include "sim/arrival_sampler.hpp"
+#include "sim/observer.hpp"
+#include "sim/phase_type_sampler.hpp"
+#include "sim/policy.hpp"
+
+namespace crawlq::sim {
+
+struct RunStatistics {
+  std::uint64_t events = 0;  // robots' phase moves, service completions and expiries
+};
+
+class Simulator {
+ public:
+  // `model` and `policy` must outlive the simulator.
+  Simulator(const model::Model& model, const Policy& policy);
+
+  // Simulates from an empty system until `until`; observers see everything after `observe_from`.
+  RunStatistics run(std::uint64_t seed, std::uint64_t replication, double observe_from, double until,
+                    const std::vector<Observer*>& observers) const;
+
+ private:
+  const model::Model& model_;
+  const Policy& policy_;
+  ArrivalSampler arrivals_;
+  PhaseTypeSampler service_;
+  std::optional<PhaseTypeSampler> obsolescence_;
+};
+
+}  // namespace crawlq::sim

@@ -1,0 +1,54 @@
+#include "sim/statistics_observer.hpp"
+
+namespace crawlq::sim {
+
+StatisticsObserver::StatisticsObserver(int capacity, int modes)
+    : time_at_level_(capacity + 1, 0.0), time_with_robots_(modes, 0.0) {}
+
+void StatisticsObserver::on_interval(double from, double to, int level, int robots) {
+  const double length = to - from;
+  time_at_level_[level] += length;
+  time_with_robots_[robots - 1] += length;
+  observed_time_ += length;
+}
+
+void StatisticsObserver::on_batch(double, int batch, int accepted) {
+  offered_ += batch;
+  accepted_ += accepted;
+}
+
+void StatisticsObserver::on_served(double, double sojourn) {
+  ++served_;
+  served_sojourn_ += sojourn;
+}
+
+void StatisticsObserver::on_expired(double, double sojourn) {
+  ++expired_;
+  expired_sojourn_ += sojourn;
+}
+
+ReplicationEstimate StatisticsObserver::estimate(const model::Costs& costs) const {
+  ReplicationEstimate e;
+  const double t = observed_time_ > 0 ? observed_time_ : 1.0;
+  e.lambda = offered_ / t;
+  // Pages are counted where they end; over a long window the ones still inside at its ends vanish.
+  if (offered_ > 0) {
+    e.p_loss = (offered_ - accepted_) / offered_;
+    e.p_obsolete = expired_ / offered_;
+    e.p_served = served_ / offered_;
+  }
+  for (std::size_t i = 0; i < time_at_level_.size(); ++i) e.level_probabilities.push_back(time_at_level_[i] / t);
+  for (std::size_t r = 0; r < time_with_robots_.size(); ++r) {
+    e.mode_probabilities.push_back(time_with_robots_[r] / t);
+    e.mean_active_robots += (r + 1) * time_with_robots_[r] / t;
+  }
+  e.p_starvation = e.level_probabilities[0];
+  e.mean_sojourn_served = served_ > 0 ? served_sojourn_ / served_ : 0.0;
+  e.mean_sojourn_obsolete = expired_ > 0 ? expired_sojourn_ / expired_ : 0.0;
+  e.mean_sojourn = served_ + expired_ > 0 ? (served_sojourn_ + expired_sojourn_) / (served_ + expired_) : 0.0;
+  e.cost = model::cost_criterion(costs, e.lambda, e.p_loss, e.p_obsolete, e.mean_sojourn_served,
+                                 e.mean_active_robots, e.p_starvation);
+  return e;
+}
+
+}  // namespace crawlq::sim

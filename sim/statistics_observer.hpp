@@ -1,0 +1,36 @@
+#pragma once
+// Collects one replication's estimates of the measures of `solve`: rates and probabilities as
+// ratios of counts, time averages of the level and the robots, sojourn means by fate.
+#include <vector>
+
+#include "model/model.hpp"
+#include "sim/observer.hpp"
+
+namespace crawlq::sim {
+
+// One replication's estimate of each measure (the keys of `solve --json`).
+struct ReplicationEstimate {
+  double lambda = 0, p_loss = 0, p_obsolete = 0, p_served = 0, p_starvation = 0;
+  double mean_active_robots = 0, mean_sojourn = 0, mean_sojourn_served = 0, mean_sojourn_obsolete = 0;
+  double cost = 0;
+  std::vector<double> level_probabilities, mode_probabilities;
+};
+
+class StatisticsObserver final : public Observer {
+ public:
+  StatisticsObserver(int capacity, int modes);
+  void on_interval(double from, double to, int level, int robots) override;
+  void on_batch(double time, int batch, int accepted) override;
+  void on_served(double time, double sojourn) override;
+  void on_expired(double time, double sojourn) override;
+
+  ReplicationEstimate estimate(const model::Costs& costs) const;
+
+ private:
+  std::vector<double> time_at_level_, time_with_robots_;
+  double observed_time_ = 0;
+  double offered_ = 0, accepted_ = 0, served_ = 0, expired_ = 0;
+  double served_sojourn_ = 0, expired_sojourn_ = 0;
+};
+
+}  // namespace crawlq::sim
