@@ -1,0 +1,89 @@
+// The simulator against the exact engine: the two share only model/, so their agreement is evidence.
+// Every measure must lie within a Bonferroni-corrected Student bound: with m measures per model the
+// bound is t_{1 - alpha/(2m), R-1} standard errors, alpha = 0.001 per model, so a correct simulator
+// raises a false alarm on about one model in a thousand (the seeds are fixed, so a pass repeats).
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <filesystem>
+
+#include "analytic/policy_evaluation.hpp"
+#include "random_models.hpp"
+#include "scenarios/scenario_loader.hpp"
+#include "sim/replications.hpp"
+
+using namespace crawlq;
+
+namespace {
+
+constexpr double kFamilyAlpha = 0.001;
+constexpr int kReplications = 20;
+
+struct Comparison {
+  std::string name;
+  double exact;
+  sim::Interval simulated;
+  bool conditional_on_rare_fate = false;
+};
+
+void compare(const model::Model& m, std::uint64_t seed, const std::string& what) {
+  const model::Policy& policy = *m.policy;
+  const analytic::PolicyEvaluator evaluator(m);
+  const auto exact = evaluator.evaluate(policy);
+  // About 200,000 pages offered per replication.
+  const double horizon = 2e5 / exact.measures.lambda;
+  const sim::LevelMapPolicy sim_policy(policy);
+  const auto s = sim::simulate(m, sim_policy, {.seed = seed, .replications = kReplications,
+                                               .warmup = horizon / 10, .horizon = horizon, .threads = 0});
+  const auto& e = exact.measures;
+  // A conditional mean is estimated from the pages of that fate only; with few of them per
+  // replication its law is far from normal, so it is compared only when there are many.
+  const double obsolete_pages = e.p_obsolete * 2e5;
+  std::vector<Comparison> rows{{"lambda", e.lambda, s.lambda},
+                               {"p_loss", e.p_loss, s.p_loss},
+                               {"p_obsolete", e.p_obsolete, s.p_obsolete},
+                               {"p_served", e.p_served, s.p_served},
+                               {"p_starvation", e.p_starvation, s.p_starvation},
+                               {"mean_active_robots", e.mean_active_robots, s.mean_active_robots},
+                               {"mean_sojourn", exact.mean_sojourn, s.mean_sojourn},
+                               {"mean_sojourn_served", exact.mean_sojourn_served, s.mean_sojourn_served},
+                               {"mean_sojourn_obsolete", exact.mean_sojourn_obsolete, s.mean_sojourn_obsolete,
+                                obsolete_pages < 5000},
+                               {"cost", exact.cost, s.cost}};
+  for (std::size_t i = 0; i < e.level_probabilities.size(); ++i)
+    rows.push_back({fmt::format("level_probabilities[{}]", i), e.level_probabilities[i], s.level_probabilities[i]});
+  for (std::size_t r = 0; r < e.mode_probabilities.size(); ++r)
+    rows.push_back({fmt::format("mode_probabilities[{}]", r), e.mode_probabilities[r], s.mode_probabilities[r]});
+
+  const boost::math::students_t t(kReplications - 1);
+  const double t95 = boost::math::quantile(boost::math::complement(t, 0.025));
+  const double bound = boost::math::quantile(boost::math::complement(t, kFamilyAlpha / (2.0 * rows.size())));
+  for (const auto& row : rows) {
+    if (row.conditional_on_rare_fate) continue;
+    const double standard_error = row.simulated.half_width / t95;
+    INFO(what << ", seed " << seed << ": " << row.name << " exact " << row.exact << ", simulated "
+              << row.simulated.mean << " +- " << row.simulated.half_width << " (bound " << bound * standard_error
+              << ")");
+    CHECK(std::abs(row.simulated.mean - row.exact) <= bound * standard_error + 1e-12 * (1 + std::abs(row.exact)));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("simulator vs exact engine on every shipped scenario", "[sim][crosscheck]") {
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(CRAWLQ_SOURCE_DIR) + "/scenarios/data")) {
+    const auto scenario = scenarios::load_scenario(entry.path());
+    if (!scenario.model.policy) continue;
+    compare(scenario.model, 2026, entry.path().filename().string());
+  }
+}
+
+TEST_CASE("simulator vs exact engine on random models with any level map", "[sim][crosscheck]") {
+  for (std::uint64_t seed = 1; seed <= 16; ++seed) {
+    const model::Model m = crosscheck::random_model(seed);
+    INFO(crosscheck::describe(m));
+    compare(m, 100 + seed, fmt::format("random model {}", seed));
+  }
+}

@@ -1,0 +1,70 @@
+// The simulator's random parts against their laws. Tolerances are 4.5 standard errors of each
+// estimate (a false alarm about once in 150,000 runs); the seeds are fixed, so a failure repeats.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "model/arrival_modes.hpp"
+#include "sim/arrival_sampler.hpp"
+#include "sim/phase_type_sampler.hpp"
+
+using namespace crawlq;
+
+namespace {
+model::Matrix m2(double a, double b, double c, double d) {
+  model::Matrix m(2, 2);
+  m << a, b, c, d;
+  return m;
+}
+}  // namespace
+
+TEST_CASE("phase-type samples have the law's mean and variance", "[sim][sampler]") {
+  const model::PhaseType laws[] = {
+      model::PhaseType::erlang(3, 2.0),
+      model::PhaseType((model::RowVector(2) << 0.4, 0.6).finished(), m2(-3, 1, 2, -3)),
+      model::PhaseType((model::RowVector(2) << 0.0057, 0.9943).finished(), m2(-0.0014, 0, 0, -0.2409))};
+  for (const auto& law : laws) {
+    const sim::PhaseTypeSampler sampler(law);
+    sim::RandomStream random(11, 0, sim::Source::kService);
+    const int n = 400000;
+    double sum = 0, squares = 0;
+    for (int i = 0; i < n; ++i) {
+      const double x = sampler.sample(random);
+      sum += x;
+      squares += x * x;
+    }
+    const double mean = sum / n, variance = squares / n - mean * mean;
+    INFO("law mean " << law.mean());
+    CHECK(std::abs(mean - law.mean()) < 4.5 * std::sqrt(law.variance() / n));
+    // The variance estimate's standard error: sqrt((mu4 - sigma^4)/n); mu4 <= E X^4 bounds it.
+    CHECK(std::abs(variance - law.variance()) < 4.5 * std::sqrt(law.moment(4) / n));
+  }
+}
+
+TEST_CASE("the robots' phase process brings batches at the rates theta D_k e", "[sim][sampler]") {
+  // Mode 1 and 2 of the paper's example (ERRATA.md applied).
+  const model::ArrivalModes modes({model::Bmap({m2(-10, 2, 0, -0.5), m2(0.05, 3, 0.29, 0.005), m2(0.05, 4.9, 0.2, 0.005)}),
+                                   model::Bmap({m2(-5.65, 1.1, 0, -0.85), m2(0.01, 2.5, 0.25, 0),
+                                                m2(0.02, 0.5, 0.25, 0), m2(0.02, 1.5, 0.1, 0.25)})});
+  const sim::ArrivalSampler sampler(modes);
+  for (int robots = 1; robots <= 2; ++robots) {
+    INFO("mode " << robots);
+    const model::Bmap& b = modes.mode(robots);
+    sim::RandomStream random(5, robots, sim::Source::kArrivals);
+    int phase = sampler.initial_phase(robots, random);
+    const double horizon = 400000;
+    double t = 0;
+    std::vector<double> batches(b.max_batch() + 1, 0.0);
+    while (true) {
+      t += random.exponential(sampler.rate(robots, phase));
+      if (t > horizon) break;
+      const auto jump = sampler.jump(robots, phase, random);
+      ++batches[jump.batch];
+      phase = jump.next_phase;
+    }
+    for (int k = 1; k <= b.max_batch(); ++k) {
+      const double rate = b.stationary() * b.d(k) * model::Vector::Ones(2);
+      // Counts of a correlated process: allow 4.5 times a generous standard error (3x Poisson's).
+      CHECK(std::abs(batches[k] / horizon - rate) < 4.5 * 3 * std::sqrt(rate / horizon));
+    }
+  }
+}

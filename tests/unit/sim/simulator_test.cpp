@@ -1,0 +1,90 @@
+// The simulator against queues solved on paper, with fixed seeds. Each check allows 4 half-widths of
+// the 95% interval (about 7.5 standard errors): far from a false alarm, tight enough for an error.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "sim/replications.hpp"
+
+using namespace crawlq;
+
+namespace {
+
+model::Model birth_death(double lambda, double mu, int capacity, double impatience) {
+  std::optional<model::PhaseType> clock;
+  if (impatience > 0) clock = model::PhaseType::exponential(impatience);
+  return model::Model{.name = "birth-death",
+                      .capacity = capacity,
+                      .arrivals = model::ArrivalModes({model::Bmap({model::Matrix::Constant(1, 1, -lambda),
+                                                                    model::Matrix::Constant(1, 1, lambda)})}),
+                      .service = model::PhaseType::exponential(mu),
+                      .obsolescence = clock,
+                      .costs = {},
+                      .policy = {}};
+}
+
+std::vector<double> levels(double lambda, double mu, double theta, int k) {
+  std::vector<double> p{1.0};
+  for (int i = 1; i <= k; ++i) p.push_back(p.back() * lambda / (mu + (i - 1) * theta));
+  double s = 0;
+  for (double x : p) s += x;
+  for (double& x : p) x /= s;
+  return p;
+}
+
+void check_inside(const sim::Interval& i, double exact, const char* what) {
+  INFO(what << ": " << i.mean << " +- " << i.half_width << ", exact " << exact);
+  CHECK(std::abs(i.mean - exact) <= 4 * i.half_width);
+  CHECK(i.half_width > 0);
+}
+
+}  // namespace
+
+TEST_CASE("simulated M/M/1/K and M/M/1/K with impatience match the closed forms", "[sim]") {
+  for (const double theta : {0.0, 0.7}) {
+    const double lambda = 3.0, mu = 2.0;
+    const int k = 5;
+    INFO("impatience " << theta);
+    const model::Model m = birth_death(lambda, mu, k, theta);
+    const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, k));
+    const auto s = sim::simulate(m, policy, {.seed = 42, .replications = 10, .warmup = 100, .horizon = 20000, .threads = 2});
+    const auto p = levels(lambda, mu, theta, k);
+    double expiry = 0, l = 0;
+    for (int i = 1; i <= k; ++i) {
+      expiry += p[i] * (i - 1) * theta;
+      l += i * p[i];
+    }
+    check_inside(s.lambda, lambda, "lambda");
+    check_inside(s.p_loss, p[k], "p_loss");
+    check_inside(s.p_served, (1 - p[0]) * mu / lambda, "p_served");
+    check_inside(s.p_starvation, p[0], "p_starvation");
+    check_inside(s.mean_sojourn, l / (lambda * (1 - p[k])), "mean_sojourn (Little)");
+    for (int i = 0; i <= k; ++i) check_inside(s.level_probabilities[i], p[i], "level");
+    if (theta > 0) check_inside(s.p_obsolete, expiry / lambda, "p_obsolete");
+  }
+}
+
+TEST_CASE("the same seed gives the same numbers with 1 and 2 threads", "[sim][determinism]") {
+  const model::Model m = birth_death(2.0, 1.5, 4, 0.3);
+  const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
+  const sim::ReplicationPlan one{.seed = 9, .replications = 6, .warmup = 10, .horizon = 2000, .threads = 1};
+  sim::ReplicationPlan two = one;
+  two.threads = 2;
+  const auto a = sim::simulate(m, policy, one), b = sim::simulate(m, policy, two);
+  REQUIRE(a.replications.size() == b.replications.size());
+  for (std::size_t r = 0; r < a.replications.size(); ++r) {
+    CHECK(a.replications[r].cost == b.replications[r].cost);
+    CHECK(a.replications[r].p_loss == b.replications[r].p_loss);
+    CHECK(a.replications[r].level_probabilities == b.replications[r].level_probabilities);
+  }
+  CHECK(a.events == b.events);
+  // Another seed gives other numbers.
+  two.seed = 10;
+  CHECK(sim::simulate(m, policy, two).replications[0].p_loss != a.replications[0].p_loss);
+}
+
+TEST_CASE("Student intervals: t quantile and half-width", "[sim][statistics]") {
+  // Values 1..5: mean 3, sd sqrt(2.5), t_{0.975,4} = 2.7764451.
+  const auto i = sim::student_interval({1, 2, 3, 4, 5});
+  CHECK(i.mean == Approx(3));
+  CHECK(i.half_width == Approx(2.7764451 * std::sqrt(2.5 / 5)).epsilon(1e-7));
+}
