@@ -2,6 +2,7 @@
 // Independent random streams per (seed, replication, source), as ns-3's SetSeed/SetRun/SetStream:
 // arrivals, service and obsolescence draw from their own engines, so two policies simulated with
 // the same seed see the same pages, services and clocks (common random numbers).
+#include <boost/random/exponential_distribution.hpp>
 #include <boost/random/mersenne_twister.hpp>
 #include <cmath>
 #include <cstdint>
@@ -16,10 +17,12 @@ class RandomStream {
 
   // Uniform on (0, 1): never 0, so that -log(u) is finite.
   double uniform() { return (static_cast<double>(engine_() >> 11) + 0.5) * 0x1.0p-53; }
-  double exponential(double rate) { return -std::log(uniform()) / rate; }
+  // Boost's ziggurat sampler: no logarithm on most draws, the event loop's largest cost otherwise.
+  double exponential(double rate) { return unit_exponential_(engine_) / rate; }
 
  private:
   boost::random::mt19937_64 engine_;
+  boost::random::exponential_distribution<double> unit_exponential_{1.0};
 };
 
 }  // namespace crawlq::sim
