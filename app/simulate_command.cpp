@@ -64,6 +64,10 @@ int run(const SimulateOptions& o) {
                      {"mean_sojourn_served", interval_json(s.mean_sojourn_served)},
                      {"mean_sojourn_obsolete", interval_json(s.mean_sojourn_obsolete)},
                      {"cost", interval_json(s.cost)},
+                     {"sojourn_served_quantiles",
+                      {{"median", interval_json(s.served_median)},
+                       {"p90", interval_json(s.served_p90)},
+                       {"p99", interval_json(s.served_p99)}}},
                      {"level_probabilities", intervals_json(s.level_probabilities)},
                      {"mode_probabilities", intervals_json(s.mode_probabilities)},
                      {"events", s.events},
@@ -93,6 +97,9 @@ int run(const SimulateOptions& o) {
   row("mean sojourn, served pages", s.mean_sojourn_served);
   row("mean sojourn, obsolete pages", s.mean_sojourn_obsolete);
   row("cost criterion (2)", s.cost);
+  row("sojourn of served pages, median", s.served_median);
+  row("sojourn of served pages, 90%", s.served_p90);
+  row("sojourn of served pages, 99%", s.served_p99);
   fmt::print("\n  (95% Student-t intervals over independent replications)\n");
   return 0;
 }

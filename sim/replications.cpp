@@ -60,6 +60,9 @@ SimulationSummary simulate(const model::Model& model, const Policy& policy, cons
   summary.mean_sojourn_obsolete = interval_of([](const auto& e) { return e.mean_sojourn_obsolete; });
   // The cost's interval comes from the per-replication costs.
   summary.cost = interval_of([](const auto& e) { return e.cost; });
+  summary.served_median = interval_of([](const auto& e) { return e.served_median; });
+  summary.served_p90 = interval_of([](const auto& e) { return e.served_p90; });
+  summary.served_p99 = interval_of([](const auto& e) { return e.served_p99; });
   for (int i = 0; i <= model.capacity; ++i)
     summary.level_probabilities.push_back(interval_of([i](const auto& e) { return e.level_probabilities[i]; }));
   for (int r = 0; r < model.modes(); ++r)

@@ -20,6 +20,7 @@ void StatisticsObserver::on_batch(double, int batch, int accepted) {
 void StatisticsObserver::on_served(double, double sojourn) {
   ++served_;
   served_sojourn_ += sojourn;
+  served_sojourns_.add(sojourn);
 }
 
 void StatisticsObserver::on_expired(double, double sojourn) {
@@ -46,6 +47,9 @@ ReplicationEstimate StatisticsObserver::estimate(const model::Costs& costs) cons
   e.mean_sojourn_served = served_ > 0 ? served_sojourn_ / served_ : 0.0;
   e.mean_sojourn_obsolete = expired_ > 0 ? expired_sojourn_ / expired_ : 0.0;
   e.mean_sojourn = served_ + expired_ > 0 ? (served_sojourn_ + expired_sojourn_) / (served_ + expired_) : 0.0;
+  e.served_median = served_sojourns_.quantile(0.5);
+  e.served_p90 = served_sojourns_.quantile(0.9);
+  e.served_p99 = served_sojourns_.quantile(0.99);
   e.cost = model::cost_criterion(costs, e.lambda, e.p_loss, e.p_obsolete, e.mean_sojourn_served,
                                  e.mean_active_robots, e.p_starvation);
   return e;

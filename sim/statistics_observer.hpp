@@ -5,6 +5,7 @@
 
 #include "model/model.hpp"
 #include "sim/observer.hpp"
+#include "sim/sample_quantiles.hpp"
 
 namespace crawlq::sim {
 
@@ -14,6 +15,8 @@ struct ReplicationEstimate {
   double mean_active_robots = 0, mean_sojourn = 0, mean_sojourn_served = 0, mean_sojourn_obsolete = 0;
   double cost = 0;
   std::vector<double> level_probabilities, mode_probabilities;
+  // Sojourn of served pages: median, 90% and 99% points.
+  double served_median = 0, served_p90 = 0, served_p99 = 0;
 };
 
 class StatisticsObserver final : public Observer {
@@ -31,6 +34,7 @@ class StatisticsObserver final : public Observer {
   double observed_time_ = 0;
   double offered_ = 0, accepted_ = 0, served_ = 0, expired_ = 0;
   double served_sojourn_ = 0, expired_sojourn_ = 0;
+  SampleQuantiles served_sojourns_;
 };
 
 }  // namespace crawlq::sim
