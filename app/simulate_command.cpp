@@ -10,6 +10,10 @@
 #include "app/command_support.hpp"
 #include "app/json_output.hpp"
 #include "sim/replications.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_observer.hpp"
+
+#include <fstream>
 
 namespace crawlq::app {
 
@@ -23,6 +27,7 @@ struct SimulateOptions {
   double horizon = 0;  // 0: about a million offered pages per replication at the busiest mode
   double warmup = -1;  // < 0: a tenth of the horizon
   int threads = 0;
+  std::string trace;  // FILE.csv: one sample path instead of replications
   bool json = false;
 };
 
@@ -46,6 +51,23 @@ int run(const SimulateOptions& o) {
   const model::Policy policy = choose_policy(scenario, o.policy, o.file);
   if (o.replications < 2) throw UsageError(fmt::format("--replications: {}: need at least 2 for an interval", o.replications));
   if (o.horizon < 0) throw UsageError(fmt::format("--horizon: {}: must be positive", o.horizon));
+  if (!o.trace.empty()) {
+    if (o.horizon <= 0) throw UsageError("--trace: give --horizon T, the length of the sample path");
+    std::ofstream out(o.trace);
+    if (!out) throw UsageError(fmt::format("--trace {}: cannot write the file", o.trace));
+    const sim::LevelMapPolicy level_map(policy);
+    sim::TraceObserver trace(out);
+    const auto stats = sim::Simulator(m, level_map).run(o.seed, 0, 0.0, o.horizon, {&trace});
+    if (o.json) {
+      std::cout << nlohmann::json{{"trace", o.trace}, {"rows", trace.rows()}, {"events", stats.events},
+                                  {"horizon", o.horizon}, {"seed", o.seed}}.dump(2)
+                << '\n';
+    } else {
+      fmt::print("sample path of {} time units (seed {}): {} events, {} rows written to {}\n", o.horizon, o.seed,
+                 stats.events, trace.rows(), o.trace);
+    }
+    return 0;
+  }
   sim::ReplicationPlan plan{.seed = o.seed, .replications = o.replications, .warmup = 0,
                             .horizon = o.horizon > 0 ? o.horizon : default_horizon(m), .threads = o.threads};
   plan.warmup = o.warmup >= 0 ? o.warmup : plan.horizon / 10;
@@ -125,6 +147,9 @@ std::function<int()> add_simulate_command(CLI::App& app) {
   cmd->add_option("--threads", o->threads, "replications run at once (0: all cores); same numbers for any count")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--trace", o->trace,
+                  "FILE.csv: write one sample path of --horizon time units (time, event, level, robots, "
+                  "lost, expired) instead of estimating");
   cmd->add_flag("--json", o->json, "machine output on stdout: each measure as {mean, half_width}");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }

@@ -12,6 +12,8 @@ class Observer {
   virtual void on_batch(double time, int batch, int accepted) = 0;
   virtual void on_served(double time, double sojourn) = 0;
   virtual void on_expired(double time, double sojourn) = 0;
+  // After every event, once the controller has decided: the new level and active robots.
+  virtual void on_state(double /*time*/, int /*level*/, int /*robots*/) {}
 };
 
 }  // namespace crawlq::sim

@@ -143,6 +143,8 @@ RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, doub
       robots = decided;
       next_move = t + arrival_random.exponential(arrivals_.rate(robots, phase));
     }
+    if (observed)
+      for (Observer* o : observers) o->on_state(t, level, robots);
   }
   report_interval(until);
   return stats;
