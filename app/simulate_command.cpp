@@ -28,6 +28,8 @@ struct SimulateOptions {
   double warmup = -1;  // < 0: a tenth of the horizon
   int threads = 0;
   std::string trace;  // FILE.csv: one sample path instead of replications
+  double precision = 0;     // > 0: add replications until headline half-widths are this relative size
+  double time_limit = 50;   // seconds, for --precision
   bool json = false;
 };
 
@@ -71,8 +73,22 @@ int run(const SimulateOptions& o) {
   sim::ReplicationPlan plan{.seed = o.seed, .replications = o.replications, .warmup = 0,
                             .horizon = o.horizon > 0 ? o.horizon : default_horizon(m), .threads = o.threads};
   plan.warmup = o.warmup >= 0 ? o.warmup : plan.horizon / 10;
+  if (o.precision < 0 || o.precision >= 1)
+    throw UsageError(fmt::format("--precision: {}: give a relative half-width in (0, 1), e.g. 0.01", o.precision));
+  if (o.time_limit <= 0) throw UsageError(fmt::format("--time-limit: {}: must be positive", o.time_limit));
   const sim::LevelMapPolicy level_map(policy);
-  const sim::SimulationSummary s = sim::simulate(m, level_map, plan);
+  bool precise = true;
+  const sim::SimulationSummary s = [&] {
+    if (o.precision == 0) return sim::simulate(m, level_map, plan);
+    auto result = sim::simulate_to_precision(m, level_map, plan, o.precision, o.time_limit);
+    precise = result.precise;
+    return std::move(result.summary);
+  }();
+  const int replications = static_cast<int>(s.replications.size());
+  if (!precise)
+    fmt::print(stderr, "{}: --precision {} not reached within --time-limit {} s ({} replications); the "
+                       "intervals below are what was reached\n",
+               o.file, o.precision, o.time_limit, replications);
 
   if (o.json) {
     nlohmann::json j{{"policy", policy_json(policy)},
@@ -93,11 +109,15 @@ int run(const SimulateOptions& o) {
                      {"level_probabilities", intervals_json(s.level_probabilities)},
                      {"mode_probabilities", intervals_json(s.mode_probabilities)},
                      {"events", s.events},
-                     {"replications", o.replications},
+                     {"replications", replications},
                      {"seed", o.seed},
                      {"horizon", plan.horizon},
                      {"warmup", plan.warmup},
                      {"seconds", s.seconds}};
+    if (o.precision > 0) {
+      j["precision"] = o.precision;
+      j["precise"] = precise;
+    }
     std::cout << j.dump(2) << '\n';
     return 0;
   }
@@ -105,7 +125,10 @@ int run(const SimulateOptions& o) {
              o.file, m.capacity, m.modes(), fmt::join(policy.levels(), " "));
   fmt::print("{} replications of {:.6g} time units after a warm-up of {:.6g}, seed {}: {} events in {:.3g} s "
              "({:.3g} million events/s)\n\n",
-             o.replications, plan.horizon, plan.warmup, o.seed, s.events, s.seconds, s.events / s.seconds / 1e6);
+             replications, plan.horizon, plan.warmup, o.seed, s.events, s.seconds, s.events / s.seconds / 1e6);
+  if (o.precision > 0)
+    fmt::print("{} headline half-widths (P_loss, P_success, cost, V(1)) within {:g}% of their estimates\n\n",
+               precise ? "all" : "NOT all", 100 * o.precision);
   const auto row = [](const char* name, const sim::Interval& i) {
     fmt::print("  {:<32} {:>12.6g} +- {:<10.3g}\n", name, i.mean, i.half_width);
   };
@@ -147,6 +170,10 @@ std::function<int()> add_simulate_command(CLI::App& app) {
   cmd->add_option("--threads", o->threads, "replications run at once (0: all cores); same numbers for any count")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--precision", o->precision,
+                  "sequential mode: add replications until the half-widths of P_loss, P_success, cost and "
+                  "V(1) are within this fraction of their estimates (e.g. 0.01)");
+  cmd->add_option("--time-limit", o->time_limit, "seconds the sequential mode may take")->capture_default_str();
   cmd->add_option("--trace", o->trace,
                   "FILE.csv: write one sample path of --horizon time units (time, event, level, robots, "
                   "lost, expired) instead of estimating");

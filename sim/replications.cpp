@@ -23,27 +23,34 @@ Interval student_interval(const std::vector<double>& values) {
   return i;
 }
 
-SimulationSummary simulate(const model::Model& model, const Policy& policy, const ReplicationPlan& plan) {
-  const auto start = std::chrono::steady_clock::now();
+ReplicationBatch run_replications(const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
+                                  int first, int count) {
   const Simulator simulator(model, policy);
-  SimulationSummary summary;
-  summary.replications.resize(plan.replications);
-  std::vector<std::uint64_t> events(plan.replications, 0);
+  ReplicationBatch batch;
+  batch.estimates.resize(count);
+  std::vector<std::uint64_t> events(count, 0);
   std::atomic<int> next{0};
   const auto work = [&] {
-    for (int r = next++; r < plan.replications; r = next++) {
+    for (int i = next++; i < count; i = next++) {
       StatisticsObserver statistics(model.capacity, model.modes());
-      events[r] = simulator.run(plan.seed, r, plan.warmup, plan.warmup + plan.horizon, {&statistics}).events;
-      summary.replications[r] = statistics.estimate(model.costs);
+      events[i] = simulator.run(plan.seed, first + i, plan.warmup, plan.warmup + plan.horizon, {&statistics}).events;
+      batch.estimates[i] = statistics.estimate(model.costs);
     }
   };
   int threads = plan.threads > 0 ? plan.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::min(threads, plan.replications);
+  threads = std::max(1, std::min(threads, count));
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
+  for (auto e : events) batch.events += e;
+  return batch;
+}
 
+SimulationSummary summarize(const model::Model& model, std::vector<ReplicationEstimate> estimates,
+                            std::uint64_t events, double seconds) {
+  SimulationSummary summary;
+  summary.replications = std::move(estimates);
   const auto interval_of = [&](auto field) {
     std::vector<double> values;
     for (const auto& e : summary.replications) values.push_back(field(e));
@@ -67,9 +74,56 @@ SimulationSummary simulate(const model::Model& model, const Policy& policy, cons
     summary.level_probabilities.push_back(interval_of([i](const auto& e) { return e.level_probabilities[i]; }));
   for (int r = 0; r < model.modes(); ++r)
     summary.mode_probabilities.push_back(interval_of([r](const auto& e) { return e.mode_probabilities[r]; }));
-  for (auto e : events) summary.events += e;
-  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  summary.events = events;
+  summary.seconds = seconds;
   return summary;
+}
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// How many times the replications must grow for the widest headline interval to shrink to the
+// target (half-widths fall as 1/sqrt(replications)); 1 when every one is within it already.
+double growth_needed(const SimulationSummary& s, double precision) {
+  double worst = 0;
+  for (const Interval* i : {&s.p_loss, &s.p_served, &s.cost, &s.mean_sojourn_served}) {
+    if (i->half_width == 0) continue;  // a measure without spread (0 pages lost, say) is settled
+    worst = std::max(worst, i->half_width / (precision * std::abs(i->mean)));
+  }
+  return worst * worst;
+}
+}  // namespace
+
+SimulationSummary simulate(const model::Model& model, const Policy& policy, const ReplicationPlan& plan) {
+  const auto start = std::chrono::steady_clock::now();
+  ReplicationBatch batch = run_replications(model, policy, plan, 0, plan.replications);
+  return summarize(model, std::move(batch.estimates), batch.events, seconds_since(start));
+}
+
+SequentialResult simulate_to_precision(const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
+                                       double relative_precision, double time_limit) {
+  const auto start = std::chrono::steady_clock::now();
+  ReplicationBatch all = run_replications(model, policy, plan, 0, plan.replications);
+  while (true) {
+    SimulationSummary s = summarize(model, all.estimates, all.events, seconds_since(start));
+    const double growth = growth_needed(s, relative_precision);
+    if (growth <= 1) return {std::move(s), true};
+    const int have = static_cast<int>(all.estimates.size());
+    // Ask for 10% more than the estimate says, at least a few more, at most 4x at a time.
+    int more = static_cast<int>(std::ceil(have * std::min(4.0, 1.1 * growth))) - have;
+    more = std::max(more, 2);
+    const double per_replication = s.seconds / have;
+    const double remaining = time_limit - s.seconds;
+    if (remaining <= 0) return {std::move(s), false};
+    if (per_replication * more > remaining)
+      more = static_cast<int>(remaining / per_replication);
+    if (more < 1) return {std::move(s), false};
+    ReplicationBatch extra = run_replications(model, policy, plan, have, more);
+    all.estimates.insert(all.estimates.end(), extra.estimates.begin(), extra.estimates.end());
+    all.events += extra.events;
+  }
 }
 
 }  // namespace crawlq::sim

@@ -36,6 +36,28 @@ struct SimulationSummary {
 // Mean and 95% half-width of independent values (half-width 0 for fewer than two).
 Interval student_interval(const std::vector<double>& values);
 
+// Replications first .. first+count-1 of `plan` (its `replications` is ignored), on plan.threads.
+struct ReplicationBatch {
+  std::vector<ReplicationEstimate> estimates;
+  std::uint64_t events = 0;
+};
+ReplicationBatch run_replications(const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
+                                  int first, int count);
+// Intervals over the estimates (their order is the replication order).
+SimulationSummary summarize(const model::Model& model, std::vector<ReplicationEstimate> estimates,
+                            std::uint64_t events, double seconds);
+
 SimulationSummary simulate(const model::Model& model, const Policy& policy, const ReplicationPlan& plan);
+
+// The sequential mode: adds replications until every headline half-width (p_loss, p_served, cost,
+// mean_sojourn_served) is within `relative_precision` of its estimate, or until `time_limit`
+// seconds would be passed. Earlier replications are kept, so the result depends only on the seed
+// and the number of replications it ends with.
+struct SequentialResult {
+  SimulationSummary summary;
+  bool precise = false;  // false: stopped by the time limit
+};
+SequentialResult simulate_to_precision(const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
+                                       double relative_precision, double time_limit);
 
 }  // namespace crawlq::sim

@@ -88,3 +88,20 @@ TEST_CASE("Student intervals: t quantile and half-width", "[sim][statistics]") {
   CHECK(i.mean == Approx(3));
   CHECK(i.half_width == Approx(2.7764451 * std::sqrt(2.5 / 5)).epsilon(1e-7));
 }
+
+TEST_CASE("the sequential mode adds replications until the headline half-widths are small", "[sim][precision]") {
+  const model::Model m = birth_death(2.0, 1.5, 4, 0.3);
+  const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
+  const sim::ReplicationPlan plan{.seed = 4, .replications = 10, .warmup = 10, .horizon = 500, .threads = 2};
+  const auto r = sim::simulate_to_precision(m, policy, plan, 0.01, 60);
+  REQUIRE(r.precise);
+  CHECK(r.summary.replications.size() > 10);
+  for (const sim::Interval* i : {&r.summary.p_loss, &r.summary.p_served, &r.summary.cost, &r.summary.mean_sojourn_served})
+    CHECK(i->half_width <= 0.01 * std::abs(i->mean));
+  // Earlier replications are kept: the first ten are those of a plain run with the same seed.
+  const auto plain = sim::simulate(m, policy, plan);
+  for (int i = 0; i < 10; ++i) CHECK(r.summary.replications[i].cost == plain.replications[i].cost);
+  // A time limit too short to reach the precision says so.
+  const auto rushed = sim::simulate_to_precision(m, policy, plan, 1e-5, 1e-3);
+  CHECK_FALSE(rushed.precise);
+}
