@@ -30,6 +30,7 @@ struct SimulateOptions {
   std::string trace;  // FILE.csv: one sample path instead of replications
   double precision = 0;     // > 0: add replications until headline half-widths are this relative size
   double time_limit = 50;   // seconds, for --precision
+  std::string compare;      // "thresholds=a,b,c" or "levels=m0,...": policy B, simulated beside A
   bool json = false;
 };
 
@@ -45,6 +46,68 @@ double default_horizon(const model::Model& m) {
   double busiest = 0;
   for (int r = 1; r <= m.modes(); ++r) busiest = std::max(busiest, m.arrivals.mode(r).fundamental_rate());
   return 1e6 / busiest;
+}
+
+// Policy B of --compare, "thresholds=a,b,c" or "levels=m0,m1,...".
+model::Policy comparison_policy(const scenarios::Scenario& scenario, const std::string& spec, const std::string& file) {
+  PolicyFlags flags;
+  const auto equals = spec.find('=');
+  const std::string kind = spec.substr(0, equals), values = equals == std::string::npos ? "" : spec.substr(equals + 1);
+  if (kind == "thresholds")
+    flags.thresholds = values;
+  else if (kind == "levels")
+    flags.levels = values;
+  if (values.empty() || (kind != "thresholds" && kind != "levels"))
+    throw UsageError(fmt::format("--compare: '{}': give thresholds=j1,...,j(N-1) or levels=m0,...,mK", spec));
+  return choose_policy(scenario, flags, file);
+}
+
+int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario, const model::Policy& policy_a,
+                   const sim::ReplicationPlan& plan) {
+  const model::Model& m = scenario.model;
+  const model::Policy policy_b = comparison_policy(scenario, o.compare, o.file);
+  const sim::LevelMapPolicy a(policy_a), b(policy_b);
+  const sim::PolicyComparison c = sim::compare_policies(m, a, b, plan);
+  if (o.json) {
+    nlohmann::json j{{"a", {{"policy", policy_json(policy_a)}, {"cost", interval_json(c.a.cost)}}},
+                     {"b", {{"policy", policy_json(policy_b)}, {"cost", interval_json(c.b.cost)}}},
+                     {"difference",
+                      {{"cost", interval_json(c.cost)},
+                       {"p_loss", interval_json(c.p_loss)},
+                       {"p_obsolete", interval_json(c.p_obsolete)},
+                       {"p_starvation", interval_json(c.p_starvation)},
+                       {"mean_active_robots", interval_json(c.mean_active_robots)},
+                       {"mean_sojourn_served", interval_json(c.mean_sojourn_served)}}},
+                     {"independent_cost_half_width", c.independent_cost_half_width},
+                     {"events", c.a.events + c.b.events},
+                     {"replications", o.replications},
+                     {"seed", o.seed},
+                     {"horizon", plan.horizon},
+                     {"warmup", plan.warmup},
+                     {"seconds", c.a.seconds + c.b.seconds}};
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  fmt::print("A: robots per level {}, cost {:.6g} +- {:.3g}\n", fmt::join(policy_a.levels(), " "), c.a.cost.mean,
+             c.a.cost.half_width);
+  fmt::print("B: robots per level {}, cost {:.6g} +- {:.3g}\n", fmt::join(policy_b.levels(), " "), c.b.cost.mean,
+             c.b.cost.half_width);
+  fmt::print("\nB - A on common random numbers ({} replications, seed {}):\n", o.replications, o.seed);
+  const auto row = [](const char* name, const sim::Interval& i) {
+    fmt::print("  {:<28} {:>12.6g} +- {:<10.3g}\n", name, i.mean, i.half_width);
+  };
+  row("cost", c.cost);
+  row("P_loss", c.p_loss);
+  row("P_obs", c.p_obsolete);
+  row("P_star", c.p_starvation);
+  row("N_act", c.mean_active_robots);
+  row("V(1)", c.mean_sojourn_served);
+  fmt::print("\n(independent runs would give the cost difference +- {:.3g})\n", c.independent_cost_half_width);
+  if (std::abs(c.cost.mean) > c.cost.half_width)
+    fmt::print("{} costs less, beyond the interval\n", c.cost.mean < 0 ? "B" : "A");
+  else
+    fmt::print("the interval holds 0: no difference shown\n");
+  return 0;
 }
 
 int run(const SimulateOptions& o) {
@@ -73,6 +136,7 @@ int run(const SimulateOptions& o) {
   sim::ReplicationPlan plan{.seed = o.seed, .replications = o.replications, .warmup = 0,
                             .horizon = o.horizon > 0 ? o.horizon : default_horizon(m), .threads = o.threads};
   plan.warmup = o.warmup >= 0 ? o.warmup : plan.horizon / 10;
+  if (!o.compare.empty()) return run_comparison(o, scenario, policy, plan);
   if (o.precision < 0 || o.precision >= 1)
     throw UsageError(fmt::format("--precision: {}: give a relative half-width in (0, 1), e.g. 0.01", o.precision));
   if (o.time_limit <= 0) throw UsageError(fmt::format("--time-limit: {}: must be positive", o.time_limit));
@@ -170,6 +234,9 @@ std::function<int()> add_simulate_command(CLI::App& app) {
   cmd->add_option("--threads", o->threads, "replications run at once (0: all cores); same numbers for any count")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--compare", o->compare,
+                  "thresholds=a,b,c or levels=m0,...: simulate this policy B beside A (the file's or the "
+                  "flag's) on common random numbers and report B - A with paired intervals");
   cmd->add_option("--precision", o->precision,
                   "sequential mode: add replications until the half-widths of P_loss, P_success, cost and "
                   "V(1) are within this fraction of their estimates (e.g. 0.01)");

@@ -102,6 +102,27 @@ SimulationSummary simulate(const model::Model& model, const Policy& policy, cons
   return summarize(model, std::move(batch.estimates), batch.events, seconds_since(start));
 }
 
+PolicyComparison compare_policies(const model::Model& model, const Policy& a, const Policy& b,
+                                  const ReplicationPlan& plan) {
+  PolicyComparison c;
+  c.a = simulate(model, a, plan);
+  c.b = simulate(model, b, plan);
+  const auto paired = [&](auto field) {
+    std::vector<double> differences;
+    for (std::size_t r = 0; r < c.a.replications.size(); ++r)
+      differences.push_back(field(c.b.replications[r]) - field(c.a.replications[r]));
+    return student_interval(differences);
+  };
+  c.cost = paired([](const auto& e) { return e.cost; });
+  c.p_loss = paired([](const auto& e) { return e.p_loss; });
+  c.p_obsolete = paired([](const auto& e) { return e.p_obsolete; });
+  c.p_starvation = paired([](const auto& e) { return e.p_starvation; });
+  c.mean_active_robots = paired([](const auto& e) { return e.mean_active_robots; });
+  c.mean_sojourn_served = paired([](const auto& e) { return e.mean_sojourn_served; });
+  c.independent_cost_half_width = std::hypot(c.a.cost.half_width, c.b.cost.half_width);
+  return c;
+}
+
 SequentialResult simulate_to_precision(const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
                                        double relative_precision, double time_limit) {
   const auto start = std::chrono::steady_clock::now();

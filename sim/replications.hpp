@@ -49,6 +49,16 @@ SimulationSummary summarize(const model::Model& model, std::vector<ReplicationEs
 
 SimulationSummary simulate(const model::Model& model, const Policy& policy, const ReplicationPlan& plan);
 
+// Two policies on the same random streams (common random numbers): each replication's estimate of
+// B minus A, with paired Student intervals, beside the half-width independent runs would give.
+struct PolicyComparison {
+  SimulationSummary a, b;
+  Interval cost, p_loss, p_obsolete, p_starvation, mean_active_robots, mean_sojourn_served;  // B - A
+  double independent_cost_half_width = 0;  // sqrt(hw_A^2 + hw_B^2)
+};
+PolicyComparison compare_policies(const model::Model& model, const Policy& a, const Policy& b,
+                                  const ReplicationPlan& plan);
+
 // The sequential mode: adds replications until every headline half-width (p_loss, p_served, cost,
 // mean_sojourn_served) is within `relative_precision` of its estimate, or until `time_limit`
 // seconds would be passed. Earlier replications are kept, so the result depends only on the seed

@@ -105,3 +105,13 @@ TEST_CASE("the sequential mode adds replications until the headline half-widths 
   const auto rushed = sim::simulate_to_precision(m, policy, plan, 1e-5, 1e-3);
   CHECK_FALSE(rushed.precise);
 }
+
+TEST_CASE("comparing a policy with itself on common random numbers gives exactly zero", "[sim][compare]") {
+  model::Model m = birth_death(2.0, 1.5, 4, 0.3);
+  m.costs = {.loss = 5, .obsolescence = 10, .sojourn = 2, .robot = 1, .starvation = 30};
+  const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
+  const auto c = sim::compare_policies(m, policy, policy, {.seed = 2, .replications = 5, .warmup = 10, .horizon = 300, .threads = 2});
+  CHECK(c.cost.mean == 0);
+  CHECK(c.cost.half_width == 0);
+  CHECK(c.independent_cost_half_width > 0);
+}
