@@ -64,8 +64,8 @@ std::vector<int> parse_integers(const std::string& text, const std::string& flag
   return values;
 }
 
-model::Policy choose_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
-                            const std::string& file) {
+std::optional<model::Policy> level_map_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
+                                              const std::string& file) {
   const model::Model& m = scenario.model;
   try {
     if (!flags.thresholds.empty()) {
@@ -75,17 +75,27 @@ model::Policy choose_policy(const scenarios::Scenario& scenario, const PolicyFla
       return model::Policy::from_thresholds(t, m.modes(), m.capacity, "--thresholds");
     }
     if (!flags.levels.empty())
-      return model::Policy::from_levels(parse_integers(flags.levels, "--levels"), m.modes(),
-                                        m.capacity, "--levels");
+      return model::Policy::from_levels(parse_integers(flags.levels, "--levels"), m.modes(), m.capacity,
+                                        "--levels");
   } catch (const model::InputError& e) {
     throw UsageError(e.what());
   }
   if (m.policy) return *m.policy;
+  if (m.simulation_policy) return std::nullopt;
   if (m.modes() == 1) return model::Policy::constant(1, 1, m.capacity);  // the only policy there is
   throw UsageError(fmt::format(
       "{}: no policy: the file has no `policy:` section; give --thresholds j1,...,j{} or --levels "
       "m0,...,m{}",
       file, m.modes() - 1, m.capacity));
+}
+
+model::Policy choose_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
+                            const std::string& file) {
+  if (auto p = level_map_policy(scenario, flags, file)) return *p;
+  throw UsageError(fmt::format(
+      "{}: policy: a {} policy, which only the simulator runs (the exact chain has no room for it); run "
+      "`crawlq simulate`, or give --thresholds or --levels",
+      file, model::policy_kind(*scenario.model.simulation_policy)));
 }
 
 }  // namespace crawlq::app

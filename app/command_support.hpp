@@ -38,7 +38,11 @@ struct PolicyFlags {
   std::string thresholds;  // "--thresholds a,b,c", empty when not given
   std::string levels;      // "--levels m0,m1,..."
 };
-// The flag's policy, else the file's; UsageError when there is neither.
+// The flag's policy, else the file's level map (or the only one of a one-mode model); nothing when
+// the file's policy is one only the simulator runs; UsageError when there is no policy at all.
+std::optional<model::Policy> level_map_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
+                                              const std::string& file);
+// For the exact engine: as level_map_policy, and a UsageError for a simulation-only policy.
 model::Policy choose_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
                             const std::string& file);
 

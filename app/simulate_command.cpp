@@ -13,6 +13,7 @@
 #include "sim/simulator.hpp"
 #include "sim/trace_observer.hpp"
 
+#include <cmath>
 #include <fstream>
 
 namespace crawlq::app {
@@ -22,10 +23,12 @@ namespace {
 struct SimulateOptions {
   std::string file;
   PolicyFlags policy;
-  std::uint64_t seed = 1;
+  std::string seed = "1";  // text, so that "-1" is refused rather than wrapped to 2^64 - 1
   int replications = 10;
-  double horizon = 0;  // 0: about a million offered pages per replication at the busiest mode
-  double warmup = -1;  // < 0: a tenth of the horizon
+  double horizon = 0;
+  bool horizon_given = false;  // otherwise about a million offered pages per replication at the busiest mode
+  double warmup = 0;
+  bool warmup_given = false;  // otherwise a tenth of the horizon
   int threads = 0;
   std::string trace;  // FILE.csv: one sample path instead of replications
   double precision = 0;     // > 0: add replications until headline half-widths are this relative size
@@ -40,6 +43,14 @@ nlohmann::json intervals_json(const std::vector<sim::Interval>& v) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& i : v) a.push_back(interval_json(i));
   return a;
+}
+
+nlohmann::json describe_policy(const model::Model& m, const std::optional<model::Policy>& level_map) {
+  if (level_map) return policy_json(*level_map);
+  if (const auto* h = std::get_if<model::HysteresisPolicy>(&*m.simulation_policy))
+    return {{"kind", "hysteresis"}, {"high", h->high}, {"low", h->low}, {"switch_off", h->switch_off},
+            {"switch_on", h->switch_on}};
+  return {{"kind", "phase-aware"}, {"robots", std::get<model::PhaseAwarePolicy>(*m.simulation_policy).robots}};
 }
 
 double default_horizon(const model::Model& m) {
@@ -81,7 +92,7 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
                      {"independent_cost_half_width", c.independent_cost_half_width},
                      {"events", c.a.events + c.b.events},
                      {"replications", o.replications},
-                     {"seed", o.seed},
+                     {"seed", plan.seed},
                      {"horizon", plan.horizon},
                      {"warmup", plan.warmup},
                      {"seconds", c.a.seconds + c.b.seconds}};
@@ -92,7 +103,7 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
              c.a.cost.half_width);
   fmt::print("B: robots per level {}, cost {:.6g} +- {:.3g}\n", fmt::join(policy_b.levels(), " "), c.b.cost.mean,
              c.b.cost.half_width);
-  fmt::print("\nB - A on common random numbers ({} replications, seed {}):\n", o.replications, o.seed);
+  fmt::print("\nB - A on common random numbers ({} replications, seed {}):\n", o.replications, plan.seed);
   const auto row = [](const char* name, const sim::Interval& i) {
     fmt::print("  {:<28} {:>12.6g} +- {:<10.3g}\n", name, i.mean, i.half_width);
   };
@@ -113,38 +124,47 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
 int run(const SimulateOptions& o) {
   const scenarios::Scenario scenario = load(o.file);
   const model::Model& m = scenario.model;
-  const model::Policy policy = choose_policy(scenario, o.policy, o.file);
+  const std::optional<model::Policy> level_map = level_map_policy(scenario, o.policy, o.file);
+  const std::unique_ptr<sim::Policy> simulated = sim::make_policy(m, level_map);
+  const nlohmann::json policy_description = describe_policy(m, level_map);
+  if (o.seed.empty() || o.seed.find_first_not_of("0123456789") != std::string::npos || o.seed.size() > 19)
+    throw UsageError(fmt::format("--seed: '{}' is not a non-negative integer", o.seed));
+  const std::uint64_t seed = std::stoull(o.seed);
+  if (o.horizon_given && (!std::isfinite(o.horizon) || o.horizon <= 0))
+    throw UsageError(fmt::format("--horizon: {}: must be a finite positive time", o.horizon));
+  if (o.warmup_given && (!std::isfinite(o.warmup) || o.warmup < 0))
+    throw UsageError(fmt::format("--warmup: {}: must be a finite time >= 0", o.warmup));
   if (o.replications < 2) throw UsageError(fmt::format("--replications: {}: need at least 2 for an interval", o.replications));
-  if (o.horizon < 0) throw UsageError(fmt::format("--horizon: {}: must be positive", o.horizon));
   if (!o.trace.empty()) {
-    if (o.horizon <= 0) throw UsageError("--trace: give --horizon T, the length of the sample path");
+    if (!o.horizon_given) throw UsageError("--trace: give --horizon T, the length of the sample path");
     std::ofstream out(o.trace);
     if (!out) throw UsageError(fmt::format("--trace {}: cannot write the file", o.trace));
-    const sim::LevelMapPolicy level_map(policy);
     sim::TraceObserver trace(out);
-    const auto stats = sim::Simulator(m, level_map).run(o.seed, 0, 0.0, o.horizon, {&trace});
+    const auto stats = sim::Simulator(m, *simulated).run(seed, 0, 0.0, o.horizon, {&trace});
     if (o.json) {
       std::cout << nlohmann::json{{"trace", o.trace}, {"rows", trace.rows()}, {"events", stats.events},
-                                  {"horizon", o.horizon}, {"seed", o.seed}}.dump(2)
+                                  {"horizon", o.horizon}, {"seed", seed}}.dump(2)
                 << '\n';
     } else {
-      fmt::print("sample path of {} time units (seed {}): {} events, {} rows written to {}\n", o.horizon, o.seed,
+      fmt::print("sample path of {} time units (seed {}): {} events, {} rows written to {}\n", o.horizon, seed,
                  stats.events, trace.rows(), o.trace);
     }
     return 0;
   }
-  sim::ReplicationPlan plan{.seed = o.seed, .replications = o.replications, .warmup = 0,
-                            .horizon = o.horizon > 0 ? o.horizon : default_horizon(m), .threads = o.threads};
-  plan.warmup = o.warmup >= 0 ? o.warmup : plan.horizon / 10;
-  if (!o.compare.empty()) return run_comparison(o, scenario, policy, plan);
+  sim::ReplicationPlan plan{.seed = seed, .replications = o.replications, .warmup = 0,
+                            .horizon = o.horizon_given ? o.horizon : default_horizon(m), .threads = o.threads};
+  plan.warmup = o.warmup_given ? o.warmup : plan.horizon / 10;
+  if (!o.compare.empty()) {
+    if (!level_map) throw UsageError("--compare: policy A must be a level map (give --thresholds or --levels)");
+    return run_comparison(o, scenario, *level_map, plan);
+  }
   if (o.precision < 0 || o.precision >= 1)
     throw UsageError(fmt::format("--precision: {}: give a relative half-width in (0, 1), e.g. 0.01", o.precision));
   if (o.time_limit <= 0) throw UsageError(fmt::format("--time-limit: {}: must be positive", o.time_limit));
-  const sim::LevelMapPolicy level_map(policy);
   bool precise = true;
   const sim::SimulationSummary s = [&] {
-    if (o.precision == 0) return sim::simulate(m, level_map, plan);
-    auto result = sim::simulate_to_precision(m, level_map, plan, o.precision, o.time_limit);
+    if (o.precision == 0) return sim::simulate(m, *simulated, plan);
+    auto result = sim::simulate_to_precision(m, *simulated, plan, o.precision, o.time_limit);
     precise = result.precise;
     return std::move(result.summary);
   }();
@@ -155,13 +175,15 @@ int run(const SimulateOptions& o) {
                o.file, o.precision, o.time_limit, replications);
 
   if (o.json) {
-    nlohmann::json j{{"policy", policy_json(policy)},
+    nlohmann::json j{{"policy", policy_description},
                      {"lambda", interval_json(s.lambda)},
                      {"p_loss", interval_json(s.p_loss)},
                      {"p_obsolete", interval_json(s.p_obsolete)},
                      {"p_served", interval_json(s.p_served)},
                      {"p_starvation", interval_json(s.p_starvation)},
                      {"mean_active_robots", interval_json(s.mean_active_robots)},
+                     {"mean_in_system", interval_json(s.mean_in_system)},
+                     {"mean_in_queue", interval_json(s.mean_in_queue)},
                      {"mean_sojourn", interval_json(s.mean_sojourn)},
                      {"mean_sojourn_served", interval_json(s.mean_sojourn_served)},
                      {"mean_sojourn_obsolete", interval_json(s.mean_sojourn_obsolete)},
@@ -174,7 +196,7 @@ int run(const SimulateOptions& o) {
                      {"mode_probabilities", intervals_json(s.mode_probabilities)},
                      {"events", s.events},
                      {"replications", replications},
-                     {"seed", o.seed},
+                     {"seed", plan.seed},
                      {"horizon", plan.horizon},
                      {"warmup", plan.warmup},
                      {"seconds", s.seconds}};
@@ -185,11 +207,11 @@ int run(const SimulateOptions& o) {
     std::cout << j.dump(2) << '\n';
     return 0;
   }
-  fmt::print("{} ({}): K = {}, {} modes; policy: robots per level {}\n", m.name.empty() ? "scenario" : m.name,
-             o.file, m.capacity, m.modes(), fmt::join(policy.levels(), " "));
+  fmt::print("{} ({}): K = {}, {} modes; policy: {}\n", m.name.empty() ? "scenario" : m.name, o.file, m.capacity,
+             m.modes(), policy_description.dump());
   fmt::print("{} replications of {:.6g} time units after a warm-up of {:.6g}, seed {}: {} events in {:.3g} s "
              "({:.3g} million events/s)\n\n",
-             replications, plan.horizon, plan.warmup, o.seed, s.events, s.seconds, s.events / s.seconds / 1e6);
+             replications, plan.horizon, plan.warmup, plan.seed, s.events, s.seconds, s.events / s.seconds / 1e6);
   if (o.precision > 0)
     fmt::print("{} headline half-widths (P_loss, P_success, cost, V(1)) within {:g}% of their estimates\n\n",
                precise ? "all" : "NOT all", 100 * o.precision);
@@ -202,6 +224,8 @@ int run(const SimulateOptions& o) {
   row("P_success", s.p_served);
   row("P_star", s.p_starvation);
   row("N_act", s.mean_active_robots);
+  row("mean pages in system", s.mean_in_system);
+  row("mean pages waiting", s.mean_in_queue);
   row("mean sojourn, accepted pages", s.mean_sojourn);
   row("mean sojourn, served pages", s.mean_sojourn_served);
   row("mean sojourn, obsolete pages", s.mean_sojourn_obsolete);
@@ -229,8 +253,10 @@ std::function<int()> add_simulate_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "seed of every random stream")->capture_default_str();
   cmd->add_option("--replications", o->replications, "independent replications (>= 2)")->capture_default_str();
   cmd->add_option("--horizon", o->horizon,
-                  "observed time per replication (default: a million pages at the busiest mode)");
-  cmd->add_option("--warmup", o->warmup, "time simulated and discarded first (default: a tenth of the horizon)");
+                  "observed time per replication (default: a million pages at the busiest mode)")
+      ->each([o](const std::string&) { o->horizon_given = true; });
+  cmd->add_option("--warmup", o->warmup, "time simulated and discarded first (default: a tenth of the horizon)")
+      ->each([o](const std::string&) { o->warmup_given = true; });
   cmd->add_option("--threads", o->threads, "replications run at once (0: all cores); same numbers for any count")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);

@@ -7,6 +7,7 @@
 #include "model/costs.hpp"
 #include "model/phase_type.hpp"
 #include "model/policy.hpp"
+#include "model/simulation_policy.hpp"
 
 namespace crawlq::model {
 
@@ -25,6 +26,8 @@ struct Model {
   std::optional<PhaseType> obsolescence;  // absent: waiting pages never expire
   Costs costs;
   std::optional<Policy> policy;  // absent: the engine needs one given on the command line
+  // A `policy:` of a kind only the simulator runs (then `policy` is absent).
+  std::optional<SimulationPolicy> simulation_policy = std::nullopt;
 
   int modes() const { return arrivals.modes(); }
 };

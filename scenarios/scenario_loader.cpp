@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <variant>
 
 #include "model/input_error.hpp"
 #include "model/rate_checks.hpp"
@@ -168,16 +169,34 @@ model::Costs costs(const YamlReader& r) {
   return c;
 }
 
-model::Policy policy(const YamlReader& r, int modes, int capacity) {
-  r.allow_only({"thresholds", "levels"});
-  if (r.has("thresholds") == r.has("levels"))
-    throw model::InputError(r.path(), "give exactly one of thresholds or levels");
+// The `policy:` section: a level map for both engines, or a kind only the simulator runs.
+using PolicySection = std::variant<model::Policy, model::SimulationPolicy>;
+
+PolicySection policy(const YamlReader& r, int modes, int capacity, int phases) {
+  r.allow_only({"thresholds", "levels", "hysteresis", "phase-aware"});
+  int given = 0;
+  for (const char* key : {"thresholds", "levels", "hysteresis", "phase-aware"}) given += r.has(key) ? 1 : 0;
+  if (given != 1)
+    throw model::InputError(r.path(), "give exactly one of thresholds, levels, hysteresis or phase-aware");
   if (r.has("thresholds")) {
     const YamlReader t = r.at("thresholds");
     return model::Policy::from_thresholds(t.integers(), modes, capacity, t.path());
   }
-  const YamlReader l = r.at("levels");
-  return model::Policy::from_levels(l.integers(), modes, capacity, l.path());
+  if (r.has("levels")) {
+    const YamlReader l = r.at("levels");
+    return model::Policy::from_levels(l.integers(), modes, capacity, l.path());
+  }
+  if (r.has("hysteresis")) {
+    const YamlReader h = r.at("hysteresis");
+    h.allow_only({"high", "low", "switch_off", "switch_on"});
+    return model::SimulationPolicy(model::make_hysteresis(h.at("high").integer(), h.at("low").integer(),
+                                                          h.at("switch_off").integer(), h.at("switch_on").integer(),
+                                                          modes, capacity, h.path()));
+  }
+  const YamlReader table = r.at("phase-aware");
+  std::vector<std::vector<int>> robots;
+  for (std::size_t level = 0; level < table.size(); ++level) robots.push_back(table.at(level).integers());
+  return model::SimulationPolicy(model::make_phase_aware(std::move(robots), modes, capacity, phases, table.path()));
 }
 
 Scenario build(const YamlReader& root) {
@@ -211,7 +230,14 @@ Scenario build(const YamlReader& root) {
   if (root.has("obsolescence")) obsolescence = phase_type(root.at("obsolescence"), "gamma", "Gamma");
   const model::Costs c = root.has("costs") ? costs(root.at("costs")) : model::Costs{};
   std::optional<model::Policy> p;
-  if (root.has("policy")) p = policy(root.at("policy"), arrivals.modes(), capacity);
+  std::optional<model::SimulationPolicy> simulation_policy;
+  if (root.has("policy")) {
+    PolicySection section = policy(root.at("policy"), arrivals.modes(), capacity, arrivals.phases());
+    if (auto* level_map = std::get_if<model::Policy>(&section))
+      p = *level_map;
+    else
+      simulation_policy = std::get<model::SimulationPolicy>(section);
+  }
 
   Scenario scenario{model::Model{.name = root.has("name") ? root.at("name").text() : "",
                                  .capacity = capacity,
@@ -220,7 +246,8 @@ Scenario build(const YamlReader& root) {
                                  .service = std::move(service),
                                  .obsolescence = std::move(obsolescence),
                                  .costs = c,
-                                 .policy = std::move(p)},
+                                 .policy = std::move(p),
+                                 .simulation_policy = std::move(simulation_policy)},
                     loader.take_repairs(), root.has("source") ? root.at("source").text() : ""};
   return scenario;
 }

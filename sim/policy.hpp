@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "model/model.hpp"
 #include "model/policy.hpp"
 
 namespace crawlq::sim {
@@ -31,5 +32,34 @@ class LevelMapPolicy final : public Policy {
  private:
   std::vector<int> levels_;
 };
+
+// Hysteresis: `high` robots until the level rises to switch_off, `low` until it falls to
+// switch_on; the robots now active carry the history.
+class HysteresisPolicy final : public Policy {
+ public:
+  explicit HysteresisPolicy(const model::HysteresisPolicy& spec) : spec_(spec) {}
+  int robots(const SystemView& view) const override {
+    if (view.robots == spec_.high) return view.level >= spec_.switch_off ? spec_.low : spec_.high;
+    if (view.robots == spec_.low) return view.level <= spec_.switch_on ? spec_.high : spec_.low;
+    return view.level < spec_.switch_off ? spec_.high : spec_.low;  // the first decision
+  }
+
+ private:
+  model::HysteresisPolicy spec_;
+};
+
+// Robots by level and arrival phase.
+class PhaseAwarePolicy final : public Policy {
+ public:
+  explicit PhaseAwarePolicy(const model::PhaseAwarePolicy& spec) : robots_(spec.robots) {}
+  int robots(const SystemView& view) const override { return robots_[view.level][view.arrival_phase]; }
+
+ private:
+  std::vector<std::vector<int>> robots_;
+};
+
+// The policy to simulate: `level_map` when given (a flag or the file's thresholds/levels),
+// otherwise the file's simulation-only policy. Nothing when there is neither.
+std::unique_ptr<Policy> make_policy(const model::Model& model, const std::optional<model::Policy>& level_map);
 
 }  // namespace crawlq::sim

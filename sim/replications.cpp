@@ -62,6 +62,8 @@ SimulationSummary summarize(const model::Model& model, std::vector<ReplicationEs
   summary.p_served = interval_of([](const auto& e) { return e.p_served; });
   summary.p_starvation = interval_of([](const auto& e) { return e.p_starvation; });
   summary.mean_active_robots = interval_of([](const auto& e) { return e.mean_active_robots; });
+  summary.mean_in_system = interval_of([](const auto& e) { return e.mean_in_system; });
+  summary.mean_in_queue = interval_of([](const auto& e) { return e.mean_in_queue; });
   summary.mean_sojourn = interval_of([](const auto& e) { return e.mean_sojourn; });
   summary.mean_sojourn_served = interval_of([](const auto& e) { return e.mean_sojourn_served; });
   summary.mean_sojourn_obsolete = interval_of([](const auto& e) { return e.mean_sojourn_obsolete; });

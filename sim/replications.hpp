@@ -24,7 +24,8 @@ struct Interval {
 };
 
 struct SimulationSummary {
-  Interval lambda, p_loss, p_obsolete, p_served, p_starvation, mean_active_robots, mean_sojourn,
+  Interval lambda, p_loss, p_obsolete, p_served, p_starvation, mean_active_robots, mean_in_system, mean_in_queue,
+      mean_sojourn,
       mean_sojourn_served, mean_sojourn_obsolete, cost;
   Interval served_median, served_p90, served_p99;  // quantiles of the served pages' sojourn
   std::vector<Interval> level_probabilities, mode_probabilities;

@@ -38,7 +38,11 @@ ReplicationEstimate StatisticsObserver::estimate(const model::Costs& costs) cons
     e.p_obsolete = expired_ / offered_;
     e.p_served = served_ / offered_;
   }
-  for (std::size_t i = 0; i < time_at_level_.size(); ++i) e.level_probabilities.push_back(time_at_level_[i] / t);
+  for (std::size_t i = 0; i < time_at_level_.size(); ++i) {
+    e.level_probabilities.push_back(time_at_level_[i] / t);
+    e.mean_in_system += i * time_at_level_[i] / t;
+    if (i > 0) e.mean_in_queue += (i - 1) * time_at_level_[i] / t;
+  }
   for (std::size_t r = 0; r < time_with_robots_.size(); ++r) {
     e.mode_probabilities.push_back(time_with_robots_[r] / t);
     e.mean_active_robots += (r + 1) * time_with_robots_[r] / t;

@@ -12,6 +12,7 @@ namespace crawlq::sim {
 // One replication's estimate of each measure (the keys of `solve --json`).
 struct ReplicationEstimate {
   double lambda = 0, p_loss = 0, p_obsolete = 0, p_served = 0, p_starvation = 0;
+  double mean_in_system = 0, mean_in_queue = 0;
   double mean_active_robots = 0, mean_sojourn = 0, mean_sojourn_served = 0, mean_sojourn_obsolete = 0;
   double cost = 0;
   std::vector<double> level_probabilities, mode_probabilities;

@@ -47,6 +47,8 @@ void compare(const model::Model& m, std::uint64_t seed, const std::string& what)
                                {"p_served", e.p_served, s.p_served},
                                {"p_starvation", e.p_starvation, s.p_starvation},
                                {"mean_active_robots", e.mean_active_robots, s.mean_active_robots},
+                               {"mean_in_system", e.mean_in_system, s.mean_in_system},
+                               {"mean_in_queue", e.mean_in_queue, s.mean_in_queue},
                                {"mean_sojourn", exact.mean_sojourn, s.mean_sojourn},
                                {"mean_sojourn_served", exact.mean_sojourn_served, s.mean_sojourn_served},
                                {"mean_sojourn_obsolete", exact.mean_sojourn_obsolete, s.mean_sojourn_obsolete,

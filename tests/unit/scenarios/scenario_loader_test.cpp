@@ -160,3 +160,29 @@ service: {beta: [1], S: [[-2]]}
   require_refused("capacity: 2\narrivals: {kind: marked, D0: [[-3]], robots: [{D: [[[-1]]]}]}" + tail,
                   "arrivals.robots[0].D[0] row 0", "-1");
 }
+
+TEST_CASE("hysteresis and phase-aware policies load, and their rules are checked", "[scenarios]") {
+  const auto h = parse_scenario(replace(kValid, "policy: {thresholds: [1]}",
+                                        "policy: {hysteresis: {high: 2, low: 1, switch_off: 3, switch_on: 1}}"),
+                                "h.yaml");
+  CHECK_FALSE(h.model.policy.has_value());
+  REQUIRE(h.model.simulation_policy.has_value());
+  CHECK(std::get<crawlq::model::HysteresisPolicy>(*h.model.simulation_policy).switch_on == 1);
+  const auto p = parse_scenario(replace(kValid, "policy: {thresholds: [1]}",
+                                        "policy: {phase-aware: [[2, 1], [2, 1], [1, 1], [1, 1]]}"),
+                                "p.yaml");
+  CHECK(std::get<crawlq::model::PhaseAwarePolicy>(*p.model.simulation_policy).robots[0][1] == 1);
+  require_refused(replace(kValid, "policy: {thresholds: [1]}",
+                          "policy: {hysteresis: {high: 2, low: 1, switch_off: 2, switch_on: 2}}"),
+                  "policy.hysteresis.switch_on", "2");
+  require_refused(replace(kValid, "policy: {thresholds: [1]}",
+                          "policy: {hysteresis: {high: 3, low: 1, switch_off: 2, switch_on: 1}}"),
+                  "policy.hysteresis.high", "3");
+  require_refused(replace(kValid, "policy: {thresholds: [1]}", "policy: {phase-aware: [[2, 1], [2, 1], [1, 1]]}"),
+                  "policy.phase-aware", "3 rows");
+  require_refused(replace(kValid, "policy: {thresholds: [1]}",
+                          "policy: {phase-aware: [[2, 1], [2], [1, 1], [1, 1]]}"),
+                  "policy.phase-aware[1]", "1 values");
+  require_refused(replace(kValid, "policy: {thresholds: [1]}", "policy: {thresholds: [1], levels: [1, 1, 1, 1]}"),
+                  "policy", "exactly one");
+}
