@@ -1,6 +1,8 @@
 #pragma once
 // Draws phase-type times (alpha, T) by walking the phases to absorption: the service time of a page
-// when it enters service, the obsolescence time of a page when it enters the buffer.
+// when it enters service, the obsolescence time of a page when it enters the buffer. This is the
+// simulator's hottest code: the tables are flat, and a phase whose only way on is absorption (as in
+// a hyperexponential law) skips the choice.
 #include <vector>
 
 #include "model/phase_type.hpp"
@@ -11,14 +13,37 @@ namespace crawlq::sim {
 class PhaseTypeSampler {
  public:
   explicit PhaseTypeSampler(const model::PhaseType& law);
-  double sample(RandomStream& random) const;
+
+  double sample(RandomStream& random) const {
+    int phase = start_single_ >= 0 ? start_single_ : pick(start_, 0, phases_, random.uniform());
+    double time = 0;
+    while (true) {
+      const Phase& p = table_[phase];
+      time += random.unit_exponential() * p.mean_sojourn;
+      if (p.absorbs_surely) return time;
+      const int next = pick(jump_cumulative_, p.offset, phases_ + 1, random.uniform());
+      if (next == phases_) return time;
+      phase = next;
+    }
+  }
 
  private:
+  struct Phase {
+    double mean_sojourn;   // 1 / -T_ii
+    int offset;            // of its row in jump_cumulative_
+    bool absorbs_surely;   // no transition to another phase
+  };
+  static int pick(const std::vector<double>& cumulative, int offset, int count, double u) {
+    int i = 0;
+    while (i + 1 < count && u >= cumulative[offset + i]) ++i;
+    return i;
+  }
   int phases_;
-  std::vector<double> start_cumulative_;  // alpha
-  std::vector<double> exit_rate_;         // -T_ii
-  // Per phase: cumulative probabilities of the next phase (0..n-1), the last entry = absorption.
-  std::vector<std::vector<double>> jump_cumulative_;
+  int start_single_ = -1;  // the start phase when alpha is a unit vector
+  std::vector<double> start_;
+  std::vector<Phase> table_;
+  // Per phase: cumulative probabilities of the next phase 0..n-1, then absorption.
+  std::vector<double> jump_cumulative_;
 };
 
 }  // namespace crawlq::sim

@@ -19,6 +19,7 @@ class RandomStream {
   double uniform() { return (static_cast<double>(engine_() >> 11) + 0.5) * 0x1.0p-53; }
   // Boost's ziggurat sampler: no logarithm on most draws, the event loop's largest cost otherwise.
   double exponential(double rate) { return unit_exponential_(engine_) / rate; }
+  double unit_exponential() { return unit_exponential_(engine_); }
 
  private:
   boost::random::mt19937_64 engine_;
