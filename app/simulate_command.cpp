@@ -12,6 +12,7 @@
 #include "sim/replications.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_observer.hpp"
+#include "sim/warmup.hpp"
 
 #include <cmath>
 #include <fstream>
@@ -153,7 +154,8 @@ int run(const SimulateOptions& o) {
   }
   sim::ReplicationPlan plan{.seed = seed, .replications = o.replications, .warmup = 0,
                             .horizon = o.horizon_given ? o.horizon : default_horizon(m), .threads = o.threads};
-  plan.warmup = o.warmup_given ? o.warmup : plan.horizon / 10;
+  // Without --warmup, MSER-5 on a pilot run of one horizon decides.
+  plan.warmup = o.warmup_given ? o.warmup : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
   if (!o.compare.empty()) {
     if (!level_map) throw UsageError("--compare: policy A must be a level map (give --thresholds or --levels)");
     return run_comparison(o, scenario, *level_map, plan);
@@ -199,6 +201,7 @@ int run(const SimulateOptions& o) {
                      {"seed", plan.seed},
                      {"horizon", plan.horizon},
                      {"warmup", plan.warmup},
+                     {"warmup_rule", o.warmup_given ? "given" : "mser-5"},
                      {"seconds", s.seconds}};
     if (o.precision > 0) {
       j["precision"] = o.precision;
@@ -209,9 +212,9 @@ int run(const SimulateOptions& o) {
   }
   fmt::print("{} ({}): K = {}, {} modes; policy: {}\n", m.name.empty() ? "scenario" : m.name, o.file, m.capacity,
              m.modes(), policy_description.dump());
-  fmt::print("{} replications of {:.6g} time units after a warm-up of {:.6g}, seed {}: {} events in {:.3g} s "
+  fmt::print("{} replications of {:.6g} time units after a warm-up of {:.6g} ({}), seed {}: {} events in {:.3g} s "
              "({:.3g} million events/s)\n\n",
-             replications, plan.horizon, plan.warmup, plan.seed, s.events, s.seconds, s.events / s.seconds / 1e6);
+             replications, plan.horizon, plan.warmup, o.warmup_given ? "given" : "MSER-5", plan.seed, s.events, s.seconds, s.events / s.seconds / 1e6);
   if (o.precision > 0)
     fmt::print("{} headline half-widths (P_loss, P_success, cost, V(1)) within {:g}% of their estimates\n\n",
                precise ? "all" : "NOT all", 100 * o.precision);
@@ -255,7 +258,8 @@ std::function<int()> add_simulate_command(CLI::App& app) {
   cmd->add_option("--horizon", o->horizon,
                   "observed time per replication (default: a million pages at the busiest mode)")
       ->each([o](const std::string&) { o->horizon_given = true; });
-  cmd->add_option("--warmup", o->warmup, "time simulated and discarded first (default: a tenth of the horizon)")
+  cmd->add_option("--warmup", o->warmup,
+                  "time simulated and discarded first (default: chosen by MSER-5 on a pilot run of one horizon)")
       ->each([o](const std::string&) { o->warmup_given = true; });
   cmd->add_option("--threads", o->threads, "replications run at once (0: all cores); same numbers for any count")
       ->capture_default_str()
