@@ -14,7 +14,11 @@
 #include "sim/trace_observer.hpp"
 #include "sim/warmup.hpp"
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 
 namespace crawlq::app {
@@ -154,6 +158,12 @@ int run(const SimulateOptions& o) {
   }
   sim::ReplicationPlan plan{.seed = seed, .replications = o.replications, .warmup = 0,
                             .horizon = o.horizon_given ? o.horizon : default_horizon(m), .threads = o.threads};
+  // Long runs show progress when a person watches stderr; pipes and files stay clean.
+  if (isatty(fileno(stderr)))
+    plan.progress = [start = std::chrono::steady_clock::now()](int done) {
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (seconds > 1) fmt::print(stderr, "\r{} replications done, {:.0f} s   ", done, seconds);
+    };
   // Without --warmup, MSER-5 on a pilot run of one horizon decides.
   plan.warmup = o.warmup_given ? o.warmup : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
   if (!o.compare.empty()) {
@@ -171,6 +181,7 @@ int run(const SimulateOptions& o) {
     return std::move(result.summary);
   }();
   const int replications = static_cast<int>(s.replications.size());
+  if (plan.progress && s.seconds > 1) fmt::print(stderr, "\n");
   if (!precise)
     fmt::print(stderr, "{}: --precision {} not reached within --time-limit {} s ({} replications); the "
                        "intervals below are what was reached\n",

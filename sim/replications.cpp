@@ -4,6 +4,7 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <chrono>
 #include <cmath>
+#include <mutex>
 #include <thread>
 
 #include "sim/simulator.hpp"
@@ -30,11 +31,17 @@ ReplicationBatch run_replications(const model::Model& model, const Policy& polic
   batch.estimates.resize(count);
   std::vector<std::uint64_t> events(count, 0);
   std::atomic<int> next{0};
+  int done = 0;
+  std::mutex progress_mutex;
   const auto work = [&] {
     for (int i = next++; i < count; i = next++) {
       StatisticsObserver statistics(model.capacity, model.modes());
       events[i] = simulator.run(plan.seed, first + i, plan.warmup, plan.warmup + plan.horizon, {&statistics}).events;
       batch.estimates[i] = statistics.estimate(model.costs);
+      if (plan.progress) {
+        std::lock_guard lock(progress_mutex);
+        plan.progress(first + ++done);
+      }
     }
   };
   int threads = plan.threads > 0 ? plan.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -3,6 +3,7 @@
 // replication has its own random streams (seed, replication, source) and its result slot, so the
 // numbers do not depend on the thread count.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "model/model.hpp"
@@ -17,6 +18,8 @@ struct ReplicationPlan {
   double warmup = 0;   // simulated and discarded before each replication's observation
   double horizon = 0;  // observed time of each replication
   int threads = 0;     // 0: all cores
+  // Called after each replication with the number done (from any thread, one call at a time).
+  std::function<void(int done)> progress = nullptr;
 };
 
 struct Interval {
