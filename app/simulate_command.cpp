@@ -42,6 +42,10 @@ struct SimulateOptions {
   bool json = false;
 };
 
+void print_interval(const char* name, const sim::Interval& i) {
+  fmt::print("  {:<32} {:>12.6g} +- {:<10.3g}\n", name, i.mean, i.half_width);
+}
+
 nlohmann::json interval_json(const sim::Interval& i) { return {{"mean", i.mean}, {"half_width", i.half_width}}; }
 
 nlohmann::json intervals_json(const std::vector<sim::Interval>& v) {
@@ -109,9 +113,7 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
   fmt::print("B: robots per level {}, cost {:.6g} +- {:.3g}\n", fmt::join(policy_b.levels(), " "), c.b.cost.mean,
              c.b.cost.half_width);
   fmt::print("\nB - A on common random numbers ({} replications, seed {}):\n", o.replications, plan.seed);
-  const auto row = [](const char* name, const sim::Interval& i) {
-    fmt::print("  {:<28} {:>12.6g} +- {:<10.3g}\n", name, i.mean, i.half_width);
-  };
+  const auto row = [](const char* name, const sim::Interval& i) { print_interval(name, i); };
   row("cost", c.cost);
   row("P_loss", c.p_loss);
   row("P_obs", c.p_obsolete);
@@ -229,9 +231,7 @@ int run(const SimulateOptions& o) {
   if (o.precision > 0)
     fmt::print("{} headline half-widths (P_loss, P_success, cost, V(1)) within {:g}% of their estimates\n\n",
                precise ? "all" : "NOT all", 100 * o.precision);
-  const auto row = [](const char* name, const sim::Interval& i) {
-    fmt::print("  {:<32} {:>12.6g} +- {:<10.3g}\n", name, i.mean, i.half_width);
-  };
+  const auto row = [](const char* name, const sim::Interval& i) { print_interval(name, i); };
   row("lambda", s.lambda);
   row("P_loss", s.p_loss);
   row("P_obs", s.p_obsolete);
