@@ -12,8 +12,10 @@ class Observer {
   virtual void on_batch(double time, int batch, int accepted) = 0;
   virtual void on_served(double time, double sojourn) = 0;
   virtual void on_expired(double time, double sojourn) = 0;
-  // After every event, once the controller has decided: the new level and active robots.
+  // After every event, once the controller has decided: the new level and active robots. Called
+  // only for observers whose wants_state() is true (it is a call per event).
   virtual void on_state(double /*time*/, int /*level*/, int /*robots*/) {}
+  virtual bool wants_state() const { return false; }
 };
 
 }  // namespace crawlq::sim

@@ -10,21 +10,36 @@ SampleQuantiles::SampleQuantiles(std::size_t capacity) : capacity_(std::max<std:
 }
 
 void SampleQuantiles::add(double value) {
-  if (seen_++ % stride_ != 0) return;
+  if (seen_++ != next_kept_) return;
   values_.push_back(value);
+  next_kept_ += stride_;
   if (values_.size() < capacity_) return;
+  // Keep the values at multiples of twice the stride: every other one, from the first.
   std::size_t kept = 0;
   for (std::size_t i = 0; i < values_.size(); i += 2) values_[kept++] = values_[i];
   values_.resize(kept);
   stride_ *= 2;
+  next_kept_ = (seen_ + stride_ - 1) / stride_ * stride_;
 }
 
-double SampleQuantiles::quantile(double q) const {
-  if (values_.empty()) return 0.0;
+namespace {
+std::size_t rank(double q, std::size_t n) { return static_cast<std::size_t>(std::ceil(q * n)) - (q > 0 ? 1 : 0); }
+}  // namespace
+
+double SampleQuantiles::quantile(double q) const { return quantiles({q}).front(); }
+
+std::vector<double> SampleQuantiles::quantiles(const std::vector<double>& levels) const {
+  std::vector<double> out(levels.size(), 0.0);
+  if (values_.empty()) return out;
   std::vector<double> copy = values_;
-  const auto k = static_cast<std::size_t>(std::ceil(q * copy.size())) - (q > 0 ? 1 : 0);
-  std::nth_element(copy.begin(), copy.begin() + k, copy.end());
-  return copy[k];
+  auto from = copy.begin();
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const auto at = copy.begin() + static_cast<std::ptrdiff_t>(rank(levels[i], copy.size()));
+    std::nth_element(from, at, copy.end());
+    out[i] = *at;
+    from = at;
+  }
+  return out;
 }
 
 }  // namespace crawlq::sim

@@ -14,10 +14,14 @@ class SampleQuantiles {
   std::size_t kept() const { return values_.size(); }
   // The q-quantile of the kept values (0 when there are none).
   double quantile(double q) const;
+  // Several quantiles at once, `levels` increasing: one copy, each search on what is left above.
+  std::vector<double> quantiles(const std::vector<double>& levels) const;
 
  private:
   std::size_t capacity_;
-  std::size_t stride_ = 1, seen_ = 0;
+  // Values at positions 0, stride, 2 stride, ... of the stream are kept; next_kept_ is the next such
+  // position, so that add() compares instead of dividing.
+  std::size_t stride_ = 1, seen_ = 0, next_kept_ = 0;
   std::vector<double> values_;
 };
 

@@ -76,6 +76,9 @@ RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, doub
   double next_expiry = kNever;
   double last = 0;
   RunStatistics stats;
+  std::vector<Observer*> state_observers;
+  for (Observer* o : observers)
+    if (o->wants_state()) state_observers.push_back(o);
 
   const auto report_interval = [&](double to) {
     const double from = std::max(last, observe_from);
@@ -88,7 +91,7 @@ RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, doub
   };
 
   while (true) {
-    const double t = std::min({service_end, next_expiry, next_move});
+    const double t = std::min(std::min(service_end, next_expiry), next_move);
     if (t > until) break;
     report_interval(t);
     last = t;
@@ -144,7 +147,7 @@ RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, doub
       next_move = t + arrival_random.exponential(arrivals_.rate(robots, phase));
     }
     if (observed)
-      for (Observer* o : observers) o->on_state(t, level, robots);
+      for (Observer* o : state_observers) o->on_state(t, level, robots);
   }
   report_interval(until);
   return stats;

@@ -51,9 +51,10 @@ ReplicationEstimate StatisticsObserver::estimate(const model::Costs& costs) cons
   e.mean_sojourn_served = served_ > 0 ? served_sojourn_ / served_ : 0.0;
   e.mean_sojourn_obsolete = expired_ > 0 ? expired_sojourn_ / expired_ : 0.0;
   e.mean_sojourn = served_ + expired_ > 0 ? (served_sojourn_ + expired_sojourn_) / (served_ + expired_) : 0.0;
-  e.served_median = served_sojourns_.quantile(0.5);
-  e.served_p90 = served_sojourns_.quantile(0.9);
-  e.served_p99 = served_sojourns_.quantile(0.99);
+  const auto q = served_sojourns_.quantiles({0.5, 0.9, 0.99});
+  e.served_median = q[0];
+  e.served_p90 = q[1];
+  e.served_p99 = q[2];
   e.cost = model::cost_criterion(costs, e.lambda, e.p_loss, e.p_obsolete, e.mean_sojourn_served,
                                  e.mean_active_robots, e.p_starvation);
   return e;

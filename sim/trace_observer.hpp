@@ -16,6 +16,7 @@ class TraceObserver final : public Observer {
   void on_served(double time, double sojourn) override;
   void on_expired(double time, double sojourn) override;
   void on_state(double time, int level, int robots) override;
+  bool wants_state() const override { return true; }
   long rows() const { return rows_; }
 
  private:
