@@ -207,6 +207,8 @@ int run(const SimulateOptions& o) {
                       {{"median", interval_json(s.served_median)},
                        {"p90", interval_json(s.served_p90)},
                        {"p99", interval_json(s.served_p99)}}},
+                     {"sojourn_served_histogram",
+                      {{"edges", s.served_histogram.edges}, {"density", intervals_json(s.served_histogram.density)}}},
                      {"level_probabilities", intervals_json(s.level_probabilities)},
                      {"mode_probabilities", intervals_json(s.mode_probabilities)},
                      {"events", s.events},

@@ -54,6 +54,32 @@ ReplicationBatch run_replications(const model::Model& model, const Policy& polic
   return batch;
 }
 
+namespace {
+constexpr int kHistogramBins = 40;
+
+Histogram histogram(const std::vector<ReplicationEstimate>& estimates) {
+  Histogram h;
+  double top = 0;
+  for (const auto& e : estimates) top = std::max(top, e.served_p99);
+  if (top <= 0) return h;
+  top *= 1.2;
+  const double width = top / kHistogramBins;
+  for (int b = 0; b <= kHistogramBins; ++b) h.edges.push_back(b * width);
+  std::vector<std::vector<double>> densities(kHistogramBins);
+  for (const auto& e : estimates) {
+    std::vector<double> counts(kHistogramBins, 0.0);
+    for (double x : e.served_sample) {
+      const auto bin = static_cast<std::size_t>(x / width);
+      if (bin < counts.size()) ++counts[bin];
+    }
+    const double n = std::max<double>(1.0, static_cast<double>(e.served_sample.size()));
+    for (int b = 0; b < kHistogramBins; ++b) densities[b].push_back(counts[b] / (n * width));
+  }
+  for (const auto& d : densities) h.density.push_back(student_interval(d));
+  return h;
+}
+}  // namespace
+
 SimulationSummary summarize(const model::Model& model, std::vector<ReplicationEstimate> estimates,
                             std::uint64_t events, double seconds) {
   SimulationSummary summary;
@@ -76,6 +102,7 @@ SimulationSummary summarize(const model::Model& model, std::vector<ReplicationEs
   summary.mean_sojourn_obsolete = interval_of([](const auto& e) { return e.mean_sojourn_obsolete; });
   // The cost's interval comes from the per-replication costs.
   summary.cost = interval_of([](const auto& e) { return e.cost; });
+  summary.served_histogram = histogram(summary.replications);
   summary.served_median = interval_of([](const auto& e) { return e.served_median; });
   summary.served_p90 = interval_of([](const auto& e) { return e.served_p90; });
   summary.served_p99 = interval_of([](const auto& e) { return e.served_p99; });

@@ -26,11 +26,18 @@ struct Interval {
   double mean = 0, half_width = 0;  // 95%, Student t with replications - 1 degrees of freedom
 };
 
+// Density of the served pages' sojourn on bins common to all replications, each bin an interval.
+struct Histogram {
+  std::vector<double> edges;      // bins [edges[i], edges[i+1])
+  std::vector<Interval> density;  // per unit time; the mass beyond the last edge is left out
+};
+
 struct SimulationSummary {
   Interval lambda, p_loss, p_obsolete, p_served, p_starvation, mean_active_robots, mean_in_system, mean_in_queue,
       mean_sojourn,
       mean_sojourn_served, mean_sojourn_obsolete, cost;
   Interval served_median, served_p90, served_p99;  // quantiles of the served pages' sojourn
+  Histogram served_histogram;
   std::vector<Interval> level_probabilities, mode_probabilities;
   std::vector<ReplicationEstimate> replications;
   std::uint64_t events = 0;

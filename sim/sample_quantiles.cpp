@@ -26,6 +26,14 @@ namespace {
 std::size_t rank(double q, std::size_t n) { return static_cast<std::size_t>(std::ceil(q * n)) - (q > 0 ? 1 : 0); }
 }  // namespace
 
+std::vector<double> SampleQuantiles::thinned(std::size_t count) const {
+  if (values_.size() <= count) return values_;
+  std::vector<double> out;
+  const double step = static_cast<double>(values_.size()) / static_cast<double>(count);
+  for (std::size_t i = 0; i < count; ++i) out.push_back(values_[static_cast<std::size_t>(i * step)]);
+  return out;
+}
+
 double SampleQuantiles::quantile(double q) const { return quantiles({q}).front(); }
 
 std::vector<double> SampleQuantiles::quantiles(const std::vector<double>& levels) const {

@@ -14,6 +14,8 @@ class SampleQuantiles {
   std::size_t kept() const { return values_.size(); }
   // The q-quantile of the kept values (0 when there are none).
   double quantile(double q) const;
+  // At most `count` of the kept values, evenly spaced through the stream.
+  std::vector<double> thinned(std::size_t count) const;
   // Several quantiles at once, `levels` increasing: one copy, each search on what is left above.
   std::vector<double> quantiles(const std::vector<double>& levels) const;
 

@@ -55,6 +55,7 @@ ReplicationEstimate StatisticsObserver::estimate(const model::Costs& costs) cons
   e.served_median = q[0];
   e.served_p90 = q[1];
   e.served_p99 = q[2];
+  e.served_sample = served_sojourns_.thinned(4096);
   e.cost = model::cost_criterion(costs, e.lambda, e.p_loss, e.p_obsolete, e.mean_sojourn_served,
                                  e.mean_active_robots, e.p_starvation);
   return e;

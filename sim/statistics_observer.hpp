@@ -18,6 +18,8 @@ struct ReplicationEstimate {
   std::vector<double> level_probabilities, mode_probabilities;
   // Sojourn of served pages: median, 90% and 99% points.
   double served_median = 0, served_p90 = 0, served_p99 = 0;
+  // A systematic subsample of the served pages' sojourns, for histograms with common bins.
+  std::vector<double> served_sample;
 };
 
 class StatisticsObserver final : public Observer {

@@ -63,6 +63,14 @@ void compare(const model::Model& m, std::uint64_t seed, const std::string& what)
                   served_pages < 5000});
   rows.push_back({"served 99%", sojourn.quantile(analytic::PageFate::kServed, 0.99), s.served_p99,
                   served_pages < 20000});
+  // The histogram of the served pages' sojourn against the exact density over each bin.
+  const auto& edges = s.served_histogram.edges;
+  for (std::size_t b = 0; b + 1 < edges.size(); ++b) {
+    const double exact_mass = sojourn.cdf(analytic::PageFate::kServed, edges[b + 1]) -
+                              sojourn.cdf(analytic::PageFate::kServed, edges[b]);
+    rows.push_back({fmt::format("served histogram bin {}", b), exact_mass / (edges[b + 1] - edges[b]),
+                    s.served_histogram.density[b], served_pages < 20000});
+  }
   for (std::size_t i = 0; i < e.level_probabilities.size(); ++i)
     rows.push_back({fmt::format("level_probabilities[{}]", i), e.level_probabilities[i], s.level_probabilities[i]});
   for (std::size_t r = 0; r < e.mode_probabilities.size(); ++r)
