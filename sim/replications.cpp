@@ -57,6 +57,29 @@ ReplicationBatch run_replications(const model::Model& model, const Policy& polic
 namespace {
 constexpr int kHistogramBins = 40;
 
+using Field = double ReplicationEstimate::*;
+
+Interval interval_over(const std::vector<ReplicationEstimate>& estimates, Field field) {
+  std::vector<double> values;
+  for (const auto& e : estimates) values.push_back(e.*field);
+  return student_interval(values);
+}
+
+Interval vector_entry_interval(const std::vector<ReplicationEstimate>& estimates,
+                               std::vector<double> ReplicationEstimate::*field, std::size_t entry) {
+  std::vector<double> values;
+  for (const auto& e : estimates) values.push_back((e.*field)[entry]);
+  return student_interval(values);
+}
+
+// Replication by replication, b minus a: the paired differences of common random numbers.
+Interval paired_interval(const std::vector<ReplicationEstimate>& a, const std::vector<ReplicationEstimate>& b,
+                         Field field) {
+  std::vector<double> differences;
+  for (std::size_t r = 0; r < a.size(); ++r) differences.push_back(b[r].*field - a[r].*field);
+  return student_interval(differences);
+}
+
 Histogram histogram(const std::vector<ReplicationEstimate>& estimates) {
   Histogram h;
   double top = 0;
@@ -84,32 +107,27 @@ SimulationSummary summarize(const model::Model& model, std::vector<ReplicationEs
                             std::uint64_t events, double seconds) {
   SimulationSummary summary;
   summary.replications = std::move(estimates);
-  const auto interval_of = [&](auto field) {
-    std::vector<double> values;
-    for (const auto& e : summary.replications) values.push_back(field(e));
-    return student_interval(values);
-  };
-  summary.lambda = interval_of([](const auto& e) { return e.lambda; });
-  summary.p_loss = interval_of([](const auto& e) { return e.p_loss; });
-  summary.p_obsolete = interval_of([](const auto& e) { return e.p_obsolete; });
-  summary.p_served = interval_of([](const auto& e) { return e.p_served; });
-  summary.p_starvation = interval_of([](const auto& e) { return e.p_starvation; });
-  summary.mean_active_robots = interval_of([](const auto& e) { return e.mean_active_robots; });
-  summary.mean_in_system = interval_of([](const auto& e) { return e.mean_in_system; });
-  summary.mean_in_queue = interval_of([](const auto& e) { return e.mean_in_queue; });
-  summary.mean_sojourn = interval_of([](const auto& e) { return e.mean_sojourn; });
-  summary.mean_sojourn_served = interval_of([](const auto& e) { return e.mean_sojourn_served; });
-  summary.mean_sojourn_obsolete = interval_of([](const auto& e) { return e.mean_sojourn_obsolete; });
+  summary.lambda = interval_over(summary.replications, &ReplicationEstimate::lambda);
+  summary.p_loss = interval_over(summary.replications, &ReplicationEstimate::p_loss);
+  summary.p_obsolete = interval_over(summary.replications, &ReplicationEstimate::p_obsolete);
+  summary.p_served = interval_over(summary.replications, &ReplicationEstimate::p_served);
+  summary.p_starvation = interval_over(summary.replications, &ReplicationEstimate::p_starvation);
+  summary.mean_active_robots = interval_over(summary.replications, &ReplicationEstimate::mean_active_robots);
+  summary.mean_in_system = interval_over(summary.replications, &ReplicationEstimate::mean_in_system);
+  summary.mean_in_queue = interval_over(summary.replications, &ReplicationEstimate::mean_in_queue);
+  summary.mean_sojourn = interval_over(summary.replications, &ReplicationEstimate::mean_sojourn);
+  summary.mean_sojourn_served = interval_over(summary.replications, &ReplicationEstimate::mean_sojourn_served);
+  summary.mean_sojourn_obsolete = interval_over(summary.replications, &ReplicationEstimate::mean_sojourn_obsolete);
   // The cost's interval comes from the per-replication costs.
-  summary.cost = interval_of([](const auto& e) { return e.cost; });
+  summary.cost = interval_over(summary.replications, &ReplicationEstimate::cost);
   summary.served_histogram = histogram(summary.replications);
-  summary.served_median = interval_of([](const auto& e) { return e.served_median; });
-  summary.served_p90 = interval_of([](const auto& e) { return e.served_p90; });
-  summary.served_p99 = interval_of([](const auto& e) { return e.served_p99; });
+  summary.served_median = interval_over(summary.replications, &ReplicationEstimate::served_median);
+  summary.served_p90 = interval_over(summary.replications, &ReplicationEstimate::served_p90);
+  summary.served_p99 = interval_over(summary.replications, &ReplicationEstimate::served_p99);
   for (int i = 0; i <= model.capacity; ++i)
-    summary.level_probabilities.push_back(interval_of([i](const auto& e) { return e.level_probabilities[i]; }));
+    summary.level_probabilities.push_back(vector_entry_interval(summary.replications, &ReplicationEstimate::level_probabilities, i));
   for (int r = 0; r < model.modes(); ++r)
-    summary.mode_probabilities.push_back(interval_of([r](const auto& e) { return e.mode_probabilities[r]; }));
+    summary.mode_probabilities.push_back(vector_entry_interval(summary.replications, &ReplicationEstimate::mode_probabilities, r));
   summary.events = events;
   summary.seconds = seconds;
   return summary;
@@ -143,18 +161,12 @@ PolicyComparison compare_policies(const model::Model& model, const Policy& a, co
   PolicyComparison c;
   c.a = simulate(model, a, plan);
   c.b = simulate(model, b, plan);
-  const auto paired = [&](auto field) {
-    std::vector<double> differences;
-    for (std::size_t r = 0; r < c.a.replications.size(); ++r)
-      differences.push_back(field(c.b.replications[r]) - field(c.a.replications[r]));
-    return student_interval(differences);
-  };
-  c.cost = paired([](const auto& e) { return e.cost; });
-  c.p_loss = paired([](const auto& e) { return e.p_loss; });
-  c.p_obsolete = paired([](const auto& e) { return e.p_obsolete; });
-  c.p_starvation = paired([](const auto& e) { return e.p_starvation; });
-  c.mean_active_robots = paired([](const auto& e) { return e.mean_active_robots; });
-  c.mean_sojourn_served = paired([](const auto& e) { return e.mean_sojourn_served; });
+  c.cost = paired_interval(c.a.replications, c.b.replications, &ReplicationEstimate::cost);
+  c.p_loss = paired_interval(c.a.replications, c.b.replications, &ReplicationEstimate::p_loss);
+  c.p_obsolete = paired_interval(c.a.replications, c.b.replications, &ReplicationEstimate::p_obsolete);
+  c.p_starvation = paired_interval(c.a.replications, c.b.replications, &ReplicationEstimate::p_starvation);
+  c.mean_active_robots = paired_interval(c.a.replications, c.b.replications, &ReplicationEstimate::mean_active_robots);
+  c.mean_sojourn_served = paired_interval(c.a.replications, c.b.replications, &ReplicationEstimate::mean_sojourn_served);
   c.independent_cost_half_width = std::hypot(c.a.cost.half_width, c.b.cost.half_width);
   return c;
 }
