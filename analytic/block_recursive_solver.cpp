@@ -2,19 +2,12 @@
 
 #include <vector>
 
+#include "model/linear_algebra.hpp"
+
 namespace crawlq::analytic {
 
 namespace {
 using Dense = Eigen::MatrixXd;
-
-// Solves p_0 M = 0 with the normalisation p_0 weights = 1 (one balance equation replaced).
-Eigen::RowVectorXd null_row_vector(const Dense& m, const Eigen::VectorXd& weights) {
-  Dense system = m.transpose();
-  system.row(system.rows() - 1) = weights.transpose();
-  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(system.rows());
-  rhs(rhs.size() - 1) = 1.0;
-  return system.fullPivLu().solve(rhs).transpose();
-}
 
 // Q-bar_{l,l} = Q_{l,l} + sum_{m>l} Q_{l,m} G_{m-1} ... G_l, by Horner from the top (step 2), with
 // row_block(m) = Q_{l,m}. Zero blocks (batches too small to reach level m) cost nothing.
@@ -84,7 +77,8 @@ StationaryResult BlockRecursiveSolver::solve(const GeneratorBlocks& blocks) cons
   // comes last.
   const Dense bar00 = horner(0, k, [&](int m) -> const SparseMatrix& { return blocks.block(0, m); }, g);
   const Eigen::Index w = space.level_size(0);
-  const Eigen::RowVectorXd p0 = null_row_vector(bar00, Eigen::VectorXd::Ones(w));
+  // Q-bar_{0,0} generates the chain censored on level 0: p_0 is its stationary vector, up to scale.
+  const Eigen::RowVectorXd p0 = model::stationary_distribution(bar00);
   StationaryResult result;
   Eigen::VectorXd& p = result.probabilities;
   p.resize(space.size());

@@ -3,6 +3,8 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "model/linear_algebra.hpp"
+
 namespace crawlq::analytic {
 
 std::string QbdSolver::refusal(const GeneratorBlocks& blocks) const {
@@ -29,12 +31,8 @@ StationaryResult QbdSolver::solve(const GeneratorBlocks& blocks) const {
   if (k >= 1) u0 += blocks.block(0, 1) * g[0];
 
   // Steps 2-4 on the vector directly: p_i = p_{i-1} Q_{i-1,i} (-U_i)^{-1}, with p_0 U_0 = 0.
-  Eigen::MatrixXd system = u0.transpose();
-  // p_0 e = 1 for now (it is positive whatever the phase structure); the whole p is rescaled below.
-  system.row(system.rows() - 1).setOnes();
-  Eigen::VectorXd rhs = Eigen::VectorXd::Zero(system.rows());
-  rhs(rhs.size() - 1) = 1.0;
-  Eigen::RowVectorXd level = system.fullPivLu().solve(rhs).transpose();
+  // U_0 generates the chain censored on level 0; the whole p is rescaled below.
+  Eigen::RowVectorXd level = model::stationary_distribution(u0);
 
   StationaryResult result;
   result.probabilities.resize(space.size());
