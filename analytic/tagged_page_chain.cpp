@@ -63,6 +63,7 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
   t_.setFromTriplets(entries.begin(), entries.end());
   t_.makeCompressed();
   accepted_exit_ = served_exit_ + obsolete_exit_;
+  for (int l = 0; l <= model.capacity; ++l) gamma_powers_.push_back(Eigen::MatrixXd(terms.gamma_power(l)));
   for (Eigen::Index i = 0; i < size_; ++i)
     max_exit_rate_ = std::max(max_exit_rate_, -t_.coeff(i, i));
 
@@ -105,19 +106,8 @@ Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& mod
   const Eigen::Index w = space.arrival_phases();
   Eigen::RowVectorXd start = Eigen::RowVectorXd::Zero(size_);
   double offered = 0;
-  // gamma^{(x)l} for the clocks of the batch-mates ahead and the tagged page's own.
-  std::vector<Eigen::RowVectorXd> gamma_power{Eigen::RowVectorXd::Ones(1)};
-  for (int l = 1; l <= capacity; ++l) {
-    const Eigen::RowVectorXd& prev = gamma_power.back();
-    Eigen::RowVectorXd next(prev.size() * clock_phases_);
-    for (Eigen::Index i = 0; i < prev.size(); ++i)
-      next.segment(i * clock_phases_, clock_phases_) = prev(i) * gamma_;
-    gamma_power.push_back(next);
-  }
-  const auto kron_row = [](const Eigen::RowVectorXd& a, const Eigen::RowVectorXd& b) {
-    Eigen::RowVectorXd r(a.size() * b.size());
-    for (Eigen::Index i = 0; i < a.size(); ++i) r.segment(i * b.size(), b.size()) = a(i) * b;
-    return r;
+  const auto kron_row = [](const Eigen::RowVectorXd& a, const Eigen::RowVectorXd& b) -> Eigen::RowVectorXd {
+    return model::kron(a, b);
   };
 
   for (int level = 0; level <= capacity; ++level) {
@@ -140,12 +130,12 @@ Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& mod
             start.head(service_phases_) += weight * beta_;
           } else {
             const int ahead = position - 2;
-            const Eigen::RowVectorXd entry = kron_row(weight * beta_, gamma_power[position - 1]);
+            const Eigen::RowVectorXd entry = kron_row(weight * beta_, gamma_powers_[position - 1]);
             start.segment(waiting_offset(ahead), entry.size()) += entry;
           }
         } else {
           const int ahead = (level - 1) + (position - 1);
-          const Eigen::RowVectorXd entry = kron_row(rest, gamma_power[position]);
+          const Eigen::RowVectorXd entry = kron_row(rest, gamma_powers_[position]);
           start.segment(waiting_offset(ahead), entry.size()) += entry;
         }
       }

@@ -49,6 +49,7 @@ class TaggedPageChain {
   Eigen::VectorXd moments_[3][3];  // [fate][k]
   double max_exit_rate_ = 0;
   model::RowVector beta_, gamma_;
+  std::vector<model::RowVector> gamma_powers_;  // gamma^{(x)l}, l = 0..K: the clocks of new pages
   int service_phases_, clock_phases_;
 };
 
