@@ -20,6 +20,7 @@ class ArrivalSampler {
 
   int phases() const { return phases_; }
   double rate(int robots, int phase) const { return table(robots, phase).rate; }
+  double mean_stay(int robots, int phase) const { return table(robots, phase).mean_stay; }
   ArrivalJump jump(int robots, int phase, RandomStream& random) const;
   // Start in the stationary phase of mode `robots`.
   int initial_phase(int robots, RandomStream& random) const;
@@ -27,6 +28,7 @@ class ArrivalSampler {
  private:
   struct PhaseTable {
     double rate = 0;
+    double mean_stay = 0;
     std::vector<double> cumulative;
     std::vector<ArrivalJump> outcomes;
   };

@@ -33,9 +33,11 @@ class PhaseTypeSampler {
     int offset;            // of its row in jump_cumulative_
     bool absorbs_surely;   // no transition to another phase
   };
+  // The index of the first cumulative probability above u: counted rather than searched, so that
+  // the choice costs no mispredicted branch (the walk's length is random enough already).
   static int pick(const std::vector<double>& cumulative, int offset, int count, double u) {
     int i = 0;
-    while (i + 1 < count && u >= cumulative[offset + i]) ++i;
+    for (int j = 0; j + 1 < count; ++j) i += u >= cumulative[offset + j];
     return i;
   }
   int phases_;

@@ -9,8 +9,7 @@ SampleQuantiles::SampleQuantiles(std::size_t capacity) : capacity_(std::max<std:
   values_.reserve(std::min<std::size_t>(capacity_, 1 << 16));
 }
 
-void SampleQuantiles::add(double value) {
-  if (seen_++ != next_kept_) return;
+void SampleQuantiles::keep(double value) {
   values_.push_back(value);
   next_kept_ += stride_;
   if (values_.size() < capacity_) return;

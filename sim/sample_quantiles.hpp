@@ -10,7 +10,9 @@ namespace crawlq::sim {
 class SampleQuantiles {
  public:
   explicit SampleQuantiles(std::size_t capacity = std::size_t{1} << 22);
-  void add(double value);
+  void add(double value) {
+    if (seen_++ == next_kept_) keep(value);
+  }
   std::size_t kept() const { return values_.size(); }
   // The q-quantile of the kept values (0 when there are none).
   double quantile(double q) const;
@@ -20,6 +22,8 @@ class SampleQuantiles {
   std::vector<double> quantiles(const std::vector<double>& levels) const;
 
  private:
+  void keep(double value);
+
   std::size_t capacity_;
   // Values at positions 0, stride, 2 stride, ... of the stream are kept; next_kept_ is the next such
   // position, so that add() compares instead of dividing.

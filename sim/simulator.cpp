@@ -3,51 +3,41 @@
 #include <algorithm>
 
 #include "model/admission.hpp"
+#include "sim/page_buffer.hpp"
+#include "sim/statistics_observer.hpp"
 
 namespace crawlq::sim {
 
 namespace {
 
-constexpr double kNever = std::numeric_limits<double>::infinity();
-
-struct WaitingPage {
-  double arrival = 0;
-  double expiry = kNever;
-};
-
-// The buffer: a ring of at most K-1 waiting pages in FIFO order, allocated once per run.
-class Buffer {
+// Every observer of a run, for the general case. The replications' own statistics skip it: the loop
+// is compiled for that final observer, so its calls are inlined instead of dispatched per event.
+class ObserverFanOut {
  public:
-  explicit Buffer(int capacity) : pages_(std::max(capacity, 1)) {}
-  int size() const { return size_; }
-  const WaitingPage& at(int i) const { return pages_[slot(i)]; }
-  void push(const WaitingPage& page) { pages_[slot(size_++)] = page; }
-  WaitingPage pop_front() {
-    const WaitingPage page = pages_[head_];
-    head_ = slot(1);
-    --size_;
-    return page;
+  explicit ObserverFanOut(const std::vector<Observer*>& observers) : all_(observers) {
+    for (Observer* o : observers)
+      if (o->wants_state()) state_.push_back(o);
   }
-  void erase(int i) {
-    for (int j = i; j + 1 < size_; ++j) pages_[slot(j)] = pages_[slot(j + 1)];
-    --size_;
+  void on_interval(double from, double to, int level, int robots) {
+    for (Observer* o : all_) o->on_interval(from, to, level, robots);
   }
-  // The waiting page that expires first, or -1.
-  int first_to_expire() const {
-    int best = -1;
-    double earliest = kNever;
-    for (int i = 0; i < size_; ++i)
-      if (at(i).expiry < earliest) earliest = at(best = i).expiry;
-    return best;
+  void on_batch(double t, int batch, int accepted) {
+    for (Observer* o : all_) o->on_batch(t, batch, accepted);
   }
+  void on_served(double t, double sojourn) {
+    for (Observer* o : all_) o->on_served(t, sojourn);
+  }
+  void on_expired(double t, double sojourn) {
+    for (Observer* o : all_) o->on_expired(t, sojourn);
+  }
+  void on_state(double t, int level, int robots) {
+    for (Observer* o : state_) o->on_state(t, level, robots);
+  }
+  bool wants_state() const { return !state_.empty(); }
 
  private:
-  int slot(int i) const {
-    const int s = head_ + i;
-    return s >= static_cast<int>(pages_.size()) ? s - static_cast<int>(pages_.size()) : s;
-  }
-  std::vector<WaitingPage> pages_;
-  int head_ = 0, size_ = 0;
+  const std::vector<Observer*>& all_;
+  std::vector<Observer*> state_;
 };
 
 }  // namespace
@@ -57,33 +47,41 @@ Simulator::Simulator(const model::Model& model, const Policy& policy)
   if (model.obsolescence) obsolescence_.emplace(*model.obsolescence);
 }
 
-RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, double observe_from,
-                             double until, const std::vector<Observer*>& observers) const {
-  RandomStream arrival_random(seed, replication, Source::kArrivals);
-  RandomStream service_random(seed, replication, Source::kService);
-  RandomStream clock_random(seed, replication, Source::kObsolescence);
-  const int capacity = model_.capacity;
+RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, double observe_from, double until,
+                             const std::vector<Observer*>& observers) const {
+  const Path path{seed, replication, observe_from, until};
+  auto* statistics = observers.size() == 1 ? dynamic_cast<StatisticsObserver*>(observers[0]) : nullptr;
+  const auto* level_map = dynamic_cast<const LevelMapPolicy*>(&policy_);
+  if (statistics && level_map) return run_path(path, *level_map, *statistics);
+  if (statistics) return run_path(path, policy_, *statistics);
+  ObserverFanOut fan_out(observers);
+  if (level_map) return run_path(path, *level_map, fan_out);
+  return run_path(path, policy_, fan_out);
+}
 
-  Buffer buffer(capacity - 1);
+template <class Controller, class Sink>
+RunStatistics Simulator::run_path(const Path& path, const Controller& controller, Sink& sink) const {
+  RandomStream arrival_random(path.seed, path.replication, Source::kArrivals);
+  RandomStream service_random(path.seed, path.replication, Source::kService);
+  RandomStream clock_random(path.seed, path.replication, Source::kObsolescence);
+  const int capacity = model_.capacity;
+  const double observe_from = path.observe_from;
+
+  PageBuffer buffer(capacity - 1);
   int level = 0;
-  int phase = 0;
-  int robots = policy_.robots(SystemView{0, 0, 0, 0.0});
-  phase = arrivals_.initial_phase(robots, arrival_random);
-  robots = policy_.robots(SystemView{0, phase, robots, 0.0});
-  double next_move = arrival_random.exponential(arrivals_.rate(robots, phase));
+  int robots = controller.robots(SystemView{0, 0, 0, 0.0});
+  int phase = arrivals_.initial_phase(robots, arrival_random);
+  robots = controller.robots(SystemView{0, phase, robots, 0.0});
+  double next_move = arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);
   double service_end = kNever, in_service_since = 0;
   int expiring = -1;  // index in the buffer of the next page to expire
   double next_expiry = kNever;
   double last = 0;
   RunStatistics stats;
-  std::vector<Observer*> state_observers;
-  for (Observer* o : observers)
-    if (o->wants_state()) state_observers.push_back(o);
 
   const auto report_interval = [&](double to) {
     const double from = std::max(last, observe_from);
-    if (to > from)
-      for (Observer* o : observers) o->on_interval(from, to, level, robots);
+    if (to > from) sink.on_interval(from, to, level, robots);
   };
   const auto refresh_expiry = [&] {
     expiring = buffer.first_to_expire();
@@ -92,15 +90,14 @@ RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, doub
 
   while (true) {
     const double t = std::min(std::min(service_end, next_expiry), next_move);
-    if (t > until) break;
+    if (t > path.until) break;
     report_interval(t);
     last = t;
     ++stats.events;
     const bool observed = t >= observe_from;
     bool phase_moved = false;
     if (service_end <= next_expiry && service_end <= next_move) {
-      if (observed)
-        for (Observer* o : observers) o->on_served(t, t - in_service_since);
+      if (observed) sink.on_served(t, t - in_service_since);
       --level;
       if (buffer.size() > 0) {
         in_service_since = buffer.pop_front().arrival;
@@ -110,8 +107,7 @@ RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, doub
         service_end = kNever;
       }
     } else if (next_expiry <= next_move) {
-      if (observed)
-        for (Observer* o : observers) o->on_expired(t, t - buffer.at(expiring).arrival);
+      if (observed) sink.on_expired(t, t - buffer.at(expiring).arrival);
       buffer.erase(expiring);
       --level;
       refresh_expiry();
@@ -121,8 +117,7 @@ RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, doub
       phase_moved = true;
       if (jump.batch > 0) {
         const int accepted = model::accepted_pages(model_.admission, level, capacity, jump.batch);
-        if (observed)
-          for (Observer* o : observers) o->on_batch(t, jump.batch, accepted);
+        if (observed) sink.on_batch(t, jump.batch, accepted);
         for (int i = 0; i < accepted; ++i) {
           if (level == 0) {
             in_service_since = t;
@@ -141,15 +136,14 @@ RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, doub
     }
     // The controller looks at the new state; a new mode redraws the robots' pending move, which is
     // exact because the time to it is exponential.
-    const int decided = policy_.robots(SystemView{level, phase, robots, t});
+    const int decided = controller.robots(SystemView{level, phase, robots, t});
     if (phase_moved || decided != robots) {
       robots = decided;
-      next_move = t + arrival_random.exponential(arrivals_.rate(robots, phase));
+      next_move = t + arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);
     }
-    if (observed)
-      for (Observer* o : state_observers) o->on_state(t, level, robots);
+    if (observed && sink.wants_state()) sink.on_state(t, level, robots);
   }
-  report_interval(until);
+  report_interval(path.until);
   return stats;
 }
 

@@ -33,6 +33,14 @@ class Simulator {
                     const std::vector<Observer*>& observers) const;
 
  private:
+  struct Path {
+    std::uint64_t seed, replication;
+    double observe_from, until;
+  };
+  // The event loop, compiled for each pairing of controller and observers it is run with.
+  template <class Controller, class Sink>
+  RunStatistics run_path(const Path& path, const Controller& controller, Sink& sink) const;
+
   const model::Model& model_;
   const Policy& policy_;
   ArrivalSampler arrivals_;

@@ -5,29 +5,6 @@ namespace crawlq::sim {
 StatisticsObserver::StatisticsObserver(int capacity, int modes)
     : time_at_level_(capacity + 1, 0.0), time_with_robots_(modes, 0.0) {}
 
-void StatisticsObserver::on_interval(double from, double to, int level, int robots) {
-  const double length = to - from;
-  time_at_level_[level] += length;
-  time_with_robots_[robots - 1] += length;
-  observed_time_ += length;
-}
-
-void StatisticsObserver::on_batch(double, int batch, int accepted) {
-  offered_ += batch;
-  accepted_ += accepted;
-}
-
-void StatisticsObserver::on_served(double, double sojourn) {
-  ++served_;
-  served_sojourn_ += sojourn;
-  served_sojourns_.add(sojourn);
-}
-
-void StatisticsObserver::on_expired(double, double sojourn) {
-  ++expired_;
-  expired_sojourn_ += sojourn;
-}
-
 ReplicationEstimate StatisticsObserver::estimate(const model::Costs& costs) const {
   ReplicationEstimate e;
   const double t = observed_time_ > 0 ? observed_time_ : 1.0;

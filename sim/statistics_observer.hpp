@@ -25,10 +25,26 @@ struct ReplicationEstimate {
 class StatisticsObserver final : public Observer {
  public:
   StatisticsObserver(int capacity, int modes);
-  void on_interval(double from, double to, int level, int robots) override;
-  void on_batch(double time, int batch, int accepted) override;
-  void on_served(double time, double sojourn) override;
-  void on_expired(double time, double sojourn) override;
+  // Defined here so that the event loop, compiled for this final class, inlines them.
+  void on_interval(double from, double to, int level, int robots) override {
+    const double length = to - from;
+    time_at_level_[level] += length;
+    time_with_robots_[robots - 1] += length;
+    observed_time_ += length;
+  }
+  void on_batch(double, int batch, int accepted) override {
+    offered_ += batch;
+    accepted_ += accepted;
+  }
+  void on_served(double, double sojourn) override {
+    ++served_;
+    served_sojourn_ += sojourn;
+    served_sojourns_.add(sojourn);
+  }
+  void on_expired(double, double sojourn) override {
+    ++expired_;
+    expired_sojourn_ += sojourn;
+  }
 
   ReplicationEstimate estimate(const model::Costs& costs) const;
 

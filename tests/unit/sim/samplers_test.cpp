@@ -55,7 +55,7 @@ TEST_CASE("the robots' phase process brings batches at the rates theta D_k e", "
     double t = 0;
     std::vector<double> batches(b.max_batch() + 1, 0.0);
     while (true) {
-      t += random.exponential(sampler.rate(robots, phase));
+      t += random.unit_exponential() * sampler.mean_stay(robots, phase);
       if (t > horizon) break;
       const auto jump = sampler.jump(robots, phase, random);
       ++batches[jump.batch];
