@@ -30,13 +30,17 @@ struct SimulateOptions {
   PolicyFlags policy;
   std::string seed = "1";  // text, so that "-1" is refused rather than wrapped to 2^64 - 1
   int replications = 10;
+  bool replications_given = false;
   double horizon = 0;
   bool horizon_given = false;  // otherwise about a million offered pages per replication at the busiest mode
   double warmup = 0;
   bool warmup_given = false;  // otherwise a tenth of the horizon
   int threads = 0;
   std::string trace;  // FILE.csv: one sample path instead of replications
-  double precision = 0;     // > 0: add replications until headline half-widths are this relative size
+  // > 0: add replications until headline half-widths are this relative size. Unless the user fixes
+  // --replications, a run goes on to 1%: an interval too wide to decide anything is no default.
+  double precision = 0.01;
+  bool precision_given = false;
   double time_limit = 50;   // seconds, for --precision
   std::string compare;      // "thresholds=a,b,c" or "levels=m0,...": policy B, simulated beside A
   bool json = false;
@@ -175,10 +179,11 @@ int run(const SimulateOptions& o) {
   if (o.precision < 0 || o.precision >= 1)
     throw UsageError(fmt::format("--precision: {}: give a relative half-width in (0, 1), e.g. 0.01", o.precision));
   if (o.time_limit <= 0) throw UsageError(fmt::format("--time-limit: {}: must be positive", o.time_limit));
+  const double precision = o.precision_given || !o.replications_given ? o.precision : 0.0;
   bool precise = true;
   const sim::SimulationSummary s = [&] {
-    if (o.precision == 0) return sim::simulate(m, *simulated, plan);
-    auto result = sim::simulate_to_precision(m, *simulated, plan, o.precision, o.time_limit);
+    if (precision == 0) return sim::simulate(m, *simulated, plan);
+    auto result = sim::simulate_to_precision(m, *simulated, plan, precision, o.time_limit);
     precise = result.precise;
     return std::move(result.summary);
   }();
@@ -187,7 +192,7 @@ int run(const SimulateOptions& o) {
   if (!precise)
     fmt::print(stderr, "{}: --precision {} not reached within --time-limit {} s ({} replications); the "
                        "intervals below are what was reached\n",
-               o.file, o.precision, o.time_limit, replications);
+               o.file, precision, o.time_limit, replications);
 
   if (o.json) {
     nlohmann::json j{{"policy", policy_description},
@@ -218,8 +223,8 @@ int run(const SimulateOptions& o) {
                      {"warmup", plan.warmup},
                      {"warmup_rule", o.warmup_given ? "given" : "mser-5"},
                      {"seconds", s.seconds}};
-    if (o.precision > 0) {
-      j["precision"] = o.precision;
+    if (precision > 0) {
+      j["precision"] = precision;
       j["precise"] = precise;
     }
     std::cout << j.dump(2) << '\n';
@@ -230,9 +235,9 @@ int run(const SimulateOptions& o) {
   fmt::print("{} replications of {:.6g} time units after a warm-up of {:.6g} ({}), seed {}: {} events in {:.3g} s "
              "({:.3g} million events/s)\n\n",
              replications, plan.horizon, plan.warmup, o.warmup_given ? "given" : "MSER-5", plan.seed, s.events, s.seconds, s.events / s.seconds / 1e6);
-  if (o.precision > 0)
+  if (precision > 0)
     fmt::print("{} headline half-widths (P_loss, P_success, cost, V(1)) within {:g}% of their estimates\n\n",
-               precise ? "all" : "NOT all", 100 * o.precision);
+               precise ? "all" : "NOT all", 100 * precision);
   const auto row = [](const char* name, const sim::Interval& i) { print_interval(name, i); };
   row("lambda", s.lambda);
   row("P_loss", s.p_loss);
@@ -261,13 +266,19 @@ std::function<int()> add_simulate_command(CLI::App& app) {
       "simulate",
       "Discrete-event simulation of the same system, independent of the exact engine: estimates of\n"
       "every measure of `solve` with 95% confidence intervals over independent replications.\n"
-      "Example: crawlq simulate scenarios/data/paper-example-1.yaml --replications 20 --seed 7");
+      "By default replications are added until P_loss, P_success, cost and V(1) are known to 1%.\n"
+      "Examples: crawlq simulate scenarios/data/paper-example-1.yaml --seed 7\n"
+      "          crawlq simulate scenarios/data/paper-example-1.yaml --replications 20 --horizon 1e5");
   cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
   auto* t = cmd->add_option("--thresholds", o->policy.thresholds, "j1,...,j(N-1) (overrides the file's policy)");
   auto* l = cmd->add_option("--levels", o->policy.levels, "robots at levels 0..K (overrides the file's policy)");
   t->excludes(l);
   cmd->add_option("--seed", o->seed, "seed of every random stream")->capture_default_str();
-  cmd->add_option("--replications", o->replications, "independent replications (>= 2)")->capture_default_str();
+  cmd->add_option("--replications", o->replications,
+                  "independent replications (>= 2); given alone, a run of exactly this many (without it: the "
+                  "first batch of the sequential mode)")
+      ->capture_default_str()
+      ->each([o](const std::string&) { o->replications_given = true; });
   cmd->add_option("--horizon", o->horizon,
                   "observed time per replication (default: a million pages at the busiest mode)")
       ->each([o](const std::string&) { o->horizon_given = true; });
@@ -282,7 +293,10 @@ std::function<int()> add_simulate_command(CLI::App& app) {
                   "flag's) on common random numbers and report B - A with paired intervals");
   cmd->add_option("--precision", o->precision,
                   "sequential mode: add replications until the half-widths of P_loss, P_success, cost and "
-                  "V(1) are within this fraction of their estimates (e.g. 0.01)");
+                  "V(1) are within this fraction of their estimates; the default unless --replications is "
+                  "given (0: off)")
+      ->capture_default_str()
+      ->each([o](const std::string&) { o->precision_given = true; });
   cmd->add_option("--time-limit", o->time_limit, "seconds the sequential mode may take")->capture_default_str();
   cmd->add_option("--trace", o->trace,
                   "FILE.csv: write one sample path of --horizon time units (time, event, level, robots, "

@@ -354,5 +354,28 @@ TEST_CASE("simulate without --json: a readable table with intervals", "[cli][sim
   }
 }
 
+TEST_CASE("simulate: without --replications the run goes on until the headline measures are known to 1%",
+          "[cli][simulate][precision]") {
+  const json j = simulate_json(shipped("paper-example-1.yaml"), {"--seed", "3"});
+  CHECK(j.at("precision").get<double>() == 0.01);
+  CHECK(j.at("precise").get<bool>());
+  for (const char* key : {"p_loss", "p_served", "cost", "mean_sojourn_served"}) {
+    INFO(key << ": " << j.at(key).dump());
+    CHECK(half_width_of(j, key) <= 0.01 * std::abs(mean_of(j, key)));
+  }
+  const json exact = solve_json(shipped("paper-example-1.yaml"));
+  for (const char* key : {"p_loss", "p_served", "cost", "mean_sojourn_served"}) check_covers(j, exact, key, 4);
+}
+
+TEST_CASE("simulate: --replications alone fixes the run; --precision with it still goes on", "[cli][simulate][precision]") {
+  const json fixed = simulate_json(shipped("paper-example-1.yaml"), {"--replications", "3", "--horizon", "200"});
+  CHECK(fixed.at("replications").get<int>() == 3);
+  CHECK_FALSE(fixed.contains("precision"));
+  const json sequential = simulate_json(shipped("paper-example-1.yaml"),
+                                        {"--replications", "3", "--horizon", "200", "--precision", "0.05"});
+  CHECK(sequential.at("replications").get<int>() > 3);
+  CHECK(sequential.at("precision").get<double>() == 0.05);
+}
+
 }  // namespace
 }  // namespace crawlq::cli_test
