@@ -18,7 +18,7 @@ int main() {
     const sim::LevelMapPolicy policy(model::Policy::from_thresholds({-1, 2, 2}, 4, k));
     double rate[2] = {0, 0};
     for (int threads : {1, 2}) {
-      const sim::ReplicationPlan plan{.seed = 1, .replications = 4, .warmup = 0, .horizon = 500000, .threads = threads};
+      const sim::ReplicationPlan plan{.seed = 1, .replications = 8, .warmup = 0, .horizon = 250000, .threads = threads};
       const auto s = sim::simulate(m, policy, plan);
       rate[threads - 1] = s.events / s.seconds;
       fmt::print("K = {:>2}, {} thread(s): {} events in {:.3f} s = {:.2f} million events/s\n", k, threads, s.events,
