@@ -10,19 +10,19 @@
 #include <map>
 #include <set>
 
-#include "paper_tables.hpp"
+#include "validation/printed_tables.hpp"
 #include "table2_check.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 using namespace crawlq;
-using testing::agrees;
+using validation::agrees;
 
 namespace {
 const std::string kData = std::string(CRAWLQ_SOURCE_DIR) + "/scenarios/data/";
 
 std::string label(const std::vector<int>& modes) { return fmt::format("{}", fmt::join(modes, " or ")); }
 
-std::set<std::string> flagged_costs(const std::vector<testing::ModeSetComparison>& rows) {
+std::set<std::string> flagged_costs(const std::vector<validation::ModeSetComparison>& rows) {
   std::set<std::string> s;
   for (const auto& c : rows)
     if (!c.cost_agrees) s.insert(label(c.row.modes));
@@ -34,8 +34,8 @@ TEST_CASE("Table 1: the paper's first example, best policy per set of modes", "[
   const auto scenario = scenarios::load_scenario(kData + "paper-example-1.yaml");
   const analytic::PolicyEvaluator evaluator(scenario.model);
   const auto search = analytic::optimize_thresholds(evaluator);
-  const auto rows = testing::compare_mode_sets(evaluator, search, testing::table1());
-  std::cout << testing::report("Table 1 (K = 5): printed vs computed", rows) << '\n';
+  const auto rows = validation::compare_mode_sets(evaluator, search, validation::table1());
+  std::cout << validation::report("Table 1 (K = 5): printed vs computed", rows) << '\n';
 
   // The optimum is printed right: 3 robots up to 2 pages, then 1, at 63.54.
   CHECK(search.best.policy.levels() == std::vector<int>{3, 3, 3, 1, 1, 1});
@@ -70,8 +70,8 @@ TEST_CASE("Table 5: the real-data example (K = 20)", "[paper][table5]") {
   const auto scenario = scenarios::load_scenario(kData + "paper-real-data.yaml");
   const analytic::PolicyEvaluator evaluator(scenario.model);
   const auto search = analytic::optimize_thresholds(evaluator);
-  const auto rows = testing::compare_mode_sets(evaluator, search, testing::table5());
-  std::cout << testing::report("Table 5 (real data, K = 20): printed vs computed", rows) << '\n';
+  const auto rows = validation::compare_mode_sets(evaluator, search, validation::table5());
+  std::cout << validation::report("Table 5 (real data, K = 20): printed vs computed", rows) << '\n';
 
   // The printed optimum [2,2,2] is the computed one, and so is every threshold of a row that uses
   // all its modes (the rows of three or four modes print thresholds that leave modes unused).

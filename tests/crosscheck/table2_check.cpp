@@ -8,11 +8,11 @@
 #include <iostream>
 #include <set>
 
-#include "paper_tables.hpp"
+#include "validation/printed_tables.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 using namespace crawlq;
-using testing::agrees;
+using validation::agrees;
 
 namespace {
 
@@ -31,7 +31,7 @@ struct Table2Check {
 };
 
 // Computes one row of Table 2 and checks the reason of each flag it raises.
-Table2Check check_table2_row(const model::Model& base, const testing::Table2Row& printed) {
+Table2Check check_table2_row(const model::Model& base, const validation::Table2Row& printed) {
   const model::Model m = with_capacity(base, printed.capacity);
   const analytic::PolicyEvaluator evaluator(m);
   const auto search = analytic::optimize_thresholds(evaluator);
@@ -93,7 +93,7 @@ void testing::check_table2(int from, int to) {
   const auto scenario = scenarios::load_scenario(kData + "paper-example-1.yaml");
   std::set<std::string> flags, expected;
   std::cout << "Table 2 (paper example, capacity K): printed / computed\n";
-  for (const auto& row : testing::table2()) {
+  for (const auto& row : validation::table2()) {
     if (row.capacity < from || row.capacity > to) continue;
     INFO("K = " << row.capacity);
     const auto result = check_table2_row(scenario.model, row);

@@ -1,4 +1,4 @@
-#include "paper_tables.hpp"
+#include "validation/printed_tables.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace crawlq::testing {
+namespace crawlq::validation {
 
 double print_unit(const std::string& printed) {
   const auto dot = printed.find('.');
@@ -97,7 +97,9 @@ std::vector<Table2Row> table2() {
           {7, 3, "59.3", "141.6", "97.2", "85.5", "120.5", "30.6"},
           {8, 3, "58.4", "138.5", "93.7", "85.0", "118.3", "31.2"},
           {9, 3, "57.8", "137.9", "91.3", "84.9", "117.1", "31.8"},
-          {10, 3, "57.5", "137.0", "89.7", "85.0", "116.5", "32.3"}};
+          {10, 3, "57.5", "137.0", "89.7", "85.0", "116.5", "32.3"},
+          {20, 3, "57.2", "137.0", "86.3", "87.2", "120.0", "33.7"},
+          {30, 3, "57.2", "137.0", "86.3", "87.4", "123.6", "33.7"}};
 }
 
-}  // namespace crawlq::testing
+}  // namespace crawlq::validation

@@ -7,7 +7,7 @@
 
 #include "analytic/policy_search.hpp"
 
-namespace crawlq::testing {
+namespace crawlq::validation {
 
 // One unit of the last digit of a number as printed ("89.40" -> 0.01).
 double print_unit(const std::string& printed);
@@ -43,6 +43,7 @@ std::vector<ModeSetRow> table1();
 std::vector<ModeSetRow> table5();
 
 // Table 2: the paper's example with capacity K; j* is the threshold of the optimal "3 or 1" policy.
+// Rows K = 1..10, 20 and 30 as printed (the text says K > 30 changes little).
 struct Table2Row {
   int capacity;
   int printed_j;
@@ -50,4 +51,4 @@ struct Table2Row {
 };
 std::vector<Table2Row> table2();
 
-}  // namespace crawlq::testing
+}  // namespace crawlq::validation
