@@ -9,6 +9,7 @@
 
 #include "app/command_support.hpp"
 #include "app/json_output.hpp"
+#include "app/simulation_flags.hpp"
 #include "sim/replications.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_observer.hpp"
@@ -28,21 +29,9 @@ namespace {
 struct SimulateOptions {
   std::string file;
   PolicyFlags policy;
-  std::string seed = "1";  // text, so that "-1" is refused rather than wrapped to 2^64 - 1
-  int replications = 10;
-  bool replications_given = false;
-  double horizon = 0;
-  bool horizon_given = false;  // otherwise about a million offered pages per replication at the busiest mode
-  double warmup = 0;
-  bool warmup_given = false;  // otherwise a tenth of the horizon
-  int threads = 0;
-  std::string trace;  // FILE.csv: one sample path instead of replications
-  // > 0: add replications until headline half-widths are this relative size. Unless the user fixes
-  // --replications, a run goes on to 1%: an interval too wide to decide anything is no default.
-  double precision = 0.01;
-  bool precision_given = false;
-  double time_limit = 50;   // seconds, for --precision
-  std::string compare;      // "thresholds=a,b,c" or "levels=m0,...": policy B, simulated beside A
+  SimulationFlags simulation;
+  std::string trace;    // FILE.csv: one sample path instead of replications
+  std::string compare;  // "thresholds=a,b,c" or "levels=m0,...": policy B, simulated beside A
   bool json = false;
 };
 
@@ -56,20 +45,6 @@ nlohmann::json intervals_json(const std::vector<sim::Interval>& v) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& i : v) a.push_back(interval_json(i));
   return a;
-}
-
-nlohmann::json describe_policy(const model::Model& m, const std::optional<model::Policy>& level_map) {
-  if (level_map) return policy_json(*level_map);
-  if (const auto* h = std::get_if<model::HysteresisPolicy>(&*m.simulation_policy))
-    return {{"kind", "hysteresis"}, {"high", h->high}, {"low", h->low}, {"switch_off", h->switch_off},
-            {"switch_on", h->switch_on}};
-  return {{"kind", "phase-aware"}, {"robots", std::get<model::PhaseAwarePolicy>(*m.simulation_policy).robots}};
-}
-
-double default_horizon(const model::Model& m) {
-  double busiest = 0;
-  for (int r = 1; r <= m.modes(); ++r) busiest = std::max(busiest, m.arrivals.mode(r).fundamental_rate());
-  return 1e6 / busiest;
 }
 
 // Policy B of --compare, "thresholds=a,b,c" or "levels=m0,m1,...".
@@ -104,7 +79,7 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
                        {"mean_sojourn_served", interval_json(c.mean_sojourn_served)}}},
                      {"independent_cost_half_width", c.independent_cost_half_width},
                      {"events", c.a.events + c.b.events},
-                     {"replications", o.replications},
+                     {"replications", plan.replications},
                      {"seed", plan.seed},
                      {"horizon", plan.horizon},
                      {"warmup", plan.warmup},
@@ -116,7 +91,7 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
              c.a.cost.half_width);
   fmt::print("B: robots per level {}, cost {:.6g} +- {:.3g}\n", fmt::join(policy_b.levels(), " "), c.b.cost.mean,
              c.b.cost.half_width);
-  fmt::print("\nB - A on common random numbers ({} replications, seed {}):\n", o.replications, plan.seed);
+  fmt::print("\nB - A on common random numbers ({} replications, seed {}):\n", plan.replications, plan.seed);
   const auto row = [](const char* name, const sim::Interval& i) { print_interval(name, i); };
   row("cost", c.cost);
   row("P_loss", c.p_loss);
@@ -137,33 +112,27 @@ int run(const SimulateOptions& o) {
   const model::Model& m = scenario.model;
   const std::optional<model::Policy> level_map = level_map_policy(scenario, o.policy, o.file);
   const std::unique_ptr<sim::Policy> simulated = sim::make_policy(m, level_map);
-  const nlohmann::json policy_description = describe_policy(m, level_map);
-  if (o.seed.empty() || o.seed.find_first_not_of("0123456789") != std::string::npos || o.seed.size() > 19)
-    throw UsageError(fmt::format("--seed: '{}' is not a non-negative integer", o.seed));
-  const std::uint64_t seed = std::stoull(o.seed);
-  if (o.horizon_given && (!std::isfinite(o.horizon) || o.horizon <= 0))
-    throw UsageError(fmt::format("--horizon: {}: must be a finite positive time", o.horizon));
-  if (o.warmup_given && (!std::isfinite(o.warmup) || o.warmup < 0))
-    throw UsageError(fmt::format("--warmup: {}: must be a finite time >= 0", o.warmup));
-  if (o.replications < 2) throw UsageError(fmt::format("--replications: {}: need at least 2 for an interval", o.replications));
+  const nlohmann::json policy_description = simulated_policy_json(m, level_map);
+  const validation::SimulationSettings settings = simulation_settings(o.simulation);
+  const std::uint64_t seed = settings.seed;
   if (!o.trace.empty()) {
-    if (!o.horizon_given) throw UsageError("--trace: give --horizon T, the length of the sample path");
+    if (!settings.horizon) throw UsageError("--trace: give --horizon T, the length of the sample path");
     std::ofstream out(o.trace);
     if (!out) throw UsageError(fmt::format("--trace {}: cannot write the file", o.trace));
     sim::TraceObserver trace(out);
-    const auto stats = sim::Simulator(m, *simulated).run(seed, 0, 0.0, o.horizon, {&trace});
+    const auto stats = sim::Simulator(m, *simulated).run(seed, 0, 0.0, *settings.horizon, {&trace});
     if (o.json) {
       std::cout << nlohmann::json{{"trace", o.trace}, {"rows", trace.rows()}, {"events", stats.events},
-                                  {"horizon", o.horizon}, {"seed", seed}}.dump(2)
+                                  {"horizon", *settings.horizon}, {"seed", seed}}.dump(2)
                 << '\n';
     } else {
-      fmt::print("sample path of {} time units (seed {}): {} events, {} rows written to {}\n", o.horizon, seed,
+      fmt::print("sample path of {} time units (seed {}): {} events, {} rows written to {}\n", *settings.horizon, seed,
                  stats.events, trace.rows(), o.trace);
     }
     return 0;
   }
-  sim::ReplicationPlan plan{.seed = seed, .replications = o.replications, .warmup = 0,
-                            .horizon = o.horizon_given ? o.horizon : default_horizon(m), .threads = o.threads};
+  sim::ReplicationPlan plan{.seed = seed, .replications = settings.replications, .warmup = 0,
+                            .horizon = settings.horizon.value_or(sim::default_horizon(m)), .threads = settings.threads};
   // Long runs show progress when a person watches stderr; pipes and files stay clean.
   if (isatty(fileno(stderr)))
     plan.progress = [start = std::chrono::steady_clock::now()](int done) {
@@ -171,19 +140,16 @@ int run(const SimulateOptions& o) {
       if (seconds > 1) fmt::print(stderr, "\r{} replications done, {:.0f} s   ", done, seconds);
     };
   // Without --warmup, MSER-5 on a pilot run of one horizon decides.
-  plan.warmup = o.warmup_given ? o.warmup : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
+  plan.warmup = settings.warmup ? *settings.warmup : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
   if (!o.compare.empty()) {
     if (!level_map) throw UsageError("--compare: policy A must be a level map (give --thresholds or --levels)");
     return run_comparison(o, scenario, *level_map, plan);
   }
-  if (o.precision < 0 || o.precision >= 1)
-    throw UsageError(fmt::format("--precision: {}: give a relative half-width in (0, 1), e.g. 0.01", o.precision));
-  if (o.time_limit <= 0) throw UsageError(fmt::format("--time-limit: {}: must be positive", o.time_limit));
-  const double precision = o.precision_given || !o.replications_given ? o.precision : 0.0;
+  const double precision = settings.precision;
   bool precise = true;
   const sim::SimulationSummary s = [&] {
     if (precision == 0) return sim::simulate(m, *simulated, plan);
-    auto result = sim::simulate_to_precision(m, *simulated, plan, precision, o.time_limit);
+    auto result = sim::simulate_to_precision(m, *simulated, plan, precision, settings.time_limit);
     precise = result.precise;
     return std::move(result.summary);
   }();
@@ -192,7 +158,7 @@ int run(const SimulateOptions& o) {
   if (!precise)
     fmt::print(stderr, "{}: --precision {} not reached within --time-limit {} s ({} replications); the "
                        "intervals below are what was reached\n",
-               o.file, precision, o.time_limit, replications);
+               o.file, precision, settings.time_limit, replications);
 
   if (o.json) {
     nlohmann::json j{{"policy", policy_description},
@@ -221,7 +187,7 @@ int run(const SimulateOptions& o) {
                      {"seed", plan.seed},
                      {"horizon", plan.horizon},
                      {"warmup", plan.warmup},
-                     {"warmup_rule", o.warmup_given ? "given" : "mser-5"},
+                     {"warmup_rule", settings.warmup ? "given" : "mser-5"},
                      {"seconds", s.seconds}};
     if (precision > 0) {
       j["precision"] = precision;
@@ -234,7 +200,7 @@ int run(const SimulateOptions& o) {
              m.modes(), policy_description.dump());
   fmt::print("{} replications of {:.6g} time units after a warm-up of {:.6g} ({}), seed {}: {} events in {:.3g} s "
              "({:.3g} million events/s)\n\n",
-             replications, plan.horizon, plan.warmup, o.warmup_given ? "given" : "MSER-5", plan.seed, s.events, s.seconds, s.events / s.seconds / 1e6);
+             replications, plan.horizon, plan.warmup, settings.warmup ? "given" : "MSER-5", plan.seed, s.events, s.seconds, s.events / s.seconds / 1e6);
   if (precision > 0)
     fmt::print("{} headline half-widths (P_loss, P_success, cost, V(1)) within {:g}% of their estimates\n\n",
                precise ? "all" : "NOT all", 100 * precision);
@@ -273,31 +239,10 @@ std::function<int()> add_simulate_command(CLI::App& app) {
   auto* t = cmd->add_option("--thresholds", o->policy.thresholds, "j1,...,j(N-1) (overrides the file's policy)");
   auto* l = cmd->add_option("--levels", o->policy.levels, "robots at levels 0..K (overrides the file's policy)");
   t->excludes(l);
-  cmd->add_option("--seed", o->seed, "seed of every random stream")->capture_default_str();
-  cmd->add_option("--replications", o->replications,
-                  "independent replications (>= 2); given alone, a run of exactly this many (without it: the "
-                  "first batch of the sequential mode)")
-      ->capture_default_str()
-      ->each([o](const std::string&) { o->replications_given = true; });
-  cmd->add_option("--horizon", o->horizon,
-                  "observed time per replication (default: a million pages at the busiest mode)")
-      ->each([o](const std::string&) { o->horizon_given = true; });
-  cmd->add_option("--warmup", o->warmup,
-                  "time simulated and discarded first (default: chosen by MSER-5 on a pilot run of one horizon)")
-      ->each([o](const std::string&) { o->warmup_given = true; });
-  cmd->add_option("--threads", o->threads, "replications run at once (0: all cores); same numbers for any count")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+  add_simulation_flags(cmd, o->simulation);
   cmd->add_option("--compare", o->compare,
                   "thresholds=a,b,c or levels=m0,...: simulate this policy B beside A (the file's or the "
                   "flag's) on common random numbers and report B - A with paired intervals");
-  cmd->add_option("--precision", o->precision,
-                  "sequential mode: add replications until the half-widths of P_loss, P_success, cost and "
-                  "V(1) are within this fraction of their estimates; the default unless --replications is "
-                  "given (0: off)")
-      ->capture_default_str()
-      ->each([o](const std::string&) { o->precision_given = true; });
-  cmd->add_option("--time-limit", o->time_limit, "seconds the sequential mode may take")->capture_default_str();
   cmd->add_option("--trace", o->trace,
                   "FILE.csv: write one sample path of --horizon time units (time, event, level, robots, "
                   "lost, expired) instead of estimating");

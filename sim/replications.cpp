@@ -11,6 +11,12 @@
 
 namespace crawlq::sim {
 
+double default_horizon(const model::Model& model) {
+  double busiest = 0;
+  for (int r = 1; r <= model.modes(); ++r) busiest = std::max(busiest, model.arrivals.mode(r).fundamental_rate());
+  return 1e6 / busiest;
+}
+
 Interval student_interval(const std::vector<double>& values) {
   Interval i;
   const auto n = static_cast<double>(values.size());

@@ -44,6 +44,10 @@ struct SimulationSummary {
   double seconds = 0;
 };
 
+// The observed time per replication when none is given: about a million offered pages at the busiest
+// mode, so that even a rare loss is seen often in each replication.
+double default_horizon(const model::Model& model);
+
 // Mean and 95% half-width of independent values (half-width 0 for fewer than two).
 Interval student_interval(const std::vector<double>& values);
 

@@ -1,0 +1,66 @@
+#include "app/simulation_flags.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "app/command_support.hpp"
+#include "app/json_output.hpp"
+
+namespace crawlq::app {
+
+void add_simulation_flags(CLI::App* command, SimulationFlags& flags) {
+  command->add_option("--seed", flags.seed, "seed of every random stream")->capture_default_str();
+  command
+      ->add_option("--replications", flags.replications,
+                   "independent replications (>= 2); given alone, a run of exactly this many (without it: the "
+                   "first batch of the sequential mode)")
+      ->capture_default_str()
+      ->each([&flags](const std::string&) { flags.replications_given = true; });
+  command->add_option("--horizon", flags.horizon,
+                      "observed time per replication (default: a million pages at the busiest mode)");
+  command->add_option("--warmup", flags.warmup,
+                      "time simulated and discarded first (default: chosen by MSER-5 on a pilot run of one horizon)");
+  command->add_option("--threads", flags.threads, "replications run at once (0: all cores); same numbers for any count")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  command
+      ->add_option("--precision", flags.precision,
+                   "sequential mode: add replications until the half-widths of P_loss, P_success, cost and V(1) "
+                   "are within this fraction of their estimates; the default unless --replications is given (0: off)")
+      ->capture_default_str()
+      ->each([&flags](const std::string&) { flags.precision_given = true; });
+  command->add_option("--time-limit", flags.time_limit, "seconds the sequential mode may take")->capture_default_str();
+}
+
+validation::SimulationSettings simulation_settings(const SimulationFlags& f) {
+  if (f.seed.empty() || f.seed.find_first_not_of("0123456789") != std::string::npos || f.seed.size() > 19)
+    throw UsageError(fmt::format("--seed: '{}' is not a non-negative integer", f.seed));
+  if (f.horizon && (!std::isfinite(*f.horizon) || *f.horizon <= 0))
+    throw UsageError(fmt::format("--horizon: {}: must be a finite positive time", *f.horizon));
+  if (f.warmup && (!std::isfinite(*f.warmup) || *f.warmup < 0))
+    throw UsageError(fmt::format("--warmup: {}: must be a finite time >= 0", *f.warmup));
+  if (f.replications < 2)
+    throw UsageError(fmt::format("--replications: {}: need at least 2 for an interval", f.replications));
+  if (!(f.precision >= 0 && f.precision < 1))
+    throw UsageError(fmt::format("--precision: {}: give a relative half-width in (0, 1), e.g. 0.01", f.precision));
+  if (!(f.time_limit > 0) || !std::isfinite(f.time_limit))
+    throw UsageError(fmt::format("--time-limit: {}: must be a finite positive number of seconds", f.time_limit));
+  return {.seed = std::stoull(f.seed),
+          .replications = f.replications,
+          .horizon = f.horizon,
+          .warmup = f.warmup,
+          .threads = f.threads,
+          .precision = f.precision_given || !f.replications_given ? f.precision : 0.0,
+          .time_limit = f.time_limit};
+}
+
+nlohmann::json simulated_policy_json(const model::Model& m, const std::optional<model::Policy>& level_map) {
+  if (level_map) return policy_json(*level_map);
+  if (const auto* h = std::get_if<model::HysteresisPolicy>(&*m.simulation_policy))
+    return {{"kind", "hysteresis"}, {"high", h->high}, {"low", h->low}, {"switch_off", h->switch_off},
+            {"switch_on", h->switch_on}};
+  return {{"kind", "phase-aware"}, {"robots", std::get<model::PhaseAwarePolicy>(*m.simulation_policy).robots}};
+}
+
+}  // namespace crawlq::app

@@ -1,0 +1,37 @@
+#pragma once
+// The flags of every command that runs the simulator (simulate, validate, reproduce): one spelling,
+// one check of each value, one default.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "model/model.hpp"
+#include "validation/engine_comparison.hpp"
+
+namespace crawlq::app {
+
+struct SimulationFlags {
+  std::string seed = "1";  // text, so that "-1" is refused rather than wrapped to 2^64 - 1
+  int replications = 10;
+  bool replications_given = false;
+  std::optional<double> horizon;
+  std::optional<double> warmup;
+  int threads = 0;
+  // Unless the user fixes --replications, a run goes on until the headline half-widths are within 1%
+  // of their estimates: an interval too wide to decide anything is no default.
+  double precision = 0.01;
+  bool precision_given = false;
+  double time_limit = 50;
+};
+
+// Adds --seed, --replications, --horizon, --warmup, --threads, --precision and --time-limit.
+void add_simulation_flags(CLI::App* command, SimulationFlags& flags);
+
+// The checked settings (UsageError naming the flag and the value otherwise).
+validation::SimulationSettings simulation_settings(const SimulationFlags& flags);
+
+// The policy the simulator runs, for output: a level map, or the file's simulation-only policy.
+nlohmann::json simulated_policy_json(const model::Model& model, const std::optional<model::Policy>& level_map);
+
+}  // namespace crawlq::app

@@ -1,0 +1,113 @@
+#include "validation/engine_comparison.hpp"
+
+#include <fmt/format.h>
+
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+
+#include "analytic/policy_evaluation.hpp"
+#include "sim/warmup.hpp"
+
+namespace crawlq::validation {
+
+namespace {
+
+constexpr double kFamilyLevel = 0.01;
+
+struct NamedEstimate {
+  std::string name;
+  sim::Interval simulated;
+  std::optional<double> exact;
+};
+
+// The measures both engines give, in the order of `solve --json`.
+std::vector<NamedEstimate> pair_measures(const sim::SimulationSummary& s, const analytic::PolicyEvaluation* e) {
+  const auto exact = [&](double value) { return e ? std::optional<double>(value) : std::nullopt; };
+  std::vector<NamedEstimate> out{
+      {"lambda", s.lambda, exact(e ? e->measures.lambda : 0)},
+      {"p_loss", s.p_loss, exact(e ? e->measures.p_loss : 0)},
+      {"p_obsolete", s.p_obsolete, exact(e ? e->measures.p_obsolete : 0)},
+      {"p_served", s.p_served, exact(e ? e->measures.p_served : 0)},
+      {"p_starvation", s.p_starvation, exact(e ? e->measures.p_starvation : 0)},
+      {"mean_active_robots", s.mean_active_robots, exact(e ? e->measures.mean_active_robots : 0)},
+      {"mean_sojourn", s.mean_sojourn, exact(e ? e->mean_sojourn : 0)},
+      {"mean_sojourn_served", s.mean_sojourn_served, exact(e ? e->mean_sojourn_served : 0)},
+      {"mean_sojourn_obsolete", s.mean_sojourn_obsolete, exact(e ? e->mean_sojourn_obsolete : 0)},
+      {"cost", s.cost, exact(e ? e->cost : 0)}};
+  for (std::size_t i = 0; i < s.level_probabilities.size(); ++i)
+    out.push_back({fmt::format("level_probabilities[{}]", i), s.level_probabilities[i],
+                   exact(e ? e->measures.level_probabilities[i] : 0)});
+  for (std::size_t i = 0; i < s.mode_probabilities.size(); ++i)
+    out.push_back({fmt::format("mode_probabilities[{}]", i), s.mode_probabilities[i],
+                   exact(e ? e->measures.mode_probabilities[i] : 0)});
+  return out;
+}
+
+}  // namespace
+
+bool EngineComparison::agrees() const {
+  for (const auto& m : measures)
+    if (m.verdict == Verdict::kDiffers) return false;
+  return true;
+}
+
+const char* verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kAgrees: return "agrees";
+    case Verdict::kDiffers: return "differs";
+    case Verdict::kSimulatedOnly: return "simulated only";
+  }
+  return "";
+}
+
+EngineComparison compare_engines(const model::Model& exact_model, const std::optional<model::Policy>& exact_policy,
+                                 const std::string& absent_reason, const model::Model& simulated_model,
+                                 const sim::Policy& simulated_policy, const SimulationSettings& settings) {
+  if (exact_model.capacity != simulated_model.capacity || exact_model.modes() != simulated_model.modes())
+    throw std::invalid_argument(fmt::format(
+        "the simulated model has K = {} and {} modes, the exact one K = {} and {} modes: their measures do not pair",
+        simulated_model.capacity, simulated_model.modes(), exact_model.capacity, exact_model.modes()));
+  std::optional<analytic::PolicyEvaluation> evaluation;
+  if (exact_policy) evaluation = analytic::PolicyEvaluator(exact_model).evaluate(*exact_policy);
+
+  sim::ReplicationPlan plan{.seed = settings.seed, .replications = settings.replications, .warmup = 0,
+                            .horizon = settings.horizon.value_or(sim::default_horizon(simulated_model)),
+                            .threads = settings.threads};
+  plan.warmup = settings.warmup ? *settings.warmup
+                                : sim::mser5_warmup(simulated_model, simulated_policy, plan.seed, plan.horizon);
+  EngineComparison c;
+  c.exact_engine_absent = exact_policy ? "" : absent_reason;
+  const sim::SimulationSummary s = [&] {
+    if (settings.precision <= 0) return sim::simulate(simulated_model, simulated_policy, plan);
+    auto result = sim::simulate_to_precision(simulated_model, simulated_policy, plan, settings.precision,
+                                             settings.time_limit);
+    c.precise = result.precise;
+    return std::move(result.summary);
+  }();
+  c.replications = static_cast<int>(s.replications.size());
+  c.events = s.events;
+  c.seconds = s.seconds;
+
+  const auto pairs = pair_measures(s, evaluation ? &*evaluation : nullptr);
+  const boost::math::students_t t(std::max(c.replications - 1, 1));
+  // The 95% half-widths are t_{0.975} standard errors.
+  const double t95 = boost::math::quantile(boost::math::complement(t, 0.025));
+  c.z_bound = boost::math::quantile(boost::math::complement(t, kFamilyLevel / (2.0 * pairs.size())));
+  for (const auto& p : pairs) {
+    MeasureVerdict m{.name = p.name, .exact = p.exact, .simulated = p.simulated};
+    if (p.exact) {
+      const double difference = p.simulated.mean - *p.exact;
+      const double standard_error = p.simulated.half_width / t95;
+      // No spread (a measure that is 0 in every replication): only round-off may separate them.
+      if (standard_error > 0)
+        m.z = difference / standard_error;
+      else
+        m.z = std::abs(difference) <= 1e-9 * (1 + std::abs(*p.exact)) ? 0.0 : std::copysign(HUGE_VAL, difference);
+      m.verdict = std::abs(m.z) <= c.z_bound ? Verdict::kAgrees : Verdict::kDiffers;
+    }
+    c.measures.push_back(m);
+  }
+  return c;
+}
+
+}  // namespace crawlq::validation

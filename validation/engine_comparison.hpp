@@ -1,0 +1,59 @@
+#pragma once
+// The verdict of `crawlq validate`: for one scenario and policy, each measure's exact value beside the
+// simulator's estimate, the z-score of their difference and whether it is within the bound.
+//
+// The bound: a scenario is judged on m measures at once, so each is tested at level 0.01 / m
+// (Bonferroni), with the Student t of the replications: a correct model is flagged in at most 1% of
+// scenarios, and a difference of a few standard errors in any measure is caught.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/model.hpp"
+#include "sim/policy.hpp"
+#include "sim/replications.hpp"
+
+namespace crawlq::validation {
+
+struct SimulationSettings {
+  std::uint64_t seed = 1;
+  int replications = 10;          // the first batch when precision > 0
+  std::optional<double> horizon;  // default: sim::default_horizon
+  std::optional<double> warmup;   // default: MSER-5 on a pilot run
+  int threads = 0;
+  double precision = 0.01;  // 0: exactly `replications`
+  double time_limit = 20;   // seconds per scenario, for the sequential mode
+};
+
+enum class Verdict { kAgrees, kDiffers, kSimulatedOnly };
+
+struct MeasureVerdict {
+  std::string name;              // a key of `solve --json`; "level_probabilities[2]" for entries
+  std::optional<double> exact;   // nothing when the exact engine could not run
+  sim::Interval simulated;
+  double z = 0;                  // (simulated - exact) / standard error
+  Verdict verdict = Verdict::kSimulatedOnly;
+};
+
+struct EngineComparison {
+  std::vector<MeasureVerdict> measures;
+  double z_bound = 0;                 // |z| above it: the measure disagrees
+  std::string exact_engine_absent;    // why there is no exact value, empty when there is
+  int replications = 0;
+  bool precise = true;                // the sequential mode reached its precision
+  std::uint64_t events = 0;
+  double seconds = 0;
+  bool agrees() const;
+};
+
+// `exact_policy` is the policy the exact engine solves (nothing: it cannot, say why in
+// `absent_reason`); `simulated_model` and `simulated_policy` are what the simulator runs, normally
+// the same model and policy. The two models must have the same capacity and number of modes.
+EngineComparison compare_engines(const model::Model& exact_model, const std::optional<model::Policy>& exact_policy,
+                                 const std::string& absent_reason, const model::Model& simulated_model,
+                                 const sim::Policy& simulated_policy, const SimulationSettings& settings);
+
+const char* verdict_name(Verdict verdict);
+
+}  // namespace crawlq::validation
