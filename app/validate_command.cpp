@@ -1,0 +1,186 @@
+#include "app/validate_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "analytic/memory_estimate.hpp"
+#include "app/command_support.hpp"
+#include "app/json_output.hpp"
+#include "app/simulation_flags.hpp"
+#include "sim/policy.hpp"
+#include "validation/engine_comparison.hpp"
+
+namespace crawlq::app {
+
+namespace {
+
+struct ValidateOptions {
+  std::vector<std::string> files;
+  PolicyFlags policy;
+  SimulationFlags simulation;
+  std::string simulator_file;  // the simulator runs this file's model instead (same policy)
+  bool json = false;
+};
+
+// One file, loaded and checked before anything runs, so that bad input leaves no partial output.
+struct ValidationCase {
+  std::string file;
+  scenarios::Scenario scenario;
+  std::optional<model::Policy> level_map;
+  std::string exact_absent;  // why the exact engine cannot run, empty when it can
+};
+
+std::string exact_engine_absence(const model::Model& m, const std::optional<model::Policy>& level_map) {
+  if (!level_map) return "the policy depends on more than the level; only the simulator runs it";
+  const analytic::MemoryEstimate need = analytic::estimate_memory(m);
+  const double available = 0.8 * analytic::physical_memory_bytes();
+  if (need.bytes > available)
+    return fmt::format("the exact chain has {:.3g} states and needs about {:.3g} GiB, more than this machine has",
+                       need.states, need.bytes / (1 << 30));
+  return "";
+}
+
+std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string(v > 0 ? "inf" : "-inf"); }
+
+nlohmann::json comparison_json(const ValidationCase& c, const validation::EngineComparison& r,
+                               const validation::SimulationSettings& settings) {
+  nlohmann::json measures = nlohmann::json::array();
+  for (const auto& m : r.measures) {
+    nlohmann::json j{{"name", m.name}, {"mean", m.simulated.mean}, {"half_width", m.simulated.half_width},
+                     {"verdict", validation::verdict_name(m.verdict)}};
+    j["exact"] = m.exact ? nlohmann::json(*m.exact) : nlohmann::json(nullptr);
+    // JSON has no infinity: a difference with no spread at all is reported as null.
+    j["z"] = m.exact && std::isfinite(m.z) ? nlohmann::json(m.z) : nlohmann::json(nullptr);
+    measures.push_back(j);
+  }
+  nlohmann::json j{{"file", c.file},
+                   {"name", c.scenario.model.name},
+                   {"policy", simulated_policy_json(c.scenario.model, c.level_map)},
+                   {"exact_engine", c.exact_absent.empty()},
+                   {"z_bound", r.z_bound},
+                   {"measures", measures},
+                   {"replications", r.replications},
+                   {"seed", settings.seed},
+                   {"precise", r.precise},
+                   {"events", r.events},
+                   {"seconds", r.seconds},
+                   {"agrees", r.agrees()}};
+  if (!c.exact_absent.empty()) j["exact_engine_absent"] = c.exact_absent;
+  return j;
+}
+
+void print_comparison(const ValidationCase& c, const validation::EngineComparison& r, const std::string& simulated_file) {
+  const model::Model& m = c.scenario.model;
+  fmt::print("{} ({}): K = {}, {} modes; policy {}\n", m.name.empty() ? "scenario" : m.name, c.file, m.capacity,
+             m.modes(), simulated_policy_json(m, c.level_map).dump());
+  if (!simulated_file.empty()) fmt::print("  the simulator runs the model of {}\n", simulated_file);
+  fmt::print("  {} replications, {} events in {:.3g} s{}\n", r.replications, r.events, r.seconds,
+             r.precise ? "" : " (the precision was not reached within the time limit)");
+  if (!c.exact_absent.empty()) {
+    fmt::print("  no exact value: {}\n", c.exact_absent);
+  } else {
+    fmt::print("  a measure disagrees when |z| > {:.2f} (Student t, 1% over {} measures, Bonferroni)\n", r.z_bound,
+               r.measures.size());
+  }
+  fmt::print("\n  {:<26} {:>12}  {:>26}  {:>7}  {}\n", "measure", "exact", "simulated (95%)", "z", "verdict");
+  for (const auto& v : r.measures) {
+    const std::string simulated = fmt::format("{:.6g} +- {:.2g}", v.simulated.mean, v.simulated.half_width);
+    fmt::print("  {:<26} {:>12}  {:>26}  {:>7}  {}\n", v.name, v.exact ? number(*v.exact) : "-", simulated,
+               v.exact ? (std::isfinite(v.z) ? fmt::format("{:.2f}", v.z) : number(v.z)) : "-",
+               validation::verdict_name(v.verdict));
+  }
+  int differ = 0;
+  for (const auto& v : r.measures) differ += v.verdict == validation::Verdict::kDiffers;
+  if (!c.exact_absent.empty())
+    fmt::print("  => simulated only\n\n");
+  else if (differ == 0)
+    fmt::print("  => all {} measures agree\n\n", r.measures.size());
+  else
+    fmt::print("  => {} of {} measures DISAGREE\n\n", differ, r.measures.size());
+}
+
+int run(const ValidateOptions& o) {
+  const validation::SimulationSettings settings = simulation_settings(o.simulation);
+  std::vector<ValidationCase> cases;
+  for (const auto& file : o.files) {
+    scenarios::Scenario scenario = load(file);
+    std::optional<model::Policy> level_map = level_map_policy(scenario, o.policy, file);
+    std::string absent = exact_engine_absence(scenario.model, level_map);
+    cases.push_back({file, std::move(scenario), std::move(level_map), std::move(absent)});
+  }
+  std::optional<scenarios::Scenario> simulated_scenario;
+  if (!o.simulator_file.empty()) {
+    simulated_scenario = load(o.simulator_file);
+    for (const auto& c : cases)
+      if (simulated_scenario->model.capacity != c.scenario.model.capacity ||
+          simulated_scenario->model.modes() != c.scenario.model.modes())
+        throw UsageError(fmt::format("--simulator-file {}: K = {} and {} modes, but {} has K = {} and {} modes",
+                                     o.simulator_file, simulated_scenario->model.capacity,
+                                     simulated_scenario->model.modes(), c.file, c.scenario.model.capacity,
+                                     c.scenario.model.modes()));
+  }
+
+  nlohmann::json all = nlohmann::json::array();
+  int agree = 0, differ = 0, simulated_only = 0;
+  for (const auto& c : cases) {
+    const model::Model& simulated_model = simulated_scenario ? simulated_scenario->model : c.scenario.model;
+    const std::unique_ptr<sim::Policy> policy = sim::make_policy(simulated_model, c.level_map);
+    const std::optional<model::Policy> exact_policy =
+        c.exact_absent.empty() ? c.level_map : std::optional<model::Policy>();
+    const auto r = validation::compare_engines(c.scenario.model, exact_policy, c.exact_absent, simulated_model,
+                                               *policy, settings);
+    if (!c.exact_absent.empty())
+      ++simulated_only;
+    else if (r.agrees())
+      ++agree;
+    else
+      ++differ;
+    if (o.json)
+      all.push_back(comparison_json(c, r, settings));
+    else
+      print_comparison(c, r, o.simulator_file);
+  }
+  if (o.json) {
+    std::cout << nlohmann::json{{"scenarios", all},
+                                {"summary", {{"agree", agree}, {"differ", differ}, {"simulated_only", simulated_only}}},
+                                {"agrees", differ == 0}}
+                     .dump(2)
+              << '\n';
+  } else {
+    fmt::print("{} scenario{}: {} agree, {} disagree, {} simulated only\n", cases.size(), cases.size() == 1 ? "" : "s",
+               agree, differ, simulated_only);
+  }
+  return differ == 0 ? static_cast<int>(ExitCode::kOk) : static_cast<int>(ExitCode::kFailed);
+}
+
+}  // namespace
+
+std::function<int()> add_validate_command(CLI::App& app) {
+  auto o = std::make_shared<ValidateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate",
+      "Both engines on each scenario: the exact value of every measure of `solve`, the simulator's\n"
+      "estimate with its 95% interval, the z-score of the difference and a verdict. A scenario's\n"
+      "measures are judged together (1% familywise, Bonferroni over the measures, Student t of the\n"
+      "replications). Exit status 0: every measure agrees; 1: some measure disagrees; 2: bad input.\n"
+      "Where the exact engine cannot run (a policy that looks at more than the level, a chain too\n"
+      "large for memory) the simulation is shown alone.\n"
+      "Examples: crawlq validate scenarios/data/*.yaml\n"
+      "          crawlq validate scenarios/data/paper-example-1.yaml --simulator-file other-service.yaml");
+  cmd->add_option("FILE", o->files, "scenario files (YAML or JSON, see interface.md)")->required();
+  auto* t = cmd->add_option("--thresholds", o->policy.thresholds, "j1,...,j(N-1) (overrides each file's policy)");
+  auto* l = cmd->add_option("--levels", o->policy.levels, "robots at levels 0..K (overrides each file's policy)");
+  t->excludes(l);
+  add_simulation_flags(cmd, o->simulation);
+  cmd->add_option("--simulator-file", o->simulator_file,
+                  "simulate this file's model instead (same K and modes): how far does an approximation, say "
+                  "an exponential law for a phase-type one, move the answer?");
+  cmd->add_flag("--json", o->json, "machine output on stdout");
+  return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
+}
+
+}  // namespace crawlq::app
