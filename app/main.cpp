@@ -13,6 +13,7 @@
 #include "app/optimize_command.hpp"
 #include "app/simulate_command.hpp"
 #include "app/solve_command.hpp"
+#include "app/sweep_command.hpp"
 #include "app/validate_command.hpp"
 #include "scenarios/scenario_loader.hpp"
 
@@ -29,7 +30,8 @@ int main(int argc, char** argv) {
                                                    crawlq::app::add_optimize_command(app),
                                                    crawlq::app::add_describe_command(app),
                                                    crawlq::app::add_simulate_command(app),
-                                                   crawlq::app::add_validate_command(app)};
+                                                   crawlq::app::add_validate_command(app),
+                                                   crawlq::app::add_sweep_command(app)};
   std::string known;
   bool is_known = false;
   for (const auto* sub : app.get_subcommands({})) {

@@ -1,0 +1,223 @@
+#include "app/sweep_command.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "app/command_support.hpp"
+#include "validation/parameter_sweep.hpp"
+
+namespace crawlq::app {
+
+namespace {
+
+using validation::SweepParameter;
+using validation::SweepRow;
+
+struct SweepOptions {
+  std::string file;
+  std::string param;
+  std::string values;
+  std::string csv;
+  int threads = 0;
+  bool json = false;
+};
+
+// Every value's model, before anything is solved: a bad value or a chain too large for this machine
+// is refused with nothing computed and nothing printed.
+void check_values(const model::Model& model, SweepParameter parameter,
+                  const std::vector<double>& values, const std::string& file) {
+  const std::string name = validation::parameter_name(parameter);
+  for (const double v : values) {
+    const model::Model changed = [&] {
+      try {
+        return validation::with_parameter(model, parameter, v);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(fmt::format("--values: {}", e.what()));
+      }
+    }();
+    try {
+      require_exact_engine_fits(changed, file);
+    } catch (const UsageError& e) {
+      throw UsageError(fmt::format("--values: {} {} is too large: {}", name, v, e.what()));
+    }
+  }
+}
+
+std::vector<int> thresholds_of(const SweepRow& row) {
+  return row.best.policy.thresholds().value_or(std::vector<int>{});
+}
+
+// A capacity is a whole number: printed as one in JSON.
+nlohmann::json value_json(SweepParameter parameter, double value) {
+  if (parameter == SweepParameter::kCapacity) return static_cast<int>(value);
+  return value;
+}
+
+nlohmann::json row_json(SweepParameter parameter, const SweepRow& row) {
+  const analytic::Measures& m = row.measures;
+  return {{"value", value_json(parameter, row.value)},
+          {"best",
+           {{"thresholds", thresholds_of(row)},
+            {"levels", row.best.policy.levels()},
+            {"cost", row.best.cost}}},
+          {"constant", row.constant},
+          {"relative_profit", row.relative_profit},
+          {"lambda", m.lambda},
+          {"p_loss", m.p_loss},
+          {"p_obsolete", m.p_obsolete},
+          {"p_served", m.p_served},
+          {"p_starvation", m.p_starvation},
+          {"mean_active_robots", m.mean_active_robots},
+          {"mean_sojourn_served", row.mean_sojourn_served},
+          {"mean_service_time", row.mean_service_time},
+          {"mean_obsolescence_time", row.mean_obsolescence_time
+                                         ? nlohmann::json(*row.mean_obsolescence_time)
+                                         : nlohmann::json(nullptr)}};
+}
+
+// One line per value; thresholds and levels space-separated inside their field; an absent
+// obsolescence time is an empty field.
+void write_csv(std::ofstream& out, const std::vector<SweepRow>& rows, int modes) {
+  out << "value,thresholds,levels,cost";
+  for (int r = 1; r <= modes; ++r) out << ",C" << r;
+  out << ",relative_profit,lambda,p_loss,p_obsolete,p_served,p_starvation,mean_active_robots,"
+         "mean_sojourn_served,mean_service_time,mean_obsolescence_time\n";
+  for (const SweepRow& row : rows) {
+    const analytic::Measures& m = row.measures;
+    out << fmt::format("{},{},{},{}", row.value, fmt::join(thresholds_of(row), " "),
+                       fmt::join(row.best.policy.levels(), " "), row.best.cost);
+    for (const double c : row.constant) out << fmt::format(",{}", c);
+    out << fmt::format(
+        ",{},{},{},{},{},{},{},{},{},{}\n", row.relative_profit, m.lambda, m.p_loss, m.p_obsolete,
+        m.p_served, m.p_starvation, m.mean_active_robots, row.mean_sojourn_served,
+        row.mean_service_time,
+        row.mean_obsolescence_time ? fmt::format("{}", *row.mean_obsolescence_time) : "");
+  }
+}
+
+void print_table(const SweepOptions& o, const model::Model& model,
+                 const std::vector<SweepRow>& rows, double seconds) {
+  fmt::print("{} ({}): {} over {} values, threshold policies re-optimised at each, in {:.3g} s\n\n",
+             model.name.empty() ? "scenario" : model.name, o.file, o.param, rows.size(), seconds);
+  std::string constant_header;
+  for (int r = 1; r <= model.modes(); ++r)
+    constant_header += fmt::format(" {:>10}", fmt::format("C{}", r));
+  fmt::print("  {:>10} {:<12} {:<16} {:>10}{} {:>7} {:>8} {:>8} {:>8} {:>9} {:>9}\n", o.param,
+             "thresholds", "robots per level", "C*", constant_header, "R %", "P_loss", "P_obs",
+             "P_star", "b_1", "g_1");
+  for (const SweepRow& row : rows) {
+    std::string constants;
+    for (const double c : row.constant) constants += fmt::format(" {:>10.6g}", c);
+    const auto thresholds = thresholds_of(row);
+    fmt::print(
+        "  {:>10.6g} {:<12} {:<16} {:>10.6g}{} {:>7.2f} {:>8.4f} {:>8.4f} {:>8.4f} {:>9.4g} "
+        "{:>9}\n",
+        row.value, thresholds.empty() ? "-" : fmt::format("{}", fmt::join(thresholds, ",")),
+        fmt::format("{}", fmt::join(row.best.policy.levels(), " ")), row.best.cost, constants,
+        row.relative_profit, row.measures.p_loss, row.measures.p_obsolete,
+        row.measures.p_starvation, row.mean_service_time,
+        row.mean_obsolescence_time ? fmt::format("{:.4g}", *row.mean_obsolescence_time) : "-");
+  }
+  fmt::print(
+      "\nC*: the best threshold policy's cost (2); C_r: r robots always active; "
+      "R = 100 (1 - C* / min_r C_r);\nb_1, g_1: mean service and obsolescence times\n");
+  if (!o.csv.empty()) fmt::print("rows written to {}\n", o.csv);
+}
+
+int run(const SweepOptions& o) {
+  const scenarios::Scenario scenario = load(o.file);
+  const model::Model& model = scenario.model;
+  const SweepParameter parameter = [&] {
+    try {
+      return validation::parse_sweep_parameter(o.param);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(fmt::format("--param: {}", e.what()));
+    }
+  }();
+  try {
+    validation::require_applicable(model, parameter);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("{}: --param {}", o.file, e.what()));
+  }
+  const std::vector<double> values = parse_numbers(o.values, "--values");
+  check_values(model, parameter, values, o.file);
+  std::ofstream csv;
+  if (!o.csv.empty()) {
+    csv.open(o.csv);
+    if (!csv) throw UsageError(fmt::format("--csv {}: cannot write the file", o.csv));
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<SweepRow> rows;
+  try {
+    rows = validation::sweep(model, parameter, values, o.threads);
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "{}: {}\n", o.file, e.what());
+    return static_cast<int>(ExitCode::kFailed);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  if (csv.is_open()) {
+    write_csv(csv, rows, model.modes());
+    csv.close();
+    if (!csv) throw UsageError(fmt::format("--csv {}: writing the file failed", o.csv));
+  }
+  if (o.json) {
+    nlohmann::json j{{"param", validation::parameter_name(parameter)},
+                     {"rows", nlohmann::json::array()}};
+    for (const SweepRow& row : rows) j["rows"].push_back(row_json(parameter, row));
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  print_table(o, model, rows, seconds);
+  return 0;
+}
+
+}  // namespace
+
+std::function<int()> add_sweep_command(CLI::App& app) {
+  auto o = std::make_shared<SweepOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "sweep",
+      "One parameter varied; at each value the best threshold policy is found again by the exact\n"
+      "engine (as `optimize`), beside the constant policies C_r and the relative profit R.\n"
+      "  capacity             K, the most pages in the system (whole numbers >= 1; Table 2)\n"
+      "  service-scale        S times s: the mean service time divided by s (s > 0; Table 3)\n"
+      "  obsolescence-scale   Gamma times s: the mean obsolescence time divided by s (s > 0; Table "
+      "4;\n"
+      "                       the file needs an obsolescence section)\n"
+      "  arrival-scale        every D_k of every mode times s: every arrival rate times s, the "
+      "same\n"
+      "                       phase structure (s > 0)\n"
+      "  costs.loss, costs.obsolescence, costs.sojourn, costs.robot, costs.starvation\n"
+      "                       that coefficient of the cost (2) replaced by the value (>= 0)\n"
+      "Example: crawlq sweep scenarios/data/paper-example-1.yaml --param capacity --values "
+      "1,2,3,4,5,6");
+  cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
+  cmd->add_option("--param", o->param,
+                  "capacity | service-scale | obsolescence-scale | arrival-scale | costs.loss | "
+                  "costs.obsolescence | costs.sojourn | costs.robot | costs.starvation")
+      ->required();
+  cmd->add_option("--values", o->values,
+                  "v1,v2,...: the values of the parameter, one row each, in this order")
+      ->required();
+  cmd->add_option("--threads", o->threads,
+                  "values solved at once (0: all cores); same answer for any count")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option(
+      "--csv", o->csv,
+      "FILE.csv: one row per value (value, thresholds, levels, cost, C1..CN, relative_profit, "
+      "measures)");
+  cmd->add_flag("--json", o->json, "machine output on stdout: {\"param\", \"rows\": [...]}");
+  return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
+}
+
+}  // namespace crawlq::app

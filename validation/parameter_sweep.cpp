@@ -1,0 +1,226 @@
+#include "validation/parameter_sweep.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+#include "analytic/memory_estimate.hpp"
+#include "model/input_error.hpp"
+
+namespace crawlq::validation {
+
+namespace {
+
+[[noreturn]] void refuse(SweepParameter parameter, double value, const std::string& why) {
+  throw std::invalid_argument(fmt::format("{} {}: {}", parameter_name(parameter), value, why));
+}
+
+double model::Costs::*cost_field(SweepParameter parameter) {
+  switch (parameter) {
+    case SweepParameter::kLossCost:
+      return &model::Costs::loss;
+    case SweepParameter::kObsolescenceCost:
+      return &model::Costs::obsolescence;
+    case SweepParameter::kSojournCost:
+      return &model::Costs::sojourn;
+    case SweepParameter::kRobotCost:
+      return &model::Costs::robot;
+    case SweepParameter::kStarvationCost:
+      return &model::Costs::starvation;
+    default:
+      return nullptr;
+  }
+}
+
+// s M, refused when a rate overflows: inf - inf rows would slip past the generator checks as NaN.
+model::Matrix scaled(const model::Matrix& m, double s, const std::string& key) {
+  model::Matrix out = s * m;
+  if (!out.allFinite())
+    throw model::InputError(key, fmt::format("a rate overflows when multiplied by {}", s));
+  return out;
+}
+
+model::PhaseType scaled(const model::PhaseType& law, double s, const std::string& key_path,
+                        const std::string& initial_key, const std::string& matrix_key) {
+  return model::PhaseType(law.initial(), scaled(law.subgenerator(), s, key_path + "." + matrix_key),
+                          key_path, initial_key, matrix_key);
+}
+
+model::ArrivalModes scaled(const model::ArrivalModes& arrivals, double s) {
+  std::vector<model::Bmap> modes;
+  for (int r = 1; r <= arrivals.modes(); ++r) {
+    const std::string key = fmt::format("arrivals.modes[{}].D", r - 1);
+    std::vector<model::Matrix> d;
+    for (const auto& matrix : arrivals.mode(r).matrices())
+      d.push_back(scaled(matrix, s, fmt::format("{}[{}]", key, d.size())));
+    modes.emplace_back(std::move(d), key);
+  }
+  return model::ArrivalModes(std::move(modes));
+}
+
+SweepRow solve_one(const model::Model& model, double value) {
+  const analytic::PolicyEvaluator evaluator(model);
+  // One thread inside: the values are what runs in parallel.
+  const analytic::ThresholdSearch search = analytic::optimize_thresholds(evaluator, 1);
+  const analytic::PolicyEvaluation best = evaluator.evaluate(search.best.policy);
+  const double least_constant = *std::min_element(search.constant.begin(), search.constant.end());
+  // All costs zero leaves nothing to gain: R = 0 rather than 0/0.
+  const double profit =
+      least_constant > 0 ? 100.0 * (1.0 - search.best.cost / least_constant) : 0.0;
+  return SweepRow{.value = value,
+                  .best = search.best,
+                  .constant = search.constant,
+                  .relative_profit = profit,
+                  .measures = best.measures,
+                  .mean_sojourn_served = best.mean_sojourn_served,
+                  .mean_service_time = model.service.mean(),
+                  .mean_obsolescence_time = model.obsolescence
+                                                ? std::optional<double>(model.obsolescence->mean())
+                                                : std::nullopt};
+}
+
+}  // namespace
+
+std::string parameter_name(SweepParameter parameter) {
+  switch (parameter) {
+    case SweepParameter::kCapacity:
+      return "capacity";
+    case SweepParameter::kServiceScale:
+      return "service-scale";
+    case SweepParameter::kObsolescenceScale:
+      return "obsolescence-scale";
+    case SweepParameter::kArrivalScale:
+      return "arrival-scale";
+    case SweepParameter::kLossCost:
+      return "costs.loss";
+    case SweepParameter::kObsolescenceCost:
+      return "costs.obsolescence";
+    case SweepParameter::kSojournCost:
+      return "costs.sojourn";
+    case SweepParameter::kRobotCost:
+      return "costs.robot";
+    case SweepParameter::kStarvationCost:
+      return "costs.starvation";
+  }
+  return "unknown";
+}
+
+const std::vector<SweepParameter>& sweep_parameters() {
+  static const std::vector<SweepParameter> all{
+      SweepParameter::kCapacity,          SweepParameter::kServiceScale,
+      SweepParameter::kObsolescenceScale, SweepParameter::kArrivalScale,
+      SweepParameter::kLossCost,          SweepParameter::kObsolescenceCost,
+      SweepParameter::kSojournCost,       SweepParameter::kRobotCost,
+      SweepParameter::kStarvationCost};
+  return all;
+}
+
+SweepParameter parse_sweep_parameter(const std::string& name) {
+  std::string known;
+  for (const SweepParameter p : sweep_parameters()) {
+    if (parameter_name(p) == name) return p;
+    known += (known.empty() ? "" : ", ") + parameter_name(p);
+  }
+  throw std::invalid_argument(fmt::format("unknown parameter '{}' (known: {})", name, known));
+}
+
+void require_applicable(const model::Model& model, SweepParameter parameter) {
+  if (parameter == SweepParameter::kObsolescenceScale && !model.obsolescence)
+    throw std::invalid_argument(
+        "obsolescence-scale: the scenario has no obsolescence section (waiting pages never "
+        "expire), "
+        "so there is no Gamma to scale");
+}
+
+model::Model with_parameter(const model::Model& model, SweepParameter parameter, double value) {
+  require_applicable(model, parameter);
+  model::Model m = model;
+  if (parameter == SweepParameter::kCapacity) {
+    if (!std::isfinite(value) || value != std::floor(value) || value < 1 || value > INT_MAX)
+      refuse(parameter, value, fmt::format("K must be a whole number from 1 to {}", INT_MAX));
+    m.capacity = static_cast<int>(value);
+    // A level map has one entry per level 0..K: the file's policy does not fit another K.
+    if (m.capacity != model.capacity) {
+      m.policy.reset();
+      m.simulation_policy.reset();
+    }
+    return m;
+  }
+  if (const auto field = cost_field(parameter)) {
+    if (!std::isfinite(value) || value < 0)
+      refuse(parameter, value, "a cost coefficient must be finite and at least 0");
+    m.costs.*field = value;
+    return m;
+  }
+  if (!std::isfinite(value) || value <= 0)
+    refuse(parameter, value, "a scale factor must be finite and greater than 0");
+  try {
+    if (parameter == SweepParameter::kServiceScale)
+      m.service = scaled(model.service, value, "service", "beta", "S");
+    else if (parameter == SweepParameter::kObsolescenceScale)
+      m.obsolescence = scaled(*model.obsolescence, value, "obsolescence", "gamma", "Gamma");
+    else
+      m.arrivals = scaled(model.arrivals, value);
+  } catch (const model::InputError& e) {
+    // Only extreme factors get here (rates overflowing or vanishing): the file itself was valid.
+    refuse(parameter, value, fmt::format("the scaled model breaks a rule: {}", e.what()));
+  }
+  return m;
+}
+
+std::vector<SweepRow> sweep(const model::Model& model, SweepParameter parameter,
+                            const std::vector<double>& values, int threads) {
+  // Every value is checked before the first solve, so that a bad one costs no time.
+  std::vector<model::Model> models;
+  models.reserve(values.size());
+  for (const double v : values) models.push_back(with_parameter(model, parameter, v));
+
+  // Largest chains first, so that the longest solve does not start last; every row keeps its place.
+  // Only the capacity changes the chain, and with it the number of policies, so states order both.
+  std::vector<double> states(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    states[i] = analytic::estimate_memory(models[i]).states;
+  std::vector<std::size_t> order(values.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return states[a] > states[b]; });
+
+  std::vector<std::optional<SweepRow>> rows(values.size());
+  std::vector<std::optional<std::string>> failures(values.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t n = next++; n < order.size(); n = next++) {
+      const std::size_t i = order[n];
+      try {
+        rows[i] = solve_one(models[i], values[i]);
+      } catch (const std::exception& e) {
+        failures[i] = e.what();
+      }
+    }
+  };
+  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = static_cast<int>(std::min<std::size_t>(threads, values.size()));
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  // Every value was tried, so the first failure in value order is the same for any thread count.
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (failures[i])
+      throw std::runtime_error(
+          fmt::format("{} {}: {}", parameter_name(parameter), values[i], *failures[i]));
+
+  std::vector<SweepRow> out;
+  out.reserve(rows.size());
+  for (auto& row : rows) out.push_back(std::move(*row));
+  return out;
+}
+
+}  // namespace crawlq::validation

@@ -1,0 +1,60 @@
+#pragma once
+// One parameter of a model varied, the threshold policy re-optimised at each value: the paper's
+// Table 2 (capacity K), Table 3 (service rate) and Table 4 (obsolescence rate), generalised.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analytic/policy_search.hpp"
+#include "model/model.hpp"
+
+namespace crawlq::validation {
+
+enum class SweepParameter {
+  kCapacity,           // K, a whole number >= 1
+  kServiceScale,       // S -> s S: the mean service time divided by s (Table 3)
+  kObsolescenceScale,  // Gamma -> s Gamma: the mean obsolescence time divided by s (Table 4)
+  kArrivalScale,       // D_k^(r) -> s D_k^(r) for every k and mode: every rate times s
+  kLossCost,           // costs.loss replaced by the value
+  kObsolescenceCost,   // costs.obsolescence
+  kSojournCost,        // costs.sojourn
+  kRobotCost,          // costs.robot
+  kStarvationCost,     // costs.starvation
+};
+
+// The name used on the command line ("capacity", "service-scale", "costs.loss", ...).
+std::string parameter_name(SweepParameter parameter);
+// Every parameter, in the order of the enum.
+const std::vector<SweepParameter>& sweep_parameters();
+// Throws std::invalid_argument naming `name` and listing the known names.
+SweepParameter parse_sweep_parameter(const std::string& name);
+
+// Throws std::invalid_argument when `parameter` means nothing for `model` (obsolescence-scale of a
+// model whose pages never expire).
+void require_applicable(const model::Model& model, SweepParameter parameter);
+
+// `model` with the parameter set to `value`, rebuilt through the validating constructors. A new
+// capacity drops the model's own policy (a level map of the old K). Throws std::invalid_argument
+// naming the parameter and the value when the value is out of range (capacity a whole number >= 1,
+// scales finite and > 0, costs finite and >= 0) or makes a model that breaks a rule.
+model::Model with_parameter(const model::Model& model, SweepParameter parameter, double value);
+
+struct SweepRow {
+  double value = 0;
+  analytic::PolicyCost best;     // the best threshold policy of the transformed model
+  std::vector<double> constant;  // C_r: r robots at every level
+  double relative_profit = 0;    // R = 100 (1 - C* / min_r C_r), as in Table 2
+  analytic::Measures measures;   // of the best policy
+  double mean_sojourn_served = 0;
+  double mean_service_time = 0;                  // b_1 of the transformed model
+  std::optional<double> mean_obsolescence_time;  // g_1; nothing when pages never expire
+};
+
+// One row per value, in the order given. Every value is checked (with_parameter) before anything
+// is solved. The values are spread over `threads` threads (0: all cores), each optimisation on one
+// thread, so the rows do not depend on the thread count. A failed solve throws std::runtime_error
+// naming the parameter and the value.
+std::vector<SweepRow> sweep(const model::Model& model, SweepParameter parameter,
+                            const std::vector<double>& values, int threads = 0);
+
+}  // namespace crawlq::validation
