@@ -11,6 +11,7 @@
 #include "app/command_support.hpp"
 #include "app/describe_command.hpp"
 #include "app/optimize_command.hpp"
+#include "app/reproduce_command.hpp"
 #include "app/simulate_command.hpp"
 #include "app/solve_command.hpp"
 #include "app/sweep_command.hpp"
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
                                                    crawlq::app::add_describe_command(app),
                                                    crawlq::app::add_simulate_command(app),
                                                    crawlq::app::add_validate_command(app),
+                                                   crawlq::app::add_reproduce_command(app),
                                                    crawlq::app::add_sweep_command(app)};
   std::string known;
   bool is_known = false;

@@ -8,12 +8,14 @@
 #include <nlohmann/json.hpp>
 
 #include "app/command_support.hpp"
+#include "app/figure_output.hpp"
 #include "app/json_output.hpp"
 #include "app/simulation_flags.hpp"
 #include "sim/replications.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_observer.hpp"
 #include "sim/warmup.hpp"
+#include "validation/sample_path_figure.hpp"
 
 #include <unistd.h>
 
@@ -31,6 +33,7 @@ struct SimulateOptions {
   PolicyFlags policy;
   SimulationFlags simulation;
   std::string trace;    // FILE.csv: one sample path instead of replications
+  std::string plot;     // FILE.svg: the sample path drawn
   std::string compare;  // "thresholds=a,b,c" or "levels=m0,...": policy B, simulated beside A
   bool json = false;
 };
@@ -115,12 +118,21 @@ int run(const SimulateOptions& o) {
   const nlohmann::json policy_description = simulated_policy_json(m, level_map);
   const validation::SimulationSettings settings = simulation_settings(o.simulation);
   const std::uint64_t seed = settings.seed;
+  if (!o.plot.empty() && o.trace.empty()) throw UsageError("--plot: draws the sample path of --trace; give --trace too");
   if (!o.trace.empty()) {
     if (!settings.horizon) throw UsageError("--trace: give --horizon T, the length of the sample path");
     std::ofstream out(o.trace);
     if (!out) throw UsageError(fmt::format("--trace {}: cannot write the file", o.trace));
     sim::TraceObserver trace(out);
     const auto stats = sim::Simulator(m, *simulated).run(seed, 0, 0.0, *settings.horizon, {&trace});
+    out.close();
+    std::string plotted;
+    if (!o.plot.empty()) {
+      std::ifstream written(o.trace);
+      plotted = plot_to(validation::sample_path_figure(
+                            written, fmt::format("{}: a sample path (seed {})", m.name.empty() ? o.file : m.name, seed)),
+                        o.plot);
+    }
     if (o.json) {
       std::cout << nlohmann::json{{"trace", o.trace}, {"rows", trace.rows()}, {"events", stats.events},
                                   {"horizon", *settings.horizon}, {"seed", seed}}.dump(2)
@@ -128,6 +140,7 @@ int run(const SimulateOptions& o) {
     } else {
       fmt::print("sample path of {} time units (seed {}): {} events, {} rows written to {}\n", *settings.horizon, seed,
                  stats.events, trace.rows(), o.trace);
+      if (!plotted.empty()) fmt::print("{}\n", plotted);
     }
     return 0;
   }
@@ -246,6 +259,9 @@ std::function<int()> add_simulate_command(CLI::App& app) {
   cmd->add_option("--trace", o->trace,
                   "FILE.csv: write one sample path of --horizon time units (time, event, level, robots, "
                   "lost, expired) instead of estimating");
+  cmd->add_option("--plot", o->plot,
+                  "FILE.svg: with --trace, draw the sample path (level and robots over time, losses and expiries "
+                  "marked) with gnuplot");
   cmd->add_flag("--json", o->json, "machine output on stdout: each measure as {mean, half_width}");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }

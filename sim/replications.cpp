@@ -146,9 +146,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 // How many times the replications must grow for the widest headline interval to shrink to the
 // target (half-widths fall as 1/sqrt(replications)); 1 when every one is within it already.
-double growth_needed(const SimulationSummary& s, double precision) {
+double growth_needed(const SimulationSummary& s, double precision, const std::vector<Interval SimulationSummary::*>& targets) {
   double worst = 0;
-  for (const Interval* i : {&s.p_loss, &s.p_served, &s.cost, &s.mean_sojourn_served}) {
+  for (const auto target : targets) {
+    const Interval* i = &(s.*target);
     if (i->half_width == 0) continue;  // a measure without spread (0 pages lost, say) is settled
     worst = std::max(worst, i->half_width / (precision * std::abs(i->mean)));
   }
@@ -178,12 +179,13 @@ PolicyComparison compare_policies(const model::Model& model, const Policy& a, co
 }
 
 SequentialResult simulate_to_precision(const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
-                                       double relative_precision, double time_limit) {
+                                       double relative_precision, double time_limit,
+                                       const std::vector<Interval SimulationSummary::*>& targets) {
   const auto start = std::chrono::steady_clock::now();
   ReplicationBatch all = run_replications(model, policy, plan, 0, plan.replications);
   while (true) {
     SimulationSummary s = summarize(model, all.estimates, all.events, seconds_since(start));
-    const double growth = growth_needed(s, relative_precision);
+    const double growth = growth_needed(s, relative_precision, targets);
     if (growth <= 1) return {std::move(s), true};
     const int have = static_cast<int>(all.estimates.size());
     // Ask for 10% more than the estimate says, at least a few more, at most 4x at a time.

@@ -74,15 +74,20 @@ struct PolicyComparison {
 PolicyComparison compare_policies(const model::Model& model, const Policy& a, const Policy& b,
                                   const ReplicationPlan& plan);
 
-// The sequential mode: adds replications until every headline half-width (p_loss, p_served, cost,
-// mean_sojourn_served) is within `relative_precision` of its estimate, or until `time_limit`
+// The sequential mode: adds replications until every target half-width (by default p_loss, p_served,
+// cost, mean_sojourn_served) is within `relative_precision` of its estimate, or until `time_limit`
 // seconds would be passed. Earlier replications are kept, so the result depends only on the seed
 // and the number of replications it ends with.
 struct SequentialResult {
   SimulationSummary summary;
   bool precise = false;  // false: stopped by the time limit
 };
+inline const std::vector<Interval SimulationSummary::*> kHeadlineMeasures{
+    &SimulationSummary::p_loss, &SimulationSummary::p_served, &SimulationSummary::cost,
+    &SimulationSummary::mean_sojourn_served};
+// `targets`: the intervals that must reach the precision (by default the headline four).
 SequentialResult simulate_to_precision(const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
-                                       double relative_precision, double time_limit);
+                                       double relative_precision, double time_limit,
+                                       const std::vector<Interval SimulationSummary::*>& targets = kHeadlineMeasures);
 
 }  // namespace crawlq::sim

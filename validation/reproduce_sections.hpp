@@ -1,0 +1,18 @@
+#pragma once
+// The parts of reproduce_paper, one per table or figure group (paper_reproduction.cpp runs them).
+#include "validation/paper_reproduction.hpp"
+#include "validation/policy_simulation.hpp"
+
+namespace crawlq::validation {
+
+void reproduce_table1(Reproduction& out, const PolicySimulation& simulation);
+void reproduce_table2(Reproduction& out, const PolicySimulation& simulation);
+void reproduce_tables3and4(Reproduction& out);
+void reproduce_table5(Reproduction& out, const PolicySimulation& simulation);
+void reproduce_figures(Reproduction& out, const PolicySimulation& simulation);
+void reproduce_sample_path(Reproduction& out);
+
+// The simulator's verdict on a value: which of computed and printed its interval holds.
+SimulatorCheck check_value(const std::string& what, const sim::Interval& interval, double computed, double printed);
+
+}  // namespace crawlq::validation

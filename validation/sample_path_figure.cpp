@@ -1,0 +1,51 @@
+#include "validation/sample_path_figure.hpp"
+
+#include <fmt/format.h>
+
+#include <sstream>
+#include <stdexcept>
+
+namespace crawlq::validation {
+
+Figure sample_path_figure(std::istream& trace_csv, const std::string& title) {
+  Figure f = make_figure(title, "time", "pages in the system (level)");
+  f.y2_label = "active robots";
+  f.series = {make_series("level", SeriesStyle::kSteps), make_series("active robots", SeriesStyle::kSteps, 2),
+              make_series("pages lost", SeriesStyle::kPoints), make_series("page expired", SeriesStyle::kPoints)};
+  std::string line;
+  std::getline(trace_csv, line);
+  if (line != "time,event,level,robots,lost,expired")
+    throw std::invalid_argument(fmt::format("line 1: '{}' is not the header of a trace", line));
+  long lost_before = 0;
+  for (int number = 2; std::getline(trace_csv, line); ++number) {
+    std::stringstream fields(line);
+    std::string time, event, level, robots, lost, expired;
+    if (!std::getline(fields, time, ',') || !std::getline(fields, event, ',') || !std::getline(fields, level, ',') ||
+        !std::getline(fields, robots, ',') || !std::getline(fields, lost, ',') || !std::getline(fields, expired, ','))
+      throw std::invalid_argument(fmt::format("line {}: '{}' has fewer than 6 fields", number, line));
+    try {
+      const double t = std::stod(time), l = std::stod(level);
+      f.series[0].x.push_back(t);
+      f.series[0].y.push_back(l);
+      f.series[1].x.push_back(t);
+      f.series[1].y.push_back(std::stod(robots));
+      // Losses and expiries are marked at the level they leave behind.
+      if (std::stol(lost) > lost_before) {
+        f.series[2].x.push_back(t);
+        f.series[2].y.push_back(l);
+      }
+      lost_before = std::stol(lost);
+      if (event == "expired") {
+        f.series[3].x.push_back(t);
+        f.series[3].y.push_back(l);
+      }
+    } catch (const std::logic_error&) {
+      throw std::invalid_argument(fmt::format("line {}: '{}' holds a field that is not a number", number, line));
+    }
+  }
+  // gnuplot refuses an empty inline data block: drop series with nothing to draw.
+  std::erase_if(f.series, [](const Series& s) { return s.x.empty(); });
+  return f;
+}
+
+}  // namespace crawlq::validation
