@@ -130,7 +130,7 @@ int run(const SimulateOptions& o) {
     if (!o.plot.empty()) {
       std::ifstream written(o.trace);
       plotted = plot_to(validation::sample_path_figure(
-                            written, fmt::format("{}: a sample path (seed {})", m.name.empty() ? o.file : m.name, seed)),
+                            written, fmt::format("{}: a sample path (seed {})", m.name.empty() ? o.file : m.name, seed), m.capacity),
                         o.plot);
     }
     if (o.json) {

@@ -23,18 +23,19 @@ std::string quoted(const std::string& text) {
 std::string plot_clause(const Series& s, int index) {
   const std::string data = fmt::format("$series{}", index);
   const std::string axes = s.axis == 2 ? " axes x1y2" : "";
+  const std::string color = s.color > 0 ? fmt::format(" linecolor {}", s.color) : "";
   switch (s.style) {
     case SeriesStyle::kLines:
-      return fmt::format("{} using 1:2{} with linespoints pointtype 7 pointsize 0.6 linewidth 2 title {}", data, axes,
-                         quoted(s.title));
+      return fmt::format("{} using 1:2{} with linespoints pointtype 7 pointsize 0.6 linewidth 2{} title {}", data, axes,
+                         color, quoted(s.title));
     case SeriesStyle::kPointsErrors:
-      return fmt::format("{} using 1:2:3{} with yerrorbars pointtype 6 pointsize 1 linewidth 1.5 title {}", data,
-                         axes, quoted(s.title));
+      return fmt::format("{} using 1:2:3{} with yerrorbars pointtype 6 pointsize 1 linewidth 1.5{} title {}", data,
+                         axes, color, quoted(s.title));
     case SeriesStyle::kSteps:
-      return fmt::format("{} using 1:2{} with steps linewidth 1.5 title {}", data, axes, quoted(s.title));
+      return fmt::format("{} using 1:2{} with steps linewidth 1.5{} title {}", data, axes, color, quoted(s.title));
     case SeriesStyle::kPoints:
-      return fmt::format("{} using 1:2{} with points pointtype {} pointsize 1.2 title {}", data, axes, 2 + index % 2 * 4,
-                         quoted(s.title));
+      return fmt::format("{} using 1:2{} with points pointtype {} pointsize 1.2{} title {}", data, axes, 2 + index % 2 * 4,
+                         color, quoted(s.title));
   }
   return "";
 }
@@ -47,11 +48,18 @@ std::string gnuplot_script(const Figure& figure, const std::string& svg_name) {
       "set terminal svg size {},{} dynamic enhanced font 'Helvetica,13' background rgb 'white'\n"
       "set output {}\n"
       "set title {}\nset xlabel {}\nset ylabel {}\n"
-      "set key outside right top\nset grid\n",
+      "set grid\n",
       svg_name.substr(0, svg_name.rfind('.')), figure.width, figure.height, quoted(svg_name), quoted(figure.title),
       quoted(figure.x_label), quoted(figure.y_label));
-  if (figure.integer_x) script += "set xtics 1\n";
   if (!figure.y2_label.empty()) script += fmt::format("set y2label {}\nset y2tics\nset ytics nomirror\n", quoted(figure.y2_label));
+  // Many curves: the key goes under the plot, which keeps its width.
+  script += figure.series.size() > 6 ? "set key below horizontal maxcols 2\n" : "set key outside right top\n";
+  if (figure.integer_x) script += "set xtics 1\n";
+  if (figure.y_tick_max >= 0) script += fmt::format("set ytics 0,1,{}\n", figure.y_tick_max);
+  if (figure.y_low < figure.y_high) script += fmt::format("set yrange [{}:{}]\n", figure.y_low, figure.y_high);
+  if (figure.y2_low < figure.y2_high)
+    script += fmt::format("set y2range [{}:{}]\n", figure.y2_low, figure.y2_high);
+  if (figure.y2_tick_max >= 0) script += fmt::format("set y2tics 0,1,{}\n", figure.y2_tick_max);
   for (std::size_t i = 0; i < figure.series.size(); ++i) {
     const Series& s = figure.series[i];
     script += fmt::format("$series{} << EOD\n", i);

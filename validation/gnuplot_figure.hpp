@@ -21,13 +21,15 @@ struct Series {
   std::vector<double> x, y;
   std::vector<double> half_width;  // kPointsErrors only
   int axis = 1;                    // 2: the right-hand y axis
+  int color = 0;                   // gnuplot's line type colour 1, 2, ...; 0: one of its own
 };
 
-inline Series make_series(std::string title, SeriesStyle style, int axis = 1) {
+inline Series make_series(std::string title, SeriesStyle style, int axis = 1, int color = 0) {
   Series s;
   s.title = std::move(title);
   s.style = style;
   s.axis = axis;
+  s.color = color;
   return s;
 }
 
@@ -35,6 +37,10 @@ struct Figure {
   std::string title, x_label, y_label, y2_label;
   std::vector<Series> series;
   bool integer_x = false;  // thresholds and levels: ticks at whole numbers
+  // Axis ranges, [low, high]; unset (low == high) lets gnuplot choose.
+  double y_low = 0, y_high = 0, y2_low = 0, y2_high = 0;
+  int y_tick_max = -1;   // >= 0: ticks 0, 1, ..., y_tick_max only (counts drawn above a lower panel)
+  int y2_tick_max = -1;  // the same on the right-hand axis
   int width = 800, height = 480;
 };
 

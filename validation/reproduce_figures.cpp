@@ -29,8 +29,10 @@ model::Policy two_modes(int high, int low, int j, int capacity) {
 void add_threshold_curve(Figure& f, const PolicySimulation& simulation, const model::Model& m, int high, int low,
                          const std::string& title) {
   const analytic::PolicyEvaluator evaluator(m);
-  Series exact = make_series(title, SeriesStyle::kLines);
-  Series simulated = make_series(title + ", simulated", SeriesStyle::kPointsErrors);
+  // A curve and its simulated points share a colour.
+  const int color = static_cast<int>(f.series.size()) / 2 + 1;
+  Series exact = make_series(title, SeriesStyle::kLines, 1, color);
+  Series simulated = make_series(title + ", simulated", SeriesStyle::kPointsErrors, 1, color);
   for (int j = 0; j < m.capacity; ++j) {
     const model::Policy policy = two_modes(high, low, j, m.capacity);
     exact.x.push_back(j);
@@ -71,6 +73,7 @@ int best_threshold(const model::Model& m, int high, int low) {
 void figure1(Reproduction& out, const PolicySimulation& simulation, const model::Model& m) {
   Figure f = make_figure("Figure 1: cost against the threshold, two modes", "threshold j (levels 0..j use the larger mode)",
                          "cost criterion (2)");
+  f.height = 640;
   f.integer_x = true;
   for (int high = 4; high >= 2; --high)
     for (int low = high - 1; low >= 1; --low) add_threshold_curve(f, simulation, m, high, low, fmt::format("{} or {}", high, low));
@@ -89,6 +92,7 @@ void figures2and3(Reproduction& out, const PolicySimulation& simulation, const m
   Figure f2 = make_figure("Figure 2: service-time variance, modes 3 or 1", "threshold j", "cost criterion (2)");
   Figure f3 = make_figure("Figure 3: service-time variance, the best pair of modes", "threshold j", "cost criterion (2)");
   f2.integer_x = f3.integer_x = true;
+  f2.height = f3.height = 640;
   std::vector<std::string> best_pairs;
   for (double alpha1 : kServiceAlphas) {
     model::Model m = base;
@@ -121,6 +125,7 @@ void figures2and3(Reproduction& out, const PolicySimulation& simulation, const m
 
 void figure4(Reproduction& out, const PolicySimulation& simulation, const model::Model& base) {
   Figure f = make_figure("Figure 4: obsolescence-time variance, modes 3 or 1", "threshold j", "cost criterion (2)");
+  f.height = 640;
   f.integer_x = true;
   std::vector<std::string> thresholds;
   for (double alpha1 : kObsolescenceAlphas) {
@@ -152,7 +157,7 @@ void reproduce_figures(Reproduction& out, const PolicySimulation& simulation) {
 }
 
 void reproduce_sample_path(Reproduction& out) {
-  constexpr double kHorizon = 30;
+  constexpr double kHorizon = 15;
   const model::Model m = paper_example().model;
   const sim::LevelMapPolicy policy(*m.policy);
   std::stringstream csv;
@@ -162,7 +167,7 @@ void reproduce_sample_path(Reproduction& out) {
                          fmt::format("A sample path of the first example under its optimal policy (3 robots up to 2 "
                                      "pages, then 1): {} time units, seed {}, as `crawlq simulate --trace` writes it.",
                                      kHorizon, out.options.seed),
-                         sample_path_figure(csv, "Sample path: level and active robots")});
+                         sample_path_figure(csv, "Sample path: level and active robots", m.capacity)});
 }
 
 }  // namespace crawlq::validation

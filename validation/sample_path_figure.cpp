@@ -2,16 +2,18 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
 namespace crawlq::validation {
 
-Figure sample_path_figure(std::istream& trace_csv, const std::string& title) {
+Figure sample_path_figure(std::istream& trace_csv, const std::string& title, int capacity) {
   Figure f = make_figure(title, "time", "pages in the system (level)");
   f.y2_label = "active robots";
-  f.series = {make_series("level", SeriesStyle::kSteps), make_series("active robots", SeriesStyle::kSteps, 2),
-              make_series("pages lost", SeriesStyle::kPoints), make_series("page expired", SeriesStyle::kPoints)};
+  f.series = {make_series("level", SeriesStyle::kSteps, 1, 1), make_series("active robots", SeriesStyle::kSteps, 2, 2),
+              make_series("pages lost", SeriesStyle::kPoints, 1, 7), make_series("page expired", SeriesStyle::kPoints, 1, 4)};
+  int most_robots = 1;
   std::string line;
   std::getline(trace_csv, line);
   if (line != "time,event,level,robots,lost,expired")
@@ -29,6 +31,7 @@ Figure sample_path_figure(std::istream& trace_csv, const std::string& title) {
       f.series[0].y.push_back(l);
       f.series[1].x.push_back(t);
       f.series[1].y.push_back(std::stod(robots));
+      most_robots = std::max(most_robots, std::stoi(robots));
       // Losses and expiries are marked at the level they leave behind.
       if (std::stol(lost) > lost_before) {
         f.series[2].x.push_back(t);
@@ -43,6 +46,13 @@ Figure sample_path_figure(std::istream& trace_csv, const std::string& title) {
       throw std::invalid_argument(fmt::format("line {}: '{}' holds a field that is not a number", number, line));
     }
   }
+  // The level fills the upper two thirds, the robots the lower third.
+  f.y_low = -capacity * 0.6;
+  f.y_high = capacity + 0.5;
+  f.y_tick_max = capacity;
+  f.y2_low = 0;
+  f.y2_high = most_robots * 3.2;
+  f.y2_tick_max = most_robots;
   // gnuplot refuses an empty inline data block: drop series with nothing to draw.
   std::erase_if(f.series, [](const Series& s) { return s.x.empty(); });
   return f;
