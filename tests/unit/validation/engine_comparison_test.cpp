@@ -1,0 +1,86 @@
+// The verdict of `validate`: a model against itself agrees on every measure; a simulator fed a
+// service twice as fast disagrees; without an exact value nothing is judged; the bound is the
+// Bonferroni-t of the header, recomputed here from its definition.
+#include "validation/engine_comparison.hpp"
+
+#include <boost/math/distributions/students_t.hpp>
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "scenarios/scenario_loader.hpp"
+
+using namespace crawlq;
+
+namespace {
+
+scenarios::Scenario teaching() {
+  return scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) + "/scenarios/data/teaching-two-robots.yaml");
+}
+
+validation::SimulationSettings short_run() {
+  validation::SimulationSettings s;
+  s.seed = 11;
+  s.replications = 8;
+  s.horizon = 20000;
+  s.warmup = 100;
+  s.precision = 0;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("compare_engines: a model against itself agrees, with the documented bound", "[validation]") {
+  const auto scenario = teaching();
+  const sim::LevelMapPolicy policy(*scenario.model.policy);
+  const auto c = validation::compare_engines(scenario.model, scenario.model.policy, "", scenario.model, policy, short_run());
+  CHECK(c.agrees());
+  CHECK(c.replications == 8);
+  // 10 scalar measures + K+1 levels + N modes.
+  REQUIRE(c.measures.size() == 10 + 5 + 2);
+  const boost::math::students_t t(7);
+  CHECK(c.z_bound == Approx(boost::math::quantile(boost::math::complement(t, 0.01 / (2.0 * 17)))));
+  for (const auto& m : c.measures) {
+    INFO(m.name);
+    REQUIRE(m.exact);
+    CHECK(m.verdict == validation::Verdict::kAgrees);
+    const double t95 = boost::math::quantile(boost::math::complement(t, 0.025));
+    if (m.simulated.half_width > 0) CHECK(m.z == Approx((m.simulated.mean - *m.exact) / (m.simulated.half_width / t95)));
+  }
+}
+
+TEST_CASE("compare_engines: a simulator fed another service law disagrees", "[validation]") {
+  const auto scenario = teaching();
+  model::Model faster = scenario.model;
+  faster.service = model::PhaseType(faster.service.initial(), 2.0 * faster.service.subgenerator());
+  const sim::LevelMapPolicy policy(*scenario.model.policy);
+  const auto c = validation::compare_engines(scenario.model, scenario.model.policy, "", faster, policy, short_run());
+  CHECK_FALSE(c.agrees());
+  for (const auto& m : c.measures)
+    if (m.name == "p_loss" || m.name == "mean_sojourn_served") {
+      INFO(m.name << " z = " << m.z);
+      CHECK(m.verdict == validation::Verdict::kDiffers);
+      CHECK(m.z < 0);  // a faster server loses fewer pages and keeps them less
+    }
+}
+
+TEST_CASE("compare_engines: without an exact policy every measure is simulated only", "[validation]") {
+  const auto scenario = teaching();
+  const sim::LevelMapPolicy policy(*scenario.model.policy);
+  const auto c = validation::compare_engines(scenario.model, std::nullopt, "too large", scenario.model, policy, short_run());
+  CHECK(c.agrees());
+  CHECK(c.exact_engine_absent == "too large");
+  for (const auto& m : c.measures) {
+    CHECK_FALSE(m.exact);
+    CHECK(m.verdict == validation::Verdict::kSimulatedOnly);
+  }
+}
+
+TEST_CASE("compare_engines: models of different shape are refused", "[validation]") {
+  const auto scenario = teaching();
+  model::Model bigger = scenario.model;
+  bigger.capacity += 1;
+  bigger.policy.reset();
+  const sim::LevelMapPolicy policy(*scenario.model.policy);
+  CHECK_THROWS_AS(validation::compare_engines(scenario.model, scenario.model.policy, "", bigger, policy, short_run()),
+                  std::invalid_argument);
+}
