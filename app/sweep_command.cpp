@@ -4,12 +4,14 @@
 #include <fmt/ranges.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "app/command_support.hpp"
+#include "app/figure_output.hpp"
 #include "validation/parameter_sweep.hpp"
 
 namespace crawlq::app {
@@ -24,9 +26,35 @@ struct SweepOptions {
   std::string param;
   std::string values;
   std::string csv;
+  std::string plot;  // FILE.svg: C* and every C_r against the value
   int threads = 0;
   bool json = false;
 };
+
+// The best cost and the constant policies' costs against the value: where control pays, and how much.
+validation::Figure sweep_figure(const model::Model& model, SweepParameter parameter, const std::vector<SweepRow>& rows) {
+  const std::string name = validation::parameter_name(parameter);
+  validation::Figure f = validation::make_figure(
+      fmt::format("{}: the best threshold policy against {}", model.name.empty() ? "scenario" : model.name, name), name,
+      "cost criterion (2)");
+  f.integer_x = parameter == SweepParameter::kCapacity;
+  validation::Series best = validation::make_series("best threshold policy C*", validation::SeriesStyle::kLines);
+  std::vector<validation::Series> constant;
+  for (int r = 1; r <= model.modes(); ++r)
+    constant.push_back(validation::make_series(fmt::format("C_{}: {} robot{} always", r, r, r == 1 ? "" : "s"),
+                                               validation::SeriesStyle::kLines));
+  for (const SweepRow& row : rows) {
+    best.x.push_back(row.value);
+    best.y.push_back(row.best.cost);
+    for (int r = 0; r < model.modes(); ++r) {
+      constant[r].x.push_back(row.value);
+      constant[r].y.push_back(row.constant[r]);
+    }
+  }
+  f.series.push_back(std::move(best));
+  for (auto& c : constant) f.series.push_back(std::move(c));
+  return f;
+}
 
 // Every value's model, before anything is solved: a bad value or a chain too large for this machine
 // is refused with nothing computed and nothing printed.
@@ -148,6 +176,8 @@ int run(const SweepOptions& o) {
   const std::vector<double> values = parse_numbers(o.values, "--values");
   check_values(model, parameter, values, o.file);
   std::ofstream csv;
+  if (!o.plot.empty() && std::filesystem::path(o.plot).extension() != ".svg")
+    throw UsageError(fmt::format("--plot {}: give a file name ending in .svg", o.plot));
   if (!o.csv.empty()) {
     csv.open(o.csv);
     if (!csv) throw UsageError(fmt::format("--csv {}: cannot write the file", o.csv));
@@ -169,6 +199,8 @@ int run(const SweepOptions& o) {
     csv.close();
     if (!csv) throw UsageError(fmt::format("--csv {}: writing the file failed", o.csv));
   }
+  std::string plotted;
+  if (!o.plot.empty()) plotted = plot_to(sweep_figure(model, parameter, rows), o.plot);
   if (o.json) {
     nlohmann::json j{{"param", validation::parameter_name(parameter)},
                      {"rows", nlohmann::json::array()}};
@@ -177,6 +209,7 @@ int run(const SweepOptions& o) {
     return 0;
   }
   print_table(o, model, rows, seconds);
+  if (!plotted.empty()) fmt::print("{}\n", plotted);
   return 0;
 }
 
@@ -216,6 +249,7 @@ std::function<int()> add_sweep_command(CLI::App& app) {
       "--csv", o->csv,
       "FILE.csv: one row per value (value, thresholds, levels, cost, C1..CN, relative_profit, "
       "measures)");
+  cmd->add_option("--plot", o->plot, "FILE.svg: C* and every C_r against the value, drawn with gnuplot");
   cmd->add_flag("--json", o->json, "machine output on stdout: {\"param\", \"rows\": [...]}");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }

@@ -379,3 +379,23 @@ TEST_CASE("simulate: --replications alone fixes the run; --precision with it sti
 
 }  // namespace
 }  // namespace crawlq::cli_test
+
+namespace crawlq::cli_test {
+namespace {
+
+TEST_CASE("simulate --trace --plot: the sample path drawn as SVG; --plot alone is refused", "[cli][simulate][plot]") {
+  TempDirectory dir;
+  const std::string csv = (dir.path() / "path.csv").string(), svg = (dir.path() / "path.svg").string();
+  const ProcessResult run = crawlq(
+      {"simulate", shipped("paper-example-1.yaml"), "--trace", csv, "--horizon", "20", "--plot", svg, "--seed", "2"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  CHECK_THAT(read_text(svg), Catch::Contains("<svg") && Catch::Contains("active robots"));
+  const ProcessResult alone = crawlq({"simulate", shipped("paper-example-1.yaml"), "--plot", svg});
+  CHECK(alone.exit_status == 2);
+  CHECK(alone.out.empty());
+  CHECK_THAT(alone.err, Catch::Contains("--trace"));
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test

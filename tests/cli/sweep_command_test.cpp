@@ -262,3 +262,26 @@ TEST_CASE("sweep: a refused scenario file is refused as by every command", "[cli
 
 }  // namespace
 }  // namespace crawlq::cli_test
+
+namespace crawlq::cli_test {
+namespace {
+
+TEST_CASE("sweep --plot: the costs against the value drawn as SVG; a name not ending in .svg is refused",
+          "[cli][sweep][plot]") {
+  TempDirectory dir;
+  const std::string svg = (dir.path() / "costs.svg").string();
+  const ProcessResult run =
+      crawlq({"sweep", shipped("paper-example-1.yaml"), "--param", "capacity", "--values", "2,3,4", "--plot", svg});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  CHECK_THAT(read_text(svg), Catch::Contains("<svg") && Catch::Contains("4 robots always"));
+  CHECK_THAT(read_text((dir.path() / "costs.gp").string()), Catch::Contains("best threshold policy C*"));
+  const ProcessResult bad = crawlq(
+      {"sweep", shipped("paper-example-1.yaml"), "--param", "capacity", "--values", "2", "--plot", svg + ".png"});
+  CHECK(bad.exit_status == 2);
+  CHECK(bad.out.empty());
+  CHECK_THAT(bad.err, Catch::Contains("--plot"));
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test
