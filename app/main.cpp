@@ -11,6 +11,7 @@
 #include "app/command_support.hpp"
 #include "app/describe_command.hpp"
 #include "app/optimize_command.hpp"
+#include "app/refresh_command.hpp"
 #include "app/reproduce_command.hpp"
 #include "app/simulate_command.hpp"
 #include "app/solve_command.hpp"
@@ -33,7 +34,8 @@ int main(int argc, char** argv) {
                                                    crawlq::app::add_simulate_command(app),
                                                    crawlq::app::add_validate_command(app),
                                                    crawlq::app::add_reproduce_command(app),
-                                                   crawlq::app::add_sweep_command(app)};
+                                                   crawlq::app::add_sweep_command(app),
+                                                   crawlq::app::add_refresh_command(app)};
   std::string known;
   bool is_known = false;
   for (const auto* sub : app.get_subcommands({})) {

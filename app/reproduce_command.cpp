@@ -27,7 +27,7 @@ struct ReproduceOptions {
   bool json = false;
 };
 
-const std::set<std::string> kSections{"tables", "figures", "sample-path"};
+const std::set<std::string> kSections{"tables", "figures", "sample-path", "refresh"};
 
 nlohmann::json row_json(const validation::ReproducedRow& r) {
   nlohmann::json j{{"table", r.table},        {"label", r.label},     {"computed", r.computed},
@@ -71,11 +71,11 @@ int run(const ReproduceOptions& o) {
     std::stringstream list(o.sections);
     for (std::string section; std::getline(list, section, ',');) {
       if (!kSections.count(section))
-        throw UsageError(fmt::format("--sections: '{}' is not one of tables, figures, sample-path", section));
+        throw UsageError(fmt::format("--sections: '{}' is not one of tables, figures, sample-path, refresh", section));
       options.sections.insert(section);
     }
   } else if (o.out.empty()) {
-    options.sections = {"tables"};  // figures are only drawn into a report
+    options.sections = {"tables", "refresh"};  // figures are only drawn into a report
   }
   if (isatty(fileno(stderr))) options.progress = [](const std::string& step) { fmt::print(stderr, "{}...\n", step); };
   const validation::Reproduction r = validation::reproduce_paper(options);
@@ -126,7 +126,8 @@ std::function<int()> add_reproduce_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--quick", o->quick, "short simulations (wide intervals): a preview in seconds");
   cmd->add_option("--sections", o->sections,
-                  "which parts: tables,figures,sample-path (default: all with --out, the tables without)");
+                  "which parts: tables,figures,sample-path,refresh (default: all with --out; without it, "
+                  "the tables and refresh)");
   cmd->add_flag("--json", o->json, "machine output on stdout: {\"rows\": [{table, label, printed, computed, agrees}]}");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }

@@ -10,9 +10,24 @@
 
 #include "model/input_error.hpp"
 #include "model/rate_checks.hpp"
+#include "scenarios/yaml_document.hpp"
 #include "scenarios/yaml_reader.hpp"
 
 namespace crawlq::scenarios {
+
+model::PhaseType read_phase_type(const YamlReader& r, const char* initial_key, const char* matrix_key) {
+  r.allow_only({initial_key, matrix_key});
+  return model::PhaseType(r.at(initial_key).row_vector(), r.at(matrix_key).matrix(), r.path(),
+                          initial_key, matrix_key);
+}
+
+std::string read_file(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw ScenarioError(fmt::format("{}: cannot open the file", file.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 namespace {
 
@@ -146,12 +161,6 @@ class Loader {
   std::vector<std::string> repairs_;
 };
 
-model::PhaseType phase_type(const YamlReader& r, const char* initial_key, const char* matrix_key) {
-  r.allow_only({initial_key, matrix_key});
-  return model::PhaseType(r.at(initial_key).row_vector(), r.at(matrix_key).matrix(), r.path(),
-                          initial_key, matrix_key);
-}
-
 model::Costs costs(const YamlReader& r) {
   r.allow_only({"loss", "obsolescence", "sojourn", "robot", "starvation"});
   model::Costs c;
@@ -225,9 +234,9 @@ Scenario build(const YamlReader& root) {
 
   Loader loader(repair);
   model::ArrivalModes arrivals = loader.arrivals(root.at("arrivals"));
-  model::PhaseType service = phase_type(root.at("service"), "beta", "S");
+  model::PhaseType service = read_phase_type(root.at("service"), "beta", "S");
   std::optional<model::PhaseType> obsolescence;
-  if (root.has("obsolescence")) obsolescence = phase_type(root.at("obsolescence"), "gamma", "Gamma");
+  if (root.has("obsolescence")) obsolescence = read_phase_type(root.at("obsolescence"), "gamma", "Gamma");
   const model::Costs c = root.has("costs") ? costs(root.at("costs")) : model::Costs{};
   std::optional<model::Policy> p;
   std::optional<model::SimulationPolicy> simulation_policy;
@@ -255,30 +264,9 @@ Scenario build(const YamlReader& root) {
 }  // namespace
 
 Scenario parse_scenario(const std::string& text, const std::string& label) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw ScenarioError(fmt::format("{}: line {}, column {}: not valid YAML: {}", label,
-                                    e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
-  if (!root.IsMap())
-    throw ScenarioError(fmt::format("{}: expected a mapping of keys at the top level", label));
-  try {
-    return build(YamlReader(root, ""));
-  } catch (const model::InputError& e) {
-    throw ScenarioError(fmt::format("{}: {}", label, e.what()));
-  } catch (const YAML::Exception& e) {
-    throw ScenarioError(fmt::format("{}: {}", label, e.what()));
-  }
+  return parse_yaml_document<Scenario>(text, label, build);
 }
 
-Scenario load_scenario(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw ScenarioError(fmt::format("{}: cannot open the file", file.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_scenario(text.str(), file.string());
-}
+Scenario load_scenario(const std::filesystem::path& file) { return parse_scenario(read_file(file), file.string()); }
 
 }  // namespace crawlq::scenarios

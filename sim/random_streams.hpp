@@ -9,7 +9,16 @@
 
 namespace crawlq::sim {
 
-enum class Source : std::uint64_t { kArrivals = 1, kService = 2, kObsolescence = 3 };
+// The refresh simulator's streams are apart too: two access orders with one seed see the same
+// access times.
+enum class Source : std::uint64_t {
+  kArrivals = 1,
+  kService = 2,
+  kObsolescence = 3,
+  kRefreshAccess = 4,   // X of each read
+  kRefreshChanges = 5,  // each page's first change after a read
+  kRefreshChoice = 6,   // the randomized order's page choices
+};
 
 class RandomStream {
  public:

@@ -1,11 +1,13 @@
 #pragma once
-// The paper's two examples, built into the binary from scenarios/data/ at compile time, so that
+// The papers' examples, built into the binary from scenarios/data/ at compile time, so that
 // `crawlq reproduce` runs from any directory and always on the files the repository ships.
+#include "scenarios/refresh_loader.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace crawlq::validation {
 
 scenarios::Scenario paper_example();    // scenarios/data/paper-example-1.yaml (N = 4, K = 5)
 scenarios::Scenario paper_real_data();  // scenarios/data/paper-real-data.yaml (K = 20)
+scenarios::RefreshScenario refresh_paper_example();  // scenarios/data/refresh-paper-example.yaml
 
 }  // namespace crawlq::validation

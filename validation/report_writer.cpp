@@ -16,7 +16,8 @@ const std::map<std::string, std::string> kTableTitles{
     {"2", "Table 2: buffer size K"},
     {"3", "Table 3: the service rate scaled by s (printed values withheld in our copy)"},
     {"4", "Table 4: the obsolescence rate scaled by s (printed values withheld in our copy)"},
-    {"5", "Table 5: the real-data example (K = 20), best policy for each set of modes"}};
+    {"5", "Table 5: the real-data example (K = 20), best policy for each set of modes"},
+    {"CLW", "Coffman, Liu, Weber (1998): the golden-ratio policy against the lower bound"}};
 
 std::string computed_text(const ReproducedRow& r) {
   if (r.half_width > 0) return fmt::format("{:.4f} ± {:.2g}", r.computed, r.half_width);

@@ -11,6 +11,7 @@ void reproduce_tables3and4(Reproduction& out);
 void reproduce_table5(Reproduction& out, const PolicySimulation& simulation);
 void reproduce_figures(Reproduction& out, const PolicySimulation& simulation);
 void reproduce_sample_path(Reproduction& out);
+void reproduce_refresh(Reproduction& out);  // the second paper (Coffman, Liu, Weber)
 
 // The simulator's verdict on a value: which of computed and printed its interval holds.
 SimulatorCheck check_value(const std::string& what, const sim::Interval& interval, double computed, double printed);

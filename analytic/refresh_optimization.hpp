@@ -1,0 +1,44 @@
+#pragma once
+// The optimal access frequencies of Coffman, Liu, Weber (1998):
+// - problem (7), whose optimum bounds the cost of every policy from below (Theorem 3.3): closed form
+//   (6) and (10) when c_i is proportional to mu_i, otherwise the Lagrange condition (8) solved by a
+//   one-dimensional root search on the multiplier;
+// - problem (12), the best randomized policy: (16) when c_i is proportional to mu_i, otherwise (15),
+//   valid when the condition after (16) holds, and the constrained optimum (some pages never read
+//   by choice) when it does not.
+#include <vector>
+
+#include "model/refresh_model.hpp"
+
+namespace crawlq::analytic {
+
+struct RefreshOptimum {
+  std::vector<double> frequencies;  // x_i, summing to 1
+  double cost = 0;                  // the objective at x
+  double multiplier = 0;            // lambda of the Lagrange condition
+  bool closed_form = false;         // c_i proportional to mu_i: (10) and (6), or (16) and (11)
+};
+
+struct RandomizedOptimum : RefreshOptimum {
+  // The condition after (16): min sqrt(c_i/mu_i) >= sum sqrt(c_i/mu_i)(1/h_i - 1) / (1 + sum (1/h_i - 1)).
+  // When it fails, (15) gives some page a negative frequency and the optimum reads it with
+  // frequency 0 instead.
+  bool validity_condition_holds = true;
+};
+
+// The objective of (7) at x (the lower bound on r_i of Theorem 3.3, weighted), and its optimum.
+double bound_objective(const model::RefreshModel& model, const std::vector<double>& h, const std::vector<double>& x);
+RefreshOptimum refresh_lower_bound(const model::RefreshModel& model, const std::vector<double>& h);
+// The same optimum by the general root search even when a closed form exists (for checking).
+RefreshOptimum refresh_lower_bound_by_search(const model::RefreshModel& model, const std::vector<double>& h);
+
+// The objective of (12) at x: the cost of the randomized policy with frequencies x (Lemma 4.1).
+double randomized_objective(const model::RefreshModel& model, const std::vector<double>& h, const std::vector<double>& x);
+RandomizedOptimum optimal_randomized_frequencies(const model::RefreshModel& model, const std::vector<double>& h);
+
+// Corollary 5.1: H(q), the limit of C(golden ratio) / C* for q = mu E[X] as N grows; decreasing in q
+// towards 1, at most 2 phi^2 / 5 < 1.05.
+double golden_ratio_limit_ratio(double q);
+double two_phi_squared_over_five();
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,89 @@
+#include "scenarios/refresh_loader.hpp"
+
+#include "scenarios/yaml_document.hpp"
+
+namespace crawlq::scenarios {
+
+namespace {
+
+model::AccessTime access_time(const YamlReader& r) {
+  r.require_map();
+  if (r.has("deterministic")) {
+    r.allow_only({"deterministic"});
+    return model::AccessTime(model::DeterministicTime{r.at("deterministic").number()});
+  }
+  return model::AccessTime(read_phase_type(r, "beta", "S"));
+}
+
+model::RefreshPolicySpec policy(const YamlReader& r) {
+  r.require_map();
+  r.allow_only({"kind", "frequencies", "sequence", "cycle"});
+  model::RefreshPolicySpec p;
+  const YamlReader kind = r.at("kind");
+  const std::string k = kind.text();
+  if (k == "randomized")
+    p.kind = model::RefreshPolicyKind::kRandomized;
+  else if (k == "cyclic")
+    p.kind = model::RefreshPolicyKind::kCyclic;
+  else if (k == "golden-ratio")
+    p.kind = model::RefreshPolicyKind::kGoldenRatio;
+  else
+    throw model::InputError(kind.path(), fmt::format("unknown policy '{}' (known: randomized, golden-ratio, cyclic)", k));
+  if (r.has("frequencies")) {
+    const YamlReader f = r.at("frequencies");
+    if (f.node().IsScalar()) {
+      if (f.text() != "optimal")
+        throw model::InputError(f.path(), fmt::format("'{}': give a list of frequencies or `optimal`", f.text()));
+    } else {
+      std::vector<double> values = f.numbers();
+      double total = 0;
+      for (double v : values) total += v;
+      if (total > 0)
+        for (double& v : values) v /= total;  // "normalised to sum 1"; the model checks each is > 0
+      p.frequencies = std::move(values);
+    }
+  }
+  if (r.has("sequence")) p.sequence = r.at("sequence").integers();
+  if (r.has("cycle")) {
+    const YamlReader c = r.at("cycle");
+    const double value = c.number();
+    if (value != std::floor(value) || value < 1 || value > 4e18)
+      throw model::InputError(c.path(), fmt::format("{}: a Fibonacci number of reads", c.text()));
+    p.cycle = static_cast<long>(value);
+  }
+  return p;
+}
+
+RefreshScenario build(const YamlReader& root) {
+  root.require_map();
+  if (!root.has("refresh"))
+    throw model::InputError("refresh", "missing: a page refresh scenario has a `refresh` section (see interface.md)");
+  root.allow_only({"name", "source", "refresh"});
+  const YamlReader r = root.at("refresh");
+  r.require_map();
+  r.allow_only({"change_rates", "weights", "access_time", "policy"});
+  std::vector<double> rates = r.at("change_rates").numbers();
+  std::vector<double> weights = r.has("weights") ? r.at("weights").numbers() : rates;
+  model::RefreshPolicySpec spec;
+  if (r.has("policy")) spec = policy(r.at("policy"));
+  RefreshScenario s{model::RefreshModel{.name = root.has("name") ? root.at("name").text() : "",
+                                        .change_rates = std::move(rates),
+                                        .weights = std::move(weights),
+                                        .access_time = access_time(r.at("access_time")),
+                                        .policy = std::move(spec)},
+                    root.has("source") ? root.at("source").text() : ""};
+  s.model.validate();
+  return s;
+}
+
+}  // namespace
+
+RefreshScenario parse_refresh_scenario(const std::string& text, const std::string& label) {
+  return parse_yaml_document<RefreshScenario>(text, label, build);
+}
+
+RefreshScenario load_refresh_scenario(const std::filesystem::path& file) {
+  return parse_refresh_scenario(read_file(file), file.string());
+}
+
+}  // namespace crawlq::scenarios
