@@ -67,7 +67,15 @@ void RefreshModel::validate() const {
       if (visits[i] == 0)
         throw InputError("refresh.policy.sequence",
                          fmt::format("page {} is never read (it would always be stale)", i));
-    if (policy.frequencies) throw InputError("refresh.policy.frequencies", "a cyclic policy takes its frequencies from its sequence");
+    // A cyclic policy's frequencies are its sequence's; a list given beside it must say the same.
+    if (policy.frequencies)
+      for (std::size_t i = 0; i < visits.size(); ++i) {
+        const double share = static_cast<double>(visits[i]) / static_cast<double>(policy.sequence.size());
+        if (std::abs((*policy.frequencies)[i] - share) > 1e-9)
+          throw InputError(fmt::format("refresh.policy.frequencies[{}]", i),
+                           fmt::format("{}: the sequence reads page {} {} times in {}, a frequency of {}",
+                                       (*policy.frequencies)[i], i, visits[i], policy.sequence.size(), share));
+      }
   } else if (!policy.sequence.empty()) {
     throw InputError("refresh.policy.sequence", "only a cyclic policy has a sequence");
   }

@@ -79,6 +79,10 @@ refresh:
   CHECK(r[1] == Approx(r1).epsilon(1e-13));
   CHECK(j.at("cost").get<double>() == Approx(2 * r0 + r1).epsilon(1e-13));
   CHECK(numbers(j.at("frequencies")) == std::vector<double>{2.0 / 3, 1.0 / 3});
+  // Frequencies given beside the sequence are accepted when they are the sequence's.
+  const json same = refresh_json(dir.write("same.yaml", replace_once(read_text(file), "sequence: [0, 0, 1]",
+                                                                     "sequence: [0, 0, 1], frequencies: [2, 1]")));
+  CHECK(same.at("cost").get<double>() == j.at("cost").get<double>());
   CHECK_FALSE(j.at("lower_bound_closed_form").get<bool>());  // weights not proportional to the rates
   CHECK(j.at("cost").get<double>() >= j.at("lower_bound").get<double>());
 }
@@ -148,6 +152,8 @@ TEST_CASE("refresh: broken files are refused naming the file, the key and the va
       {"kind: randomized, frequencies: optimal", "kind: golden-ratio, cycle: 2", {"refresh.policy.cycle", "2"}},
       {"access_time: {beta: [1.0], S: [[-1.0]]}", "access_time: {deterministic: 0}", {"refresh.access_time.deterministic"}},
       {"access_time: {beta: [1.0], S: [[-1.0]]}", "access_time: {beta: [0.5], S: [[-1.0]]}", {"refresh.access_time", "beta"}},
+      {"kind: randomized, frequencies: optimal", "kind: cyclic, sequence: [0, 1, 2], frequencies: [1, 1, 2]",
+       {"refresh.policy.frequencies[0]", "a frequency of"}},
       {"name: three-pages", "name: three-pages\nextra: 1", {"extra"}}};
   for (const auto& c : cases) {
     const std::string file = dir.write("broken.yaml", replace_once(kThreePages, c.from, c.to));
