@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "analytic/stationary_solver.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::analytic {
@@ -13,11 +14,14 @@ struct MemoryEstimate {
   double bytes = 0;   // peak of a block-recursion solve plus the tagged-page chain
 };
 
-MemoryEstimate estimate_memory(const model::Model& model);
+// For `method` (auto: the method `auto` would pick for this model).
+MemoryEstimate estimate_memory(const model::Model& model, Method method = Method::kAuto);
+// What kAuto picks: the block recursion while the chain is small, the iterative solver beyond.
+Method automatic_method(const model::Model& model);
 // The physical memory of this machine, in bytes.
 double physical_memory_bytes();
 // The largest capacity whose estimate fits in `bytes` (other parameters as in `model`), or nothing
 // when even K = 1 does not.
-std::optional<int> largest_capacity_within(const model::Model& model, double bytes);
+std::optional<int> largest_capacity_within(const model::Model& model, double bytes, Method method = Method::kAuto);
 
 }  // namespace crawlq::analytic

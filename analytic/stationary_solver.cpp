@@ -7,6 +7,7 @@
 
 #include "analytic/block_recursive_solver.hpp"
 #include "analytic/qbd_solver.hpp"
+#include "analytic/iterative_solver.hpp"
 #include "analytic/sparse_lu_solver.hpp"
 
 namespace crawlq::analytic {
@@ -28,7 +29,7 @@ double residual(const GeneratorBlocks& blocks, const Eigen::VectorXd& p) {
 }
 }  // namespace
 
-std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks&,
+std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks& blocks,
                                               BlockRecursionCache* cache) {
   switch (method) {
     case Method::kBlockRecursion:
@@ -37,12 +38,15 @@ std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBloc
       return std::make_unique<QbdSolver>();
     case Method::kSparseLu:
       return std::make_unique<SparseLuSolver>();
+    case Method::kIterative:
+      return std::make_unique<IterativeSolver>();
     case Method::kAuto:
       break;
   }
-  // The block recursion beats SparseLU at every size measured (benchmarks/solve_by_capacity: the
-  // factors of the assembled generator fill in), and with single arrivals it skips the zero blocks
-  // and does the work of the QBD form.
+  // Small chains: the block recursion (direct; beats SparseLU at every size, and with single arrivals
+  // it skips the zero blocks and does the work of the QBD form). From a few thousand states the
+  // iterative solver is faster by orders of magnitude (benchmarks/solve_by_capacity).
+  if (blocks.space().size() > 2000) return std::make_unique<IterativeSolver>();
   return std::make_unique<BlockRecursiveSolver>(cache);
 }
 
@@ -79,15 +83,16 @@ const char* method_name(Method method) {
     case Method::kBlockRecursion: return "block-recursion";
     case Method::kQbd: return "qbd";
     case Method::kSparseLu: return "sparse-lu";
+    case Method::kIterative: return "iterative";
   }
   return "?";
 }
 
 Method parse_method(const std::string& name) {
-  for (Method m : {Method::kAuto, Method::kBlockRecursion, Method::kQbd, Method::kSparseLu})
+  for (Method m : {Method::kAuto, Method::kBlockRecursion, Method::kQbd, Method::kSparseLu, Method::kIterative})
     if (name == method_name(m)) return m;
   throw std::invalid_argument(fmt::format(
-      "unknown method '{}' (known: auto, block-recursion, qbd, sparse-lu)", name));
+      "unknown method '{}' (known: auto, block-recursion, qbd, sparse-lu, iterative)", name));
 }
 
 }  // namespace crawlq::analytic

@@ -1,5 +1,6 @@
 #include "analytic/tagged_page_chain.hpp"
 
+#include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseLU>
 #include <stdexcept>
 
@@ -67,15 +68,33 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
   for (Eigen::Index i = 0; i < size_; ++i)
     max_exit_rate_ = std::max(max_exit_rate_, -t_.coeff(i, i));
 
-  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
   const Eigen::SparseMatrix<double> minus_t = -t_;
-  lu.compute(minus_t);
-  if (lu.info() != Eigen::Success)
-    throw std::runtime_error("tagged-page chain: -T is singular: " + lu.lastErrorMessage());
+  // Small chains: a direct factorisation. Larger ones fill in (the clocks' Kronecker structure makes
+  // the factors grow much faster than T); -T is a nonsingular M-matrix with dominant diagonal, and
+  // BiCGSTAB with a diagonal preconditioner solves it in tens of iterations.
+  constexpr Eigen::Index kLargestDirect = 20000;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
+  Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::DiagonalPreconditioner<double>> bicgstab;
+  if (size_ <= kLargestDirect) {
+    lu.compute(minus_t);
+    if (lu.info() != Eigen::Success)
+      throw std::runtime_error("tagged-page chain: -T is singular: " + lu.lastErrorMessage());
+  } else {
+    bicgstab.setTolerance(1e-14);
+    bicgstab.setMaxIterations(5000);
+    bicgstab.compute(minus_t);
+  }
+  const auto solve = [&](const Eigen::VectorXd& rhs) -> Eigen::VectorXd {
+    if (size_ <= kLargestDirect) return lu.solve(rhs);
+    Eigen::VectorXd x = bicgstab.solve(rhs);
+    if (bicgstab.info() != Eigen::Success)
+      throw std::runtime_error("tagged-page chain: BiCGSTAB did not converge on -T x = t");
+    return x;
+  };
   for (PageFate fate : {PageFate::kServed, PageFate::kObsolete}) {
     const int f = static_cast<int>(fate);
     Eigen::VectorXd x = exit(fate);
-    for (int k = 0; k < 3; ++k) moments_[f][k] = x = lu.solve(x);
+    for (int k = 0; k < 3; ++k) moments_[f][k] = x = solve(x);
   }
   for (int k = 0; k < 3; ++k)
     moments_[static_cast<int>(PageFate::kAccepted)][k] =

@@ -19,12 +19,12 @@ scenarios::Scenario load(const std::string& file) {
   return s;
 }
 
-void require_exact_engine_fits(const model::Model& model, const std::string& file) {
-  const analytic::MemoryEstimate need = analytic::estimate_memory(model);
+void require_exact_engine_fits(const model::Model& model, const std::string& file, analytic::Method method) {
+  const analytic::MemoryEstimate need = analytic::estimate_memory(model, method);
   // Leave a fifth of the machine to everything else.
   const double available = 0.8 * analytic::physical_memory_bytes();
   if (need.bytes <= available) return;
-  const auto largest = analytic::largest_capacity_within(model, available);
+  const auto largest = analytic::largest_capacity_within(model, available, method);
   throw UsageError(fmt::format(
       "{}: capacity: {} makes {:.3g} states and needs about {:.3g} GiB for the exact engine, more "
       "than the {:.3g} GiB this machine can give; {}",

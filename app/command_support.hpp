@@ -25,7 +25,8 @@ scenarios::Scenario load(const std::string& file);
 
 // Refuses (UsageError) a model whose exact chain would not fit in this machine's memory, naming its
 // size and the largest capacity that would.
-void require_exact_engine_fits(const model::Model& model, const std::string& file);
+void require_exact_engine_fits(const model::Model& model, const std::string& file,
+                               analytic::Method method = analytic::Method::kAuto);
 
 // --method's value; UsageError naming the known methods otherwise.
 analytic::Method method_option(const std::string& name);

@@ -111,7 +111,7 @@ int run_levels(const OptimizeOptions& o, const model::Model& model,
 int run(const OptimizeOptions& o) {
   const scenarios::Scenario scenario = load(o.file);
   const analytic::Method method = method_option(o.method);
-  require_exact_engine_fits(scenario.model, o.file);
+  require_exact_engine_fits(scenario.model, o.file, method);
   const analytic::PolicyEvaluator evaluator(scenario.model, method);
   try {
     if (o.policy_class == "thresholds") return run_thresholds(o, scenario.model, evaluator);

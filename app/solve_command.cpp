@@ -103,7 +103,7 @@ int run(const SolveOptions& o) {
   const std::vector<double> points =
       o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf");
 
-  require_exact_engine_fits(scenario.model, o.file);
+  require_exact_engine_fits(scenario.model, o.file, method);
   const analytic::PolicyEvaluator evaluator(model, method);
   const analytic::PolicyEvaluation e = [&] {
     try {

@@ -121,7 +121,7 @@ void compare_with_brute_force(const model::Model& model, const model::Policy& po
       brute_force_cost(model.costs, chain.measures(), sojourn.mean(Fate::kServed));
   const analytic::StateSpace space(model);
   const bool single_arrivals = model.arrivals.max_batch() == 1;
-  for (Method method : {Method::kBlockRecursion, Method::kSparseLu, Method::kQbd, Method::kAuto}) {
+  for (Method method : {Method::kBlockRecursion, Method::kSparseLu, Method::kQbd, Method::kIterative, Method::kAuto}) {
     INFO("method " << analytic::method_name(method));
     const analytic::PolicyEvaluator evaluator(model, method);
     if (method == Method::kQbd && !single_arrivals) {

@@ -35,13 +35,26 @@ TEST_CASE("the memory estimate counts the states and grows with K", "[memory]") 
   CHECK(crawlq::analytic::estimate_memory(m).states == Approx(126));
   m.capacity = 30;
   CHECK(crawlq::analytic::estimate_memory(m).states == Approx(2 * (1 + 2 * (std::pow(2.0, 30) - 1))));
-  // Dense top blocks of 2^(K+1) rows: 1 GiB allows K = 11 (a 4096-row block is 128 MiB) but not 13.
-  const auto largest = crawlq::analytic::largest_capacity_within(m, double(1 << 30));
+  using crawlq::analytic::Method;
+  // The block recursion's dense top blocks of 2^(K+1) rows: 1 GiB allows K = 11 (a 4096-row block is
+  // 128 MiB) but not 13.
+  const auto largest = crawlq::analytic::largest_capacity_within(m, double(1 << 30), Method::kBlockRecursion);
   REQUIRE(largest.has_value());
   CHECK(*largest >= 10);
   CHECK(*largest <= 12);
   m.capacity = *largest;
-  CHECK(crawlq::analytic::estimate_memory(m).bytes <= double(1 << 30));
+  CHECK(crawlq::analytic::estimate_memory(m, Method::kBlockRecursion).bytes <= double(1 << 30));
   m.capacity = *largest + 1;
-  CHECK(crawlq::analytic::estimate_memory(m).bytes > double(1 << 30));
+  CHECK(crawlq::analytic::estimate_memory(m, Method::kBlockRecursion).bytes > double(1 << 30));
+  // The iterative solver is sparse: a few kilobytes a state (measured 1.7 GiB at K = 18, 10^6 states),
+  // so 1 GiB holds K = 14 or 15, and the automatic choice for large K is the iterative solver.
+  const auto sparse = crawlq::analytic::largest_capacity_within(m, double(1 << 30), Method::kIterative);
+  REQUIRE(sparse.has_value());
+  CHECK(*sparse >= 14);
+  CHECK(*sparse <= 15);
+  m.capacity = 18;
+  CHECK(crawlq::analytic::automatic_method(m) == Method::kIterative);
+  CHECK(crawlq::analytic::estimate_memory(m).bytes >= 1.7 * double(1 << 30));
+  m.capacity = 5;
+  CHECK(crawlq::analytic::automatic_method(m) == Method::kBlockRecursion);
 }
