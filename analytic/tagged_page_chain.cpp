@@ -72,7 +72,7 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
   // Small chains: a direct factorisation. Larger ones fill in (the clocks' Kronecker structure makes
   // the factors grow much faster than T); -T is a nonsingular M-matrix with dominant diagonal, and
   // BiCGSTAB with a diagonal preconditioner solves it in tens of iterations.
-  constexpr Eigen::Index kLargestDirect = 20000;
+  constexpr Eigen::Index kLargestDirect = 4000;
   Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
   Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::DiagonalPreconditioner<double>> bicgstab;
   if (size_ <= kLargestDirect) {
