@@ -33,6 +33,15 @@ void require_exact_engine_fits(const model::Model& model, const std::string& fil
               : std::string("even capacity 1 does not fit")));
 }
 
+void add_policy_flags(CLI::App* command, PolicyFlags& flags) {
+  auto* t = command->add_option("--thresholds", flags.thresholds,
+                                "j1,...,j(N-1), -1 <= j1 <= ... <= K: levels j(r-1)+1..j(r) run N-r+1 robots "
+                                "(overrides the file's policy)");
+  auto* l = command->add_option("--levels", flags.levels,
+                                "robots at levels 0..K, e.g. 3,3,3,1,1,1 (any map; overrides the file's policy)");
+  t->excludes(l);
+}
+
 analytic::Method method_option(const std::string& name) {
   try {
     return analytic::parse_method(name);

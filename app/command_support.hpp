@@ -1,6 +1,7 @@
 #pragma once
 // What every crawlq command shares: exit codes, loading a scenario (repairs noted on stderr), the
 // policy flags, and the one way bad input is reported.
+#include <CLI/CLI.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,8 @@ struct PolicyFlags {
   std::string thresholds;  // "--thresholds a,b,c", empty when not given
   std::string levels;      // "--levels m0,m1,..."
 };
+// Adds --thresholds and --levels (one excludes the other) to `command`.
+void add_policy_flags(CLI::App* command, PolicyFlags& flags);
 // The flag's policy, else the file's level map (or the only one of a one-mode model); nothing when
 // the file's policy is one only the simulator runs; UsageError when there is no policy at all.
 std::optional<model::Policy> level_map_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,

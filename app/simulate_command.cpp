@@ -249,9 +249,7 @@ std::function<int()> add_simulate_command(CLI::App& app) {
       "Examples: crawlq simulate scenarios/data/paper-example-1.yaml --seed 7\n"
       "          crawlq simulate scenarios/data/paper-example-1.yaml --replications 20 --horizon 1e5");
   cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
-  auto* t = cmd->add_option("--thresholds", o->policy.thresholds, "j1,...,j(N-1) (overrides the file's policy)");
-  auto* l = cmd->add_option("--levels", o->policy.levels, "robots at levels 0..K (overrides the file's policy)");
-  t->excludes(l);
+  add_policy_flags(cmd, o->policy);
   add_simulation_flags(cmd, o->simulation);
   cmd->add_option("--compare", o->compare,
                   "thresholds=a,b,c or levels=m0,...: simulate this policy B beside A (the file's or the "

@@ -179,12 +179,7 @@ std::function<int()> add_solve_command(CLI::App& app) {
       "times and the cost (2).\nExample: crawlq solve scenarios/data/paper-example-1.yaml "
       "--thresholds -1,2,2 --sojourn");
   cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
-  auto* t = cmd->add_option("--thresholds", o->policy.thresholds,
-                            "j1,...,j(N-1), -1 <= j1 <= ... <= K: levels j(r-1)+1..j(r) run N-r+1 "
-                            "robots (overrides the file's policy)");
-  auto* l = cmd->add_option("--levels", o->policy.levels,
-                            "robots at levels 0..K, e.g. 3,3,3,1,1,1 (any map, overrides the file)");
-  t->excludes(l);
+  add_policy_flags(cmd, o->policy);
   cmd->add_option("--method", o->method,
                   "auto | block-recursion (section 3) | qbd (section 6, single arrivals) | "
                   "sparse-lu (assembled generator)")

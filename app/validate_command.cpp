@@ -172,9 +172,7 @@ std::function<int()> add_validate_command(CLI::App& app) {
       "Examples: crawlq validate scenarios/data/*.yaml\n"
       "          crawlq validate scenarios/data/paper-example-1.yaml --simulator-file other-service.yaml");
   cmd->add_option("FILE", o->files, "scenario files (YAML or JSON, see interface.md)")->required();
-  auto* t = cmd->add_option("--thresholds", o->policy.thresholds, "j1,...,j(N-1) (overrides each file's policy)");
-  auto* l = cmd->add_option("--levels", o->policy.levels, "robots at levels 0..K (overrides each file's policy)");
-  t->excludes(l);
+  add_policy_flags(cmd, o->policy);
   add_simulation_flags(cmd, o->simulation);
   cmd->add_option("--simulator-file", o->simulator_file,
                   "simulate this file's model instead (same K and modes): how far does an approximation, say "

@@ -119,18 +119,6 @@ const std::vector<BrokenRule> kBrokenRules{
 
 const std::vector<std::string> kCommands{"solve", "optimize", "describe"};
 
-// Exit 2, nothing on stdout, one line on stderr with every fragment.
-void check_refused(const ProcessResult& run, const std::vector<std::string>& fragments) {
-  INFO(report(run));
-  CHECK(run.exit_status == 2);
-  CHECK_FALSE(run.signaled);
-  CHECK(run.out.empty());
-  CHECK(lines_of(run.err).size() == 1u);
-  for (const auto& fragment : fragments) {
-    INFO("the message should contain '" << fragment << "'");
-    CHECK_THAT(run.err, Catch::Contains(fragment));
-  }
-}
 
 TEST_CASE("bad input: every rule of interface.md refused by solve, optimize and describe",
           "[cli][bad-input]") {

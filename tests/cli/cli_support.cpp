@@ -188,4 +188,17 @@ policy:
   thresholds: [1]
 )";
 
+void check_refused(const ProcessResult& run, const std::vector<std::string>& fragments) {
+  INFO(report(run));
+  CHECK(run.exit_status == 2);
+  CHECK_FALSE(run.signaled);
+  CHECK_FALSE(run.timed_out);
+  CHECK(run.out.empty());
+  CHECK(lines_of(run.err).size() == 1u);
+  for (const auto& fragment : fragments) {
+    INFO("the message should contain '" << fragment << "'");
+    CHECK_THAT(run.err, Catch::Contains(fragment));
+  }
+}
+
 }  // namespace crawlq::cli_test

@@ -28,6 +28,9 @@ std::string comma_list(const std::vector<int>& values);
 // stdout as one JSON document; fails the test case when it is anything else.
 nlohmann::json json_of(const ProcessResult& run);
 
+// Exit 2, not a signal, nothing on stdout, one line on stderr holding every fragment.
+void check_refused(const ProcessResult& run, const std::vector<std::string>& fragments);
+
 // The lines of `text`, without their newlines.
 std::vector<std::string> lines_of(const std::string& text);
 

@@ -224,19 +224,6 @@ TEST_CASE("simulate: --thresholds and --levels override the file's policy", "[cl
   }
 }
 
-// Exit 2, nothing on stdout, and a message with every fragment.
-void check_refused(const ProcessResult& run, const std::vector<std::string>& fragments) {
-  INFO(report(run));
-  CHECK(run.exit_status == 2);
-  CHECK_FALSE(run.signaled);
-  CHECK_FALSE(run.timed_out);
-  CHECK(run.out.empty());
-  CHECK_FALSE(run.err.empty());
-  for (const auto& fragment : fragments) {
-    INFO("the message should contain '" << fragment << "'");
-    CHECK_THAT(run.err, Catch::Contains(fragment));
-  }
-}
 
 TEST_CASE("simulate: a broken scenario file is refused naming the file, the key and the value",
           "[cli][simulate][bad-input]") {

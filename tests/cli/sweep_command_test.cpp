@@ -35,18 +35,6 @@ std::vector<std::string> fields_of(const std::string& line) {
   return fields;
 }
 
-// Exit 2, nothing on stdout, one line on stderr holding every fragment.
-void check_refused(const ProcessResult& run, const std::vector<std::string>& fragments) {
-  INFO(report(run));
-  CHECK(run.exit_status == 2);
-  CHECK_FALSE(run.signaled);
-  CHECK(run.out.empty());
-  CHECK(lines_of(run.err).size() == 1u);
-  for (const auto& fragment : fragments) {
-    INFO("the message should contain '" << fragment << "'");
-    CHECK_THAT(run.err, Catch::Contains(fragment));
-  }
-}
 
 const std::vector<std::string> kRowKeys{"value",
                                         "best",
