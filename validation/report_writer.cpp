@@ -25,6 +25,13 @@ std::string computed_text(const ReproducedRow& r) {
   return fmt::format("{:.4f}", r.computed);
 }
 
+// "printed / computed" policy of a row, "-" for a side that has none, empty when neither has one.
+std::string policy_text(const ReproducedRow& row) {
+  if (row.printed_policy.empty() && row.computed_policy.empty()) return "";
+  return fmt::format("{} / {}", row.printed_policy.empty() ? "-" : row.printed_policy,
+                     row.computed_policy.empty() ? "-" : row.computed_policy);
+}
+
 std::string check_text(const SimulatorCheck& c) {
   return fmt::format("{}: {:.4f} ± {:.2g}; {}", c.what, c.interval.mean, c.interval.half_width, c.verdict);
 }
@@ -76,10 +83,7 @@ std::string markdown(const Reproduction& r) {
     std::string flagged;
     for (const auto& row : r.rows) {
       if (row.table != table) continue;
-      const std::string policy = row.printed_policy.empty() && row.computed_policy.empty()
-                                     ? ""
-                                     : fmt::format("{} / {}", row.printed_policy.empty() ? "-" : row.printed_policy,
-                                                   row.computed_policy.empty() ? "-" : row.computed_policy);
+      const std::string policy = policy_text(row);
       md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", row.label, row.printed.empty() ? "-" : row.printed,
                         computed_text(row), policy, row.source, row.agrees ? "yes" : "**FLAGGED**");
       if (!row.agrees) {
@@ -133,10 +137,7 @@ figcaption { font-size: 0.92rem; color: #444; }
     std::string flagged;
     for (const auto& row : r.rows) {
       if (row.table != table) continue;
-      const std::string policy = row.printed_policy.empty() && row.computed_policy.empty()
-                                     ? ""
-                                     : fmt::format("{} / {}", row.printed_policy.empty() ? "-" : row.printed_policy,
-                                                   row.computed_policy.empty() ? "-" : row.computed_policy);
+      const std::string policy = policy_text(row);
       h += fmt::format("<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
                        row.agrees ? "" : " class=\"flagged\"", escape_html(row.label),
                        row.printed.empty() ? "-" : escape_html(row.printed), escape_html(computed_text(row)),
