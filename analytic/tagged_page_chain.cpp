@@ -1,6 +1,8 @@
 #include "analytic/tagged_page_chain.hpp"
 
 #include <Eigen/IterativeLinearSolvers>
+#include <algorithm>
+#include <memory>
 #include <Eigen/SparseLU>
 #include <stdexcept>
 
@@ -8,6 +10,43 @@
 #include "analytic/kronecker_terms.hpp"
 
 namespace crawlq::analytic {
+
+namespace {
+
+// One diagonal block of -T, factorised once for the six solves of the moments: a direct
+// factorisation while small, BiCGSTAB with a diagonal preconditioner beyond (strict diagonal
+// dominance makes it converge in tens of iterations).
+class DiagonalBlockSolver {
+ public:
+  // Eigen's iterative solvers keep a reference to their matrix: the block is owned here.
+  explicit DiagonalBlockSolver(Eigen::SparseMatrix<double> a) : a_(std::move(a)), direct_(a_.rows() <= kLargestDirect) {
+    if (direct_) {
+      lu_.compute(a_);
+      if (lu_.info() != Eigen::Success)
+        throw std::runtime_error("tagged-page chain: a block of -T is singular: " + lu_.lastErrorMessage());
+    } else {
+      bicgstab_.setTolerance(1e-14);
+      bicgstab_.setMaxIterations(5000);
+      bicgstab_.compute(a_);
+    }
+  }
+  Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const {
+    if (direct_) return lu_.solve(rhs);
+    Eigen::VectorXd x = bicgstab_.solve(rhs);
+    if (bicgstab_.info() != Eigen::Success)
+      throw std::runtime_error("tagged-page chain: BiCGSTAB did not converge on a block of -T");
+    return x;
+  }
+
+ private:
+  static constexpr Eigen::Index kLargestDirect = 4000;
+  Eigen::SparseMatrix<double> a_;
+  bool direct_;
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu_;
+  Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::DiagonalPreconditioner<double>> bicgstab_;
+};
+
+}  // namespace
 
 namespace {
 void place(std::vector<Eigen::Triplet<double>>& entries, const Sparse& block, Eigen::Index row0,
@@ -68,27 +107,29 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
   for (Eigen::Index i = 0; i < size_; ++i)
     max_exit_rate_ = std::max(max_exit_rate_, -t_.coeff(i, i));
 
-  const Eigen::SparseMatrix<double> minus_t = -t_;
-  // Small chains: a direct factorisation. Larger ones fill in (the clocks' Kronecker structure makes
-  // the factors grow much faster than T); -T is a nonsingular M-matrix with dominant diagonal, and
-  // BiCGSTAB with a diagonal preconditioner solves it in tens of iterations.
-  constexpr Eigen::Index kLargestDirect = 4000;
-  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
-  Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::DiagonalPreconditioner<double>> bicgstab;
-  if (size_ <= kLargestDirect) {
-    lu.compute(minus_t);
-    if (lu.info() != Eigen::Success)
-      throw std::runtime_error("tagged-page chain: -T is singular: " + lu.lastErrorMessage());
-  } else {
-    bicgstab.setTolerance(1e-14);
-    bicgstab.setMaxIterations(5000);
-    bicgstab.compute(minus_t);
+  // -T is block lower-triangular in the pages ahead: a tagged page is served (block 0, in service)
+  // after it waits with 0 pages ahead, and so on; nothing after it overtakes it. So (-T) x = t is
+  // solved block by block from the server outwards, each diagonal block a strictly diagonally
+  // dominant M-matrix: directly while small, by BiCGSTAB beyond (the whole chain at once fills in
+  // a direct factorisation, and makes a Krylov method carry the coupling across K blocks).
+  const Eigen::SparseMatrix<double, Eigen::RowMajor> minus_t = -t_;
+  std::vector<Eigen::Index> starts{0};
+  for (Eigen::Index offset : waiting_offsets_) starts.push_back(offset);
+  starts.push_back(size_);
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  std::vector<std::unique_ptr<DiagonalBlockSolver>> diagonal;
+  for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
+    const Eigen::Index n = starts[b + 1] - starts[b];
+    diagonal.push_back(std::make_unique<DiagonalBlockSolver>(minus_t.block(starts[b], starts[b], n, n)));
   }
-  const auto solve = [&](const Eigen::VectorXd& rhs) -> Eigen::VectorXd {
-    if (size_ <= kLargestDirect) return lu.solve(rhs);
-    Eigen::VectorXd x = bicgstab.solve(rhs);
-    if (bicgstab.info() != Eigen::Success)
-      throw std::runtime_error("tagged-page chain: BiCGSTAB did not converge on -T x = t");
+  const auto solve = [&](const Eigen::VectorXd& rhs) {
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(size_);
+    for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
+      const Eigen::Index from = starts[b], n = starts[b + 1] - from;
+      // The blocks not yet solved hold zeros, so this is t_b - sum over solved blocks c of A_bc x_c.
+      const Eigen::VectorXd right = rhs.segment(from, n) - minus_t.middleRows(from, n) * x;
+      x.segment(from, n) = diagonal[b]->solve(right);
+    }
     return x;
   };
   for (PageFate fate : {PageFate::kServed, PageFate::kObsolete}) {
