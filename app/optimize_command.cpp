@@ -138,7 +138,7 @@ std::function<int()> add_optimize_command(CLI::App& app) {
       "Example: crawlq optimize scenarios/data/paper-example-1.yaml");
   cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
   cmd->add_option("--class", o->policy_class, "thresholds | levels")->capture_default_str();
-  cmd->add_option("--method", o->method, "stationary solver: auto | block-recursion | qbd | sparse-lu")
+  cmd->add_option("--method", o->method, "stationary solver: auto | block-recursion | qbd | sparse-lu | iterative")
       ->capture_default_str();
   cmd->add_option("--max-maps", o->max_maps, "--class levels refuses to enumerate more maps than this")
       ->capture_default_str();
