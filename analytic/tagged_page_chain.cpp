@@ -96,7 +96,7 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
                                                          model.obsolescence
                                                              ? model.obsolescence->exit_rates()
                                                              : Eigen::VectorXd::Zero(1)))) *
-                                                Eigen::VectorXd::Ones(1));
+                                                Eigen::VectorXd::Ones(block / clock_phases_));
     obsolete_exit_.segment(row0, block) = own;
   }
   t_.resize(size_, size_);
