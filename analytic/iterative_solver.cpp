@@ -19,11 +19,6 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
   SparseMatrix q = blocks.assemble();
   const Eigen::Index n = q.rows();
   StationaryResult result;
-  if (n == 1) {
-    result.probabilities = Eigen::VectorXd::Ones(1);
-    result.summary.status = SolverStatus::kConverged;
-    return result;
-  }
   // The pinned state should carry visible mass: the warm start's largest, else the empty system.
   Eigen::Index pinned = 0;
   if (options_.initial_guess && options_.initial_guess->size() == n) options_.initial_guess->maxCoeff(&pinned);
@@ -56,7 +51,7 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
   }
   result.probabilities = unpin(x, pinned);
   result.summary.status = SolverStatus::kConverged;
-  result.summary.message = fmt::format("BiCGSTAB with ILUT: {} iterations, relative residual {:.3g}",
+  result.summary.message = fmt::format("BiCGSTAB: {} iterations, relative residual {:.3g}",
                                        bicgstab.iterations(), bicgstab.error());
   return result;
 }

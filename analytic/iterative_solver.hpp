@@ -1,8 +1,9 @@
 #pragma once
 // A Krylov solver for chains too large for the block recursion's dense blocks: the generator stays
 // sparse, one state's probability is pinned (which turns p Q = 0 into a nonsingular system), and
-// BiCGSTAB, preconditioned by an incomplete LU factorisation (Eigen's IncompleteLUT), solves the
-// rest. A warm start (the solution of a neighbouring policy) cuts the iterations of a policy search.
+// BiCGSTAB with a diagonal preconditioner solves the rest in 40-60 iterations on the paper's chains.
+// (An incomplete LU preconditioner, Eigen's IncompleteLUT, needs fewer iterations but its
+// factorisation took 230 s at K = 14.) A warm start (the solution of a neighbouring policy) is taken.
 #include <Eigen/Core>
 #include <optional>
 
@@ -15,9 +16,6 @@ struct IterativeOptions {
   // and measures to about 1e-12; the summary reports what was reached.
   double tolerance = 1e-13;
   int max_iterations = 5000;
-  // ILUT's fill factor and drop tolerance: more fill, fewer iterations, more memory.
-  int fill_factor = 2;
-  double drop_tolerance = 1e-6;
   std::optional<Eigen::VectorXd> initial_guess;  // a stationary vector of the same state space
 };
 

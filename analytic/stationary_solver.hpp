@@ -14,7 +14,7 @@ enum class Method {
   kBlockRecursion,  // section 3, steps 1-5
   kQbd,             // section 6: single arrivals only
   kSparseLu,        // the assembled generator, Eigen's SparseLU
-  kIterative,       // the sparse generator, BiCGSTAB with an incomplete LU preconditioner
+  kIterative,       // the sparse generator, BiCGSTAB with a diagonal preconditioner
 };
 
 enum class SolverStatus { kConverged, kFailed };

@@ -19,18 +19,29 @@ scenarios::Scenario load(const std::string& file) {
   return s;
 }
 
-void require_exact_engine_fits(const model::Model& model, const std::string& file, analytic::Method method) {
+std::string exact_engine_refusal(const model::Model& model, analytic::Method method) {
   const analytic::MemoryEstimate need = analytic::estimate_memory(model, method);
   // Leave a fifth of the machine to everything else.
   const double available = 0.8 * analytic::physical_memory_bytes();
-  if (need.bytes <= available) return;
+  if (need.bytes <= available) return "";
   const auto largest = analytic::largest_capacity_within(model, available, method);
-  throw UsageError(fmt::format(
-      "{}: capacity: {} makes {:.3g} states and needs about {:.3g} GiB for the exact engine, more "
-      "than the {:.3g} GiB this machine can give; {}",
-      file, model.capacity, need.states, need.bytes / (1 << 30), available / (1 << 30),
-      largest ? fmt::format("the largest capacity that fits is {}", *largest)
-              : std::string("even capacity 1 does not fit")));
+  return fmt::format(
+      "capacity: {} makes {:.3g} states and needs about {:.3g} GiB for the exact engine, more than the {:.3g} GiB "
+      "this machine can give; {}",
+      model.capacity, need.states, need.bytes / (1 << 30), available / (1 << 30),
+      largest ? fmt::format("the largest capacity that fits is {}", *largest) : std::string("even capacity 1 does not fit"));
+}
+
+void require_exact_engine_fits(const model::Model& model, const std::string& file, analytic::Method method) {
+  if (const std::string why = exact_engine_refusal(model, method); !why.empty())
+    throw UsageError(fmt::format("{}: {}", file, why));
+}
+
+std::uint64_t parse_seed(const std::string& text) {
+  // Read as text, so that "-1" is refused rather than wrapped to 2^64 - 1.
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19)
+    throw UsageError(fmt::format("--seed: '{}' is not a non-negative integer", text));
+  return std::stoull(text);
 }
 
 void add_policy_flags(CLI::App* command, PolicyFlags& flags) {

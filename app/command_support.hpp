@@ -2,6 +2,7 @@
 // What every crawlq command shares: exit codes, loading a scenario (repairs noted on stderr), the
 // policy flags, and the one way bad input is reported.
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -24,10 +25,16 @@ class UsageError : public std::runtime_error {
 // Loads the file; what `repair-diagonal` changed goes to stderr, never to stdout.
 scenarios::Scenario load(const std::string& file);
 
+// Why the exact chain of `model` would not fit in this machine's memory (its size and the largest
+// capacity that would), or empty when it fits.
+std::string exact_engine_refusal(const model::Model& model, analytic::Method method = analytic::Method::kAuto);
 // Refuses (UsageError) a model whose exact chain would not fit in this machine's memory, naming its
 // size and the largest capacity that would.
 void require_exact_engine_fits(const model::Model& model, const std::string& file,
                                analytic::Method method = analytic::Method::kAuto);
+
+// --seed's value: a non-negative integer below 10^19; UsageError naming the flag otherwise.
+std::uint64_t parse_seed(const std::string& text);
 
 // --method's value; UsageError naming the known methods otherwise.
 analytic::Method method_option(const std::string& name);

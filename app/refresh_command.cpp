@@ -41,12 +41,10 @@ double default_horizon(const model::RefreshModel& m) { return 2000.0 * m.pages()
 
 sim::RefreshSimulationResult run_simulation(const model::RefreshModel& m, const analytic::RefreshAnalysis& a,
                                             const RefreshOptions& o, sim::RefreshSimulationPlan& plan) {
-  if (o.seed.empty() || o.seed.find_first_not_of("0123456789") != std::string::npos || o.seed.size() > 19)
-    throw UsageError(fmt::format("--seed: '{}' is not a non-negative integer", o.seed));
   if (o.replications < 2) throw UsageError(fmt::format("--replications: {}: need at least 2 for an interval", o.replications));
   if (o.horizon && (!std::isfinite(*o.horizon) || *o.horizon <= 0))
     throw UsageError(fmt::format("--horizon: {}: must be a finite positive time", *o.horizon));
-  plan.seed = std::stoull(o.seed);
+  plan.seed = parse_seed(o.seed);
   plan.replications = o.replications;
   plan.horizon = o.horizon.value_or(default_horizon(m));
   plan.warmup = plan.horizon / 20;

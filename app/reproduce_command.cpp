@@ -61,10 +61,8 @@ void print_rows(const validation::Reproduction& r) {
 }
 
 int run(const ReproduceOptions& o) {
-  if (o.seed.empty() || o.seed.find_first_not_of("0123456789") != std::string::npos || o.seed.size() > 19)
-    throw UsageError(fmt::format("--seed: '{}' is not a non-negative integer", o.seed));
   validation::ReproductionOptions options;
-  options.seed = std::stoull(o.seed);
+  options.seed = parse_seed(o.seed);
   options.threads = o.threads;
   options.quick = o.quick;
   if (!o.sections.empty()) {

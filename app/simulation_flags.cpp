@@ -34,8 +34,7 @@ void add_simulation_flags(CLI::App* command, SimulationFlags& flags) {
 }
 
 validation::SimulationSettings simulation_settings(const SimulationFlags& f) {
-  if (f.seed.empty() || f.seed.find_first_not_of("0123456789") != std::string::npos || f.seed.size() > 19)
-    throw UsageError(fmt::format("--seed: '{}' is not a non-negative integer", f.seed));
+  const std::uint64_t seed = parse_seed(f.seed);
   if (f.horizon && (!std::isfinite(*f.horizon) || *f.horizon <= 0))
     throw UsageError(fmt::format("--horizon: {}: must be a finite positive time", *f.horizon));
   if (f.warmup && (!std::isfinite(*f.warmup) || *f.warmup < 0))
@@ -46,7 +45,7 @@ validation::SimulationSettings simulation_settings(const SimulationFlags& f) {
     throw UsageError(fmt::format("--precision: {}: give a relative half-width in (0, 1), e.g. 0.01", f.precision));
   if (!(f.time_limit > 0) || !std::isfinite(f.time_limit))
     throw UsageError(fmt::format("--time-limit: {}: must be a finite positive number of seconds", f.time_limit));
-  return {.seed = std::stoull(f.seed),
+  return {.seed = seed,
           .replications = f.replications,
           .horizon = f.horizon,
           .warmup = f.warmup,

@@ -7,7 +7,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "analytic/memory_estimate.hpp"
 #include "app/command_support.hpp"
 #include "app/json_output.hpp"
 #include "app/simulation_flags.hpp"
@@ -36,12 +35,7 @@ struct ValidationCase {
 
 std::string exact_engine_absence(const model::Model& m, const std::optional<model::Policy>& level_map) {
   if (!level_map) return "the policy depends on more than the level; only the simulator runs it";
-  const analytic::MemoryEstimate need = analytic::estimate_memory(m);
-  const double available = 0.8 * analytic::physical_memory_bytes();
-  if (need.bytes > available)
-    return fmt::format("the exact chain has {:.3g} states and needs about {:.3g} GiB, more than this machine has",
-                       need.states, need.bytes / (1 << 30));
-  return "";
+  return exact_engine_refusal(m);
 }
 
 std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string(v > 0 ? "inf" : "-inf"); }

@@ -18,13 +18,6 @@ namespace crawlq::validation {
 
 namespace {
 
-// `high` robots at levels 0..j, `low` above: the two-mode threshold policy of the figures.
-model::Policy two_modes(int high, int low, int j, int capacity) {
-  std::vector<int> levels(capacity + 1, low);
-  for (int level = 0; level <= j; ++level) levels[level] = high;
-  return model::Policy::from_levels(levels, 4, capacity);
-}
-
 // The exact curve of cost against j = 0..K-1 and, beside it, simulated points with intervals.
 void add_threshold_curve(Figure& f, const PolicySimulation& simulation, const model::Model& m, int high, int low,
                          const std::string& title) {
@@ -34,7 +27,7 @@ void add_threshold_curve(Figure& f, const PolicySimulation& simulation, const mo
   Series exact = make_series(title, SeriesStyle::kLines, 1, color);
   Series simulated = make_series(title + ", simulated", SeriesStyle::kPointsErrors, 1, color);
   for (int j = 0; j < m.capacity; ++j) {
-    const model::Policy policy = two_modes(high, low, j, m.capacity);
+    const model::Policy policy = two_mode_policy(high, low, j, m.capacity);
     exact.x.push_back(j);
     exact.y.push_back(evaluator.evaluate(policy).cost);
     const sim::Interval point = simulation.cost_point(m, policy);
@@ -64,7 +57,7 @@ int best_threshold(const model::Model& m, int high, int low) {
   int best = 0;
   double least = 0;
   for (int j = 0; j < m.capacity; ++j) {
-    const double cost = evaluator.evaluate(two_modes(high, low, j, m.capacity)).cost;
+    const double cost = evaluator.evaluate(two_mode_policy(high, low, j, m.capacity)).cost;
     if (j == 0 || cost < least) least = cost, best = j;
   }
   return best;

@@ -88,6 +88,12 @@ void reproduce_table5(Reproduction& out, const PolicySimulation& simulation) {
                  "sojourn term of the cost rests on the rare services of rate 0.0014");
 }
 
+model::Policy two_mode_policy(int high, int low, int j, int capacity) {
+  std::vector<int> levels(capacity + 1, low);
+  for (int level = 0; level <= std::min(j, capacity); ++level) levels[level] = high;
+  return model::Policy::from_levels(levels, 4, capacity);
+}
+
 SimulatorCheck check_value(const std::string& what, const sim::Interval& interval, double computed, double printed) {
   SimulatorCheck check;
   check.what = what;

@@ -17,13 +17,6 @@ namespace {
 constexpr int kLargestExactCapacity = 10;
 constexpr int kLargestSimulatedThreshold = 8;  // the printed j* is 3 at every K; the cost rises beyond
 
-// "3 robots at levels 0..j, then 1": the paper's "3 or 1" policy with threshold j.
-model::Policy three_or_one(int j, int capacity) {
-  std::vector<int> levels(capacity + 1, 1);
-  for (int level = 0; level <= std::min(j, capacity); ++level) levels[level] = 3;
-  return model::Policy::from_levels(levels, 4, capacity);
-}
-
 ReproducedRow row_of(int capacity, const std::string& what, const std::string& printed, double computed,
                      double half_width = 0) {
   ReproducedRow row;
@@ -41,7 +34,8 @@ ReproducedRow row_of(int capacity, const std::string& what, const std::string& p
 SimulatorCheck check_threshold(const PolicySimulation& simulation, const model::Model& m, int computed_j, int printed_j) {
   SimulatorCheck check;
   check.what = fmt::format("C(j={}) - C(j={}) on common random numbers", printed_j, computed_j);
-  check.interval = simulation.cost_difference(m, three_or_one(computed_j, m.capacity), three_or_one(printed_j, m.capacity));
+  check.interval = simulation.cost_difference(m, two_mode_policy(3, 1, computed_j, m.capacity),
+                                              two_mode_policy(3, 1, printed_j, m.capacity));
   check.supports_computed = check.interval.mean - check.interval.half_width > 0;
   check.supports_printed = check.interval.mean + check.interval.half_width < 0;
   check.verdict = check.supports_computed   ? fmt::format("the computed j* = {} costs less", computed_j)
@@ -62,7 +56,7 @@ void exact_row(Reproduction& out, const PolicySimulation& simulation, const mode
   ReproducedRow j_row = row_of(k, "j*", std::to_string(printed.printed_j), j);
   j_row.agrees = j == printed.printed_j;
   if (!j_row.agrees) {
-    const double printed_j_cost = evaluator.evaluate(three_or_one(printed.printed_j, k)).cost;
+    const double printed_j_cost = evaluator.evaluate(two_mode_policy(3, 1, printed.printed_j, k)).cost;
     j_row.note = fmt::format("the printed j* = {} costs {:.2f} here, not the printed C* {}; the computed j* = {} gives "
                              "{:.2f}",
                              printed.printed_j, printed_j_cost, printed.c_star, j, search.best.cost);
@@ -106,7 +100,7 @@ void simulated_row(Reproduction& out, const PolicySimulation& simulation, const 
   int best_j = 0;
   std::vector<sim::Interval> by_j;
   for (int j = 0; j <= std::min(kLargestSimulatedThreshold, k - 1); ++j) {
-    by_j.push_back(simulation.cost(m, three_or_one(j, k)));
+    by_j.push_back(simulation.cost(m, two_mode_policy(3, 1, j, k)));
     if (by_j.back().mean < by_j[best_j].mean) best_j = j;
   }
   const sim::Interval best = by_j[best_j];
