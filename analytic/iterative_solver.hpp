@@ -17,6 +17,7 @@ struct IterativeOptions {
   double tolerance = 1e-13;
   int max_iterations = 5000;
   std::optional<Eigen::VectorXd> initial_guess;  // a stationary vector of the same state space
+  int threads = 1;  // inside the operator; rows are split, never sums, so the result does not change
 };
 
 class IterativeSolver final : public StationarySolver {

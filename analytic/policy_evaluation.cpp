@@ -13,7 +13,7 @@ PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method)
 PolicyEvaluation PolicyEvaluator::evaluate(const model::Policy& policy) const {
   const GeneratorBlocks blocks(model_, policy);
   PolicyEvaluation e{
-      .policy = policy, .stationary = solve_stationary(blocks, method_, cache_.get()), .measures = {}};
+      .policy = policy, .stationary = solve_stationary(blocks, method_, {.cache = cache_.get()}), .measures = {}};
   if (e.stationary.summary.status != SolverStatus::kConverged) return e;
   e.measures = compute_measures(model_, policy, blocks.space(), e.stationary.probabilities);
   const SojournTimes sojourn = sojourn_times(e);

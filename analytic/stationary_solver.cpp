@@ -30,7 +30,11 @@ double residual(const GeneratorBlocks& blocks, const Eigen::VectorXd& p) {
 }  // namespace
 
 std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks& blocks,
-                                              BlockRecursionCache* cache) {
+                                              const SolveOptions& options) {
+  BlockRecursionCache* cache = options.cache;
+  IterativeOptions iterative;
+  if (options.warm_start) iterative.initial_guess = *options.warm_start;
+  iterative.threads = options.threads;
   switch (method) {
     case Method::kBlockRecursion:
       return std::make_unique<BlockRecursiveSolver>(cache);
@@ -39,20 +43,19 @@ std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBloc
     case Method::kSparseLu:
       return std::make_unique<SparseLuSolver>();
     case Method::kIterative:
-      return std::make_unique<IterativeSolver>();
+      return std::make_unique<IterativeSolver>(iterative);
     case Method::kAuto:
       break;
   }
   // Small chains: the block recursion (direct; beats SparseLU at every size, and with single arrivals
   // it skips the zero blocks and does the work of the QBD form). From a few thousand states the
   // iterative solver is faster by orders of magnitude (benchmarks/solve_by_capacity).
-  if (blocks.space().size() > 2000) return std::make_unique<IterativeSolver>();
+  if (blocks.space().size() > 2000) return std::make_unique<IterativeSolver>(iterative);
   return std::make_unique<BlockRecursiveSolver>(cache);
 }
 
-StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method,
-                                  BlockRecursionCache* cache) {
-  const auto solver = make_solver(method, blocks, cache);
+StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method, const SolveOptions& options) {
+  const auto solver = make_solver(method, blocks, options);
   if (const std::string why = solver->refusal(blocks); !why.empty())
     throw std::invalid_argument(fmt::format("method {}: {}", method_name(solver->method()), why));
   const auto start = std::chrono::steady_clock::now();

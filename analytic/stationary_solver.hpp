@@ -44,13 +44,21 @@ class StationarySolver {
 
 class BlockRecursionCache;
 
-// `cache`, when given, lets block-recursion solves of one model share level factors.
+struct SolveOptions {
+  // Lets block-recursion solves of one model share level factors.
+  BlockRecursionCache* cache = nullptr;
+  // The iterative solver starts here (a neighbouring policy's stationary vector, same state space).
+  const Eigen::VectorXd* warm_start = nullptr;
+  // Threads inside one solve (the iterative solver's operator); the result does not depend on it.
+  int threads = 1;
+};
+
 std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks& blocks,
-                                              BlockRecursionCache* cache = nullptr);
+                                              const SolveOptions& options = {});
 // Solves, then checks what the math promises (sums to one, non-negative, small residual) in the
 // summary. Throws std::invalid_argument when the chosen method refuses the blocks.
 StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method = Method::kAuto,
-                                  BlockRecursionCache* cache = nullptr);
+                                  const SolveOptions& options = {});
 
 const char* method_name(Method method);
 // Throws std::invalid_argument naming the known methods.
