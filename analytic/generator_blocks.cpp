@@ -30,7 +30,11 @@ bool batches_are_single(const model::ArrivalModes& arrivals) {
 }  // namespace
 
 GeneratorBlocks::GeneratorBlocks(const model::Model& model, const model::Policy& policy)
-    : space_(model), robots_per_level_(policy.levels()), single_arrivals_(batches_are_single(model.arrivals)) {
+    : model_(model), policy_(policy), space_(model), single_arrivals_(batches_are_single(model.arrivals)) {}
+
+void GeneratorBlocks::build() const {
+  const model::Model& model = model_;
+  const model::Policy& policy = policy_;
   const int capacity = model.capacity;
   const KroneckerTerms terms(model.service, model.obsolescence ? &*model.obsolescence : nullptr);
   const Eigen::Index w = space_.arrival_phases();
@@ -66,11 +70,13 @@ GeneratorBlocks::GeneratorBlocks(const model::Model& model, const model::Policy&
 }
 
 const SparseMatrix& GeneratorBlocks::block(int from, int to) const {
+  std::call_once(built_, [this] { build(); });
   if (to < from - 1 || to > capacity() || from < 0 || from > capacity()) return empty_;
   return blocks_[from][to - from + 1];
 }
 
 SparseMatrix GeneratorBlocks::assemble() const {
+  std::call_once(built_, [this] { build(); });
   std::vector<Eigen::Triplet<double>> entries;
   for (int from = 0; from <= capacity(); ++from)
     for (int to = std::max(0, from - 1); to <= capacity(); ++to) {

@@ -1,8 +1,10 @@
 #pragma once
 // The generator Q of the Lemma (section 3) as blocks Q_{i,i'} built from Kronecker products and sums
 // of the small matrices, for any robots-per-level map and either admission rule. Q is block upper
-// Hessenberg: a level falls by at most one page at a time.
+// Hessenberg: a level falls by at most one page at a time. The blocks are built on first use: the
+// iterative solver applies Q from its factors (generator_operator.hpp) and never asks for them.
 #include <Eigen/SparseCore>
+#include <mutex>
 #include <vector>
 
 #include "analytic/state_space.hpp"
@@ -16,6 +18,8 @@ class GeneratorBlocks {
  public:
   GeneratorBlocks(const model::Model& model, const model::Policy& policy);
 
+  const model::Model& model() const { return model_; }
+  const model::Policy& policy() const { return policy_; }
   const StateSpace& space() const { return space_; }
   int capacity() const { return space_.capacity(); }
   // Q_{from,to}; the zero block when to < from-1.
@@ -23,15 +27,19 @@ class GeneratorBlocks {
   // True when every batch has one page (section 6: Q is block tridiagonal).
   bool single_arrivals() const { return single_arrivals_; }
   // The policy the blocks were built for: robots at levels 0..K.
-  const std::vector<int>& robots_per_level() const { return robots_per_level_; }
+  const std::vector<int>& robots_per_level() const { return policy_.levels(); }
   // The whole of Q, for direct solvers and residuals.
   SparseMatrix assemble() const;
 
  private:
+  void build() const;
+
+  model::Model model_;
+  model::Policy policy_;
   StateSpace space_;
-  std::vector<int> robots_per_level_;
   bool single_arrivals_;
-  std::vector<std::vector<SparseMatrix>> blocks_;  // blocks_[from][to - from + 1]
+  mutable std::once_flag built_;
+  mutable std::vector<std::vector<SparseMatrix>> blocks_;  // blocks_[from][to - from + 1]
   SparseMatrix empty_;
 };
 

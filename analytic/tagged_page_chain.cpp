@@ -2,9 +2,11 @@
 
 #include <Eigen/IterativeLinearSolvers>
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <Eigen/SparseLU>
 #include <stdexcept>
+#include <thread>
 
 #include "model/admission.hpp"
 #include "analytic/kronecker_terms.hpp"
@@ -25,15 +27,20 @@ class DiagonalBlockSolver {
       if (lu_.info() != Eigen::Success)
         throw std::runtime_error("tagged-page chain: a block of -T is singular: " + lu_.lastErrorMessage());
     } else {
-      bicgstab_.setTolerance(1e-14);
-      bicgstab_.setMaxIterations(5000);
-      bicgstab_.compute(a_);
+      for (auto& bicgstab : bicgstab_) {
+        bicgstab.setTolerance(1e-14);
+        bicgstab.setMaxIterations(5000);
+        bicgstab.compute(a_);
+      }
     }
   }
-  Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const {
+  // `lane` 0 or 1: two threads may solve at once, each with its own BiCGSTAB (which records its
+  // iterations and status as it solves); the LU factors are only read.
+  Eigen::VectorXd solve(const Eigen::VectorXd& rhs, int lane) const {
     if (direct_) return lu_.solve(rhs);
-    Eigen::VectorXd x = bicgstab_.solve(rhs);
-    if (bicgstab_.info() != Eigen::Success)
+    const auto& bicgstab = bicgstab_[lane];
+    Eigen::VectorXd x = bicgstab.solve(rhs);
+    if (bicgstab.info() != Eigen::Success)
       throw std::runtime_error("tagged-page chain: BiCGSTAB did not converge on a block of -T");
     return x;
   }
@@ -43,7 +50,7 @@ class DiagonalBlockSolver {
   Eigen::SparseMatrix<double> a_;
   bool direct_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>> lu_;
-  Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::DiagonalPreconditioner<double>> bicgstab_;
+  std::array<Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::DiagonalPreconditioner<double>>, 2> bicgstab_;
 };
 
 }  // namespace
@@ -122,21 +129,31 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
     const Eigen::Index n = starts[b + 1] - starts[b];
     diagonal.push_back(std::make_unique<DiagonalBlockSolver>(minus_t.block(starts[b], starts[b], n, n)));
   }
-  const auto solve = [&](const Eigen::VectorXd& rhs) {
+  const auto solve = [&](const Eigen::VectorXd& rhs, int lane) {
     Eigen::VectorXd x = Eigen::VectorXd::Zero(size_);
     for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
       const Eigen::Index from = starts[b], n = starts[b + 1] - from;
       // The blocks not yet solved hold zeros, so this is t_b - sum over solved blocks c of A_bc x_c.
       const Eigen::VectorXd right = rhs.segment(from, n) - minus_t.middleRows(from, n) * x;
-      x.segment(from, n) = diagonal[b]->solve(right);
+      x.segment(from, n) = diagonal[b]->solve(right, lane);
     }
     return x;
   };
-  for (PageFate fate : {PageFate::kServed, PageFate::kObsolete}) {
+  // The two fates are independent chains of solves: one thread each (the factorisations are only
+  // read), and each vector is computed the same way whichever thread does it.
+  const auto moments_of = [&](PageFate fate) {
     const int f = static_cast<int>(fate);
     Eigen::VectorXd x = exit(fate);
-    for (int k = 0; k < 3; ++k) moments_[f][k] = x = solve(x);
+    for (int k = 0; k < 3; ++k) moments_[f][k] = x = solve(x, f % 2);
+  };
+  std::thread obsolete(moments_of, PageFate::kObsolete);
+  try {
+    moments_of(PageFate::kServed);
+  } catch (...) {
+    obsolete.join();
+    throw;
   }
+  obsolete.join();
   for (int k = 0; k < 3; ++k)
     moments_[static_cast<int>(PageFate::kAccepted)][k] =
         moments_[static_cast<int>(PageFate::kServed)][k] +

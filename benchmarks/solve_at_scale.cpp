@@ -1,7 +1,8 @@
 // The exact engine at scale: the paper's first example (W = M = R = 2) at capacity K under its optimal
 // policy shape (3 robots up to 2 pages, then 1), solved by the iterative method: time to build the
 // generator, time to solve, iterations, ||pQ||_1 and the peak memory of the process.
-// Usage: solve_at_scale K [K ...]   (run one K per process for an honest peak-memory figure)
+// Usage: [CRAWLQ_THREADS=t] solve_at_scale K [K ...]   (t defaults to 2; run one K per process for an
+// honest peak-memory figure)
 #include <fmt/format.h>
 #include <sys/resource.h>
 
@@ -15,6 +16,8 @@
 int main(int argc, char** argv) {
   using namespace crawlq;
   const auto scenario = scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml");
+  const char* threads_variable = std::getenv("CRAWLQ_THREADS");
+  const int threads = threads_variable ? std::atoi(threads_variable) : 2;
   for (int a = 1; a < argc; ++a) {
     model::Model m = scenario.model;
     m.capacity = std::atoi(argv[a]);
@@ -22,7 +25,7 @@ int main(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     const analytic::GeneratorBlocks blocks(m, policy);
     const double built = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const auto r = analytic::solve_stationary(blocks, analytic::Method::kIterative);
+    const auto r = analytic::solve_stationary(blocks, analytic::Method::kIterative, {.threads = threads});
     const auto measures = analytic::compute_measures(m, policy, blocks.space(), r.probabilities);
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);

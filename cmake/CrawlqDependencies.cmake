@@ -13,6 +13,10 @@ find_package(yaml-cpp REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(nlohmann_json REQUIRED)
 find_package(Threads REQUIRED)
+# Threads inside one iterative solve (analytic/generator_operator.cpp). Eigen itself stays serial:
+# its parallel products pick their blocking by the thread count, which would change the last bits.
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+add_compile_definitions(EIGEN_DONT_PARALLELIZE)
 if(CRAWLQ_BUILD_TESTS)
   find_package(Catch2 2 REQUIRED)
   include(Catch)

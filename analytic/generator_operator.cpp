@@ -1,0 +1,225 @@
+#include "analytic/generator_operator.hpp"
+
+#include "model/admission.hpp"
+
+namespace crawlq::analytic {
+
+namespace {
+
+using Index = Eigen::Index;
+
+// Below this many states an operator application is not worth waking a second thread for.
+constexpr Index kParallelGrain = Index{1} << 14;
+// Clock recursions of at most this many clocks run flat: they are in L1 by then.
+constexpr int kFlatClocks = 8;
+
+Index power(int base, int exponent) {
+  Index p = 1;
+  for (int i = 0; i < exponent; ++i) p *= base;
+  return p;
+}
+
+// The n waiting pages' clocks (head first, most significant) of one (arrival, service) block:
+// y_same += x (Gamma^(+)n without its diagonal), y_down += x Gamma_0^(+)n.
+class ClockKernel {
+ public:
+  ClockKernel(const Eigen::MatrixXd& gamma, const Eigen::VectorXd& gamma_exit)
+      : gamma_(gamma), exit_(gamma_exit), r_(static_cast<int>(gamma.rows())) {}
+
+  void apply(const double* x, double* y_same, double* y_down, int n) const {
+    if (n <= kFlatClocks) {
+      for (int k = 0; k < n; ++k) one_clock(x, y_same, y_down, power(r_, k), power(r_, n - 1 - k));
+      return;
+    }
+    // The head clock over the whole block, then each head phase's sub-block on its own, which fits
+    // in cache a few levels down.
+    const Index half = power(r_, n - 1);
+    one_clock(x, y_same, y_down, 1, half);
+    for (int r = 0; r < r_; ++r) apply(x + r * half, y_same + r * half, y_down + r * (half / r_), n - 1);
+  }
+
+ private:
+  // The clock with `outer` combinations of clocks before it and `inner` after it.
+  void one_clock(const double* x, double* y_same, double* y_down, Index outer, Index inner) const {
+    for (Index o = 0; o < outer; ++o) {
+      const double* xo = x + o * r_ * inner;
+      double* yo = y_same + o * r_ * inner;
+      double* down = y_down + o * inner;
+      for (int from = 0; from < r_; ++from) {
+        const double* source = xo + from * inner;
+        for (int to = 0; to < r_; ++to) {
+          const double rate = gamma_(from, to);
+          if (to == from || rate == 0) continue;
+          double* target = yo + to * inner;
+          for (Index q = 0; q < inner; ++q) target[q] += rate * source[q];
+        }
+        const double rate = exit_(from);
+        if (rate == 0) continue;
+        for (Index q = 0; q < inner; ++q) down[q] += rate * source[q];
+      }
+    }
+  }
+
+  const Eigen::MatrixXd& gamma_;
+  const Eigen::VectorXd& exit_;
+  int r_;
+};
+
+}  // namespace
+
+GeneratorOperator::GeneratorOperator(const model::Model& model, const model::Policy& policy)
+    : space_(model), w_(space_.arrival_phases()), m_(space_.service_phases()), r_(space_.clock_phases()) {
+  const int capacity = model.capacity;
+  service_ = model.service.subgenerator();
+  service_exit_ = model.service.exit_rates();
+  service_start_ = model.service.initial().transpose();
+  if (model.obsolescence) {
+    clock_ = model.obsolescence->subgenerator();
+    clock_exit_ = model.obsolescence->exit_rates();
+    new_clocks_.push_back(Eigen::VectorXd::Ones(1));
+    const Eigen::RowVectorXd gamma = model.obsolescence->initial();
+    for (int a = 1; a <= capacity; ++a) {
+      const Eigen::VectorXd& previous = new_clocks_.back();
+      Eigen::VectorXd next(previous.size() * r_);
+      for (Index i = 0; i < previous.size(); ++i) next.segment(i * r_, r_) = previous(i) * gamma.transpose();
+      new_clocks_.push_back(std::move(next));
+    }
+  } else {
+    clock_ = Eigen::MatrixXd::Zero(1, 1);
+    clock_exit_ = Eigen::VectorXd::Zero(1);
+    new_clocks_.assign(capacity + 1, Eigen::VectorXd::Ones(1));
+  }
+
+  diagonal_.resize(space_.size());
+  Eigen::VectorXd clock_diagonal = Eigen::VectorXd::Zero(1);  // sum of the waiting clocks' Gamma(c, c)
+  for (int level = 0; level <= capacity; ++level) {
+    const model::Bmap& bmap = model.arrivals.mode(policy.robots(level));
+    Eigen::MatrixXd stay = bmap.d(0);
+    Level l;
+    l.admitting.assign(capacity - level, Eigen::MatrixXd::Zero(w_, w_));
+    for (int k = 1; k <= bmap.max_batch(); ++k) {
+      const int admitted = model::accepted_pages(model.admission, level, capacity, k);
+      if (admitted == 0) stay += bmap.d(k);
+      else l.admitting[admitted - 1] += bmap.d(k);
+    }
+    l.stay_off_diagonal = stay;
+    l.stay_off_diagonal.diagonal().setZero();
+    levels_.push_back(std::move(l));
+
+    // diag(Q) = D(w, w) + S(s, s) + sum of Gamma(c_k, c_k), state by state in the level's order.
+    double* d = diagonal_.data() + space_.level_offset(level);
+    if (level == 0) {
+      for (int a = 0; a < w_; ++a) d[a] = stay(a, a);
+      continue;
+    }
+    if (level >= 2) {
+      Eigen::VectorXd longer(clock_diagonal.size() * r_);
+      for (Index c = 0; c < longer.size(); ++c) longer(c) = clock_diagonal(c / r_) + clock_(c % r_, c % r_);
+      clock_diagonal = std::move(longer);
+    }
+    const Index clocks = clock_diagonal.size();
+    for (int a = 0; a < w_; ++a)
+      for (int s = 0; s < m_; ++s)
+        for (Index c = 0; c < clocks; ++c) d[(a * m_ + s) * clocks + c] = stay(a, a) + service_(s, s) + clock_diagonal(c);
+  }
+}
+
+Eigen::VectorXd GeneratorOperator::apply(const Eigen::VectorXd& x, int threads) const {
+  Eigen::VectorXd y(space_.size());
+  apply(x.data(), y.data(), threads);
+  return y;
+}
+
+// Every entry of y is owned by one (arrival phase, service phase) block of its level, and a block's
+// entries only ever gather from x: the W M blocks are independent tasks, one parallel region in all.
+void GeneratorOperator::apply(const double* x, double* y, int threads) const {
+  const int blocks = w_ * m_;
+#pragma omp parallel for num_threads(threads) schedule(static) if (space_.size() >= kParallelGrain)
+  for (int block = 0; block < blocks; ++block)
+    for (int level = 1; level <= space_.capacity(); ++level) apply_block(level, block, x, y);
+  apply_level_zero(x, y);
+}
+
+void GeneratorOperator::apply_level_zero(const double* x, double* y) const {
+  const Eigen::Map<const Eigen::RowVectorXd> x0(x, w_);
+  Eigen::Map<Eigen::RowVectorXd> y0(y, w_);
+  y0 = x0.cwiseProduct(diagonal_.head(w_).transpose()) + x0 * levels_[0].stay_off_diagonal;
+  if (space_.capacity() == 0) return;
+  // Service ends at level 1 and the system empties.
+  const double* x1 = x + space_.level_offset(1);
+  for (int a = 0; a < w_; ++a)
+    for (int s = 0; s < m_; ++s) y0(a) += x1[a * m_ + s] * service_exit_(s);
+}
+
+void GeneratorOperator::apply_block(int level, int block, const double* x, double* y) const {
+  const int arrival = block / m_, service = block % m_;
+  const Index clocks = space_.level_size(level) / (w_ * m_);  // R^(level-1) waiting clocks' phases
+  const Index offset = space_.level_offset(level);
+  const double* xb = x + offset + block * clocks;
+  double* yb = y + offset + block * clocks;
+  const double* d = diagonal_.data() + offset + block * clocks;
+  for (Index c = 0; c < clocks; ++c) yb[c] = d[c] * xb[c];
+
+  // The arrival phase moves with no page admitted; the service phase moves.
+  const Eigen::MatrixXd& stay = levels_[level].stay_off_diagonal;
+  for (int from = 0; from < w_; ++from) {
+    const double rate = stay(from, arrival);
+    if (from == arrival || rate == 0) continue;
+    const double* source = x + offset + (from * m_ + service) * clocks;
+    for (Index c = 0; c < clocks; ++c) yb[c] += rate * source[c];
+  }
+  for (int from = 0; from < m_; ++from) {
+    const double rate = service_(from, service);
+    if (from == service || rate == 0) continue;
+    const double* source = x + offset + (arrival * m_ + from) * clocks;
+    for (Index c = 0; c < clocks; ++c) yb[c] += rate * source[c];
+  }
+
+  // Service ends one level up: the head page there starts service (beta) and its clock goes.
+  if (level < space_.capacity()) {
+    const Index up = space_.level_offset(level + 1), up_clocks = clocks * r_;
+    for (int from = 0; from < m_; ++from) {
+      const double rate = service_exit_(from) * service_start_(service);
+      if (rate == 0) continue;
+      for (int head = 0; head < r_; ++head) {
+        const double* source = x + up + (arrival * m_ + from) * up_clocks + head * clocks;
+        for (Index c = 0; c < clocks; ++c) yb[c] += rate * source[c];
+      }
+    }
+  }
+
+  // Batches that admitted a pages from level - a: the new pages' clocks (gamma each) at the tail.
+  for (int a = 1; a < level; ++a) {
+    const Eigen::MatrixXd& admitting = levels_[level - a].admitting[a - 1];
+    const Eigen::VectorXd& fresh = new_clocks_[a];
+    const Index width = fresh.size(), old_clocks = clocks / width;
+    const Index source_offset = space_.level_offset(level - a);
+    for (int from = 0; from < w_; ++from) {
+      const double rate = admitting(from, arrival);
+      if (rate == 0) continue;
+      const double* source = x + source_offset + (from * m_ + service) * old_clocks;
+      for (Index c = 0; c < old_clocks; ++c) {
+        const double flow = rate * source[c];
+        double* target = yb + c * width;
+        for (Index j = 0; j < width; ++j) target[j] += flow * fresh(j);
+      }
+    }
+  }
+  // A batch into the empty system: its first page starts service (beta), the rest wait.
+  {
+    const Eigen::RowVectorXd flow = Eigen::Map<const Eigen::RowVectorXd>(x, w_) * levels_[0].admitting[level - 1];
+    const double rate = flow(arrival) * service_start_(service);
+    const Eigen::VectorXd& waiting = new_clocks_[level - 1];
+    if (rate != 0)
+      for (Index c = 0; c < clocks; ++c) yb[c] += rate * waiting(c);
+  }
+
+  // Waiting clocks change phase (this block) or expire (the same block one level down, which was
+  // started before this level's turn).
+  if (level >= 2) {
+    const Index below = space_.level_offset(level - 1) + block * (clocks / r_);
+    ClockKernel(clock_, clock_exit_).apply(xb, yb, y + below, level - 1);
+  }
+}
+
+}  // namespace crawlq::analytic

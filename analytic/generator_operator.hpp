@@ -1,0 +1,49 @@
+#pragma once
+// The generator Q of the Lemma (section 3) applied to a row vector, y = x Q, straight from its small
+// factors (D_k, S, beta, Gamma, gamma) without storing a single block. Stored, Q has about 50 entries a
+// state at K = 20 (each admitted batch of a pages fans out over R^a clock phases, each waiting clock
+// moves and expires); applied from the factors, the arrivals are an outer product with gamma^(x)a,
+// and the clocks of the waiting pages a recursion over the head clock that stays in cache once a
+// sub-block fits there. Memory is the vectors; each entry of y is summed in an order fixed by the
+// code, so the result is the same for any thread count.
+#include <Eigen/Core>
+#include <vector>
+
+#include "analytic/state_space.hpp"
+#include "model/model.hpp"
+
+namespace crawlq::analytic {
+
+class GeneratorOperator {
+ public:
+  GeneratorOperator(const model::Model& model, const model::Policy& policy);
+
+  const StateSpace& space() const { return space_; }
+  // y = x Q, y already of the chain's size; `threads` split the work inside one level, never a sum.
+  void apply(const double* x, double* y, int threads = 1) const;
+  Eigen::VectorXd apply(const Eigen::VectorXd& x, int threads = 1) const;
+  // The diagonal of Q: minus each state's total outflow rate.
+  const Eigen::VectorXd& diagonal() const { return diagonal_; }
+
+ private:
+  struct Level {
+    Eigen::MatrixXd stay_off_diagonal;        // D_0 + lost batches, without its diagonal: W x W
+    std::vector<Eigen::MatrixXd> admitting;   // [a]: batches that add a pages, a = 1..K-level (index a-1)
+  };
+  void apply_level_zero(const double* x, double* y) const;
+  // The entries of y in one (arrival phase, service phase) block of a level >= 1.
+  void apply_block(int level, int block, const double* x, double* y) const;
+
+  StateSpace space_;
+  int w_, m_, r_;
+  std::vector<Level> levels_;
+  Eigen::MatrixXd service_;          // S: M x M
+  Eigen::VectorXd service_exit_;     // S_0
+  Eigen::VectorXd service_start_;    // beta
+  Eigen::MatrixXd clock_;            // Gamma: R x R (zero when pages never expire)
+  Eigen::VectorXd clock_exit_;       // Gamma_0
+  std::vector<Eigen::VectorXd> new_clocks_;  // [a]: gamma^(x)a, a = 0..K
+  Eigen::VectorXd diagonal_;
+};
+
+}  // namespace crawlq::analytic
