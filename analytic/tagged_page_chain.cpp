@@ -1,57 +1,44 @@
 #include "analytic/tagged_page_chain.hpp"
 
-#include <Eigen/IterativeLinearSolvers>
 #include <algorithm>
-#include <array>
 #include <memory>
 #include <Eigen/SparseLU>
 #include <stdexcept>
 #include <thread>
 
 #include "model/admission.hpp"
+#include "analytic/kronecker_sum_solver.hpp"
 #include "analytic/kronecker_terms.hpp"
 
 namespace crawlq::analytic {
 
 namespace {
 
-// One diagonal block of -T, factorised once for the six solves of the moments: a direct
-// factorisation while small, BiCGSTAB with a diagonal preconditioner beyond (strict diagonal
-// dominance makes it converge in tens of iterations).
+// One diagonal block of -T, factorised once for the six solves of the moments. The in-service block
+// and small waiting blocks by sparse LU; a waiting block with j pages ahead is -(S (+) Gamma^(+)(j+1))
+// (the server, their clocks and its own), solved directly through Schur forms beyond a few hundred
+// states (kronecker_sum_solver.hpp). Both are only read when solving, so two threads may share them.
 class DiagonalBlockSolver {
  public:
-  // Eigen's iterative solvers keep a reference to their matrix: the block is owned here.
-  explicit DiagonalBlockSolver(Eigen::SparseMatrix<double> a) : a_(std::move(a)), direct_(a_.rows() <= kLargestDirect) {
-    if (direct_) {
-      lu_.compute(a_);
-      if (lu_.info() != Eigen::Success)
-        throw std::runtime_error("tagged-page chain: a block of -T is singular: " + lu_.lastErrorMessage());
-    } else {
-      for (auto& bicgstab : bicgstab_) {
-        bicgstab.setTolerance(1e-14);
-        bicgstab.setMaxIterations(5000);
-        bicgstab.compute(a_);
-      }
-    }
+  explicit DiagonalBlockSolver(const Eigen::SparseMatrix<double>& a) {
+    lu_.compute(a);
+    if (lu_.info() != Eigen::Success)
+      throw std::runtime_error("tagged-page chain: a block of -T is singular: " + lu_.lastErrorMessage());
   }
-  // `lane` 0 or 1: two threads may solve at once, each with its own BiCGSTAB (which records its
-  // iterations and status as it solves); the LU factors are only read.
-  Eigen::VectorXd solve(const Eigen::VectorXd& rhs, int lane) const {
-    if (direct_) return lu_.solve(rhs);
-    const auto& bicgstab = bicgstab_[lane];
-    Eigen::VectorXd x = bicgstab.solve(rhs);
-    if (bicgstab.info() != Eigen::Success)
-      throw std::runtime_error("tagged-page chain: BiCGSTAB did not converge on a block of -T");
-    return x;
+  DiagonalBlockSolver(const Eigen::MatrixXd& service, const Eigen::MatrixXd& clock, int clocks)
+      : kronecker_(std::make_unique<KroneckerSumSolver>(service, clock, clocks)) {}
+  Eigen::VectorXd solve(const Eigen::VectorXd& rhs) const {
+    return kronecker_ ? kronecker_->solve(rhs) : Eigen::VectorXd(lu_.solve(rhs));
   }
 
  private:
-  static constexpr Eigen::Index kLargestDirect = 4000;
-  Eigen::SparseMatrix<double> a_;
-  bool direct_;
   Eigen::SparseLU<Eigen::SparseMatrix<double>> lu_;
-  std::array<Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::DiagonalPreconditioner<double>>, 2> bicgstab_;
+  std::unique_ptr<KroneckerSumSolver> kronecker_;
 };
+
+// Below this many states a waiting block is factorised by sparse LU (which the brute-force
+// crosscheck's small models then exercise beside the Schur path above it).
+constexpr Eigen::Index kLargestSparseLuBlock = 64;
 
 }  // namespace
 
@@ -116,26 +103,32 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
 
   // -T is block lower-triangular in the pages ahead: a tagged page is served (block 0, in service)
   // after it waits with 0 pages ahead, and so on; nothing after it overtakes it. So (-T) x = t is
-  // solved block by block from the server outwards, each diagonal block a strictly diagonally
-  // dominant M-matrix: directly while small, by BiCGSTAB beyond (the whole chain at once fills in
-  // a direct factorisation, and makes a Krylov method carry the coupling across K blocks).
+  // solved block by block from the server outwards, each diagonal block directly (DiagonalBlockSolver;
+  // the whole chain at once fills in a sparse factorisation, and makes a Krylov method carry the
+  // coupling across K blocks).
   const Eigen::SparseMatrix<double, Eigen::RowMajor> minus_t = -t_;
   std::vector<Eigen::Index> starts{0};
   for (Eigen::Index offset : waiting_offsets_) starts.push_back(offset);
   starts.push_back(size_);
   starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
   std::vector<std::unique_ptr<DiagonalBlockSolver>> diagonal;
+  const Eigen::MatrixXd service = model.service.subgenerator();
+  const Eigen::MatrixXd clock =
+      model.obsolescence ? Eigen::MatrixXd(model.obsolescence->subgenerator()) : Eigen::MatrixXd::Zero(1, 1);
   for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
     const Eigen::Index n = starts[b + 1] - starts[b];
-    diagonal.push_back(std::make_unique<DiagonalBlockSolver>(minus_t.block(starts[b], starts[b], n, n)));
+    if (b == 0 || n <= kLargestSparseLuBlock)
+      diagonal.push_back(std::make_unique<DiagonalBlockSolver>(minus_t.block(starts[b], starts[b], n, n)));
+    else
+      diagonal.push_back(std::make_unique<DiagonalBlockSolver>(service, clock, static_cast<int>(b)));
   }
-  const auto solve = [&](const Eigen::VectorXd& rhs, int lane) {
+  const auto solve = [&](const Eigen::VectorXd& rhs) {
     Eigen::VectorXd x = Eigen::VectorXd::Zero(size_);
     for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
       const Eigen::Index from = starts[b], n = starts[b + 1] - from;
       // The blocks not yet solved hold zeros, so this is t_b - sum over solved blocks c of A_bc x_c.
       const Eigen::VectorXd right = rhs.segment(from, n) - minus_t.middleRows(from, n) * x;
-      x.segment(from, n) = diagonal[b]->solve(right, lane);
+      x.segment(from, n) = diagonal[b]->solve(right);
     }
     return x;
   };
@@ -144,7 +137,7 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
   const auto moments_of = [&](PageFate fate) {
     const int f = static_cast<int>(fate);
     Eigen::VectorXd x = exit(fate);
-    for (int k = 0; k < 3; ++k) moments_[f][k] = x = solve(x, f % 2);
+    for (int k = 0; k < 3; ++k) moments_[f][k] = x = solve(x);
   };
   std::thread obsolete(moments_of, PageFate::kObsolete);
   try {

@@ -1,0 +1,59 @@
+// The Schur-form solver of -(S (+) G^(+)n) x = b against a sparse LU of the assembled Kronecker sum,
+// for generators with real, complex and repeated (defective) eigenvalues.
+#include <catch2/catch.hpp>
+#include <Eigen/SparseLU>
+#include <random>
+
+#include "analytic/kronecker_sum_solver.hpp"
+#include "analytic/kronecker_terms.hpp"
+
+namespace {
+
+using crawlq::analytic::Sparse;
+
+// The assembled sum, from the Kronecker products of kronecker_terms.hpp.
+Sparse kronecker_sum(const Eigen::MatrixXd& first, const Eigen::MatrixXd& repeated, int copies) {
+  using crawlq::analytic::identity, crawlq::analytic::kron, crawlq::analytic::to_sparse;
+  Sparse sum = to_sparse(first);
+  for (int c = 0; c < copies; ++c)
+    sum = Sparse(kron(sum, identity(repeated.rows())) + kron(identity(sum.rows()), to_sparse(repeated)));
+  return sum;
+}
+
+void check_solves(const Eigen::MatrixXd& first, const Eigen::MatrixXd& repeated, int copies) {
+  INFO("first\n" << first << "\nrepeated\n" << repeated << "\ncopies " << copies);
+  const Sparse minus_sum = -kronecker_sum(first, repeated, copies);
+  Eigen::SparseLU<Sparse> lu(minus_sum);
+  REQUIRE(lu.info() == Eigen::Success);
+  std::mt19937_64 engine(copies);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  Eigen::VectorXd b(minus_sum.rows());
+  for (double& v : b) v = uniform(engine);
+  const crawlq::analytic::KroneckerSumSolver solver(first, repeated, copies);
+  REQUIRE(solver.size() == minus_sum.rows());
+  const Eigen::VectorXd x = solver.solve(b);
+  const Eigen::VectorXd expected = lu.solve(b);
+  CHECK((x - expected).lpNorm<Eigen::Infinity>() <= 1e-12 * expected.lpNorm<Eigen::Infinity>());
+  CHECK((minus_sum * x - b).lpNorm<Eigen::Infinity>() <= 1e-12 * b.lpNorm<Eigen::Infinity>());
+}
+
+}  // namespace
+
+TEST_CASE("Kronecker-sum solver: the paper's service and clock", "[analytic]") {
+  Eigen::MatrixXd s(2, 2), gamma(2, 2);
+  s << -3, 1, 2, -3;
+  gamma << -0.6, 0.4, 0.1, -0.3;
+  for (int copies : {1, 2, 5, 9}) check_solves(s, gamma, copies);
+}
+
+TEST_CASE("Kronecker-sum solver: complex and defective eigenvalues, three phases", "[analytic]") {
+  Eigen::MatrixXd rotation(3, 3), erlang(3, 3), service(2, 2);
+  rotation << -2, 1.5, 0, 0, -2, 1.5, 1.5, 0, -2;  // a cyclic generator: complex eigenvalues
+  erlang << -1, 1, 0, 0, -1, 1, 0, 0, -1;           // Erlang-3: one eigenvalue, a Jordan block
+  service << -4, 0, 0, -0.5;
+  for (int copies : {1, 3, 6}) {
+    check_solves(service, rotation, copies);
+    check_solves(rotation, erlang, copies);
+  }
+  check_solves(Eigen::MatrixXd::Constant(1, 1, -2.0), Eigen::MatrixXd::Constant(1, 1, -0.25), 4);  // one phase each
+}
