@@ -1,6 +1,7 @@
 #include "analytic/kronecker_terms.hpp"
 
 #include <unsupported/Eigen/KroneckerProduct>
+#include <vector>
 
 namespace crawlq::analytic {
 
@@ -50,19 +51,50 @@ Sparse KroneckerTerms::gamma_power(int l) const {
   return g;
 }
 
+// Both sums are written entry by entry (clock k of the state's n is the digit of weight R^(n-1-k)):
+// adding n Kronecker products one at a time re-copies the growing sum n times, which at K = 20 cost
+// more than solving the chain.
 Sparse KroneckerTerms::clock_sum(int n) const {
   const int r = clock_phases();
-  Sparse sum(power(r, n), power(r, n));
-  for (int k = 1; k <= n; ++k)
-    sum += kron(kron(identity(power(r, k - 1)), big_gamma_), identity(power(r, n - k)));
+  const Eigen::Index states = power(r, n);
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(states) * (1 + n * (r - 1)));
+  const Eigen::MatrixXd gamma(big_gamma_);
+  for (Eigen::Index state = 0; state < states; ++state) {
+    double diagonal = 0;
+    Eigen::Index weight = states / r;
+    for (int k = 0; k < n; ++k, weight /= r) {
+      const int phase = static_cast<int>(state / weight % r);
+      diagonal += gamma(phase, phase);
+      for (int to = 0; to < r; ++to)
+        if (to != phase && gamma(phase, to) != 0)
+          entries.emplace_back(state, state + (to - phase) * weight, gamma(phase, to));
+    }
+    if (diagonal != 0) entries.emplace_back(state, state, diagonal);
+  }
+  Sparse sum(states, states);
+  sum.setFromTriplets(entries.begin(), entries.end());
   return sum;
 }
 
 Sparse KroneckerTerms::expiry_sum(int n) const {
   const int r = clock_phases();
-  Sparse sum(power(r, n), power(r, n - 1));
-  for (int k = 1; k <= n; ++k)
-    sum += kron(kron(identity(power(r, k - 1)), gamma0_), identity(power(r, n - k)));
+  const Eigen::Index states = power(r, n);
+  std::vector<Eigen::Triplet<double>> entries;
+  entries.reserve(static_cast<std::size_t>(states) * n);
+  const Eigen::VectorXd exit(gamma0_);
+  for (Eigen::Index state = 0; state < states; ++state) {
+    Eigen::Index weight = states / r;
+    for (int k = 0; k < n; ++k, weight /= r) {
+      const int phase = static_cast<int>(state / weight % r);
+      if (exit(phase) == 0) continue;
+      // Drop digit k: the clocks before it keep their places, those after it move up one.
+      const Eigen::Index before = state / (weight * r), after = state % weight;
+      entries.emplace_back(state, before * weight + after, exit(phase));
+    }
+  }
+  Sparse sum(states, power(r, n - 1));
+  sum.setFromTriplets(entries.begin(), entries.end());
   return sum;
 }
 
