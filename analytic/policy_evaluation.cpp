@@ -10,10 +10,13 @@ double cost_criterion(const model::Costs& costs, const Measures& m, double mean_
 PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method)
     : model_(model), method_(method), chain_(model), cache_(std::make_unique<BlockRecursionCache>()) {}
 
-PolicyEvaluation PolicyEvaluator::evaluate(const model::Policy& policy) const {
+PolicyEvaluation PolicyEvaluator::evaluate(const model::Policy& policy,
+                                           const Eigen::VectorXd* warm_start) const {
   const GeneratorBlocks blocks(model_, policy);
-  PolicyEvaluation e{
-      .policy = policy, .stationary = solve_stationary(blocks, method_, {.cache = cache_.get()}), .measures = {}};
+  PolicyEvaluation e{.policy = policy,
+                     .stationary = solve_stationary(
+                         blocks, method_, {.cache = cache_.get(), .warm_start = warm_start}),
+                     .measures = {}};
   if (e.stationary.summary.status != SolverStatus::kConverged) return e;
   e.measures = compute_measures(model_, policy, blocks.space(), e.stationary.probabilities);
   const SojournTimes sojourn = sojourn_times(e);

@@ -28,10 +28,14 @@ double cost_criterion(const model::Costs& costs, const Measures& measures, doubl
 class PolicyEvaluator {
  public:
   PolicyEvaluator(const model::Model& model, Method method = Method::kAuto);
-  PolicyEvaluation evaluate(const model::Policy& policy) const;
+  // `warm_start`: a stationary vector of a neighbouring policy of this model, where the iterative
+  // solver starts (the direct methods ignore it); nullptr for a cold start.
+  PolicyEvaluation evaluate(const model::Policy& policy,
+                            const Eigen::VectorXd* warm_start = nullptr) const;
   // The sojourn-time laws of an evaluated policy (needs the stationary vector of `evaluation`).
   SojournTimes sojourn_times(const PolicyEvaluation& evaluation) const;
   const model::Model& model() const { return model_; }
+  Method method() const { return method_; }
 
  private:
   const model::Model& model_;

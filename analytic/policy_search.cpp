@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <stdexcept>
 #include <thread>
+
+#include "analytic/memory_estimate.hpp"
 
 namespace crawlq::analytic {
 
@@ -46,32 +50,80 @@ double checked_cost(const PolicyEvaluation& e) {
   return e.cost;
 }
 
-// The cost of every policy, in the order given, solved on `threads` threads.
-std::vector<double> costs_of(const PolicyEvaluator& evaluator, const std::vector<model::Policy>& policies,
-                             int threads) {
-  std::vector<double> costs(policies.size());
+// body(i) for i = 0..count-1 on `threads` threads (0: all cores); the first exception stops the
+// rest and is rethrown.
+void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body) {
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
   std::mutex failure_mutex;
   const auto work = [&] {
-    for (std::size_t i = next++; i < policies.size(); i = next++) {
+    for (std::size_t i = next++; i < count; i = next++) {
       try {
-        costs[i] = checked_cost(evaluator.evaluate(policies[i]));
+        body(i);
       } catch (...) {
         std::lock_guard lock(failure_mutex);
         if (!failure) failure = std::current_exception();
-        next = policies.size();
+        next = count;
       }
     }
   };
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = static_cast<int>(std::min<std::size_t>(threads, policies.size()));
+  threads = static_cast<int>(std::min<std::size_t>(threads, count));
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
   if (failure) std::rethrow_exception(failure);
-  return costs;
+}
+
+struct Costs {
+  std::vector<double> costs;
+  std::int64_t iterations = 0;
+};
+
+// The cost of every policy, in the order given. Consecutive chunks of `chunk` policies are solved
+// on `threads` threads, each chunk in order, each solve warm-started from the one before it in its
+// chunk when `warm`: the chunks do not depend on the thread count, so neither do the costs.
+Costs costs_of(const PolicyEvaluator& evaluator, const std::vector<model::Policy>& policies,
+               int threads, std::size_t chunk, bool warm) {
+  Costs out{.costs = std::vector<double>(policies.size()), .iterations = 0};
+  std::vector<std::int64_t> iterations(policies.size(), 0);
+  const std::size_t chunks = (policies.size() + chunk - 1) / chunk;
+  parallel_for(chunks, threads, [&](std::size_t c) {
+    Eigen::VectorXd previous;
+    for (std::size_t i = c * chunk; i < std::min(policies.size(), (c + 1) * chunk); ++i) {
+      PolicyEvaluation e =
+          evaluator.evaluate(policies[i], warm && previous.size() > 0 ? &previous : nullptr);
+      out.costs[i] = checked_cost(e);
+      iterations[i] = e.stationary.summary.iterations;
+      if (warm) previous = std::move(e.stationary.probabilities);
+    }
+  });
+  for (std::int64_t n : iterations) out.iterations += n;
+  return out;
+}
+
+// Every non-decreasing vector of n - 1 entries over `values` (increasing), in lexicographic order.
+std::vector<std::vector<int>> non_decreasing_vectors(int n, const std::vector<int>& values) {
+  std::vector<std::vector<int>> all;
+  const int last = static_cast<int>(values.size()) - 1;
+  for (std::vector<int> at(std::max(0, n - 1), 0);;) {
+    std::vector<int> j;
+    for (int a : at) j.push_back(values[a]);
+    all.push_back(j);
+    int pos = n - 2;
+    while (pos >= 0 && at[pos] == last) --pos;
+    if (pos < 0) break;
+    ++at[pos];
+    for (int q = pos + 1; q < n - 1; ++q) at[q] = at[pos];
+  }
+  return all;
+}
+
+std::vector<int> all_values(int capacity) {
+  std::vector<int> values;
+  for (int v = -1; v <= capacity; ++v) values.push_back(v);
+  return values;
 }
 
 }  // namespace
@@ -94,40 +146,187 @@ std::optional<std::int64_t> level_map_count(int modes, int capacity) {
 }
 
 ThresholdSearch optimize_thresholds(const PolicyEvaluator& evaluator, int threads) {
+  return optimize_thresholds(evaluator, ThresholdSearchOptions{.threads = threads});
+}
+
+ThresholdSearch optimize_thresholds(const PolicyEvaluator& evaluator,
+                                    const ThresholdSearchOptions& options) {
   const model::Model& m = evaluator.model();
   const int n = m.modes(), capacity = m.capacity;
   std::optional<PolicyCost> best;
   std::vector<double> constant(n, 0.0);
-  std::int64_t solved = 0;
   std::map<std::vector<int>, ModeSetBest, decltype(&table_order)> by_modes(&table_order);
 
   std::vector<model::Policy> policies;
-  for (std::vector<int> j(n - 1, -1);;) {
+  for (const auto& j : non_decreasing_vectors(n, all_values(capacity)))
     policies.push_back(model::Policy::from_thresholds(j, n, capacity));
-    // Next non-decreasing vector in lexicographic order.
-    int pos = n - 2;
-    while (pos >= 0 && j[pos] == capacity) --pos;
-    if (pos < 0) break;
-    ++j[pos];
-    for (int q = pos + 1; q < n - 1; ++q) j[q] = j[pos];
-  }
-  const std::vector<double> costs = costs_of(evaluator, policies, threads);
+  const Costs costs = costs_of(evaluator, policies, options.threads,
+                               options.warm_start ? kWarmStartChunk : 1, options.warm_start);
   for (std::size_t i = 0; i < policies.size(); ++i) {
     const model::Policy& policy = policies[i];
-    const double cost = costs[i];
-    ++solved;
+    const double cost = costs.costs[i];
     if (!best || cost < best->cost) best = PolicyCost{policy, cost};
     const std::vector<int> used = modes_used(policy);
     auto [entry, inserted] = by_modes.try_emplace(used, ModeSetBest{used, {}, {policy, cost}});
     if (inserted || cost < entry->second.best.cost) entry->second.best = PolicyCost{policy, cost};
     if (used.size() == 1) constant[used[0] - 1] = cost;
   }
-  ThresholdSearch search{.best = *best, .constant = constant, .by_modes = {}, .policies_solved = solved};
+  ThresholdSearch search{.best = *best,
+                         .constant = constant,
+                         .by_modes = {},
+                         .policies_solved = static_cast<std::int64_t>(policies.size()),
+                         .solver_iterations = costs.iterations};
   for (auto& [modes, set_best] : by_modes) {
     set_best.thresholds = thresholds_among(set_best.best.policy, modes);
     search.by_modes.push_back(set_best);
   }
   return search;
+}
+
+std::vector<std::vector<int>> threshold_neighbours(const std::vector<int>& thresholds,
+                                                   int capacity) {
+  std::vector<std::vector<int>> neighbours;
+  const int size = static_cast<int>(thresholds.size());
+  for (int q = 0; q < size; ++q)
+    for (int step : {-1, +1}) {
+      std::vector<int> j = thresholds;
+      j[q] += step;
+      if (j[q] < -1 || j[q] > capacity) continue;
+      // Push the thresholds the move would overtake.
+      for (int p = q + 1; step > 0 && p < size; ++p) j[p] = std::max(j[p], j[q]);
+      for (int p = q - 1; step < 0 && p >= 0; --p) j[p] = std::min(j[p], j[q]);
+      if (std::find(neighbours.begin(), neighbours.end(), j) == neighbours.end())
+        neighbours.push_back(j);
+    }
+  return neighbours;
+}
+
+std::vector<std::vector<int>> threshold_start_grid(int modes, int capacity) {
+  std::vector<int> values{-1, capacity / 2, capacity};
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return non_decreasing_vectors(modes, values);
+}
+
+LocalThresholdSearch optimize_thresholds_locally(const PolicyEvaluator& evaluator,
+                                                 const ThresholdSearchOptions& options) {
+  const model::Model& m = evaluator.model();
+  const int n = m.modes(), capacity = m.capacity;
+  std::vector<double> constant(n, 0.0);
+  std::vector<PolicyCost> solved;
+  std::int64_t iterations = 0;
+  std::map<std::vector<int>, double> cost_of;  // every vector solved
+
+  // Solves those of `vectors` not solved before, in parallel, each from `warm` (nullptr: cold);
+  // with warm starts, returns the stationary vectors of the ones solved now.
+  const auto solve = [&](const std::vector<std::vector<int>>& vectors,
+                         const Eigen::VectorXd* warm) {
+    std::vector<std::vector<int>> fresh;
+    for (const auto& j : vectors)
+      if (!cost_of.contains(j) && std::find(fresh.begin(), fresh.end(), j) == fresh.end())
+        fresh.push_back(j);
+    std::vector<std::optional<PolicyEvaluation>> evaluations(fresh.size());
+    parallel_for(fresh.size(), options.threads, [&](std::size_t i) {
+      evaluations[i] = evaluator.evaluate(model::Policy::from_thresholds(fresh[i], n, capacity),
+                                          options.warm_start ? warm : nullptr);
+      checked_cost(*evaluations[i]);
+    });
+    std::map<std::vector<int>, Eigen::VectorXd> stationary;
+    for (std::size_t i = 0; i < fresh.size(); ++i) {
+      PolicyEvaluation& e = *evaluations[i];
+      cost_of[fresh[i]] = e.cost;
+      solved.push_back(PolicyCost{e.policy, e.cost});
+      iterations += e.stationary.summary.iterations;
+      if (options.warm_start) stationary[fresh[i]] = std::move(e.stationary.probabilities);
+    }
+    return stationary;
+  };
+  // The first of `vectors` of least cost.
+  const auto cheapest = [&](const std::vector<std::vector<int>>& vectors) {
+    const std::vector<int>* least = &vectors.front();
+    for (const auto& j : vectors)
+      if (cost_of.at(j) < cost_of.at(*least)) least = &j;
+    return *least;
+  };
+
+  const std::vector<std::vector<int>> grid = threshold_start_grid(n, capacity);
+  auto grid_stationary = solve(grid, nullptr);
+  for (const auto& j : grid) {
+    const std::vector<int> used = modes_used(model::Policy::from_thresholds(j, n, capacity));
+    if (used.size() == 1) constant[used[0] - 1] = cost_of.at(j);
+  }
+  // Descents from the grid's vectors, cheapest first (the first on ties), as many as asked.
+  std::vector<std::vector<int>> starts = grid;
+  std::stable_sort(starts.begin(), starts.end(),
+                   [&](const auto& a, const auto& b) { return cost_of.at(a) < cost_of.at(b); });
+  if (options.starts > 0 && starts.size() > static_cast<std::size_t>(options.starts))
+    starts.resize(options.starts);
+  std::set<std::vector<int>> descended;  // every vector a descent has moved from or stopped at
+  std::vector<int> best = starts.front();
+  int moves = 0, descents = 0;
+  for (const auto& start : starts) {
+    ++descents;
+    std::vector<int> current = start;
+    // The current policy's stationary vector: where its neighbours' solves start.
+    Eigen::VectorXd warm;
+    if (const auto found = grid_stationary.find(current); found != grid_stationary.end())
+      warm = std::move(found->second);
+    // Every move lowers the cost strictly and costs are kept, so no vector is solved twice; a
+    // descent that reaches a vector an earlier one passed through would follow it, so it stops
+    // there.
+    while (descended.insert(current).second) {
+      const std::vector<std::vector<int>> neighbours = threshold_neighbours(current, capacity);
+      if (neighbours.empty()) break;
+      auto stationary = solve(neighbours, warm.size() > 0 ? &warm : nullptr);
+      const std::vector<int> next = cheapest(neighbours);
+      if (!(cost_of.at(next) < cost_of.at(current))) break;
+      current = next;
+      ++moves;
+      const auto found = stationary.find(current);
+      warm = found != stationary.end() ? std::move(found->second) : Eigen::VectorXd();
+    }
+    if (cost_of.at(current) < cost_of.at(best)) best = current;
+  }
+  const auto policy_cost = [&](const std::vector<int>& j) {
+    return PolicyCost{model::Policy::from_thresholds(j, n, capacity), cost_of.at(j)};
+  };
+  const auto count = static_cast<std::int64_t>(solved.size());
+  return LocalThresholdSearch{.best = policy_cost(best),
+                              .start = policy_cost(starts.front()),
+                              .constant = constant,
+                              .descents = descents,
+                              .moves = moves,
+                              .solved = std::move(solved),
+                              .policies_solved = count,
+                              .solver_iterations = iterations};
+}
+
+const char* search_name(Search search) {
+  switch (search) {
+    case Search::kAuto:
+      return "auto";
+    case Search::kExhaustive:
+      return "exhaustive";
+    case Search::kLocal:
+      return "local";
+  }
+  return "?";
+}
+
+Search parse_search(const std::string& name) {
+  for (Search s : {Search::kAuto, Search::kExhaustive, Search::kLocal})
+    if (name == search_name(s)) return s;
+  throw std::invalid_argument(
+      fmt::format("unknown search '{}' (known: exhaustive, local, auto)", name));
+}
+
+double threshold_search_work(const model::Model& model) {
+  return static_cast<double>(threshold_policy_count(model.modes(), model.capacity)) *
+         (estimate_memory(model).states + kPolicyOverheadStates);
+}
+
+Search choose_search(Search search, const model::Model& model) {
+  if (search != Search::kAuto) return search;
+  return threshold_search_work(model) <= kExhaustiveWork ? Search::kExhaustive : Search::kLocal;
 }
 
 LevelSearch optimize_levels(const PolicyEvaluator& evaluator, std::int64_t max_maps, int threads) {
@@ -150,7 +349,7 @@ LevelSearch optimize_levels(const PolicyEvaluator& evaluator, std::int64_t max_m
     if (pos < 0) break;
     ++levels[pos];
   }
-  const std::vector<double> costs = costs_of(evaluator, policies, threads);
+  const std::vector<double> costs = costs_of(evaluator, policies, threads, 1, /*warm=*/false).costs;
   for (std::size_t i = 0; i < policies.size(); ++i) {
     const double cost = costs[i];
     ++solved;

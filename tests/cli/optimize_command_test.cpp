@@ -181,9 +181,14 @@ TEST_CASE("optimize --class levels on paper-real-data (4^21 maps) is refused nam
   CHECK_THAT(run.err, Catch::Contains("paper-real-data.yaml") && Catch::Contains("4398046511104"));
 }
 
-TEST_CASE("optimize: an unknown --class or --method is refused naming it", "[cli][optimize]") {
-  const auto [flag, value] = GENERATE(table<std::string, std::string>(
-      {{"--class", "everything"}, {"--method", "nonsense"}, {"--threads", "-3"}}));
+TEST_CASE("optimize: an unknown --class, --method or --search is refused naming it",
+          "[cli][optimize]") {
+  const auto [flag, value] = GENERATE(table<std::string, std::string>({{"--class", "everything"},
+                                                                       {"--method", "nonsense"},
+                                                                       {"--threads", "-3"},
+                                                                       {"--search", "greedy"},
+                                                                       {"--search", "Local"},
+                                                                       {"--starts", "-1"}}));
   const ProcessResult run =
       crawlq({"optimize", shipped("paper-example-1.yaml"), flag, value, "--json"});
   INFO(report(run));
@@ -204,6 +209,134 @@ TEST_CASE("optimize without --json: a readable table with the key figures",
        {"paper-example-1", "63.54", "149.9", "110.0", "89.40", "130.3", "best"}) {
     INFO("figure " << figure);
     CHECK_THAT(run.out, Catch::Contains(figure));
+  }
+}
+
+TEST_CASE(
+    "optimize --search exhaustive and auto on paper-example-1: every policy solved, by_modes kept",
+    "[cli][optimize][search]") {
+  const std::string file = shipped("paper-example-1.yaml");
+  const json plain = optimize_json(file);
+  const json exhaustive = optimize_json(file, {"--search", "exhaustive"});
+  const json automatic = optimize_json(file, {"--search", "auto"});
+  for (const json* j : {&plain, &exhaustive, &automatic}) {
+    INFO(j->dump());
+    // interface.md's keys stay; the search's keys are added.
+    for (const char* key : {"best", "constant", "by_modes", "search", "optimality",
+                            "policies_solved", "threshold_policies"})
+      CHECK(j->contains(key));
+    CHECK(j->at("search") == "exhaustive");
+    CHECK(j->at("optimality") == "global");
+    CHECK(j->at("policies_solved") == 84);  // C(K + N, N - 1) = C(9, 3)
+    CHECK(j->at("threshold_policies") == 84);
+    CHECK_FALSE(j->contains("not_reported"));
+  }
+  CHECK(exhaustive.at("best") == plain.at("best"));
+  CHECK(exhaustive.at("by_modes") == plain.at("by_modes"));
+}
+
+TEST_CASE(
+    "optimize --search local on paper-example-1: Table 1's optimum from 15 policies, no by_modes",
+    "[cli][optimize][search]") {
+  const std::string file = shipped("paper-example-1.yaml");
+  const json all = optimize_json(file, {"--search", "exhaustive"});
+  const json local = optimize_json(file, {"--search", "local"});
+  INFO(local.dump());
+  for (const char* key : {"best", "constant", "search", "optimality", "policies_solved",
+                          "threshold_policies", "start", "descents", "moves", "not_reported"})
+    CHECK(local.contains(key));
+  CHECK(local.at("search") == "local");
+  CHECK(local.at("optimality") == "local");
+  // Table 1's per-mode-set bests are not known to a local search: left out and said so, not faked.
+  CHECK_FALSE(local.contains("by_modes"));
+  CHECK(local.at("not_reported") == json::array({"by_modes"}));
+  CHECK(local.at("policies_solved") == 15);
+  CHECK(local.at("threshold_policies") == 84);
+  CHECK(local.at("descents") == 1);
+  CHECK(local.at("best").at("levels") == all.at("best").at("levels"));
+  CHECK(local.at("best").at("thresholds") == all.at("best").at("thresholds"));
+  CHECK(local.at("best").at("cost").get<double>() ==
+        Approx(all.at("best").at("cost").get<double>()).epsilon(1e-9));
+  CHECK(local.at("start").at("cost").get<double>() >= local.at("best").at("cost").get<double>());
+  REQUIRE(local.at("constant").size() == 4u);
+  for (std::size_t r = 0; r < 4; ++r)
+    CHECK(local.at("constant")[r].get<double>() ==
+          Approx(all.at("constant")[r].get<double>()).epsilon(1e-9));
+  // Descending from every grid vector solves more policies, never more than all of them.
+  const json every = optimize_json(file, {"--search", "local", "--starts", "0"});
+  CHECK(every.at("descents") == 10);
+  CHECK(every.at("policies_solved").get<int>() > 15);
+  CHECK(every.at("policies_solved").get<int>() <= 84);
+  CHECK(every.at("best").at("levels") == all.at("best").at("levels"));
+}
+
+TEST_CASE("optimize --search local: the same answer for --threads 1 and --threads 2",
+          "[cli][optimize][search]") {
+  TempDirectory dir;
+  const std::string file = scenario_file(dir, GENERATE("paper-example-1.yaml", "three-modes.yaml"));
+  INFO(file);
+  json one = optimize_json(file, {"--search", "local", "--threads", "1"});
+  json two = optimize_json(file, {"--search", "local", "--threads", "2"});
+  one.erase("seconds");
+  two.erase("seconds");
+  CHECK(one.dump() == two.dump());
+}
+
+TEST_CASE(
+    "optimize --search auto: local beyond the limit (the paper's example at K = 13), and says why",
+    "[cli][optimize][search]") {
+  TempDirectory dir;
+  const std::string file = dir.write(
+      "paper-k13.yaml",
+      replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 13"));
+  const json j = optimize_json(file);
+  INFO(j.dump());
+  CHECK(j.at("search") == "local");
+  CHECK(j.at("threshold_policies") == 680);
+  CHECK(j.at("policies_solved").get<int>() < 680);
+  CHECK_FALSE(j.contains("by_modes"));
+  // The optimum's shape of Table 2 at large K: 3 robots up to 3 pages, then 1.
+  CHECK(j.at("best").at("thresholds") == json::array({-1, 3, 3}));
+  const ProcessResult run = crawlq({"optimize", file});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  CHECK_THAT(run.out, Catch::Contains("local search (auto:") && Catch::Contains("680 policies") &&
+                          Catch::Contains("> 1e+07") &&
+                          Catch::Contains("not reported by the local search"));
+}
+
+TEST_CASE("optimize --search local --class levels is refused: the level class is only enumerated",
+          "[cli][optimize][search]") {
+  const ProcessResult run = crawlq({"optimize", shipped("paper-example-1.yaml"), "--class",
+                                    "levels", "--search", "local", "--json"});
+  check_refused(run, {"--search local", "--class levels"});
+}
+
+TEST_CASE("optimize --search local without --json: what it found and what it does not report",
+          "[cli][optimize][search][readable]") {
+  const ProcessResult run =
+      crawlq({"optimize", shipped("paper-example-1.yaml"), "--search", "local"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  CHECK(run.err.empty());
+  for (const char* figure :
+       {"local search", "15 of the 84", "63.54", "149.9", "110.0", "89.40", "130.3",
+        "not reported by the local search", "per set of modes", "local minimum"}) {
+    INFO("figure " << figure);
+    CHECK_THAT(run.out, Catch::Contains(figure));
+  }
+  // No Table 1 rows: no mixed mode set is printed.
+  CHECK_THAT(run.out, !Catch::Contains("3 or 1"));
+}
+
+TEST_CASE("optimize --help explains the searches", "[cli][optimize][search]") {
+  const ProcessResult run = crawlq({"optimize", "--help"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  for (const char* text :
+       {"--search", "exhaustive", "local", "auto", "--starts", "local minimum"}) {
+    INFO(text);
+    CHECK_THAT(run.out, Catch::Contains(text));
   }
 }
 
