@@ -1,5 +1,7 @@
 #include "analytic/policy_evaluation.hpp"
 
+#include <algorithm>
+
 namespace crawlq::analytic {
 
 double cost_criterion(const model::Costs& costs, const Measures& m, double mean_sojourn_served) {
@@ -7,15 +9,19 @@ double cost_criterion(const model::Costs& costs, const Measures& m, double mean_
                                m.mean_active_robots, m.p_starvation);
 }
 
-PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method)
-    : model_(model), method_(method), chain_(model), cache_(std::make_unique<BlockRecursionCache>()) {}
+PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method, int solve_threads)
+    : model_(model),
+      method_(method),
+      solve_threads_(std::max(1, solve_threads)),
+      chain_(model),
+      cache_(std::make_unique<BlockRecursionCache>()) {}
 
 PolicyEvaluation PolicyEvaluator::evaluate(const model::Policy& policy,
                                            const Eigen::VectorXd* warm_start) const {
   const GeneratorBlocks blocks(model_, policy);
   PolicyEvaluation e{.policy = policy,
                      .stationary = solve_stationary(
-                         blocks, method_, {.cache = cache_.get(), .warm_start = warm_start}),
+                         blocks, method_, {.cache = cache_.get(), .warm_start = warm_start, .threads = solve_threads_}),
                      .measures = {}};
   if (e.stationary.summary.status != SolverStatus::kConverged) return e;
   e.measures = compute_measures(model_, policy, blocks.space(), e.stationary.probabilities);

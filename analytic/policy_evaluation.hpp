@@ -27,7 +27,9 @@ double cost_criterion(const model::Costs& costs, const Measures& measures, doubl
 // chain and its factorisation).
 class PolicyEvaluator {
  public:
-  PolicyEvaluator(const model::Model& model, Method method = Method::kAuto);
+  // `solve_threads`: threads inside each iterative solve (one policy at a time); the answer does not
+  // depend on it. Policy searches keep 1 and solve policies side by side instead.
+  PolicyEvaluator(const model::Model& model, Method method = Method::kAuto, int solve_threads = 1);
   // `warm_start`: a stationary vector of a neighbouring policy of this model, where the iterative
   // solver starts (the direct methods ignore it); nullptr for a cold start.
   PolicyEvaluation evaluate(const model::Policy& policy,
@@ -40,6 +42,7 @@ class PolicyEvaluator {
  private:
   const model::Model& model_;
   Method method_;
+  int solve_threads_;
   TaggedPageChain chain_;
   std::unique_ptr<BlockRecursionCache> cache_;
 };

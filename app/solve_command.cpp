@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include "analytic/policy_evaluation.hpp"
 #include "app/command_support.hpp"
@@ -19,6 +20,7 @@ struct SolveOptions {
   std::string file;
   PolicyFlags policy;
   std::string method = "auto";
+  int threads = 0;
   std::string export_csv;
   std::string transforms;  // --lst u1,u2
   std::string cdf_points;  // --cdf x1,x2
@@ -104,7 +106,9 @@ int run(const SolveOptions& o) {
       o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf");
 
   require_exact_engine_fits(scenario.model, o.file, method);
-  const analytic::PolicyEvaluator evaluator(model, method);
+  if (o.threads < 0) throw UsageError(fmt::format("--threads: {}: must be 0 (all cores) or more", o.threads));
+  const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const analytic::PolicyEvaluator evaluator(model, method, threads);
   const analytic::PolicyEvaluation e = [&] {
     try {
       return evaluator.evaluate(policy);
@@ -184,6 +188,9 @@ std::function<int()> add_solve_command(CLI::App& app) {
                   "auto (block-recursion up to 2000 states, iterative beyond) | block-recursion (section 3) | "
                   "qbd (section 6, single arrivals) | sparse-lu (direct, small chains) | iterative (BiCGSTAB, the "
                   "generator applied from its factors, never stored: K = 20 in well under a minute)")
+      ->capture_default_str();
+  cmd->add_option("--threads", o->threads,
+                  "threads inside the iterative solve (0: all cores); the numbers are the same for any count")
       ->capture_default_str();
   cmd->add_flag("--sojourn", o->sojourn,
                 "sojourn times of accepted, served and obsolete pages: mean, sd, median, 90% and 99%");

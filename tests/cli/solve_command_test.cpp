@@ -517,3 +517,26 @@ TEST_CASE("solve without --json: a readable table with the key figures", "[cli][
 
 }  // namespace
 }  // namespace crawlq::cli_test
+
+namespace crawlq::cli_test {
+namespace {
+
+TEST_CASE("solve --threads: the iterative solve gives the same numbers on 1 and 2 threads", "[cli][solve]") {
+  const TempDirectory dir;
+  // K = 13: 32,766 states, past both the block recursion's reach and the operator's parallel grain.
+  const std::string file = dir.write(
+      "k13.yaml", replace_once(read_text(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml"), "capacity: 5",
+                               "capacity: 13"));
+  json one = solve_json(file, {"--threads", "1"});
+  json two = solve_json(file, {"--threads", "2"});
+  CHECK(one["method"] == "iterative");
+  one.erase("seconds");
+  two.erase("seconds");
+  CHECK(one.dump() == two.dump());
+  const ProcessResult refused = crawlq({"solve", file, "--threads", "-2"});
+  CHECK(refused.exit_status == 2);
+  CHECK_THAT(refused.err, Catch::Contains("--threads: -2"));
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test
