@@ -13,8 +13,8 @@ enum class Method {
   kAuto,            // picks one of the others by the chain's shape and size
   kBlockRecursion,  // section 3, steps 1-5
   kQbd,             // section 6: single arrivals only
-  kSparseLu,        // the assembled generator, Eigen's SparseLU
-  kIterative,       // the sparse generator, BiCGSTAB with a diagonal preconditioner
+  kSparseLu,        // the assembled generator, UMFPACK's sparse LU (name kept from Eigen's SparseLU)
+  kIterative,       // BiCGSTAB, the generator applied from its factors (never stored)
 };
 
 enum class SolverStatus { kConverged, kFailed };
