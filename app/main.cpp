@@ -11,6 +11,7 @@
 #include "app/command_support.hpp"
 #include "app/describe_command.hpp"
 #include "app/optimize_command.hpp"
+#include "app/process_group.hpp"
 #include "app/refresh_command.hpp"
 #include "app/reproduce_command.hpp"
 #include "app/simulate_command.hpp"
@@ -21,6 +22,8 @@
 
 int main(int argc, char** argv) {
   using crawlq::app::ExitCode;
+  // Under mpirun, P processes; otherwise this one. Only rank 0 prints.
+  const crawlq::app::ProcessGroup processes(argc, argv);
   CLI::App app(
       "crawlq: loss, obsolescence and starvation of the page queue between crawling robots and an\n"
       "indexer, under threshold control of the robots (Avrachenkov, Dudin, Klimenok, Nain, Semenova\n"
@@ -28,14 +31,15 @@ int main(int argc, char** argv) {
       "Start with: crawlq describe scenarios/data/paper-example-1.yaml",
       "crawlq");
   app.require_subcommand(1);
-  const std::vector<std::function<int()>> commands{crawlq::app::add_solve_command(app),
-                                                   crawlq::app::add_optimize_command(app),
-                                                   crawlq::app::add_describe_command(app),
-                                                   crawlq::app::add_simulate_command(app),
-                                                   crawlq::app::add_validate_command(app),
-                                                   crawlq::app::add_reproduce_command(app),
-                                                   crawlq::app::add_sweep_command(app),
-                                                   crawlq::app::add_refresh_command(app)};
+  const std::vector<std::function<int()>> commands{
+      crawlq::app::add_solve_command(app),
+      crawlq::app::add_optimize_command(app),
+      crawlq::app::add_describe_command(app),
+      crawlq::app::add_simulate_command(app, processes),
+      crawlq::app::add_validate_command(app),
+      crawlq::app::add_reproduce_command(app),
+      crawlq::app::add_sweep_command(app, processes),
+      crawlq::app::add_refresh_command(app)};
   std::string known;
   bool is_known = false;
   for (const auto* sub : app.get_subcommands({})) {
@@ -61,6 +65,10 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "crawlq: {}\n", e.what());
     return static_cast<int>(ExitCode::kBadInput);
   }
+  // sweep and simulate spread their work over the processes; every other command runs on rank 0
+  // (the others have checked the same command line, so a bad one still exits 2 everywhere).
+  if (!processes.is_root() && !app.got_subcommand("sweep") && !app.got_subcommand("simulate"))
+    return static_cast<int>(ExitCode::kOk);
   try {
     for (const auto& command : commands)
       if (const int status = command(); status >= 0) return status;
@@ -71,6 +79,8 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "crawlq: {}\n", e.what());
     return static_cast<int>(ExitCode::kBadInput);
   } catch (const std::exception& e) {
+    // The other processes may be waiting for this one in a collective: end them all.
+    if (processes.size() > 1) processes.abort(fmt::format("crawlq: internal error: {}", e.what()));
     fmt::print(stderr, "crawlq: internal error: {}\n", e.what());
     return static_cast<int>(ExitCode::kFailed);
   }

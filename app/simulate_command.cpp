@@ -10,6 +10,7 @@
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
 #include "app/json_output.hpp"
+#include "app/process_replications.hpp"
 #include "app/simulation_flags.hpp"
 #include "sim/replications.hpp"
 #include "sim/simulator.hpp"
@@ -65,11 +66,12 @@ model::Policy comparison_policy(const scenarios::Scenario& scenario, const std::
 }
 
 int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario, const model::Policy& policy_a,
-                   const sim::ReplicationPlan& plan) {
+                   const sim::ReplicationPlan& plan, const ProcessGroup& processes) {
   const model::Model& m = scenario.model;
   const model::Policy policy_b = comparison_policy(scenario, o.compare, o.file);
   const sim::LevelMapPolicy a(policy_a), b(policy_b);
   const sim::PolicyComparison c = sim::compare_policies(m, a, b, plan);
+  if (!processes.is_root()) return 0;
   if (o.json) {
     nlohmann::json j{{"a", {{"policy", policy_json(policy_a)}, {"cost", interval_json(c.a.cost)}}},
                      {"b", {{"policy", policy_json(policy_b)}, {"cost", interval_json(c.b.cost)}}},
@@ -110,7 +112,7 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
   return 0;
 }
 
-int run(const SimulateOptions& o) {
+int run(const SimulateOptions& o, const ProcessGroup& processes) {
   const scenarios::Scenario scenario = load(o.file);
   const model::Model& m = scenario.model;
   const std::optional<model::Policy> level_map = level_map_policy(scenario, o.policy, o.file);
@@ -121,6 +123,7 @@ int run(const SimulateOptions& o) {
   if (!o.plot.empty() && o.trace.empty()) throw UsageError("--plot: draws the sample path of --trace; give --trace too");
   if (!o.trace.empty()) {
     if (!settings.horizon) throw UsageError("--trace: give --horizon T, the length of the sample path");
+    if (!processes.is_root()) return 0;  // one sample path: rank 0's alone
     std::ofstream out(o.trace);
     if (!out) throw UsageError(fmt::format("--trace {}: cannot write the file", o.trace));
     sim::TraceObserver trace(out);
@@ -146,17 +149,20 @@ int run(const SimulateOptions& o) {
   }
   sim::ReplicationPlan plan{.seed = seed, .replications = settings.replications, .warmup = 0,
                             .horizon = settings.horizon.value_or(sim::default_horizon(m)), .threads = settings.threads};
+  // Replication r keeps its streams on whichever process runs it: the numbers of one process.
+  const ProcessReplications spread(processes);
+  if (processes.size() > 1) plan.spread = &spread;
   // Long runs show progress when a person watches stderr; pipes and files stay clean.
-  if (isatty(fileno(stderr)))
+  if (isatty(fileno(stderr)) && processes.size() == 1)
     plan.progress = [start = std::chrono::steady_clock::now()](int done) {
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (seconds > 1) fmt::print(stderr, "\r{} replications done, {:.0f} s   ", done, seconds);
     };
-  // Without --warmup, MSER-5 on a pilot run of one horizon decides.
+  // Without --warmup, MSER-5 on a pilot run of one horizon decides (every process runs that pilot).
   plan.warmup = settings.warmup ? *settings.warmup : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
   if (!o.compare.empty()) {
     if (!level_map) throw UsageError("--compare: policy A must be a level map (give --thresholds or --levels)");
-    return run_comparison(o, scenario, *level_map, plan);
+    return run_comparison(o, scenario, *level_map, plan, processes);
   }
   const double precision = settings.precision;
   bool precise = true;
@@ -166,6 +172,7 @@ int run(const SimulateOptions& o) {
     precise = result.precise;
     return std::move(result.summary);
   }();
+  if (!processes.is_root()) return 0;
   const int replications = static_cast<int>(s.replications.size());
   if (plan.progress && s.seconds > 1) fmt::print(stderr, "\n");
   if (!precise)
@@ -239,7 +246,7 @@ int run(const SimulateOptions& o) {
 
 }  // namespace
 
-std::function<int()> add_simulate_command(CLI::App& app) {
+std::function<int()> add_simulate_command(CLI::App& app, const ProcessGroup& processes) {
   auto o = std::make_shared<SimulateOptions>();
   CLI::App* cmd = app.add_subcommand(
       "simulate",
@@ -247,7 +254,10 @@ std::function<int()> add_simulate_command(CLI::App& app) {
       "every measure of `solve` with 95% confidence intervals over independent replications.\n"
       "By default replications are added until P_loss, P_success, cost and V(1) are known to 1%.\n"
       "Examples: crawlq simulate scenarios/data/paper-example-1.yaml --seed 7\n"
-      "          crawlq simulate scenarios/data/paper-example-1.yaml --replications 20 --horizon 1e5");
+      "          crawlq simulate scenarios/data/paper-example-1.yaml --replications 20 --horizon 1e5\n"
+      "Across processes (a build with -DCRAWLQ_MPI=ON): mpirun -np P crawlq simulate ... spreads\n"
+      "the replications over P processes, each on its own --threads; the same numbers as one\n"
+      "process (only `seconds` differs; a run stopped by --time-limit may stop at another round).");
   cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
   add_policy_flags(cmd, o->policy);
   add_simulation_flags(cmd, o->simulation);
@@ -261,7 +271,7 @@ std::function<int()> add_simulate_command(CLI::App& app) {
                   "FILE.svg: with --trace, draw the sample path (level and robots over time, losses and expiries "
                   "marked) with gnuplot");
   cmd->add_flag("--json", o->json, "machine output on stdout: each measure as {mean, half_width}");
-  return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
+  return [cmd, o, &processes] { return cmd->parsed() ? run(*o, processes) : -1; };
 }
 
 }  // namespace crawlq::app

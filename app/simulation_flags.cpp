@@ -21,7 +21,7 @@ void add_simulation_flags(CLI::App* command, SimulationFlags& flags) {
                       "observed time per replication (default: a million pages at the busiest mode)");
   command->add_option("--warmup", flags.warmup,
                       "time simulated and discarded first (default: chosen by MSER-5 on a pilot run of one horizon)");
-  command->add_option("--threads", flags.threads, "replications run at once (0: all cores); same numbers for any count")
+  command->add_option("--threads", flags.threads, "replications run at once by each process (0: all cores); same numbers for any count")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   command

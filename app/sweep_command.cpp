@@ -12,6 +12,7 @@
 
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
+#include "app/process_sweep.hpp"
 #include "validation/parameter_sweep.hpp"
 
 namespace crawlq::app {
@@ -158,7 +159,7 @@ void print_table(const SweepOptions& o, const model::Model& model,
   if (!o.csv.empty()) fmt::print("rows written to {}\n", o.csv);
 }
 
-int run(const SweepOptions& o) {
+int run(const SweepOptions& o, const ProcessGroup& processes) {
   const scenarios::Scenario scenario = load(o.file);
   const model::Model& model = scenario.model;
   const SweepParameter parameter = [&] {
@@ -178,19 +179,20 @@ int run(const SweepOptions& o) {
   std::ofstream csv;
   if (!o.plot.empty() && std::filesystem::path(o.plot).extension() != ".svg")
     throw UsageError(fmt::format("--plot {}: give a file name ending in .svg", o.plot));
-  if (!o.csv.empty()) {
-    csv.open(o.csv);
-    if (!csv) throw UsageError(fmt::format("--csv {}: cannot write the file", o.csv));
-  }
+  // Rank 0 alone writes files; the others learn whether it can before any work starts.
+  if (!o.csv.empty() && processes.is_root()) csv.open(o.csv);
+  if (!o.csv.empty() && !processes.broadcast(csv.is_open() ? 1 : 0))
+    throw UsageError(fmt::format("--csv {}: cannot write the file", o.csv));
 
   const auto start = std::chrono::steady_clock::now();
   std::vector<SweepRow> rows;
   try {
-    rows = validation::sweep(model, parameter, values, o.threads);
+    rows = sweep_over_processes(processes, model, parameter, values, o.threads);
   } catch (const std::runtime_error& e) {
     fmt::print(stderr, "{}: {}\n", o.file, e.what());
     return static_cast<int>(ExitCode::kFailed);
   }
+  if (!processes.is_root()) return 0;
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -215,7 +217,7 @@ int run(const SweepOptions& o) {
 
 }  // namespace
 
-std::function<int()> add_sweep_command(CLI::App& app) {
+std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& processes) {
   auto o = std::make_shared<SweepOptions>();
   CLI::App* cmd = app.add_subcommand(
       "sweep",
@@ -232,7 +234,9 @@ std::function<int()> add_sweep_command(CLI::App& app) {
       "  costs.loss, costs.obsolescence, costs.sojourn, costs.robot, costs.starvation\n"
       "                       that coefficient of the cost (2) replaced by the value (>= 0)\n"
       "Example: crawlq sweep scenarios/data/paper-example-1.yaml --param capacity --values "
-      "1,2,3,4,5,6");
+      "1,2,3,4,5,6\n"
+      "Across processes (a build with -DCRAWLQ_MPI=ON): mpirun -np P crawlq sweep ... spreads the\n"
+      "values over P processes, each on its own --threads; the same output as one process.");
   cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
   cmd->add_option("--param", o->param,
                   "capacity | service-scale | obsolescence-scale | arrival-scale | costs.loss | "
@@ -242,7 +246,7 @@ std::function<int()> add_sweep_command(CLI::App& app) {
                   "v1,v2,...: the values of the parameter, one row each, in this order")
       ->required();
   cmd->add_option("--threads", o->threads,
-                  "values solved at once (0: all cores); same answer for any count")
+                  "values solved at once by each process (0: all cores); same answer for any count")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   cmd->add_option(
@@ -251,7 +255,7 @@ std::function<int()> add_sweep_command(CLI::App& app) {
       "measures)");
   cmd->add_option("--plot", o->plot, "FILE.svg: C* and every C_r against the value, drawn with gnuplot");
   cmd->add_flag("--json", o->json, "machine output on stdout: {\"param\", \"rows\": [...]}");
-  return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
+  return [cmd, o, &processes] { return cmd->parsed() ? run(*o, processes) : -1; };
 }
 
 }  // namespace crawlq::app

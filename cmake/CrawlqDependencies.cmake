@@ -13,6 +13,11 @@ find_package(yaml-cpp REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(nlohmann_json REQUIRED)
 find_package(Threads REQUIRED)
+if(CRAWLQ_MPI)
+  # Debian's libopenmpi-dev; crawlq calls MPI's C functions only, so the deprecated C++ bindings stay out.
+  set(MPI_CXX_SKIP_MPICXX ON)
+  find_package(MPI REQUIRED COMPONENTS CXX)
+endif()
 # Threads inside one iterative solve (analytic/generator_operator.cpp). Eigen itself stays serial:
 # its parallel products pick their blocking by the thread count, which would change the last bits.
 find_package(OpenMP REQUIRED COMPONENTS CXX)

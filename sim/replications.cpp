@@ -155,11 +155,18 @@ double growth_needed(const SimulationSummary& s, double precision, const std::ve
   }
   return worst * worst;
 }
+
+// On plan.spread's processes when it has them, else on this process's threads.
+ReplicationBatch run_planned(const model::Model& model, const Policy& policy,
+                             const ReplicationPlan& plan, int first, int count) {
+  if (plan.spread) return plan.spread->run(model, policy, plan, first, count);
+  return run_replications(model, policy, plan, first, count);
+}
 }  // namespace
 
 SimulationSummary simulate(const model::Model& model, const Policy& policy, const ReplicationPlan& plan) {
   const auto start = std::chrono::steady_clock::now();
-  ReplicationBatch batch = run_replications(model, policy, plan, 0, plan.replications);
+  ReplicationBatch batch = run_planned(model, policy, plan, 0, plan.replications);
   return summarize(model, std::move(batch.estimates), batch.events, seconds_since(start));
 }
 
@@ -182,22 +189,29 @@ SequentialResult simulate_to_precision(const model::Model& model, const Policy& 
                                        double relative_precision, double time_limit,
                                        const std::vector<Interval SimulationSummary::*>& targets) {
   const auto start = std::chrono::steady_clock::now();
-  ReplicationBatch all = run_replications(model, policy, plan, 0, plan.replications);
+  ReplicationBatch all = run_planned(model, policy, plan, 0, plan.replications);
   while (true) {
     SimulationSummary s = summarize(model, all.estimates, all.events, seconds_since(start));
-    const double growth = growth_needed(s, relative_precision, targets);
-    if (growth <= 1) return {std::move(s), true};
     const int have = static_cast<int>(all.estimates.size());
-    // Ask for 10% more than the estimate says, at least a few more, at most 4x at a time.
-    int more = static_cast<int>(std::ceil(have * std::min(4.0, 1.1 * growth))) - have;
-    more = std::max(more, 2);
-    const double per_replication = s.seconds / have;
-    const double remaining = time_limit - s.seconds;
-    if (remaining <= 0) return {std::move(s), false};
-    if (per_replication * more > remaining)
-      more = static_cast<int>(remaining / per_replication);
-    if (more < 1) return {std::move(s), false};
-    ReplicationBatch extra = run_replications(model, policy, plan, have, more);
+    // 0: every target within the precision; -1: no time left; otherwise the next round's size.
+    int next = 0;
+    if (const double growth = growth_needed(s, relative_precision, targets); growth > 1) {
+      // Ask for 10% more than the estimate says, at least a few more, at most 4x at a time.
+      next = std::max(static_cast<int>(std::ceil(have * std::min(4.0, 1.1 * growth))) - have, 2);
+      const double per_replication = s.seconds / have;
+      const double remaining = time_limit - s.seconds;
+      if (remaining <= 0) {
+        next = -1;
+      } else if (per_replication * next > remaining) {
+        next = static_cast<int>(remaining / per_replication);
+        if (next < 1) next = -1;
+      }
+    }
+    // Every process reads its own clock: process 0's decision is everyone's.
+    if (plan.spread) next = plan.spread->agree(next);
+    if (next == 0) return {std::move(s), true};
+    if (next < 0) return {std::move(s), false};
+    ReplicationBatch extra = run_planned(model, policy, plan, have, next);
     all.estimates.insert(all.estimates.end(), extra.estimates.begin(), extra.estimates.end());
     all.events += extra.events;
   }

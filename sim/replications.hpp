@@ -1,7 +1,7 @@
 #pragma once
-// Independent replications after a warm-up, on threads, summarised by Student-t 95% intervals. Each
-// replication has its own random streams (seed, replication, source) and its result slot, so the
-// numbers do not depend on the thread count.
+// Independent replications after a warm-up, on threads (and processes: ReplicationSpread),
+// summarised by Student-t 95% intervals. Each replication has its own random streams (seed,
+// replication, source) and its result slot, so the numbers depend on neither count.
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -12,6 +12,8 @@
 
 namespace crawlq::sim {
 
+class ReplicationSpread;
+
 struct ReplicationPlan {
   std::uint64_t seed = 1;
   int replications = 10;
@@ -20,6 +22,9 @@ struct ReplicationPlan {
   int threads = 0;     // 0: all cores
   // Called after each replication with the number done (from any thread, one call at a time).
   std::function<void(int done)> progress = nullptr;
+  // Where simulate, simulate_to_precision and compare_policies run the replications: nothing, all
+  // on this process's threads; otherwise spread over processes (crawlq's MPI process group).
+  const ReplicationSpread* spread = nullptr;
 };
 
 struct Interval {
@@ -58,6 +63,22 @@ struct ReplicationBatch {
 };
 ReplicationBatch run_replications(const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
                                   int first, int count);
+
+// Replications spread over several processes. Replication r draws from its streams (seed, r,
+// source) wherever it runs, and the estimates come back in replication order, so the numbers are
+// those of one process.
+class ReplicationSpread {
+ public:
+  virtual ~ReplicationSpread() = default;
+  // Replications first .. first+count-1, every estimate on every process, in replication order;
+  // each process runs its share with run_replications on plan.threads.
+  virtual ReplicationBatch run(const model::Model& model, const Policy& policy,
+                               const ReplicationPlan& plan, int first, int count) const = 0;
+  // A decision read from a clock (the next round of simulate_to_precision under its time limit):
+  // every process takes process 0's `value`, so that all run the same rounds.
+  virtual int agree(int value) const = 0;
+};
+
 // Intervals over the estimates (their order is the replication order).
 SimulationSummary summarize(const model::Model& model, std::vector<ReplicationEstimate> estimates,
                             std::uint64_t events, double seconds);

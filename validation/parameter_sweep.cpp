@@ -175,8 +175,8 @@ model::Model with_parameter(const model::Model& model, SweepParameter parameter,
   return m;
 }
 
-std::vector<SweepRow> sweep(const model::Model& model, SweepParameter parameter,
-                            const std::vector<double>& values, int threads) {
+SweepOutcomes sweep_outcomes(const model::Model& model, SweepParameter parameter,
+                             const std::vector<double>& values, int threads) {
   // Every value is checked before the first solve, so that a bad one costs no time.
   std::vector<model::Model> models;
   models.reserve(values.size());
@@ -192,16 +192,18 @@ std::vector<SweepRow> sweep(const model::Model& model, SweepParameter parameter,
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return states[a] > states[b]; });
 
-  std::vector<std::optional<SweepRow>> rows(values.size());
-  std::vector<std::optional<std::string>> failures(values.size());
+  SweepOutcomes outcomes;
+  outcomes.rows.resize(values.size());
+  outcomes.failures.resize(values.size());
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t n = next++; n < order.size(); n = next++) {
       const std::size_t i = order[n];
       try {
-        rows[i] = solve_one(models[i], values[i]);
+        outcomes.rows[i] = solve_one(models[i], values[i]);
       } catch (const std::exception& e) {
-        failures[i] = e.what();
+        outcomes.failures[i] =
+            fmt::format("{} {}: {}", parameter_name(parameter), values[i], e.what());
       }
     }
   };
@@ -211,15 +213,18 @@ std::vector<SweepRow> sweep(const model::Model& model, SweepParameter parameter,
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
-  // Every value was tried, so the first failure in value order is the same for any thread count.
-  for (std::size_t i = 0; i < values.size(); ++i)
-    if (failures[i])
-      throw std::runtime_error(
-          fmt::format("{} {}: {}", parameter_name(parameter), values[i], *failures[i]));
+  return outcomes;
+}
 
+std::vector<SweepRow> sweep(const model::Model& model, SweepParameter parameter,
+                            const std::vector<double>& values, int threads) {
+  SweepOutcomes outcomes = sweep_outcomes(model, parameter, values, threads);
+  // Every value was tried, so the first failure in value order is the same for any thread count.
+  for (const auto& failure : outcomes.failures)
+    if (failure) throw std::runtime_error(*failure);
   std::vector<SweepRow> out;
-  out.reserve(rows.size());
-  for (auto& row : rows) out.push_back(std::move(*row));
+  out.reserve(outcomes.rows.size());
+  for (auto& row : outcomes.rows) out.push_back(std::move(*row));
   return out;
 }
 

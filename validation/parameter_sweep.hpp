@@ -57,4 +57,14 @@ struct SweepRow {
 std::vector<SweepRow> sweep(const model::Model& model, SweepParameter parameter,
                             const std::vector<double>& values, int threads = 0);
 
+// As sweep, but a failed value stops nothing: each value's row, or why it failed (the message sweep
+// would throw), in the order given. For a caller that merges several sweeps' values (crawlq's
+// processes under mpirun) and must find the first failure over all of them.
+struct SweepOutcomes {
+  std::vector<std::optional<SweepRow>> rows;
+  std::vector<std::optional<std::string>> failures;
+};
+SweepOutcomes sweep_outcomes(const model::Model& model, SweepParameter parameter,
+                             const std::vector<double>& values, int threads = 0);
+
 }  // namespace crawlq::validation

@@ -1,0 +1,148 @@
+#include "app/process_sweep.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "analytic/memory_estimate.hpp"
+#include "analytic/policy_search.hpp"
+#include "app/number_message.hpp"
+
+namespace crawlq::app {
+
+namespace {
+
+using validation::SweepRow;
+
+// Each value's process, the same on every rank: the largest optimisations first, each to the
+// process with the least work so far (longest processing time first). An optimisation's work is
+// taken as states x threshold policies; only the capacity changes either.
+std::vector<int> owners(const model::Model& model, validation::SweepParameter parameter,
+                        const std::vector<double>& values, int processes) {
+  std::vector<double> work(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const model::Model m = validation::with_parameter(model, parameter, values[i]);
+    work[i] = analytic::estimate_memory(m).states *
+              static_cast<double>(analytic::threshold_policy_count(m.modes(), m.capacity));
+  }
+  std::vector<std::size_t> order(values.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return work[a] > work[b]; });
+  std::vector<double> load(processes, 0.0);
+  std::vector<int> owner(values.size());
+  for (const std::size_t i : order) {
+    const auto least = std::min_element(load.begin(), load.end());
+    owner[i] = static_cast<int>(least - load.begin());
+    *least += work[i];
+  }
+  return owner;
+}
+
+void put(NumberWriter& out, const SweepRow& row) {
+  out.put(row.value);
+  out.put(row.best.policy.levels());
+  out.put(row.best.cost);
+  out.put(row.constant);
+  out.put(row.relative_profit);
+  const analytic::Measures& m = row.measures;
+  for (const double x : {m.lambda, m.p_loss, m.p_obsolete, m.p_served, m.p_starvation,
+                         m.mean_active_robots, m.mean_in_system, m.mean_in_queue})
+    out.put(x);
+  out.put(m.level_probabilities);
+  out.put(m.mode_probabilities);
+  out.put(row.mean_sojourn_served);
+  out.put(row.mean_service_time);
+  out.put(row.mean_obsolescence_time);
+}
+
+SweepRow row_from(NumberReader& in, int modes) {
+  const double value = in.number();
+  const std::vector<int> levels = in.list<int>();
+  const double cost = in.number();
+  std::vector<double> constant = in.list<double>();
+  const double relative_profit = in.number();
+  analytic::Measures m;
+  for (double* x : {&m.lambda, &m.p_loss, &m.p_obsolete, &m.p_served, &m.p_starvation,
+                    &m.mean_active_robots, &m.mean_in_system, &m.mean_in_queue})
+    *x = in.number();
+  m.level_probabilities = in.list<double>();
+  m.mode_probabilities = in.list<double>();
+  const double mean_sojourn_served = in.number();
+  const double mean_service_time = in.number();
+  return SweepRow{.value = value,
+                  .best = {.policy = model::Policy::from_levels(
+                               levels, modes, static_cast<int>(levels.size()) - 1),
+                           .cost = cost},
+                  .constant = std::move(constant),
+                  .relative_profit = relative_profit,
+                  .measures = std::move(m),
+                  .mean_sojourn_served = mean_sojourn_served,
+                  .mean_service_time = mean_service_time,
+                  .mean_obsolescence_time = in.optional()};
+}
+
+}  // namespace
+
+std::vector<SweepRow> sweep_over_processes(const ProcessGroup& processes, const model::Model& model,
+                                           validation::SweepParameter parameter,
+                                           const std::vector<double>& values, int threads) {
+  if (processes.size() == 1) return validation::sweep(model, parameter, values, threads);
+
+  const std::vector<int> owner = owners(model, parameter, values, processes.size());
+  std::vector<std::size_t> mine;  // indices into `values`, in value order
+  std::vector<double> my_values;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (owner[i] == processes.rank()) {
+      mine.push_back(i);
+      my_values.push_back(values[i]);
+    }
+  validation::SweepOutcomes outcomes =
+      validation::sweep_outcomes(model, parameter, my_values, threads);
+
+  // This share's first failure (its value's index, -1 for none; the message apart), then each row
+  // after its value's index.
+  NumberWriter out;
+  std::string failure;
+  double failed_index = -1;
+  for (std::size_t k = 0; k < mine.size() && failure.empty(); ++k)
+    if (outcomes.failures[k]) {
+      failure = *outcomes.failures[k];
+      failed_index = static_cast<double>(mine[k]);
+    }
+  out.put(failed_index);
+  for (std::size_t k = 0; k < mine.size(); ++k)
+    if (outcomes.rows[k]) {
+      out.put(static_cast<double>(mine[k]));
+      put(out, *outcomes.rows[k]);
+    }
+  const std::vector<std::vector<double>> parts = processes.gather(out.numbers());
+  const std::vector<std::string> failures = processes.gather(failure);
+  if (!processes.is_root()) return {};
+
+  // Every value was tried on some process: the first failure in value order, as one process says.
+  std::optional<std::size_t> first_failed;
+  std::string first_failure;
+  std::vector<std::optional<SweepRow>> rows(values.size());
+  for (int r = 0; r < processes.size(); ++r) {
+    NumberReader in(parts[r]);
+    if (const double failed = in.number();
+        failed >= 0 && (!first_failed || failed < static_cast<double>(*first_failed))) {
+      first_failed = static_cast<std::size_t>(failed);
+      first_failure = failures[r];
+    }
+    while (!in.done()) {
+      const auto i = static_cast<std::size_t>(in.number());
+      rows[i] = row_from(in, model.modes());
+    }
+  }
+  if (first_failed) throw std::runtime_error(first_failure);
+  std::vector<SweepRow> all;
+  all.reserve(values.size());
+  for (auto& row : rows) all.push_back(std::move(*row));
+  return all;
+}
+
+}  // namespace crawlq::app
