@@ -1,6 +1,7 @@
 #include "analytic/tagged_page_chain.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <memory>
 #include <Eigen/SparseLU>
 #include <stdexcept>
@@ -139,7 +140,14 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
     Eigen::VectorXd x = exit(fate);
     for (int k = 0; k < 3; ++k) moments_[f][k] = x = solve(x);
   };
-  std::thread obsolete(moments_of, PageFate::kObsolete);
+  std::exception_ptr obsolete_failure;
+  std::thread obsolete([&] {
+    try {
+      moments_of(PageFate::kObsolete);
+    } catch (...) {
+      obsolete_failure = std::current_exception();
+    }
+  });
   try {
     moments_of(PageFate::kServed);
   } catch (...) {
@@ -147,6 +155,7 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
     throw;
   }
   obsolete.join();
+  if (obsolete_failure) std::rethrow_exception(obsolete_failure);
   for (int k = 0; k < 3; ++k)
     moments_[static_cast<int>(PageFate::kAccepted)][k] =
         moments_[static_cast<int>(PageFate::kServed)][k] +
