@@ -37,7 +37,6 @@ class PolicyEvaluator {
   // The sojourn-time laws of an evaluated policy (needs the stationary vector of `evaluation`).
   SojournTimes sojourn_times(const PolicyEvaluation& evaluation) const;
   const model::Model& model() const { return model_; }
-  Method method() const { return method_; }
 
  private:
   const model::Model& model_;
