@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
-#include <sstream>
 
 #include "analytic/memory_estimate.hpp"
 #include "analytic/stationary_solver.hpp"
@@ -37,11 +37,35 @@ void require_exact_engine_fits(const model::Model& model, const std::string& fil
     throw UsageError(fmt::format("{}: {}", file, why));
 }
 
+void read_numbers_as_written(CLI::App& app) {
+  for (CLI::Option* option : app.get_options()) {
+    // The type's name, then ":" and what each check adds ("INT:NONNEGATIVE").
+    const std::string type = option->get_type_name().substr(0, option->get_type_name().find(':'));
+    const bool whole = type == "INT" || type == "UINT";
+    if (!whole && type != "FLOAT") continue;
+    // Text that is no number is left as it is, for CLI11 to refuse with the option's name.
+    option->transform(
+        [whole](std::string text) {
+          if (whole) {
+            if (const auto v = model::parse_whole_number(text, INT64_MIN / 2, INT64_MAX / 2)) return std::to_string(*v);
+          } else if (const auto v = model::parse_finite_number(text)) {
+            return fmt::format("{}", *v);
+          }
+          return text;
+        },
+        "", "");
+  }
+  for (CLI::App* command : app.get_subcommands({})) read_numbers_as_written(*command);
+}
+
 std::uint64_t parse_seed(const std::string& text) {
-  // Read as text, so that "-1" is refused rather than wrapped to 2^64 - 1.
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19)
-    throw UsageError(fmt::format("--seed: '{}' is not a non-negative integer", text));
-  return std::stoull(text);
+  // Digits are read as text, so that every seed below 10^19 is exact and "-1" is refused rather than
+  // wrapped to 2^64 - 1; other spellings of a whole number ("1e6") go through the double reading.
+  const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+  if (digits && text.size() <= 19) return std::stoull(text);
+  if (!digits)
+    if (const auto v = model::parse_whole_number(text, 0, INT64_MAX / 2)) return static_cast<std::uint64_t>(*v);
+  throw UsageError(fmt::format("--seed: '{}' is not a non-negative integer below 10^19", text));
 }
 
 void add_policy_flags(CLI::App* command, PolicyFlags& flags) {
@@ -62,13 +86,28 @@ analytic::Method method_option(const std::string& name) {
 }
 
 std::vector<double> parse_numbers(const std::string& text, const std::string& flag) {
+  std::string list = text;
+  const auto first = list.find_first_not_of(" \t");
+  const auto last = list.find_last_not_of(" \t");
+  if (first != std::string::npos && list[first] == '[' && list[last] == ']')
+    list = list.substr(first + 1, last - first - 1);
+  // Items are separated by a comma, by spaces, or by both ("1, 2"); two commas leave an empty item.
+  for (char& c : list)
+    if (c == '\t') c = ' ';
   std::vector<double> values;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
+  std::size_t at = 0;
+  while (at < list.size()) {
+    const std::size_t start = list.find_first_not_of(' ', at);
+    if (start == std::string::npos) break;
+    std::size_t end = list.find_first_of(", ", start);
+    if (end == std::string::npos) end = list.size();
+    const std::string item = list.substr(start, end - start);
+    if (item.empty()) throw UsageError(fmt::format("{}: '' is not a number: nothing between two commas (in '{}')", flag, text));
     const auto v = model::parse_finite_number(item);
     if (!v) throw UsageError(fmt::format("{}: '{}' is not a number (in '{}')", flag, item, text));
     values.push_back(*v);
+    at = list.find_first_not_of(' ', end);
+    if (at != std::string::npos && list[at] == ',') ++at;
   }
   if (values.empty()) throw UsageError(fmt::format("{}: no values in '{}'", flag, text));
   return values;

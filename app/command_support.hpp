@@ -33,13 +33,19 @@ std::string exact_engine_refusal(const model::Model& model, analytic::Method met
 void require_exact_engine_fits(const model::Model& model, const std::string& file,
                                analytic::Method method = analytic::Method::kAuto);
 
-// --seed's value: a non-negative integer below 10^19; UsageError naming the flag otherwise.
+// Every number-typed option of `app` and its commands reads its value as scenario files do
+// (parse_finite_number): "1e3" and "2.0" are whole numbers where CLI11 alone would refuse them.
+void read_numbers_as_written(CLI::App& app);
+
+// --seed's value: a non-negative integer below 10^19 (or a whole number such as 1e6 up to 2^53);
+// UsageError naming the flag otherwise.
 std::uint64_t parse_seed(const std::string& text);
 
 // --method's value; UsageError naming the known methods otherwise.
 analytic::Method method_option(const std::string& name);
 
-// "a,b,c" as integers or numbers; the flag is named in errors.
+// "a,b,c" as integers or numbers (commas or spaces between, optional surrounding brackets, as a YAML
+// list is written); the flag is named in errors.
 std::vector<int> parse_integers(const std::string& text, const std::string& flag);
 std::vector<double> parse_numbers(const std::string& text, const std::string& flag);
 

@@ -20,9 +20,40 @@ struct DescribeOptions {
   bool json = false;
 };
 
-nlohmann::json phase_type_json(const model::PhaseType& ph) {
-  return {{"phases", ph.phases()}, {"mean", ph.mean()}, {"variance", ph.variance()},
-          {"scv", ph.variance() / (ph.mean() * ph.mean())}};
+nlohmann::json matrix_json(const model::Matrix& m) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// The law as the engines use it, whether the file wrote it out or by name.
+nlohmann::json phase_type_json(const model::PhaseType& ph, const char* initial_key, const char* matrix_key) {
+  return {{"phases", ph.phases()},
+          {"mean", ph.mean()},
+          {"variance", ph.variance()},
+          {"scv", ph.variance() / (ph.mean() * ph.mean())},
+          {initial_key, matrix_json(ph.initial())[0]},
+          {matrix_key, matrix_json(ph.subgenerator())}};
+}
+
+// [[a, b], [c, d]] with enough digits to read the rates back.
+std::string matrix_text(const model::Matrix& m) {
+  std::string text = "[";
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    text += i == 0 ? "[" : ", [";
+    for (Eigen::Index j = 0; j < m.cols(); ++j) text += fmt::format("{}{:.10g}", j == 0 ? "" : ", ", m(i, j));
+    text += "]";
+  }
+  return text + "]";
+}
+
+std::string vector_text(const model::RowVector& v) {
+  const std::string rows = matrix_text(v);
+  return rows.substr(1, rows.size() - 2);
 }
 
 int run(const DescribeOptions& o) {
@@ -33,13 +64,16 @@ int run(const DescribeOptions& o) {
   nlohmann::json modes = nlohmann::json::array();
   for (int r = 1; r <= m.modes(); ++r) {
     const model::Bmap& b = m.arrivals.mode(r);
+    nlohmann::json d = nlohmann::json::array();
+    for (const model::Matrix& dk : b.matrices()) d.push_back(matrix_json(dk));
     modes.push_back({{"robots", r},
                      {"fundamental_rate", b.fundamental_rate()},
                      {"group_rate", b.group_rate()},
                      {"mean_batch", b.fundamental_rate() / b.group_rate()},
                      {"group_interval_variance", b.group_interval_variance()},
                      {"lag1_correlation", b.group_interval_lag1_correlation()},
-                     {"max_batch", b.max_batch()}});
+                     {"max_batch", b.max_batch()},
+                     {"D", d}});
   }
   const char* admission = m.admission == model::Admission::kPartial ? "partial" : "reject-batch";
   if (o.json) {
@@ -48,8 +82,9 @@ int run(const DescribeOptions& o) {
                      {"admission", admission},
                      {"arrival_phases", m.arrivals.phases()},
                      {"modes", modes},
-                     {"service", phase_type_json(m.service)},
-                     {"obsolescence", m.obsolescence ? phase_type_json(*m.obsolescence) : nullptr},
+                     {"service", phase_type_json(m.service, "beta", "S")},
+                     {"obsolescence",
+                      m.obsolescence ? phase_type_json(*m.obsolescence, "gamma", "Gamma") : nlohmann::json(nullptr)},
                      {"states", states < 9e15 ? nlohmann::json(static_cast<std::int64_t>(states)) : nlohmann::json(states)},
                      {"repairs", scenario.repairs}};
     if (m.policy) j["policy"] = policy_json(*m.policy);
@@ -76,6 +111,18 @@ int run(const DescribeOptions& o) {
     ph("obsolescence", *m.obsolescence);
   else
     fmt::print("  obsolescence  none: waiting pages never expire\n");
+  fmt::print("\nthe matrices the engines use (laws given by name written out):\n");
+  for (int r = 1; r <= m.modes(); ++r) {
+    const auto& d = m.arrivals.mode(r).matrices();
+    for (std::size_t k = 0; k < d.size(); ++k)
+      fmt::print("  {:<13} D{} = {}\n", k == 0 ? fmt::format("{} robot{}", r, r == 1 ? "" : "s") : "", k,
+                 matrix_text(d[k]));
+  }
+  fmt::print("  service       beta = {}, S = {}\n", vector_text(m.service.initial()),
+             matrix_text(m.service.subgenerator()));
+  if (m.obsolescence)
+    fmt::print("  obsolescence  gamma = {}, Gamma = {}\n", vector_text(m.obsolescence->initial()),
+               matrix_text(m.obsolescence->subgenerator()));
   if (m.policy) fmt::print("\npolicy: robots per level {}\n", fmt::join(m.policy->levels(), " "));
   for (const auto& r : scenario.repairs) fmt::print("repaired: {}\n", r);
   return 0;

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
       crawlq::app::add_reproduce_command(app),
       crawlq::app::add_sweep_command(app, processes),
       crawlq::app::add_refresh_command(app)};
+  crawlq::app::read_numbers_as_written(app);
   std::string known;
   bool is_known = false;
   for (const auto* sub : app.get_subcommands({})) {

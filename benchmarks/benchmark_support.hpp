@@ -1,9 +1,18 @@
 #pragma once
-// Wall-clock medians for the benchmark programs (never asserted in tests).
+// What the benchmark programs share: one guard around main, and wall-clock medians (never asserted
+// in tests).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <functional>
+#include <stdexcept>
 #include <vector>
+
+#include "model/input_error.hpp"
+#include "scenarios/scenario_loader.hpp"
 
 namespace crawlq::benchmarks {
 
@@ -11,6 +20,34 @@ struct Timing {
   double median, min, max;
   int runs;
 };
+
+// Parses the arguments declared on `app`, then runs `body`, as every program the project builds does:
+// --help prints the usage (exit 0); a bad argument or bad input prints one message (exit 2); nothing
+// escapes as an uncaught exception.
+inline int run_benchmark(CLI::App& app, int argc, char** argv, const std::function<void()>& body) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "{}: {} (see {} --help)\n", app.get_name(), e.what(), app.get_name());
+    return 2;
+  }
+  try {
+    body();
+    return 0;
+  } catch (const model::InputError& e) {
+    fmt::print(stderr, "{}: {}\n", app.get_name(), e.what());
+  } catch (const scenarios::ScenarioError& e) {
+    fmt::print(stderr, "{}: {}\n", app.get_name(), e.what());
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "{}: {}\n", app.get_name(), e.what());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "{}: internal error: {}\n", app.get_name(), e.what());
+    return 1;
+  }
+  return 2;
+}
 
 // Runs `body` at least `min_runs` times and until `min_seconds` have passed.
 inline Timing time_runs(const std::function<void()>& body, int min_runs, double min_seconds) {

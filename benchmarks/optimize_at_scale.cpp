@@ -16,6 +16,7 @@
 
 #include "analytic/memory_estimate.hpp"
 #include "analytic/policy_search.hpp"
+#include "benchmark_support.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace {
@@ -25,32 +26,39 @@ struct Task {
   int capacity;
 };
 
-int usage() {
-  fmt::print(stderr,
-             "usage: optimize_at_scale [--threads P] [--method NAME] [SEARCH:K ...]\n"
-             "  SEARCH: exhaustive | exhaustive-warm | local | local-warm\n");
-  return 2;
+// Why "SEARCH:K" is not a task; empty when it is one.
+std::string task_error(const std::string& text) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) return fmt::format("'{}': give SEARCH:K, e.g. local:14", text);
+  const std::string search = text.substr(0, colon);
+  if (search != "exhaustive" && search != "exhaustive-warm" && search != "local" && search != "local-warm")
+    return fmt::format("'{}': SEARCH is exhaustive, exhaustive-warm, local or local-warm", search);
+  const std::string k = text.substr(colon + 1);
+  if (k.empty() || k.find_first_not_of("0123456789") != std::string::npos || k.size() > 2 || std::stoi(k) < 2)
+    return fmt::format("'{}': K is a capacity from 2 to 99", k);
+  return "";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace crawlq;
+  CLI::App app("Threshold search on the paper's first example at capacity K: wall time, policies solved,\n"
+               "solver iterations and the optimum, for each SEARCH:K given (default: exhaustive:12 local:12\n"
+               "local:14 local:16). SEARCH: exhaustive | exhaustive-warm | local | local-warm.",
+               "optimize_at_scale");
   int threads = 0;
-  analytic::Method method = analytic::Method::kAuto;
+  std::string method_name = "auto";
+  std::vector<std::string> task_texts;
+  app.add_option("--threads", threads, "policies solved at once (0: all cores)")->check(CLI::NonNegativeNumber);
+  app.add_option("--method", method_name, "stationary solver: auto | block-recursion | qbd | sparse-lu | iterative");
+  app.add_option("SEARCH:K", task_texts, "searches to time, e.g. local:14")->check(task_error);
+  return benchmarks::run_benchmark(app, argc, argv, [&] {
+  const analytic::Method method = analytic::parse_method(method_name);
   std::vector<Task> tasks;
-  for (int a = 1; a < argc; ++a) {
-    const std::string arg = argv[a];
-    if (arg == "--threads" && a + 1 < argc) {
-      threads = std::atoi(argv[++a]);
-    } else if (arg == "--method" && a + 1 < argc) {
-      method = analytic::parse_method(argv[++a]);
-    } else if (const auto colon = arg.find(':'); colon != std::string::npos) {
-      tasks.push_back({arg.substr(0, colon), std::atoi(arg.c_str() + colon + 1)});
-      if (tasks.back().capacity < 1) return usage();
-    } else {
-      return usage();
-    }
+  for (const std::string& text : task_texts) {
+    const auto colon = text.find(':');
+    tasks.push_back({text.substr(0, colon), std::stoi(text.substr(colon + 1))});
   }
   if (tasks.empty()) tasks = {{"exhaustive", 12}, {"local", 12}, {"local", 14}, {"local", 16}};
 
@@ -63,7 +71,6 @@ int main(int argc, char** argv) {
     m.capacity = task.capacity;
     const bool warm = task.search.ends_with("-warm");
     const std::string search = warm ? task.search.substr(0, task.search.size() - 5) : task.search;
-    if (search != "exhaustive" && search != "local") return usage();
     const auto start = std::chrono::steady_clock::now();
     const analytic::PolicyEvaluator evaluator(m, method);
     const analytic::ThresholdSearchOptions options{.threads = threads, .warm_start = warm};
@@ -87,4 +94,5 @@ int main(int argc, char** argv) {
         fmt::join(*best.policy.thresholds(), ","), best.cost);
     std::fflush(stdout);
   }
+  });
 }

@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "benchmark_support.hpp"
+
 #include "analytic/refresh_analysis.hpp"
 #include "sim/refresh_simulator.hpp"
 
@@ -27,8 +29,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   using namespace crawlq;
+  CLI::App app("Page refresh scheduling: exact analysis of golden-ratio cycles for 500 to 50000 pages and\nthe simulator's reads per second.", "refresh_speed");
+  return benchmarks::run_benchmark(app, argc, argv, [&] {
   for (int n : {500, 5000, 50000}) {
     const auto start = std::chrono::steady_clock::now();
     const auto a = analytic::analyze_refresh(pages(n, model::RefreshPolicyKind::kGoldenRatio));
@@ -47,4 +51,5 @@ int main() {
     fmt::print("simulation, N = 500, {}: {} reads in {:.3f} s = {:.1f} million reads/s (1 thread)\n", name, r.accesses,
                r.seconds, r.accesses / r.seconds / 1e6);
   }
+  });
 }

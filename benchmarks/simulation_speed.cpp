@@ -6,11 +6,15 @@
 
 #include <chrono>
 
+#include "benchmark_support.hpp"
+
 #include "scenarios/scenario_loader.hpp"
 #include "sim/replications.hpp"
 
-int main() {
+int main(int argc, char** argv) {
   using namespace crawlq;
+  CLI::App app("The simulator's speed: events per second on one and two threads, and the wall time until\nP_loss of the paper's optimum is known to +-1%.", "simulation_speed");
+  return benchmarks::run_benchmark(app, argc, argv, [&] {
   const auto scenario = scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml");
   for (int k : {5, 30}) {
     model::Model m = scenario.model;
@@ -41,4 +45,5 @@ int main() {
     }
     horizon *= 2;
   }
+  });
 }

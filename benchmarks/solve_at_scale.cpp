@@ -1,8 +1,8 @@
 // The exact engine at scale: the paper's first example (W = M = R = 2) at capacity K under its optimal
 // policy shape (3 robots up to 2 pages, then 1), solved by the iterative method: time to build the
 // generator, time to solve, iterations, ||pQ||_1 and the peak memory of the process.
-// Usage: [CRAWLQ_THREADS=t] solve_at_scale K [K ...]   (t defaults to 2; run one K per process for an
-// honest peak-memory figure)
+// Usage: solve_at_scale [--threads t] K [K ...]   (t defaults to $CRAWLQ_THREADS, else 2; run one K
+// per process for an honest peak-memory figure)
 #include <fmt/format.h>
 #include <sys/resource.h>
 
@@ -11,16 +11,26 @@
 
 #include "analytic/iterative_solver.hpp"
 #include "analytic/measures.hpp"
+#include "benchmark_support.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 int main(int argc, char** argv) {
   using namespace crawlq;
+  CLI::App app("The paper's first example at capacity K under 3 robots up to 2 pages, then 1, solved by the\n"
+               "iterative method: generator and solve times, iterations, ||pQ||_1, peak memory.\n"
+               "Run one K per process for an honest peak-memory figure.",
+               "solve_at_scale");
+  std::vector<int> capacities;
+  int threads = 2;
+  if (const char* variable = std::getenv("CRAWLQ_THREADS")) threads = std::atoi(variable);
+  app.add_option("K", capacities, "capacities to solve, e.g. 18 20")->required()->check(CLI::Range(2, 40));
+  app.add_option("--threads", threads, "threads inside the solve (default: $CRAWLQ_THREADS, else 2)")
+      ->check(CLI::NonNegativeNumber);
+  return benchmarks::run_benchmark(app, argc, argv, [&] {
   const auto scenario = scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml");
-  const char* threads_variable = std::getenv("CRAWLQ_THREADS");
-  const int threads = threads_variable ? std::atoi(threads_variable) : 2;
-  for (int a = 1; a < argc; ++a) {
+  for (const int capacity : capacities) {
     model::Model m = scenario.model;
-    m.capacity = std::atoi(argv[a]);
+    m.capacity = capacity;
     const model::Policy policy = model::Policy::from_thresholds({-1, 2, 2}, 4, m.capacity);
     const auto start = std::chrono::steady_clock::now();
     const analytic::GeneratorBlocks blocks(m, policy);
@@ -34,4 +44,5 @@ int main(int argc, char** argv) {
                m.capacity, blocks.space().size(), built, r.summary.seconds, r.summary.iterations, r.summary.residual,
                measures.p_loss, usage.ru_maxrss / 1024.0 / 1024.0);
   }
+  });
 }

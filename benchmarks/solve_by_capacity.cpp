@@ -13,8 +13,13 @@
 
 int main(int argc, char** argv) {
   using namespace crawlq;
-  const int k_min = argc > 1 ? std::stoi(argv[1]) : 5;
-  const int k_max = argc > 2 ? std::stoi(argv[2]) : 16;
+  CLI::App app("One stationary solve of the paper's example per capacity K by block recursion, sparse LU and\n"
+               "the iterative solver, side by side, with the largest difference from the iterative solution.",
+               "solve_by_capacity");
+  int k_min = 5, k_max = 16;
+  app.add_option("K_min", k_min, "smallest capacity")->capture_default_str()->check(CLI::Range(2, 40));
+  app.add_option("K_max", k_max, "largest capacity")->capture_default_str()->check(CLI::Range(2, 40));
+  return benchmarks::run_benchmark(app, argc, argv, [&] {
   const auto scenario = scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml");
   const analytic::Method methods[] = {analytic::Method::kBlockRecursion, analytic::Method::kSparseLu,
                                       analytic::Method::kIterative};
@@ -45,4 +50,5 @@ int main(int argc, char** argv) {
                difference);
     std::fflush(stdout);
   }
+  });
 }

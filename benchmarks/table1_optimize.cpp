@@ -9,8 +9,14 @@
 
 int main(int argc, char** argv) {
   using namespace crawlq;
-  const std::string file = argc > 1 && *argv[1] ? argv[1] : CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml";
-  const int threads = argc > 2 ? std::stoi(argv[2]) : 0;
+  CLI::App app("The full optimisation behind Table 1: every threshold vector, the best per mode set and the\n"
+               "constant costs, timed over repeated runs.",
+               "table1_optimize");
+  std::string file = CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml";
+  int threads = 0;
+  app.add_option("scenario", file, "scenario file (default: the paper's first example)");
+  app.add_option("threads", threads, "policies solved at once (0: all cores)")->check(CLI::NonNegativeNumber);
+  return benchmarks::run_benchmark(app, argc, argv, [&] {
   const auto scenario = scenarios::load_scenario(file);
   double best = 0;
   std::int64_t solved = 0;
@@ -27,4 +33,5 @@ int main(int argc, char** argv) {
              "{} runs), best cost {:.4f}\n",
              file, solved, threads == 0 ? std::string("all") : std::to_string(threads), 1e3 * timing.median,
              1e3 * timing.min, 1e3 * timing.max, timing.runs, best);
+  });
 }

@@ -14,6 +14,9 @@
 //   build/examples/user_policy_example [scenario.yaml]
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "scenarios/scenario_loader.hpp"
 #include "sim/policy.hpp"
 #include "sim/replications.hpp"
@@ -30,7 +33,7 @@ class QuietPhasePolicy final : public crawlq::sim::Policy {
   int robots(const crawlq::sim::SystemView& view) const override {
     if (view.level <= 1) return modes_;
     if (view.level >= capacity_ - 1) return 1;
-    return view.arrival_phase == 1 ? modes_ - 1 : 1;
+    return view.arrival_phase == 1 ? std::max(1, modes_ - 1) : 1;
   }
 
  private:
@@ -41,9 +44,27 @@ class QuietPhasePolicy final : public crawlq::sim::Policy {
 
 int main(int argc, char** argv) {
   using namespace crawlq;
-  const std::string file = argc > 1 ? argv[1] : CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml";
-  const auto scenario = scenarios::load_scenario(file);
-  const model::Model& m = scenario.model;
+  const std::string first = argc > 1 ? argv[1] : "";
+  if (argc > 2 || first == "--help" || first == "-h" || (first.size() > 1 && first[0] == '-')) {
+    fmt::print(first == "--help" || first == "-h" ? stdout : stderr,
+               "usage: user_policy_example [scenario.yaml]\n"
+               "Simulates QuietPhasePolicy against the file's policy (default: the paper's first example).\n");
+    return first == "--help" || first == "-h" ? 0 : 2;
+  }
+  const std::string file = argc > 1 ? first : CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml";
+  // Bad input arrives as ScenarioError, its message naming the file, the key and the value.
+  std::optional<scenarios::Scenario> scenario;
+  try {
+    scenario = scenarios::load_scenario(file);
+  } catch (const scenarios::ScenarioError& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return 2;
+  }
+  const model::Model& m = scenario->model;
+  if (!m.policy) {
+    fmt::print(stderr, "{}: policy: give the file a level map or thresholds to compare with\n", file);
+    return 2;
+  }
 
   const QuietPhasePolicy mine(m.modes(), m.capacity);
   const sim::LevelMapPolicy file_policy(*m.policy);

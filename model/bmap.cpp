@@ -21,8 +21,8 @@ Bmap::Bmap(std::vector<Matrix> d, const std::string& key_path) : d_(std::move(d)
     else
       check_nonnegative_entries(d_[k], key);
   }
+  check_conservative(d_, key_path);
   const Matrix q = generator();
-  check_conservative(q, key_path);
   bool brings_pages = false;
   for (std::size_t k = 1; k < d_.size(); ++k) brings_pages = brings_pages || d_[k].maxCoeff() > 0;
   if (!brings_pages) throw InputError(key_path, "no batch has a positive rate: no page ever arrives");

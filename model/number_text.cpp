@@ -1,19 +1,51 @@
 #include "model/number_text.hpp"
 
+#include <charconv>
 #include <cmath>
+#include <string_view>
 
 namespace crawlq::model {
 
+namespace {
+
+std::string_view trimmed(std::string_view s) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+constexpr std::string_view kUnicodeMinus = "\u2212";
+
+}  // namespace
+
 std::optional<double> parse_finite_number(const std::string& text) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    return std::nullopt;
+  std::string_view s = trimmed(text);
+  bool negative = false;
+  bool signed_here = true;
+  if (s.substr(0, kUnicodeMinus.size()) == kUnicodeMinus) {
+    negative = true;
+    s.remove_prefix(kUnicodeMinus.size());
+  } else if (!s.empty() && s.front() == '+') {
+    s.remove_prefix(1);
+  } else {
+    signed_here = false;
   }
-  if (used != text.size() || !std::isfinite(value)) return std::nullopt;
-  return value;
+  // from_chars reads a '-' of its own, which after a sign read here would make "+-1" a number.
+  if (s.empty() || (signed_here && s.front() == '-')) return std::nullopt;
+  double value = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value, std::chars_format::general);
+  if (error != std::errc() || end != s.data() + s.size() || !std::isfinite(value)) return std::nullopt;
+  return negative ? -value : value;
+}
+
+std::optional<std::int64_t> parse_whole_number(const std::string& text, std::int64_t minimum, std::int64_t maximum) {
+  const auto value = parse_finite_number(text);
+  // Beyond 2^53 a double no longer holds every whole number, so such values are read as written.
+  if (!value || *value != std::floor(*value) || std::abs(*value) > 9007199254740992.0) return std::nullopt;
+  const auto whole = static_cast<std::int64_t>(*value);
+  if (whole < minimum || whole > maximum) return std::nullopt;
+  return whole;
 }
 
 }  // namespace crawlq::model

@@ -20,6 +20,11 @@ PhaseType::PhaseType(RowVector initial, Matrix subgenerator, const std::string& 
                      fmt::format("{}x{} but {} has {} entries", subgenerator_.rows(),
                                  subgenerator_.cols(), initial_key, initial_.size()));
   check_subgenerator(subgenerator_, prefix + matrix_key);
+  exit_rates_.resize(phases());
+  for (int i = 0; i < phases(); ++i) {
+    const TermSum sum = row_sum(subgenerator_, i);
+    exit_rates_(i) = sum.falls_short(0.0) ? -sum.value() : 0.0;
+  }
 }
 
 PhaseType PhaseType::exponential(double rate) {
@@ -36,8 +41,6 @@ PhaseType PhaseType::erlang(int phases, double rate) {
   }
   return PhaseType(initial, t);
 }
-
-Vector PhaseType::exit_rates() const { return -(subgenerator_ * Vector::Ones(phases())); }
 
 double PhaseType::moment(int k) const {
   const auto lu = (-subgenerator_).partialPivLu();

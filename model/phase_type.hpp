@@ -19,8 +19,9 @@ class PhaseType {
   int phases() const { return static_cast<int>(initial_.size()); }
   const RowVector& initial() const { return initial_; }
   const Matrix& subgenerator() const { return subgenerator_; }
-  // T_0 = -T e: the absorption rate from each phase.
-  Vector exit_rates() const;
+  // T_0 = -T e: the absorption rate from each phase; exactly 0 where the row cancels up to the
+  // rounding of its decimals, so that a phase written without an exit has none.
+  const Vector& exit_rates() const { return exit_rates_; }
 
   // E[X^k] = k! alpha (-T)^{-k} e.
   double moment(int k) const;
@@ -30,6 +31,7 @@ class PhaseType {
  private:
   RowVector initial_;
   Matrix subgenerator_;
+  Vector exit_rates_;
 };
 
 }  // namespace crawlq::model

@@ -1,5 +1,6 @@
 #include "scenarios/refresh_loader.hpp"
 
+#include "scenarios/law_reader.hpp"
 #include "scenarios/yaml_document.hpp"
 
 namespace crawlq::scenarios {

@@ -10,16 +10,11 @@
 
 #include "model/input_error.hpp"
 #include "model/rate_checks.hpp"
+#include "scenarios/law_reader.hpp"
 #include "scenarios/yaml_document.hpp"
 #include "scenarios/yaml_reader.hpp"
 
 namespace crawlq::scenarios {
-
-model::PhaseType read_phase_type(const YamlReader& r, const char* initial_key, const char* matrix_key) {
-  r.allow_only({initial_key, matrix_key});
-  return model::PhaseType(r.at(initial_key).row_vector(), r.at(matrix_key).matrix(), r.path(),
-                          initial_key, matrix_key);
-}
 
 std::string read_file(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -54,7 +49,14 @@ class Loader {
  public:
   explicit Loader(bool repair) : repair_(repair) {}
 
+  // A mode's or a robot's arrivals: {D: [D0, D1, ...]} or Poisson batches {rate: r, batch: [...]}.
   model::Bmap bmap(const YamlReader& holder) {
+    holder.require_map();
+    if (!holder.has("D")) {
+      if (holder.has("rate")) return read_poisson_batches(holder);
+      throw model::InputError(holder.path(),
+                              "give D: [D0, D1, ...] or Poisson batches {rate: r, batch: [d_1, d_2, ...]}");
+    }
     holder.allow_only({"D"});
     const YamlReader d = holder.at("D");
     std::vector<Matrix> matrices = d.matrices();
@@ -70,6 +72,20 @@ class Loader {
       const YamlReader modes = a.at("modes");
       std::vector<model::Bmap> bmaps;
       for (std::size_t r = 0; r < modes.size(); ++r) bmaps.push_back(bmap(modes.at(r)));
+      if (bmaps.empty()) throw model::InputError(modes.path(), "no modes: need at least one");
+      return model::ArrivalModes(std::move(bmaps), modes.path());
+    }
+    if (kind == "poisson") {
+      a.allow_only({"kind", "modes"});
+      const YamlReader modes = a.at("modes");
+      std::vector<model::Bmap> bmaps;
+      for (std::size_t r = 0; r < modes.size(); ++r) {
+        const YamlReader mode = modes.at(r);
+        mode.require_map();
+        if (mode.has("D"))
+          throw model::InputError(mode.path() + ".D", "kind poisson takes {rate, batch}; for matrices use kind: per-mode");
+        bmaps.push_back(read_poisson_batches(mode));
+      }
       if (bmaps.empty()) throw model::InputError(modes.path(), "no modes: need at least one");
       return model::ArrivalModes(std::move(bmaps), modes.path());
     }
@@ -130,9 +146,8 @@ class Loader {
       }
       // The rules on D0 under its own key: the modes built from it would otherwise report them.
       model::check_offdiagonal_nonnegative(d0, d0_reader.path());
-      Matrix all_rates = d0;
-      for (const auto& robot : marked)
-        for (const auto& d : robot) all_rates += d;
+      std::vector<Matrix> all_rates{d0};
+      for (const auto& robot : marked) all_rates.insert(all_rates.end(), robot.begin(), robot.end());
       model::check_conservative(all_rates, d0_reader.path() + " (with every robot's D)");
       return model::marked(d0, marked);
     }
@@ -149,7 +164,7 @@ class Loader {
       return model::scaled(base, f);
     }
     throw model::InputError(a.path() + ".kind",
-                            fmt::format("unknown kind '{}' (known: per-mode, independent, "
+                            fmt::format("unknown kind '{}' (known: per-mode, poisson, independent, "
                                         "thinning, marked, scaled)",
                                         kind));
   }

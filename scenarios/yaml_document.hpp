@@ -8,7 +8,6 @@
 #include <string>
 
 #include "model/input_error.hpp"
-#include "model/phase_type.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "scenarios/yaml_reader.hpp"
 
@@ -16,9 +15,6 @@ namespace crawlq::scenarios {
 
 // The file's text; ScenarioError naming it when it cannot be opened.
 std::string read_file(const std::filesystem::path& file);
-
-// {initial_key: [...], matrix_key: [[...]]} as a phase-type law, errors under the reader's path.
-model::PhaseType read_phase_type(const YamlReader& r, const char* initial_key, const char* matrix_key);
 
 // `build` turns the top-level mapping into a T; every error comes back as "label: key: detail".
 template <class T, class Build>

@@ -46,6 +46,13 @@ std::size_t YamlReader::size() const {
   return node_.size();
 }
 
+std::vector<std::string> YamlReader::keys() const {
+  require_map();
+  std::vector<std::string> keys;
+  for (const auto& entry : node_) keys.push_back(entry.first.as<std::string>());
+  return keys;
+}
+
 void YamlReader::require_map() const {
   if (!node_.IsMap()) fail(fmt::format("expected a mapping of keys, found {}", shown()));
 }

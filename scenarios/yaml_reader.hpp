@@ -20,6 +20,7 @@ class YamlReader {
   YamlReader at(const std::string& key) const;  // required key
   YamlReader at(std::size_t index) const;
   std::size_t size() const;  // of a sequence
+  std::vector<std::string> keys() const;  // of a mapping, in the file's order
 
   void require_map() const;
   void require_sequence() const;

@@ -100,7 +100,7 @@ const std::vector<BrokenRule> kBrokenRules{
      "thresholds: [0, 2]",
      "thresholds: [0, 2]\n  schedule: 1",
      {"policy.schedule"}},
-    {"unknown-kind.yaml", "kind: per-mode", "kind: poisson", {"arrivals.kind", "poisson"}},
+    {"unknown-kind.yaml", "kind: per-mode", "kind: renewal", {"arrivals.kind", "renewal"}},
     {"missing-kind.yaml", "kind: per-mode", "", {"arrivals.kind"}},
     {"missing-service.yaml", "service: {beta: [0.4, 0.6], S: [[-3, 1], [2, -3]]}", "", {"service"}},
     {"capacity-zero.yaml", "capacity: 3", "capacity: 0", {"capacity", "0"}},

@@ -1,0 +1,71 @@
+#include "model/named_laws.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "model/input_error.hpp"
+#include "model/rate_checks.hpp"
+
+namespace crawlq::model {
+
+namespace {
+
+void check_positive(double value, const std::string& key, const char* what) {
+  if (!std::isfinite(value) || value <= 0)
+    throw InputError(key, fmt::format("{}: {} must be finite and > 0", value, what));
+}
+
+RowVector row_vector(const std::vector<double>& v) {
+  return Eigen::Map<const RowVector>(v.data(), static_cast<Eigen::Index>(v.size()));
+}
+
+}  // namespace
+
+PhaseType exponential_law(double rate, const std::string& key) {
+  check_positive(rate, key + ".rate", "a rate");
+  return PhaseType(RowVector::Ones(1), Matrix::Constant(1, 1, -rate), key, "alpha", "T");
+}
+
+PhaseType erlang_law(int phases, double mean, const std::string& key) {
+  if (phases < 1 || phases > kMostNamedLawPhases)
+    throw InputError(key + ".phases", fmt::format("{}: give 1 to {} phases", phases, kMostNamedLawPhases));
+  check_positive(mean, key + ".mean", "a mean time");
+  const double rate = phases / mean;
+  check_positive(rate, key + ".mean", "phases / mean");
+  RowVector initial = RowVector::Zero(phases);
+  initial(0) = 1.0;
+  Matrix t = Matrix::Zero(phases, phases);
+  for (int i = 0; i < phases; ++i) {
+    t(i, i) = -rate;
+    if (i + 1 < phases) t(i, i + 1) = rate;
+  }
+  return PhaseType(initial, t, key, "alpha", "T");
+}
+
+PhaseType hyperexponential_law(const std::vector<double>& probabilities, const std::vector<double>& rates,
+                               const std::string& key) {
+  if (probabilities.size() > static_cast<std::size_t>(kMostNamedLawPhases))
+    throw InputError(key + ".probabilities",
+                     fmt::format("{} branches: give at most {}", probabilities.size(), kMostNamedLawPhases));
+  check_probability_vector(row_vector(probabilities), key + ".probabilities");
+  if (rates.size() != probabilities.size())
+    throw InputError(key + ".rates",
+                     fmt::format("{} rates for {} probabilities", rates.size(), probabilities.size()));
+  Matrix t = Matrix::Zero(static_cast<Eigen::Index>(rates.size()), static_cast<Eigen::Index>(rates.size()));
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    check_positive(rates[i], fmt::format("{}.rates[{}]", key, i), "a rate");
+    t(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(i)) = -rates[i];
+  }
+  return PhaseType(row_vector(probabilities), t, key, "alpha", "T");
+}
+
+Bmap poisson_batches(double rate, const std::vector<double>& batch, const std::string& key) {
+  check_positive(rate, key + ".rate", "a batch rate");
+  check_probability_vector(row_vector(batch), key + ".batch");
+  std::vector<Matrix> d{Matrix::Constant(1, 1, -rate)};
+  for (double p : batch) d.push_back(Matrix::Constant(1, 1, rate * p));
+  return Bmap(std::move(d), key);
+}
+
+}  // namespace crawlq::model
