@@ -109,12 +109,15 @@ std::string YamlReader::text() const {
 }
 
 std::vector<double> YamlReader::numbers() const {
+  // One number stands for a list of one (`thresholds: 2` for `thresholds: [2]`).
+  if (node_.IsScalar()) return {number()};
   std::vector<double> v;
   for (std::size_t i = 0; i < size(); ++i) v.push_back(at(i).number());
   return v;
 }
 
 std::vector<int> YamlReader::integers() const {
+  if (node_.IsScalar()) return {integer()};
   std::vector<int> v;
   for (std::size_t i = 0; i < size(); ++i) v.push_back(at(i).integer());
   return v;
@@ -132,7 +135,9 @@ model::Matrix YamlReader::matrix() const {
   std::size_t cols = 0;
   model::Matrix m;
   for (std::size_t i = 0; i < rows; ++i) {
-    const auto row = at(i).numbers();
+    const YamlReader row_reader = at(i);
+    row_reader.require_sequence();  // a matrix is a list of rows: [-2] is no matrix, [[-2]] is
+    const auto row = row_reader.numbers();
     if (i == 0) {
       cols = row.size();
       if (cols == 0) fail("empty row 0");

@@ -31,7 +31,7 @@ class YamlReader {
   int integer() const;
   bool boolean() const;
   std::string text() const;
-  std::vector<double> numbers() const;
+  std::vector<double> numbers() const;  // a list, or one number as a list of one
   std::vector<int> integers() const;
   model::RowVector row_vector() const;
   model::Matrix matrix() const;                // list of rows, rectangular
