@@ -24,7 +24,7 @@ RowVector row_vector(const std::vector<double>& v) {
 
 PhaseType exponential_law(double rate, const std::string& key) {
   check_positive(rate, key + ".rate", "a rate");
-  return PhaseType(RowVector::Ones(1), Matrix::Constant(1, 1, -rate), key, "alpha", "T");
+  return PhaseType::exponential(rate);
 }
 
 PhaseType erlang_law(int phases, double mean, const std::string& key) {
@@ -33,14 +33,7 @@ PhaseType erlang_law(int phases, double mean, const std::string& key) {
   check_positive(mean, key + ".mean", "a mean time");
   const double rate = phases / mean;
   check_positive(rate, key + ".mean", "phases / mean");
-  RowVector initial = RowVector::Zero(phases);
-  initial(0) = 1.0;
-  Matrix t = Matrix::Zero(phases, phases);
-  for (int i = 0; i < phases; ++i) {
-    t(i, i) = -rate;
-    if (i + 1 < phases) t(i, i + 1) = rate;
-  }
-  return PhaseType(initial, t, key, "alpha", "T");
+  return PhaseType::erlang(phases, rate);
 }
 
 PhaseType hyperexponential_law(const std::vector<double>& probabilities, const std::vector<double>& rates,
