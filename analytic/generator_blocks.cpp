@@ -20,14 +20,14 @@ std::vector<Eigen::MatrixXd> batches_by_admitted(const model::Model& model, cons
   return by_admitted;
 }
 
+}  // namespace
+
 bool batches_are_single(const model::ArrivalModes& arrivals) {
   for (int r = 1; r <= arrivals.modes(); ++r)
     for (int k = 2; k <= arrivals.mode(r).max_batch(); ++k)
       if (arrivals.mode(r).d(k).cwiseAbs().maxCoeff() > 0) return false;
   return true;
 }
-
-}  // namespace
 
 GeneratorBlocks::GeneratorBlocks(const model::Model& model, const model::Policy& policy)
     : model_(model), policy_(policy), space_(model), single_arrivals_(batches_are_single(model.arrivals)) {}

@@ -14,6 +14,9 @@ namespace crawlq::analytic {
 
 using SparseMatrix = Eigen::SparseMatrix<double, Eigen::RowMajor>;
 
+// True when every batch of every mode has one page (section 6: Q is block tridiagonal).
+bool batches_are_single(const model::ArrivalModes& arrivals);
+
 class GeneratorBlocks {
  public:
   GeneratorBlocks(const model::Model& model, const model::Policy& policy);

@@ -7,11 +7,13 @@
 
 namespace crawlq::analytic {
 
-std::string QbdSolver::refusal(const GeneratorBlocks& blocks) const {
-  if (blocks.single_arrivals()) return {};
+std::string QbdSolver::refusal(const model::Model& model) {
+  if (batches_are_single(model.arrivals)) return {};
   return "needs single arrivals (every D_k with k >= 2 zero); this model has batches: use "
          "block-recursion or sparse-lu";
 }
+
+std::string QbdSolver::refusal(const GeneratorBlocks& blocks) const { return refusal(blocks.model()); }
 
 StationaryResult QbdSolver::solve(const GeneratorBlocks& blocks) const {
   using Dense = Eigen::MatrixXd;

@@ -9,6 +9,8 @@ class QbdSolver final : public StationarySolver {
  public:
   Method method() const override { return Method::kQbd; }
   std::string refusal(const GeneratorBlocks& blocks) const override;
+  // The same, from the model alone: before any work.
+  static std::string refusal(const model::Model& model);
   StationaryResult solve(const GeneratorBlocks& blocks) const override;
 };
 

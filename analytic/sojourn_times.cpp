@@ -1,10 +1,20 @@
 #include "analytic/sojourn_times.hpp"
 
 #include <Eigen/SparseLU>
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 namespace crawlq::analytic {
+
+namespace {
+// Above this many expected jumps, look for the point where the sojourn has surely ended.
+constexpr double kShortcutJumps = 1e5;
+// More terms than this would take minutes (a sparse product each): refuse instead.
+constexpr double kMostJumps = 2e7;
+}  // namespace
 
 SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd start)
     : chain_(chain),
@@ -54,8 +64,20 @@ void SojournTimes::extend_terms(std::size_t count) const {
 double SojournTimes::joint_cdf(PageFate fate, double x) const {
   if (x <= 0) return 0.0;
   const double mean_jumps = uniformisation_rate_ * x;
+  // Far out, every page has left long before: once alpha P^n has lost all but 1e-17 of its mass
+  // (it is the chance of more than n jumps inside the system) and N(x) < n has a chance below 1e-30,
+  // the sum is P(fate) itself, and the Poisson sum of ~qx terms need not be formed.
+  const double spread = 12.0 * std::sqrt(mean_jumps) + 40.0;
+  if (mean_jumps > kShortcutJumps) {
+    const auto within = static_cast<std::size_t>(std::min(mean_jumps - spread, kMostJumps));
+    while (terms_[0].size() < within && power_.sum() > 1e-17) extend_terms(std::min(within, 2 * terms_[0].size() + 64));
+    if (power_.sum() <= 1e-17 && static_cast<double>(terms_[0].size()) < mean_jumps - spread) return probability(fate);
+    if (mean_jumps > kMostJumps)
+      throw std::invalid_argument(fmt::format(
+          "x = {:.6g} needs more than {:.0e} uniformisation terms and the sojourn has not ended by then", x, kMostJumps));
+  }
   // Poisson terms beyond mean + 12 sd (+ a margin for small means) weigh less than 1e-30.
-  const auto count = static_cast<std::size_t>(mean_jumps + 12.0 * std::sqrt(mean_jumps) + 40.0);
+  const auto count = static_cast<std::size_t>(mean_jumps + spread);
   extend_terms(count);
   // sum_n P(N > n) term_n, with P(N > n) accumulated from the far tail for accuracy.
   std::vector<double> pmf(count);

@@ -1,15 +1,19 @@
 #include "app/command_support.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 
 #include "analytic/memory_estimate.hpp"
+#include "analytic/qbd_solver.hpp"
 #include "analytic/stationary_solver.hpp"
 #include "model/input_error.hpp"
 #include "model/number_text.hpp"
+#include "scenarios/yaml_reader.hpp"
 
 namespace crawlq::app {
 
@@ -33,12 +37,22 @@ std::string exact_engine_refusal(const model::Model& model, analytic::Method met
 }
 
 void require_exact_engine_fits(const model::Model& model, const std::string& file, analytic::Method method) {
+  if (method == analytic::Method::kQbd)
+    if (const std::string why = analytic::QbdSolver::refusal(model); !why.empty())
+      throw UsageError(fmt::format("{}: --method qbd: {}", file, why));
   if (const std::string why = exact_engine_refusal(model, method); !why.empty())
     throw UsageError(fmt::format("{}: {}", file, why));
 }
 
-void read_numbers_as_written(CLI::App& app) {
+void read_option_values_as_written(CLI::App& app) {
   for (CLI::Option* option : app.get_options()) {
+    // An empty value would read as "not given": say so instead of ignoring the flag.
+    if (option->get_expected_min() > 0 && option->get_name() != "--help")
+      option->check(
+          [name = option->get_name()](const std::string& text) {
+            return text.empty() ? fmt::format("an empty value: give one or leave {} out", name) : std::string();
+          },
+          "", "");
     // The type's name, then ":" and what each check adds ("INT:NONNEGATIVE").
     const std::string type = option->get_type_name().substr(0, option->get_type_name().find(':'));
     const bool whole = type == "INT" || type == "UINT";
@@ -55,17 +69,18 @@ void read_numbers_as_written(CLI::App& app) {
         },
         "", "");
   }
-  for (CLI::App* command : app.get_subcommands({})) read_numbers_as_written(*command);
+  for (CLI::App* command : app.get_subcommands({})) read_option_values_as_written(*command);
 }
 
 std::uint64_t parse_seed(const std::string& text) {
-  // Digits are read as text, so that every seed below 10^19 is exact and "-1" is refused rather than
-  // wrapped to 2^64 - 1; other spellings of a whole number ("1e6") go through the double reading.
-  const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-  if (digits && text.size() <= 19) return std::stoull(text);
-  if (!digits)
-    if (const auto v = model::parse_whole_number(text, 0, INT64_MAX / 2)) return static_cast<std::uint64_t>(*v);
-  throw UsageError(fmt::format("--seed: '{}' is not a non-negative integer below 10^19", text));
+  // Digits are read as text, so that every seed up to 2^64 - 1 is exact and "-1" is refused rather
+  // than wrapped; other spellings of a whole number ("1e6") go through the double reading.
+  std::uint64_t seed = 0;
+  const char* end = text.data() + text.size();
+  if (const auto [stop, error] = std::from_chars(text.data(), end, seed); error == std::errc() && stop == end)
+    return seed;
+  if (const auto v = model::parse_whole_number(text, 0, INT64_MAX / 2)) return static_cast<std::uint64_t>(*v);
+  throw UsageError(fmt::format("--seed: '{}' is not an integer from 0 to 18446744073709551615", scenarios::shortened(text)));
 }
 
 void add_policy_flags(CLI::App* command, PolicyFlags& flags) {
@@ -121,6 +136,18 @@ std::vector<int> parse_integers(const std::string& text, const std::string& flag
     values.push_back(static_cast<int>(v));
   }
   return values;
+}
+
+std::string levels_text(const std::vector<int>& levels) {
+  if (levels.size() <= 40) return fmt::format("{}", fmt::join(levels, " "));
+  std::string text;
+  for (std::size_t start = 0; start < levels.size();) {
+    std::size_t end = start;
+    while (end < levels.size() && levels[end] == levels[start]) ++end;
+    text += fmt::format("{}{} x{}", text.empty() ? "" : ", ", levels[start], end - start);
+    start = end;
+  }
+  return text;
 }
 
 std::optional<model::Policy> level_map_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,

@@ -28,14 +28,15 @@ scenarios::Scenario load(const std::string& file);
 // Why the exact chain of `model` would not fit in this machine's memory (its size and the largest
 // capacity that would), or empty when it fits.
 std::string exact_engine_refusal(const model::Model& model, analytic::Method method = analytic::Method::kAuto);
-// Refuses (UsageError) a model whose exact chain would not fit in this machine's memory, naming its
-// size and the largest capacity that would.
+// Refuses (UsageError) a model `method` cannot take: one whose exact chain would not fit in this
+// machine's memory (naming its size and the largest capacity that would), or batches under qbd.
 void require_exact_engine_fits(const model::Model& model, const std::string& file,
                                analytic::Method method = analytic::Method::kAuto);
 
-// Every number-typed option of `app` and its commands reads its value as scenario files do
-// (parse_finite_number): "1e3" and "2.0" are whole numbers where CLI11 alone would refuse them.
-void read_numbers_as_written(CLI::App& app);
+// Every option of `app` and its commands: a number-typed one reads its value as scenario files do
+// (parse_finite_number: "1e3" and "2.0" are whole numbers where CLI11 alone would refuse them), and
+// an empty value (`--export ""`) is refused rather than taken for "not given".
+void read_option_values_as_written(CLI::App& app);
 
 // --seed's value: a non-negative integer below 10^19 (or a whole number such as 1e6 up to 2^53);
 // UsageError naming the flag otherwise.
@@ -48,6 +49,9 @@ analytic::Method method_option(const std::string& name);
 // list is written); the flag is named in errors.
 std::vector<int> parse_integers(const std::string& text, const std::string& flag);
 std::vector<double> parse_numbers(const std::string& text, const std::string& flag);
+
+// Robots per level as a terminal line: every value while short, runs ("3 x3, 1 x997") when long.
+std::string levels_text(const std::vector<int>& levels);
 
 struct PolicyFlags {
   std::string thresholds;  // "--thresholds a,b,c", empty when not given

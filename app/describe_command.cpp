@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -38,6 +39,24 @@ nlohmann::json phase_type_json(const model::PhaseType& ph, const char* initial_k
           {"scv", ph.variance() / (ph.mean() * ph.mean())},
           {initial_key, matrix_json(ph.initial())[0]},
           {matrix_key, matrix_json(ph.subgenerator())}};
+}
+
+// W (1 + M (1 + R + ... + R^(K-1))) in base 10, where the count itself is beyond a double.
+double states_log10(const model::Model& m) {
+  const double r = m.obsolescence ? m.obsolescence->phases() : 1;
+  const double w = m.arrivals.phases(), service = m.service.phases(), k = m.capacity;
+  // R^(K-1) dominates the sum for R >= 2; with R = 1 the sum is K.
+  const double levels = r > 1 ? (k - 1) * std::log10(r) + std::log10(r / (r - 1)) : std::log10(k);
+  return std::log10(w) + std::log10(service) + levels;
+}
+
+// An integer while it is one, a double beyond 2^53, and beyond a double's range text such as
+// "1.2e1505" (JSON has no number that large, and null would say "unknown").
+nlohmann::json states_json(const model::Model& m, double states) {
+  if (states < 9e15) return static_cast<std::int64_t>(states);
+  if (std::isfinite(states)) return states;
+  const double exponent = std::floor(states_log10(m));
+  return fmt::format("{:.2g}e{}", std::pow(10.0, states_log10(m) - exponent), exponent);
 }
 
 // [[a, b], [c, d]] with enough digits to read the rates back.
@@ -85,7 +104,7 @@ int run(const DescribeOptions& o) {
                      {"service", phase_type_json(m.service, "beta", "S")},
                      {"obsolescence",
                       m.obsolescence ? phase_type_json(*m.obsolescence, "gamma", "Gamma") : nlohmann::json(nullptr)},
-                     {"states", states < 9e15 ? nlohmann::json(static_cast<std::int64_t>(states)) : nlohmann::json(states)},
+                     {"states", states_json(m, states)},
                      {"repairs", scenario.repairs}};
     if (m.policy) j["policy"] = policy_json(*m.policy);
     std::cout << j.dump(2) << '\n';
@@ -93,8 +112,9 @@ int run(const DescribeOptions& o) {
   }
   fmt::print("{} ({})\n", m.name.empty() ? "scenario" : m.name, o.file);
   if (!scenario.source.empty()) fmt::print("source: {}\n", scenario.source);
-  fmt::print("capacity K = {} (admission {}), {} modes, {} arrival phases, {:.15g} states\n\n", m.capacity,
-             admission, m.modes(), m.arrivals.phases(), states);
+  fmt::print("capacity K = {} (admission {}), {} modes, {} arrival phases, {} states\n\n", m.capacity, admission,
+             m.modes(), m.arrivals.phases(),
+             std::isfinite(states) ? fmt::format("{:.15g}", states) : states_json(m, states).get<std::string>());
   fmt::print("  robots  lambda (pages)  lambda_g (batches)  mean batch  var(inter-batch)  lag-1 corr\n");
   for (const auto& mode : modes)
     fmt::print("  {:>6}  {:>14.6g}  {:>18.6g}  {:>10.4g}  {:>16.6g}  {:>10.4g}\n", mode["robots"].get<int>(),
@@ -123,7 +143,7 @@ int run(const DescribeOptions& o) {
   if (m.obsolescence)
     fmt::print("  obsolescence  gamma = {}, Gamma = {}\n", vector_text(m.obsolescence->initial()),
                matrix_text(m.obsolescence->subgenerator()));
-  if (m.policy) fmt::print("\npolicy: robots per level {}\n", fmt::join(m.policy->levels(), " "));
+  if (m.policy) fmt::print("\npolicy: robots per level {}\n", levels_text(m.policy->levels()));
   for (const auto& r : scenario.repairs) fmt::print("repaired: {}\n", r);
   return 0;
 }

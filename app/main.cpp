@@ -19,6 +19,7 @@
 #include "app/sweep_command.hpp"
 #include "app/validate_command.hpp"
 #include "scenarios/scenario_loader.hpp"
+#include "validation/output_file.hpp"
 
 int main(int argc, char** argv) {
   using crawlq::app::ExitCode;
@@ -40,7 +41,7 @@ int main(int argc, char** argv) {
       crawlq::app::add_reproduce_command(app),
       crawlq::app::add_sweep_command(app, processes),
       crawlq::app::add_refresh_command(app)};
-  crawlq::app::read_numbers_as_written(app);
+  crawlq::app::read_option_values_as_written(app);
   std::string known;
   bool is_known = false;
   for (const auto* sub : app.get_subcommands({})) {
@@ -77,6 +78,9 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "{}\n", e.what());
     return static_cast<int>(ExitCode::kBadInput);
   } catch (const crawlq::app::UsageError& e) {
+    fmt::print(stderr, "crawlq: {}\n", e.what());
+    return static_cast<int>(ExitCode::kBadInput);
+  } catch (const crawlq::validation::OutputError& e) {
     fmt::print(stderr, "crawlq: {}\n", e.what());
     return static_cast<int>(ExitCode::kBadInput);
   } catch (const std::exception& e) {

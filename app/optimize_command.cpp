@@ -81,10 +81,10 @@ int run_exhaustive(const OptimizeOptions& o, const model::Model& model,
   for (const auto& set : search.by_modes)
     fmt::print("  {:<22} {:<12} {:<22} {:>12.6g}{}\n",
                fmt::format("{}", fmt::join(set.modes, " or ")), thresholds_text(set.thresholds),
-               fmt::format("{}", fmt::join(set.best.policy.levels(), " ")), set.best.cost,
+               fmt::format("{}", levels_text(set.best.policy.levels())), set.best.cost,
                set.best.policy == search.best.policy ? "   <- best" : "");
   fmt::print("\nbest: robots per level {} (thresholds {}), cost {:.6g}\n",
-             fmt::join(search.best.policy.levels(), " "), thresholds_text(*search.best.policy.thresholds()),
+             levels_text(search.best.policy.levels()), thresholds_text(*search.best.policy.thresholds()),
              search.best.cost);
   fmt::print("relative profit over the best constant number of robots: R = {:.2f}%\n",
              relative_profit(search.best.cost, search.constant));
@@ -126,7 +126,7 @@ int run_local(const OptimizeOptions& o, const model::Model& model,
   for (int r = model.modes(); r >= 1; --r) {
     const model::Policy constant = model::Policy::constant(r, model.modes(), model.capacity);
     fmt::print("  {:<22} {:<12} {:<22} {:>12.6g}\n", r, thresholds_text(*constant.thresholds()),
-               fmt::format("{}", fmt::join(constant.levels(), " ")), search.constant[r - 1]);
+               fmt::format("{}", levels_text(constant.levels())), search.constant[r - 1]);
   }
   fmt::print("\nstart (best of the grid {{-1, {}, {}}}): thresholds {}, cost {:.6g}\n",
              model.capacity / 2, model.capacity, thresholds_text(*search.start.policy.thresholds()),
@@ -134,7 +134,7 @@ int run_local(const OptimizeOptions& o, const model::Model& model,
   fmt::print(
       "best after {} descent{}, {} moves: robots per level {} (thresholds {}), cost {:.6g}\n",
       search.descents, search.descents == 1 ? "" : "s", search.moves,
-      fmt::join(search.best.policy.levels(), " "),
+      levels_text(search.best.policy.levels()),
       thresholds_text(*search.best.policy.thresholds()), search.best.cost);
   fmt::print("relative profit over the best constant number of robots: R = {:.2f}%\n",
              relative_profit(search.best.cost, search.constant));
@@ -168,9 +168,9 @@ int run_levels(const OptimizeOptions& o, const model::Model& model,
              model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(),
              search.policies_solved, seconds);
   fmt::print("best level map:       robots per level {}, cost {:.8g}\n",
-             fmt::join(search.best.policy.levels(), " "), search.best.cost);
+             levels_text(search.best.policy.levels()), search.best.cost);
   fmt::print("best threshold map:   robots per level {}, cost {:.8g}\n",
-             fmt::join(search.best_threshold->policy.levels(), " "), search.best_threshold->cost);
+             levels_text(search.best_threshold->policy.levels()), search.best_threshold->cost);
   if (threshold_is_best)
     fmt::print("the best threshold policy is also the best level-based policy\n");
   else

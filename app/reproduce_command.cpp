@@ -1,5 +1,7 @@
 #include "app/reproduce_command.hpp"
 
+#include "validation/output_file.hpp"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -75,6 +77,8 @@ int run(const ReproduceOptions& o) {
   } else if (o.out.empty()) {
     options.sections = {"tables", "refresh"};  // figures are only drawn into a report
   }
+  // The report's directory is checked before minutes of work, not after.
+  if (!o.out.empty()) validation::require_writable_directory(o.out, "--out " + o.out);
   if (isatty(fileno(stderr))) options.progress = [](const std::string& step) { fmt::print(stderr, "{}...\n", step); };
   const validation::Reproduction r = validation::reproduce_paper(options);
   std::optional<validation::ReportFiles> files;

@@ -1,5 +1,8 @@
 #include "app/simulate_command.hpp"
 
+#include "sim/horizon.hpp"
+#include "validation/output_file.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -28,6 +31,9 @@
 namespace crawlq::app {
 
 namespace {
+
+// A sample path is for reading and plotting: beyond this it is a disk filled by a typo in --horizon.
+constexpr double kMostTraceBytes = 1024.0 * 1024 * 1024;
 
 struct SimulateOptions {
   std::string file;
@@ -92,9 +98,9 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
     std::cout << j.dump(2) << '\n';
     return 0;
   }
-  fmt::print("A: robots per level {}, cost {:.6g} +- {:.3g}\n", fmt::join(policy_a.levels(), " "), c.a.cost.mean,
+  fmt::print("A: robots per level {}, cost {:.6g} +- {:.3g}\n", levels_text(policy_a.levels()), c.a.cost.mean,
              c.a.cost.half_width);
-  fmt::print("B: robots per level {}, cost {:.6g} +- {:.3g}\n", fmt::join(policy_b.levels(), " "), c.b.cost.mean,
+  fmt::print("B: robots per level {}, cost {:.6g} +- {:.3g}\n", levels_text(policy_b.levels()), c.b.cost.mean,
              c.b.cost.half_width);
   fmt::print("\nB - A on common random numbers ({} replications, seed {}):\n", plan.replications, plan.seed);
   const auto row = [](const char* name, const sim::Interval& i) { print_interval(name, i); };
@@ -119,16 +125,21 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
   const std::unique_ptr<sim::Policy> simulated = sim::make_policy(m, level_map);
   const nlohmann::json policy_description = simulated_policy_json(m, level_map);
   const validation::SimulationSettings settings = simulation_settings(o.simulation);
+  if (o.trace.empty()) require_simulation_fits(m, settings, o.file);
   const std::uint64_t seed = settings.seed;
   if (!o.plot.empty() && o.trace.empty()) throw UsageError("--plot: draws the sample path of --trace; give --trace too");
   if (!o.trace.empty()) {
     if (!settings.horizon) throw UsageError("--trace: give --horizon T, the length of the sample path");
     if (!processes.is_root()) return 0;  // one sample path: rank 0's alone
-    std::ofstream out(o.trace);
-    if (!out) throw UsageError(fmt::format("--trace {}: cannot write the file", o.trace));
-    sim::TraceObserver trace(out);
-    const auto stats = sim::Simulator(m, *simulated).run(seed, 0, 0.0, *settings.horizon, {&trace});
-    out.close();
+    validation::OutputFile file(o.trace, "--trace " + o.trace);
+    sim::TraceObserver trace(file.stream(), kMostTraceBytes);
+    const auto stats = sim::Simulator(m, *simulated).run(seed, 0, 0.0, *settings.horizon, {&trace},
+                                                         sim::RunLimits{.stop = &trace.stop()});
+    if (!stats.complete)
+      throw UsageError(fmt::format("--trace {}: the sample path passed {} GiB at time {:.6g} of --horizon {:.6g}; "
+                                   "give a shorter --horizon (nothing was written)",
+                                   o.trace, kMostTraceBytes / (1 << 30), stats.simulated, *settings.horizon));
+    file.commit();
     std::string plotted;
     if (!o.plot.empty()) {
       std::ifstream written(o.trace);
@@ -148,7 +159,8 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
     return 0;
   }
   sim::ReplicationPlan plan{.seed = seed, .replications = settings.replications, .warmup = 0,
-                            .horizon = settings.horizon.value_or(sim::default_horizon(m)), .threads = settings.threads};
+                            .horizon = settings.horizon ? *settings.horizon : sim::default_horizon(m, *simulated, seed),
+                            .threads = settings.threads};
   // Replication r keeps its streams on whichever process runs it: the numbers of one process.
   const ProcessReplications spread(processes);
   if (processes.size() > 1) plan.spread = &spread;
@@ -172,9 +184,19 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
     precise = result.precise;
     return std::move(result.summary);
   }();
-  if (!processes.is_root()) return 0;
   const int replications = static_cast<int>(s.replications.size());
+  if (replications < 2)
+    throw UsageError(fmt::format(
+        "{}: --time-limit {} s: {} replication{} of {:.6g} time units finished within it, and an interval needs 2; "
+        "give a shorter --horizon or a longer --time-limit",
+        o.file, settings.time_limit, replications, replications == 1 ? "" : "s", plan.horizon));
+  if (!processes.is_root()) return 0;
   if (plan.progress && s.seconds > 1) fmt::print(stderr, "\n");
+  if (s.fewest_pages < sim::kPagesToTrustNoSpread)
+    fmt::print(stderr,
+               "{}: a replication saw only {:.0f} offered pages in {:.6g} time units: intervals that rest on so few "
+               "events may claim more than they know; give a longer --horizon\n",
+               o.file, s.fewest_pages, plan.horizon);
   if (!precise)
     fmt::print(stderr, "{}: --precision {} not reached within --time-limit {} s ({} replications); the "
                        "intervals below are what was reached\n",
@@ -213,6 +235,7 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
       j["precision"] = precision;
       j["precise"] = precise;
     }
+    j["fewest_pages"] = s.fewest_pages;
     std::cout << j.dump(2) << '\n';
     return 0;
   }

@@ -31,6 +31,12 @@ void add_simulation_flags(CLI::App* command, SimulationFlags& flags);
 // The checked settings (UsageError naming the flag and the value otherwise).
 validation::SimulationSettings simulation_settings(const SimulationFlags& flags);
 
+// Refuses (UsageError naming the flag, the value and the bound) a run that could not finish: more
+// replications than memory holds, or a --horizon/--warmup with more events than the time allows
+// (--time-limit in the sequential mode, about a day otherwise), before anything runs.
+void require_simulation_fits(const model::Model& model, const validation::SimulationSettings& settings,
+                             const std::string& file);
+
 // The policy the simulator runs, for output: a level map, or the file's simulation-only policy.
 nlohmann::json simulated_policy_json(const model::Model& model, const std::optional<model::Policy>& level_map);
 

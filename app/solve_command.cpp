@@ -1,6 +1,10 @@
 #include "app/solve_command.hpp"
 
+#include "validation/output_file.hpp"
+
 #include <fmt/format.h>
+
+#include <array>
 #include <fmt/ranges.h>
 
 #include <fstream>
@@ -42,8 +46,8 @@ const char* fate_name(analytic::PageFate fate) {
 // One row per state: level, arrival phase, service phase, clock phases of the waiting pages in
 // queue order (empty where the level has fewer pages), probability.
 void export_states(const std::string& path, const analytic::StateSpace& space, const Eigen::VectorXd& p) {
-  std::ofstream out(path);
-  if (!out) throw UsageError(fmt::format("--export {}: cannot write the file", path));
+  validation::OutputFile file(path, "--export " + path);
+  std::ostream& out = file.stream();
   out << "level,arrival_phase,service_phase";
   for (int c = 1; c < space.capacity(); ++c) out << ",clock_" << c;
   out << ",probability\n";
@@ -57,6 +61,7 @@ void export_states(const std::string& path, const analytic::StateSpace& space, c
     }
     out << ',' << fmt::format("{:.17g}", p(i)) << '\n';
   }
+  file.commit();
 }
 
 void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
@@ -66,7 +71,7 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
   const auto& model = scenario.model;
   fmt::print("{} ({}): K = {}, {} modes, {} states\n", model.name.empty() ? "scenario" : model.name,
              o.file, model.capacity, model.modes(), e.stationary.probabilities.size());
-  fmt::print("policy: robots per level {}", fmt::join(e.policy.levels(), " "));
+  fmt::print("policy: robots per level {}", levels_text(e.policy.levels()));
   if (const auto t = e.policy.thresholds()) fmt::print("  (thresholds {})", fmt::join(*t, ","));
   fmt::print("\nsolved by {} in {:.3g} s, residual ||pQ||_1 = {:.2e}\n\n", analytic::method_name(s.method),
              s.seconds, s.residual);
@@ -123,6 +128,15 @@ int run(const SolveOptions& o) {
   const bool wants_sojourn = o.sojourn || !transforms.empty() || !points.empty();
   std::unique_ptr<analytic::SojournTimes> sojourn;
   if (wants_sojourn) sojourn = std::make_unique<analytic::SojournTimes>(evaluator.sojourn_times(e));
+  // Every value before any output: a refused point leaves no partial table behind.
+  std::vector<std::array<double, 3>> cdf_values;
+  for (double x : points) {
+    try {
+      cdf_values.push_back({sojourn->cdf(kFates[0], x), sojourn->cdf(kFates[1], x), sojourn->cdf(kFates[2], x)});
+    } catch (const std::invalid_argument& err) {
+      throw UsageError(fmt::format("--cdf {}: {}", x, err.what()));
+    }
+  }
   if (!o.export_csv.empty()) export_states(o.export_csv, analytic::StateSpace(model), e.stationary.probabilities);
 
   if (o.json) {
@@ -134,9 +148,9 @@ int run(const SolveOptions& o) {
       for (auto fate : kFates) t[fate_name(fate)] = sojourn->transform(fate, u);
       j["transforms"].push_back(t);
     }
-    for (double x : points) {
-      nlohmann::json c{{"x", x}};
-      for (auto fate : kFates) c[fate_name(fate)] = sojourn->cdf(fate, x);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      nlohmann::json c{{"x", points[i]}};
+      for (int f = 0; f < 3; ++f) c[fate_name(kFates[f])] = cdf_values[i][f];
       j["cdf"].push_back(c);
     }
     std::cout << j.dump(2) << '\n';
@@ -165,9 +179,9 @@ int run(const SolveOptions& o) {
   if (!points.empty()) {
     fmt::print("\n  P(sojourn <= x), conditional on the fate\n");
     fmt::print("  {:>10} {:>12} {:>12} {:>12}\n", "x", "accepted", "served", "obsolete");
-    for (double x : points)
-      fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", x, sojourn->cdf(kFates[0], x),
-                 sojourn->cdf(kFates[1], x), sojourn->cdf(kFates[2], x));
+    for (std::size_t i = 0; i < points.size(); ++i)
+      fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", points[i], cdf_values[i][0], cdf_values[i][1],
+                 cdf_values[i][2]);
   }
   if (!o.export_csv.empty()) fmt::print("\nstationary vector written to {}\n", o.export_csv);
   return 0;

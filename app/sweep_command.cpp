@@ -1,5 +1,7 @@
 #include "app/sweep_command.hpp"
 
+#include "validation/output_file.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -112,7 +114,7 @@ nlohmann::json row_json(SweepParameter parameter, const SweepRow& row) {
 
 // One line per value; thresholds and levels space-separated inside their field; an absent
 // obsolescence time is an empty field.
-void write_csv(std::ofstream& out, const std::vector<SweepRow>& rows, int modes) {
+void write_csv(std::ostream& out, const std::vector<SweepRow>& rows, int modes) {
   out << "value,thresholds,levels,cost";
   for (int r = 1; r <= modes; ++r) out << ",C" << r;
   out << ",relative_profit,lambda,p_loss,p_obsolete,p_served,p_starvation,mean_active_robots,"
@@ -120,7 +122,7 @@ void write_csv(std::ofstream& out, const std::vector<SweepRow>& rows, int modes)
   for (const SweepRow& row : rows) {
     const analytic::Measures& m = row.measures;
     out << fmt::format("{},{},{},{}", row.value, fmt::join(thresholds_of(row), " "),
-                       fmt::join(row.best.policy.levels(), " "), row.best.cost);
+                       levels_text(row.best.policy.levels()), row.best.cost);
     for (const double c : row.constant) out << fmt::format(",{}", c);
     out << fmt::format(
         ",{},{},{},{},{},{},{},{},{},{}\n", row.relative_profit, m.lambda, m.p_loss, m.p_obsolete,
@@ -148,7 +150,7 @@ void print_table(const SweepOptions& o, const model::Model& model,
         "  {:>10.6g} {:<12} {:<16} {:>10.6g}{} {:>7.2f} {:>8.4f} {:>8.4f} {:>8.4f} {:>9.4g} "
         "{:>9}\n",
         row.value, thresholds.empty() ? "-" : fmt::format("{}", fmt::join(thresholds, ",")),
-        fmt::format("{}", fmt::join(row.best.policy.levels(), " ")), row.best.cost, constants,
+        fmt::format("{}", levels_text(row.best.policy.levels())), row.best.cost, constants,
         row.relative_profit, row.measures.p_loss, row.measures.p_obsolete,
         row.measures.p_starvation, row.mean_service_time,
         row.mean_obsolescence_time ? fmt::format("{:.4g}", *row.mean_obsolescence_time) : "-");
@@ -176,13 +178,21 @@ int run(const SweepOptions& o, const ProcessGroup& processes) {
   }
   const std::vector<double> values = parse_numbers(o.values, "--values");
   check_values(model, parameter, values, o.file);
-  std::ofstream csv;
   if (!o.plot.empty() && std::filesystem::path(o.plot).extension() != ".svg")
     throw UsageError(fmt::format("--plot {}: give a file name ending in .svg", o.plot));
-  // Rank 0 alone writes files; the others learn whether it can before any work starts.
-  if (!o.csv.empty() && processes.is_root()) csv.open(o.csv);
-  if (!o.csv.empty() && !processes.broadcast(csv.is_open() ? 1 : 0))
-    throw UsageError(fmt::format("--csv {}: cannot write the file", o.csv));
+  // Rank 0 alone writes files; the others learn whether it can before any work starts. The CSV is
+  // written beside its target and renamed when whole: an interrupted sweep leaves the old file.
+  std::unique_ptr<validation::OutputFile> csv;
+  std::string csv_refusal;
+  if (!o.csv.empty() && processes.is_root()) {
+    try {
+      csv = std::make_unique<validation::OutputFile>(o.csv, "--csv " + o.csv);
+    } catch (const validation::OutputError& e) {
+      csv_refusal = e.what();
+    }
+  }
+  if (!o.csv.empty() && !processes.broadcast(csv_refusal.empty() ? 1 : 0))
+    throw UsageError(csv_refusal.empty() ? fmt::format("--csv {}: cannot write the file", o.csv) : csv_refusal);
 
   const auto start = std::chrono::steady_clock::now();
   std::vector<SweepRow> rows;
@@ -196,10 +206,9 @@ int run(const SweepOptions& o, const ProcessGroup& processes) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  if (csv.is_open()) {
-    write_csv(csv, rows, model.modes());
-    csv.close();
-    if (!csv) throw UsageError(fmt::format("--csv {}: writing the file failed", o.csv));
+  if (csv) {
+    write_csv(csv->stream(), rows, model.modes());
+    csv->commit();
   }
   std::string plotted;
   if (!o.plot.empty()) plotted = plot_to(sweep_figure(model, parameter, rows), o.plot);

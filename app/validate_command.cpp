@@ -125,8 +125,14 @@ int run(const ValidateOptions& o) {
     const std::unique_ptr<sim::Policy> policy = sim::make_policy(simulated_model, c.level_map);
     const std::optional<model::Policy> exact_policy =
         c.exact_absent.empty() ? c.level_map : std::optional<model::Policy>();
-    const auto r = validation::compare_engines(c.scenario.model, exact_policy, c.exact_absent, simulated_model,
-                                               *policy, settings);
+    const auto r = [&] {
+      try {
+        return validation::compare_engines(c.scenario.model, exact_policy, c.exact_absent, simulated_model, *policy,
+                                           settings);
+      } catch (const std::invalid_argument& e) {  // the two models do not pair, or the time limit is too short
+        throw UsageError(fmt::format("{}: {}", c.file, e.what()));
+      }
+    }();
     if (!c.exact_absent.empty())
       ++simulated_only;
     else if (r.agrees())

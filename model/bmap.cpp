@@ -7,15 +7,21 @@
 
 namespace crawlq::model {
 
-Bmap::Bmap(std::vector<Matrix> d, const std::string& key_path) : d_(std::move(d)) {
-  if (d_.size() < 2)
-    throw InputError(key_path, fmt::format("{} matrices: need at least D0 and D1", d_.size()));
-  const Eigen::Index n = d_[0].rows();
+void check_bmap_shapes(const std::vector<Matrix>& d, const std::string& key_path) {
+  if (d.size() < 2) throw InputError(key_path, fmt::format("{} matrices: need at least D0 and D1", d.size()));
+  const Eigen::Index n = d[0].rows();
   if (n == 0) throw InputError(key_path + "[0]", "empty matrix");
+  if (d[0].cols() != n) throw InputError(key_path + "[0]", fmt::format("{}x{}: D0 must be square", n, d[0].cols()));
+  for (std::size_t k = 1; k < d.size(); ++k)
+    if (d[k].rows() != n || d[k].cols() != n)
+      throw InputError(fmt::format("{}[{}]", key_path, k),
+                       fmt::format("{}x{} but D0 is {}x{}", d[k].rows(), d[k].cols(), n, n));
+}
+
+Bmap::Bmap(std::vector<Matrix> d, const std::string& key_path) : d_(std::move(d)) {
+  check_bmap_shapes(d_, key_path);
   for (std::size_t k = 0; k < d_.size(); ++k) {
     const std::string key = fmt::format("{}[{}]", key_path, k);
-    if (d_[k].rows() != n || d_[k].cols() != n)
-      throw InputError(key, fmt::format("{}x{} but D0 is {}x{}", d_[k].rows(), d_[k].cols(), n, n));
     if (k == 0)
       check_offdiagonal_nonnegative(d_[k], key);
     else

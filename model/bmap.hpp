@@ -8,6 +8,10 @@
 
 namespace crawlq::model {
 
+// D_0 square and not empty, at least D_1 beside it, every D_k of D_0's size; InputError otherwise.
+// Anything that reads the matrices together (a repair of D_0's diagonal, say) must call it first.
+void check_bmap_shapes(const std::vector<Matrix>& d, const std::string& key_path);
+
 class Bmap {
  public:
   // Checks every rule and throws InputError naming `key_path` (e.g. "arrivals.modes[1].D").

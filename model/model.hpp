@@ -17,6 +17,9 @@ enum class Admission {
   kRejectBatch,  // the whole batch is lost
 };
 
+// The largest K a model may have: a level map holds an entry per level, and no engine gets far beyond.
+inline constexpr int kMostCapacity = 10'000'000;
+
 struct Model {
   std::string name;
   int capacity = 1;  // K: most pages in the system, the one in service included

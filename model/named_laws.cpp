@@ -16,6 +16,14 @@ void check_positive(double value, const std::string& key, const char* what) {
     throw InputError(key, fmt::format("{}: {} must be finite and > 0", value, what));
 }
 
+// A rate, or what makes one (a mean time), within the range every rate of a model keeps.
+void check_rate(double rate, const std::string& key, const char* what) {
+  check_positive(rate, key, what);
+  if (rate < kSmallestRate || rate > kLargestRate)
+    throw InputError(key, fmt::format("{}: {} gives a rate outside {:g}..{:g}: change the time unit", rate, what,
+                                      kSmallestRate, kLargestRate));
+}
+
 RowVector row_vector(const std::vector<double>& v) {
   return Eigen::Map<const RowVector>(v.data(), static_cast<Eigen::Index>(v.size()));
 }
@@ -23,7 +31,7 @@ RowVector row_vector(const std::vector<double>& v) {
 }  // namespace
 
 PhaseType exponential_law(double rate, const std::string& key) {
-  check_positive(rate, key + ".rate", "a rate");
+  check_rate(rate, key + ".rate", "a rate");
   return PhaseType::exponential(rate);
 }
 
@@ -31,8 +39,8 @@ PhaseType erlang_law(int phases, double mean, const std::string& key) {
   if (phases < 1 || phases > kMostNamedLawPhases)
     throw InputError(key + ".phases", fmt::format("{}: give 1 to {} phases", phases, kMostNamedLawPhases));
   check_positive(mean, key + ".mean", "a mean time");
+  check_rate(phases / mean, key + ".mean", "phases / mean");
   const double rate = phases / mean;
-  check_positive(rate, key + ".mean", "phases / mean");
   return PhaseType::erlang(phases, rate);
 }
 
@@ -47,18 +55,18 @@ PhaseType hyperexponential_law(const std::vector<double>& probabilities, const s
                      fmt::format("{} rates for {} probabilities", rates.size(), probabilities.size()));
   Matrix t = Matrix::Zero(static_cast<Eigen::Index>(rates.size()), static_cast<Eigen::Index>(rates.size()));
   for (std::size_t i = 0; i < rates.size(); ++i) {
-    check_positive(rates[i], fmt::format("{}.rates[{}]", key, i), "a rate");
+    check_rate(rates[i], fmt::format("{}.rates[{}]", key, i), "a rate");
     t(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(i)) = -rates[i];
   }
   return PhaseType(row_vector(probabilities), t, key, "alpha", "T");
 }
 
 Bmap poisson_batches(double rate, const std::vector<double>& batch, const std::string& key) {
-  check_positive(rate, key + ".rate", "a batch rate");
+  check_rate(rate, key + ".rate", "a batch rate");
   check_probability_vector(row_vector(batch), key + ".batch");
   std::vector<Matrix> d{Matrix::Constant(1, 1, -rate)};
   for (double p : batch) d.push_back(Matrix::Constant(1, 1, rate * p));
-  return Bmap(std::move(d), key);
+  return Bmap(std::move(d), key + ".D");  // errors left are those of the D it stands for
 }
 
 }  // namespace crawlq::model

@@ -39,6 +39,20 @@ std::optional<double> parse_finite_number(const std::string& text) {
   return negative ? -value : value;
 }
 
+const char* parse_out_of_range(const std::string& text) {
+  std::string_view s = trimmed(text);
+  if (s.substr(0, kUnicodeMinus.size()) == kUnicodeMinus) s.remove_prefix(kUnicodeMinus.size());
+  if (!s.empty() && (s.front() == '+' || s.front() == '-')) s.remove_prefix(1);
+  double value = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value, std::chars_format::general);
+  if (error != std::errc::result_out_of_range || end != s.data() + s.size()) return nullptr;
+  // from_chars does not say which end: a magnitude exponent decides.
+  const auto e = s.find_first_of("eE");
+  const bool tiny = e != std::string_view::npos ? s.substr(e + 1, 1) == "-" : (s.front() == '0' || s.front() == '.');
+  return tiny ? "too small for a double (below 4.9e-324); write 0 if that is meant"
+              : "too large for a double (above 1.8e308)";
+}
+
 std::optional<std::int64_t> parse_whole_number(const std::string& text, std::int64_t minimum, std::int64_t maximum) {
   const auto value = parse_finite_number(text);
   // Beyond 2^53 a double no longer holds every whole number, so such values are read as written.

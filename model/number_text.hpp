@@ -9,6 +9,10 @@
 namespace crawlq::model {
 
 std::optional<double> parse_finite_number(const std::string& text);
+// Why `text`, a well-formed decimal number, is no double: "too large ..." or "too small ...";
+// nullptr when it is one, or no number at all.
+const char* parse_out_of_range(const std::string& text);
+
 // A whole number written any way parse_finite_number reads ("12", "12.0", "1.2e1"), within
 // [minimum, maximum]; nothing otherwise.
 std::optional<std::int64_t> parse_whole_number(const std::string& text, std::int64_t minimum, std::int64_t maximum);

@@ -31,11 +31,25 @@ void check_probability_vector(const RowVector& p, const std::string& key) {
   if (!sum.equals(1.0)) throw InputError(key, fmt::format("sum {} != 1", sum.shown()));
 }
 
+namespace {
+
+// Rates far outside [kSmallestRate, kLargestRate] overflow or vanish in the products the engines form
+// (a rate of 1e300 squared is inf), so they are refused with the remedy rather than solved to nan.
+void check_rate_size(double rate, const std::string& key, Eigen::Index row, Eigen::Index column) {
+  if (!std::isfinite(rate)) throw InputError(fmt::format("{} row {}", key, row), "not a finite number");
+  const double size = std::abs(rate);
+  if (size > kLargestRate || (size > 0 && size < kSmallestRate))
+    throw InputError(fmt::format("{} row {}", key, row),
+                     fmt::format("rate {} (column {}) outside {:g}..{:g}: change the time unit, or write 0 for none",
+                                 rate, column, kSmallestRate, kLargestRate));
+}
+
+}  // namespace
+
 void check_offdiagonal_nonnegative(const Matrix& m, const std::string& key) {
   for (Eigen::Index i = 0; i < m.rows(); ++i)
     for (Eigen::Index j = 0; j < m.cols(); ++j) {
-      if (!std::isfinite(m(i, j)))
-        throw InputError(fmt::format("{} row {}", key, i), "not a finite number");
+      check_rate_size(m(i, j), key, i, j);
       if (i != j && m(i, j) < 0)
         throw InputError(fmt::format("{} row {}", key, i),
                          fmt::format("negative rate {} off the diagonal (column {})", m(i, j), j));
@@ -45,8 +59,7 @@ void check_offdiagonal_nonnegative(const Matrix& m, const std::string& key) {
 void check_nonnegative_entries(const Matrix& m, const std::string& key) {
   for (Eigen::Index i = 0; i < m.rows(); ++i)
     for (Eigen::Index j = 0; j < m.cols(); ++j) {
-      if (!std::isfinite(m(i, j)))
-        throw InputError(fmt::format("{} row {}", key, i), "not a finite number");
+      check_rate_size(m(i, j), key, i, j);
       if (m(i, j) < 0)
         throw InputError(fmt::format("{} row {}", key, i),
                          fmt::format("negative rate {} (column {})", m(i, j), j));

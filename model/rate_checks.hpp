@@ -14,6 +14,10 @@ namespace crawlq::model {
 // (-0.9 + 0.6 + 0.3 = -5.6e-17), while a wrong number misses by far more than this.
 inline constexpr double kSumTolerance = 1e-9;
 
+// Every nonzero rate lies between these (in magnitude).
+inline constexpr double kSmallestRate = 1e-100;
+inline constexpr double kLargestRate = 1e100;
+
 // Terms added with the size of what was added kept beside the sum, so the sum can be judged against
 // its terms rather than against itself (a one-phase generator's row sum is all there is to scale by).
 class TermSum {

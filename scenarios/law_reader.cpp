@@ -29,7 +29,7 @@ model::PhaseType read_erlang(const YamlReader& r) {
   const double n = phases.number();
   if (n < 1 || n > model::kMostNamedLawPhases || n != std::floor(n))
     throw model::InputError(phases.path(),
-                            fmt::format("{}: give a whole number of phases, 1 to {}", phases.text(),
+                            fmt::format("{}: give a whole number of phases, 1 to {}", phases.shown(),
                                         model::kMostNamedLawPhases));
   return model::erlang_law(static_cast<int>(n), r.at("mean").number(), r.path());
 }
@@ -81,7 +81,7 @@ model::PhaseType read_phase_type(const YamlReader& r, const char* initial_key, c
   }
   for (const std::string& key : keys)
     if (key != initial_key && key != matrix_key)
-      throw model::InputError(r.path().empty() ? key : r.path() + "." + key,
+      throw model::InputError(r.path().empty() ? shortened(key) : r.path() + "." + shortened(key),
                               fmt::format("unknown key (known here: {})", choices));
   if (keys.empty()) throw model::InputError(r.path(), fmt::format("empty: give {}", choices));
   return model::PhaseType(r.at(initial_key).row_vector(), r.at(matrix_key).matrix(), r.path(), initial_key,

@@ -16,14 +16,6 @@
 
 namespace crawlq::scenarios {
 
-std::string read_file(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw ScenarioError(fmt::format("{}: cannot open the file", file.string()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 namespace {
 
 using model::Matrix;
@@ -60,7 +52,10 @@ class Loader {
     holder.allow_only({"D"});
     const YamlReader d = holder.at("D");
     std::vector<Matrix> matrices = d.matrices();
-    if (repair_ && !matrices.empty()) repair_d0(matrices, d.path(), repairs_);
+    if (repair_) {
+      model::check_bmap_shapes(matrices, d.path());  // the repair reads every D_k beside D_0
+      repair_d0(matrices, d.path(), repairs_);
+    }
     return model::Bmap(std::move(matrices), d.path());
   }
 
@@ -164,9 +159,9 @@ class Loader {
       return model::scaled(base, f);
     }
     throw model::InputError(a.path() + ".kind",
-                            fmt::format("unknown kind '{}' (known: per-mode, poisson, independent, "
+                            fmt::format("unknown kind {} (known: per-mode, poisson, independent, "
                                         "thinning, marked, scaled)",
-                                        kind));
+                                        a.at("kind").shown()));
   }
 
   std::vector<std::string> take_repairs() { return std::move(repairs_); }
@@ -236,6 +231,10 @@ Scenario build(const YamlReader& root) {
   const int capacity = capacity_reader.integer();
   if (capacity < 1)
     throw model::InputError(capacity_reader.path(), fmt::format("{}: K must be at least 1", capacity));
+  if (capacity > model::kMostCapacity)
+    throw model::InputError(capacity_reader.path(),
+                            fmt::format("{}: K may be at most {} (a policy holds an entry per level)", capacity,
+                                        model::kMostCapacity));
 
   model::Admission admission = model::Admission::kPartial;
   if (root.has("admission")) {
@@ -244,7 +243,7 @@ Scenario build(const YamlReader& root) {
     if (s == "reject-batch")
       admission = model::Admission::kRejectBatch;
     else if (s != "partial")
-      throw model::InputError(a.path(), fmt::format("unknown rule '{}' (known: partial, reject-batch)", s));
+      throw model::InputError(a.path(), fmt::format("unknown rule {} (known: partial, reject-batch)", a.shown()));
   }
 
   Loader loader(repair);

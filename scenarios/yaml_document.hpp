@@ -13,19 +13,18 @@
 
 namespace crawlq::scenarios {
 
-// The file's text; ScenarioError naming it when it cannot be opened.
+// The file's text; ScenarioError naming it when it cannot be opened, is a directory, or is larger
+// than any scenario (a device such as /dev/zero never ends).
 std::string read_file(const std::filesystem::path& file);
+
+// The text parsed as YAML: ScenarioError "label: line L, column C: ..." when it is not, including
+// nesting deeper than any scenario needs (which would exhaust the parser's stack).
+YAML::Node load_yaml(const std::string& text, const std::string& label);
 
 // `build` turns the top-level mapping into a T; every error comes back as "label: key: detail".
 template <class T, class Build>
 T parse_yaml_document(const std::string& text, const std::string& label, Build build) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw ScenarioError(
-        fmt::format("{}: line {}, column {}: not valid YAML: {}", label, e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
+  const YAML::Node root = load_yaml(text, label);
   if (!root.IsMap()) throw ScenarioError(fmt::format("{}: expected a mapping of keys at the top level", label));
   try {
     return build(YamlReader(root, ""));

@@ -13,16 +13,18 @@ namespace crawlq::scenarios {
 
 void YamlReader::fail(const std::string& detail) const { throw model::InputError(path_, detail); }
 
+std::string shortened(std::string text) {
+  for (auto& c : text)
+    if (c == '\n') c = ' ';
+  return text.size() > 60 ? fmt::format("{}... ({} characters)", text.substr(0, 57), text.size()) : text;
+}
+
 std::string YamlReader::shown() const {
   if (!node_.IsDefined() || node_.IsNull()) return "nothing";
-  if (node_.IsScalar()) return fmt::format("'{}'", node_.Scalar());
+  if (node_.IsScalar()) return fmt::format("'{}'", shortened(node_.Scalar()));
   std::ostringstream out;
   out << YAML::Dump(node_);
-  std::string s = out.str();
-  for (auto& c : s)
-    if (c == '\n') c = ' ';
-  if (s.size() > 60) s = s.substr(0, 57) + "...";
-  return s;
+  return shortened(out.str());
 }
 
 bool YamlReader::has(const std::string& key) const {
@@ -68,14 +70,14 @@ void YamlReader::allow_only(std::initializer_list<const char*> allowed) const {
     const std::string key = entry.first.as<std::string>();
     // YAML wants unique keys, but yaml-cpp keeps the first silently: a second value would be ignored.
     if (std::find(seen.begin(), seen.end(), key) != seen.end())
-      throw model::InputError(path_.empty() ? key : path_ + "." + key, "given twice");
+      throw model::InputError(path_.empty() ? shortened(key) : path_ + "." + shortened(key), "given twice");
     seen.push_back(key);
     bool known = false;
     for (const char* a : allowed) known = known || key == a;
     if (!known) {
       std::string list;
       for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      throw model::InputError(path_.empty() ? key : path_ + "." + key,
+      throw model::InputError(path_.empty() ? shortened(key) : path_ + "." + shortened(key),
                               fmt::format("unknown key (known here: {})", list));
     }
   }
@@ -84,7 +86,11 @@ void YamlReader::allow_only(std::initializer_list<const char*> allowed) const {
 double YamlReader::number() const {
   if (!node_.IsScalar()) fail(fmt::format("expected a number, found {}", shown()));
   const auto value = model::parse_finite_number(node_.Scalar());
-  if (!value) fail(fmt::format("not a finite number: {}", shown()));
+  if (!value) {
+    // Beyond a double's range a number on paper is still a number: say which end it is past.
+    const char* why = model::parse_out_of_range(node_.Scalar());
+    fail(why ? fmt::format("{}: {}", shown(), why) : fmt::format("not a finite number: {}", shown()));
+  }
   return *value;
 }
 

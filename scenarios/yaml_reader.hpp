@@ -10,6 +10,9 @@
 
 namespace crawlq::scenarios {
 
+// A message shows the start of a long value, not a megabyte of it, on one line.
+std::string shortened(std::string text);
+
 class YamlReader {
  public:
   YamlReader(YAML::Node node, std::string path) : node_(std::move(node)), path_(std::move(path)) {}
@@ -37,9 +40,11 @@ class YamlReader {
   model::Matrix matrix() const;                // list of rows, rectangular
   std::vector<model::Matrix> matrices() const;  // list of matrices
 
+ // The node's value as the file wrote it, for messages (a long one shortened).
+  std::string shown() const;
+
  private:
   [[noreturn]] void fail(const std::string& detail) const;
-  std::string shown() const;  // the node's value as the file wrote it, for messages
   YAML::Node node_;
   std::string path_;
 };

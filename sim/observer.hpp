@@ -1,13 +1,15 @@
 #pragma once
 // What the event loop tells the world (OMNeT++ signals, simmer's monitors). Statistics live in
-// observers; adding one never touches the loop. Times are absolute simulation times.
+// observers; adding one never touches the loop. Times are absolute simulation times; durations
+// (interval lengths, sojourns) are measured where they happen, so they stay exact when the absolute
+// time is large (a duration of 1e-6 at time 1e12 is below a double's resolution there).
 namespace crawlq::sim {
 
 class Observer {
  public:
   virtual ~Observer() = default;
-  // The state held from `from` to `to`: level and active robots.
-  virtual void on_interval(double from, double to, int level, int robots) = 0;
+  // The state held for `length` time units from `from`: level and active robots.
+  virtual void on_interval(double from, double length, int level, int robots) = 0;
   // A batch of `batch` pages of which `accepted` entered the system.
   virtual void on_batch(double time, int batch, int accepted) = 0;
   virtual void on_served(double time, double sojourn) = 0;

@@ -30,6 +30,14 @@ class PageBuffer {
     for (int j = i; j + 1 < size_; ++j) pages_[slot(j)] = pages_[slot(j + 1)];
     --size_;
   }
+  // Moves every time by `delta` (the event loop's origin moved).
+  void shift_times(double delta) {
+    for (int i = 0; i < size_; ++i) {
+      WaitingPage& page = pages_[slot(i)];
+      page.arrival += delta;
+      page.expiry += delta;
+    }
+  }
   // The waiting page whose clock rings first, or -1. A scan: K is small, and a heap would have to
   // follow pages that leave from the front.
   int first_to_expire() const {

@@ -4,6 +4,7 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -11,7 +12,7 @@
 
 namespace crawlq::sim {
 
-double default_horizon(const model::Model& model) {
+double busiest_mode_horizon(const model::Model& model) {
   double busiest = 0;
   for (int r = 1; r <= model.modes(); ++r) busiest = std::max(busiest, model.arrivals.mode(r).fundamental_rate());
   return 1e6 / busiest;
@@ -36,13 +37,19 @@ ReplicationBatch run_replications(const model::Model& model, const Policy& polic
   ReplicationBatch batch;
   batch.estimates.resize(count);
   std::vector<std::uint64_t> events(count, 0);
+  std::vector<char> complete(count, 0);
+  const RunLimits limits{.deadline = plan.deadline};
   std::atomic<int> next{0};
   int done = 0;
   std::mutex progress_mutex;
   const auto work = [&] {
     for (int i = next++; i < count; i = next++) {
       StatisticsObserver statistics(model.capacity, model.modes());
-      events[i] = simulator.run(plan.seed, first + i, plan.warmup, plan.warmup + plan.horizon, {&statistics}).events;
+      const RunStatistics run =
+          simulator.run(plan.seed, first + i, plan.warmup, plan.warmup + plan.horizon, {&statistics}, limits);
+      events[i] = run.events;
+      complete[i] = run.complete;
+      if (!run.complete) next = count;  // past the deadline: start no more
       batch.estimates[i] = statistics.estimate(model.costs);
       if (plan.progress) {
         std::lock_guard lock(progress_mutex);
@@ -57,6 +64,11 @@ ReplicationBatch run_replications(const model::Model& model, const Policy& polic
   work();
   for (auto& t : pool) t.join();
   for (auto e : events) batch.events += e;
+  // Replications in order up to the first that did not finish: the same set for any thread count.
+  std::size_t finished = 0;
+  while (finished < complete.size() && complete[finished]) ++finished;
+  batch.cut_short = finished < complete.size();
+  batch.estimates.resize(finished);
   return batch;
 }
 
@@ -136,6 +148,8 @@ SimulationSummary summarize(const model::Model& model, std::vector<ReplicationEs
     summary.mode_probabilities.push_back(vector_entry_interval(summary.replications, &ReplicationEstimate::mode_probabilities, r));
   summary.events = events;
   summary.seconds = seconds;
+  summary.fewest_pages = summary.replications.empty() ? 0 : std::numeric_limits<double>::infinity();
+  for (const auto& e : summary.replications) summary.fewest_pages = std::min(summary.fewest_pages, e.pages_offered);
   return summary;
 }
 
@@ -145,12 +159,17 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // How many times the replications must grow for the widest headline interval to shrink to the
-// target (half-widths fall as 1/sqrt(replications)); 1 when every one is within it already.
+// target (half-widths fall as 1/sqrt(replications)); 1 when every one is within it already; a
+// negative number when more replications cannot help: a measure came out the same in every
+// replication (0 pages lost, say) but the replications saw too few pages for that to mean anything.
 double growth_needed(const SimulationSummary& s, double precision, const std::vector<Interval SimulationSummary::*>& targets) {
   double worst = 0;
   for (const auto target : targets) {
     const Interval* i = &(s.*target);
-    if (i->half_width == 0) continue;  // a measure without spread (0 pages lost, say) is settled
+    if (i->half_width == 0) {
+      if (s.fewest_pages < kPagesToTrustNoSpread) return -1;
+      continue;
+    }
     worst = std::max(worst, i->half_width / (precision * std::abs(i->mean)));
   }
   return worst * worst;
@@ -185,17 +204,27 @@ PolicyComparison compare_policies(const model::Model& model, const Policy& a, co
   return c;
 }
 
-SequentialResult simulate_to_precision(const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
+SequentialResult simulate_to_precision(const model::Model& model, const Policy& policy, const ReplicationPlan& given,
                                        double relative_precision, double time_limit,
                                        const std::vector<Interval SimulationSummary::*>& targets) {
   const auto start = std::chrono::steady_clock::now();
+  ReplicationPlan plan = given;
+  // Within a round too: one replication of a long horizon may take longer than the whole limit.
+  // Processes would each read their own clock, so a spread run stops between rounds only.
+  if (!plan.spread && time_limit < 1e9)
+    plan.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(time_limit));
   ReplicationBatch all = run_planned(model, policy, plan, 0, plan.replications);
   while (true) {
+    if (all.cut_short) return {summarize(model, all.estimates, all.events, seconds_since(start)), false};
     SimulationSummary s = summarize(model, all.estimates, all.events, seconds_since(start));
     const int have = static_cast<int>(all.estimates.size());
     // 0: every target within the precision; -1: no time left; otherwise the next round's size.
     int next = 0;
-    if (const double growth = growth_needed(s, relative_precision, targets); growth > 1) {
+    const double growth = growth_needed(s, relative_precision, targets);
+    if (growth < 0) {
+      next = -1;
+    } else if (growth > 1) {
       // Ask for 10% more than the estimate says, at least a few more, at most 4x at a time.
       next = std::max(static_cast<int>(std::ceil(have * std::min(4.0, 1.1 * growth))) - have, 2);
       const double per_replication = s.seconds / have;
@@ -214,6 +243,7 @@ SequentialResult simulate_to_precision(const model::Model& model, const Policy& 
     ReplicationBatch extra = run_planned(model, policy, plan, have, next);
     all.estimates.insert(all.estimates.end(), extra.estimates.begin(), extra.estimates.end());
     all.events += extra.events;
+    all.cut_short = extra.cut_short;
   }
 }
 

@@ -2,6 +2,7 @@
 // Independent replications after a warm-up, on threads (and processes: ReplicationSpread),
 // summarised by Student-t 95% intervals. Each replication has its own random streams (seed,
 // replication, source) and its result slot, so the numbers depend on neither count.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -20,6 +21,9 @@ struct ReplicationPlan {
   double warmup = 0;   // simulated and discarded before each replication's observation
   double horizon = 0;  // observed time of each replication
   int threads = 0;     // 0: all cores
+  // A replication still running then stops, and it and every later one are dropped (so the result
+  // is that of the replications before it, whatever the thread count). Not with `spread`.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   // Called after each replication with the number done (from any thread, one call at a time).
   std::function<void(int done)> progress = nullptr;
   // Where simulate, simulate_to_precision and compare_policies run the replications: nothing, all
@@ -47,11 +51,17 @@ struct SimulationSummary {
   std::vector<ReplicationEstimate> replications;
   std::uint64_t events = 0;
   double seconds = 0;
+  double fewest_pages = 0;  // offered pages of the replication that saw the fewest
 };
 
-// The observed time per replication when none is given: about a million offered pages at the busiest
-// mode, so that even a rare loss is seen often in each replication.
-double default_horizon(const model::Model& model);
+// Below this many offered pages in a replication, a measure that came out the same in every one
+// (0 pages lost, say) may only mean the events were too few to happen: it is not taken as settled.
+inline constexpr double kPagesToTrustNoSpread = 1000;
+
+// About a million offered pages at the busiest mode: a horizon from the model alone, for runs whose
+// policies use every mode (the paper's tables); simulate and validate measure the policy's own pace
+// (horizon.hpp).
+double busiest_mode_horizon(const model::Model& model);
 
 // Mean and 95% half-width of independent values (half-width 0 for fewer than two).
 Interval student_interval(const std::vector<double>& values);
@@ -60,6 +70,7 @@ Interval student_interval(const std::vector<double>& values);
 struct ReplicationBatch {
   std::vector<ReplicationEstimate> estimates;
   std::uint64_t events = 0;
+  bool cut_short = false;  // the deadline stopped a replication: `estimates` holds those before it
 };
 ReplicationBatch run_replications(const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
                                   int first, int count);

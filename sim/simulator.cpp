@@ -1,6 +1,8 @@
 #include "sim/simulator.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "model/admission.hpp"
 #include "sim/page_buffer.hpp"
@@ -18,8 +20,8 @@ class ObserverFanOut {
     for (Observer* o : observers)
       if (o->wants_state()) state_.push_back(o);
   }
-  void on_interval(double from, double to, int level, int robots) {
-    for (Observer* o : all_) o->on_interval(from, to, level, robots);
+  void on_interval(double from, double length, int level, int robots) {
+    for (Observer* o : all_) o->on_interval(from, length, level, robots);
   }
   void on_batch(double t, int batch, int accepted) {
     for (Observer* o : all_) o->on_batch(t, batch, accepted);
@@ -45,11 +47,20 @@ class ObserverFanOut {
 Simulator::Simulator(const model::Model& model, const Policy& policy)
     : model_(model), policy_(policy), arrivals_(model.arrivals), service_(model.service) {
   if (model.obsolescence) obsolescence_.emplace(*model.obsolescence);
+  double shortest = std::numeric_limits<double>::infinity();
+  for (int r = 1; r <= model.modes(); ++r)
+    for (int phase = 0; phase < arrivals_.phases(); ++phase) shortest = std::min(shortest, arrivals_.mean_stay(r, phase));
+  const auto stays = [&](const model::PhaseType& law) {
+    for (int i = 0; i < law.phases(); ++i) shortest = std::min(shortest, -1.0 / law.subgenerator()(i, i));
+  };
+  stays(model.service);
+  if (model.obsolescence) stays(*model.obsolescence);
+  rebase_after_ = std::ldexp(shortest, 20);
 }
 
 RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, double observe_from, double until,
-                             const std::vector<Observer*>& observers) const {
-  const Path path{seed, replication, observe_from, until};
+                             const std::vector<Observer*>& observers, const RunLimits& limits) const {
+  const Path path{seed, replication, observe_from, until, limits};
   auto* statistics = observers.size() == 1 ? dynamic_cast<StatisticsObserver*>(observers[0]) : nullptr;
   const auto* level_map = dynamic_cast<const LevelMapPolicy*>(&policy_);
   if (statistics && level_map) return run_path(path, *level_map, *statistics);
@@ -59,14 +70,34 @@ RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, doub
   return run_path(path, policy_, fan_out);
 }
 
+// Times in the loop are kept relative to `origin`, which moves up to the present once the local time
+// passes rebase_after_ (2^20 of the model's shortest mean stay in any phase): a local time then
+// resolves that stay to 2^-32 of itself however far the absolute time has run (at 1e12 a double
+// cannot hold 1e-6).
+namespace {
+// How often the wall clock is read for a deadline: rarely enough to cost nothing, often enough to stop
+// within milliseconds.
+constexpr std::uint64_t kClockEvents = 1 << 16;
+
+// origin + shift, with the rounding of the sum carried in `error` (Kahan), so that the absolute time
+// does not drift over millions of rebases.
+void advance(double& origin, double& error, double shift) {
+  const double y = shift - error;
+  const double t = origin + y;
+  error = (t - origin) - y;
+  origin = t;
+}
+}  // namespace
+
 template <class Controller, class Sink>
 RunStatistics Simulator::run_path(const Path& path, const Controller& controller, Sink& sink) const {
   RandomStream arrival_random(path.seed, path.replication, Source::kArrivals);
   RandomStream service_random(path.seed, path.replication, Source::kService);
   RandomStream clock_random(path.seed, path.replication, Source::kObsolescence);
   const int capacity = model_.capacity;
-  const double observe_from = path.observe_from;
 
+  double origin = 0, origin_error = 0;  // absolute time of local time 0
+  double observe_from = path.observe_from, until = path.until;  // both local
   PageBuffer buffer(capacity - 1);
   int level = 0;
   int robots = controller.robots(SystemView{0, 0, 0, 0.0});
@@ -81,23 +112,37 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
 
   const auto report_interval = [&](double to) {
     const double from = std::max(last, observe_from);
-    if (to > from) sink.on_interval(from, to, level, robots);
+    if (to > from) sink.on_interval(origin + from, to - from, level, robots);
   };
   const auto refresh_expiry = [&] {
     expiring = buffer.first_to_expire();
     next_expiry = expiring < 0 ? kNever : buffer.at(expiring).expiry;
   };
+  const auto rebase = [&](double shift) {
+    advance(origin, origin_error, shift);
+    next_move -= shift, service_end -= shift, in_service_since -= shift, next_expiry -= shift, last -= shift;
+    buffer.shift_times(-shift);
+    observe_from = path.observe_from - origin;
+    until = path.until - origin;
+  };
 
   while (true) {
     const double t = std::min(std::min(service_end, next_expiry), next_move);
-    if (t > path.until) break;
+    if (t > until) break;
+    if (stats.events >= path.limits.max_events ||
+        (stats.events % kClockEvents == 0 &&
+         (std::chrono::steady_clock::now() > path.limits.deadline || (path.limits.stop && *path.limits.stop)))) {
+      stats.complete = false;
+      stats.simulated = origin + last;
+      return stats;
+    }
     report_interval(t);
     last = t;
     ++stats.events;
     const bool observed = t >= observe_from;
     bool phase_moved = false;
     if (service_end <= next_expiry && service_end <= next_move) {
-      if (observed) sink.on_served(t, t - in_service_since);
+      if (observed) sink.on_served(origin + t, t - in_service_since);
       --level;
       if (buffer.size() > 0) {
         in_service_since = buffer.pop_front().arrival;
@@ -107,7 +152,7 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
         service_end = kNever;
       }
     } else if (next_expiry <= next_move) {
-      if (observed) sink.on_expired(t, t - buffer.at(expiring).arrival);
+      if (observed) sink.on_expired(origin + t, t - buffer.at(expiring).arrival);
       buffer.erase(expiring);
       --level;
       refresh_expiry();
@@ -117,7 +162,7 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
       phase_moved = true;
       if (jump.batch > 0) {
         const int accepted = model::accepted_pages(model_.admission, level, capacity, jump.batch);
-        if (observed) sink.on_batch(t, jump.batch, accepted);
+        if (observed) sink.on_batch(origin + t, jump.batch, accepted);
         for (int i = 0; i < accepted; ++i) {
           if (level == 0) {
             in_service_since = t;
@@ -136,14 +181,16 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
     }
     // The controller looks at the new state; a new mode redraws the robots' pending move, which is
     // exact because the time to it is exponential.
-    const int decided = controller.robots(SystemView{level, phase, robots, t});
+    const int decided = controller.robots(SystemView{level, phase, robots, origin + t});
     if (phase_moved || decided != robots) {
       robots = decided;
       next_move = t + arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);
     }
-    if (observed && sink.wants_state()) sink.on_state(t, level, robots);
+    if (observed && sink.wants_state()) sink.on_state(origin + t, level, robots);
+    if (t > rebase_after_) rebase(t);
   }
-  report_interval(path.until);
+  report_interval(until);
+  stats.simulated = path.until;
   return stats;
 }
 

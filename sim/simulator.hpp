@@ -6,6 +6,8 @@
 //
 // Ties (probability zero with continuous laws, but written down once): at equal times the service
 // completion goes first, then expiries in queue order, then the robots' move.
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -21,6 +23,16 @@ namespace crawlq::sim {
 
 struct RunStatistics {
   std::uint64_t events = 0;  // robots' phase moves, service completions and expiries
+  double simulated = 0;      // the time the run reached
+  bool complete = true;      // false: a limit stopped it before `until`
+};
+
+// When a run stops before its horizon: after an event budget (a pilot that measures rates), or at a
+// wall-clock deadline (a time limit honoured within a replication, not only between them).
+struct RunLimits {
+  std::uint64_t max_events = std::numeric_limits<std::uint64_t>::max();
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  const std::atomic<bool>* stop = nullptr;  // set by an observer that has had enough (a trace's size cap)
 };
 
 class Simulator {
@@ -28,14 +40,16 @@ class Simulator {
   // `model` and `policy` must outlive the simulator.
   Simulator(const model::Model& model, const Policy& policy);
 
-  // Simulates from an empty system until `until`; observers see everything after `observe_from`.
+  // Simulates from an empty system until `until` (or a limit); observers see everything after
+  // `observe_from`.
   RunStatistics run(std::uint64_t seed, std::uint64_t replication, double observe_from, double until,
-                    const std::vector<Observer*>& observers) const;
+                    const std::vector<Observer*>& observers, const RunLimits& limits = {}) const;
 
  private:
   struct Path {
     std::uint64_t seed, replication;
     double observe_from, until;
+    RunLimits limits;
   };
   // The event loop, compiled for each pairing of controller and observers it is run with.
   template <class Controller, class Sink>
@@ -46,6 +60,7 @@ class Simulator {
   ArrivalSampler arrivals_;
   PhaseTypeSampler service_;
   std::optional<PhaseTypeSampler> obsolescence_;
+  double rebase_after_;  // local time at which the loop's origin moves up (simulator.cpp)
 };
 
 }  // namespace crawlq::sim

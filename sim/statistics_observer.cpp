@@ -9,6 +9,7 @@ ReplicationEstimate StatisticsObserver::estimate(const model::Costs& costs) cons
   ReplicationEstimate e;
   const double t = observed_time_ > 0 ? observed_time_ : 1.0;
   e.lambda = offered_ / t;
+  e.pages_offered = offered_;
   // Pages are counted where they end; over a long window the ones still inside at its ends vanish.
   if (offered_ > 0) {
     e.p_loss = (offered_ - accepted_) / offered_;

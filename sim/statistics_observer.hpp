@@ -15,6 +15,7 @@ struct ReplicationEstimate {
   double mean_in_system = 0, mean_in_queue = 0;
   double mean_active_robots = 0, mean_sojourn = 0, mean_sojourn_served = 0, mean_sojourn_obsolete = 0;
   double cost = 0;
+  double pages_offered = 0;  // what the estimates rest on
   std::vector<double> level_probabilities, mode_probabilities;
   // Sojourn of served pages: median, 90% and 99% points.
   double served_median = 0, served_p90 = 0, served_p99 = 0;
@@ -26,8 +27,7 @@ class StatisticsObserver final : public Observer {
  public:
   StatisticsObserver(int capacity, int modes);
   // Defined here so that the event loop, compiled for this final class, inlines them.
-  void on_interval(double from, double to, int level, int robots) override {
-    const double length = to - from;
+  void on_interval(double, double length, int level, int robots) override {
     time_at_level_[level] += length;
     time_with_robots_[robots - 1] += length;
     observed_time_ += length;

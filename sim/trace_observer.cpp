@@ -4,7 +4,7 @@
 
 namespace crawlq::sim {
 
-TraceObserver::TraceObserver(std::ostream& out) : out_(out) {
+TraceObserver::TraceObserver(std::ostream& out, double most_bytes) : out_(out), most_bytes_(most_bytes) {
   out_ << "time,event,level,robots,lost,expired\n";
 }
 
@@ -21,9 +21,15 @@ void TraceObserver::on_expired(double, double) {
 }
 
 void TraceObserver::on_state(double time, int level, int robots) {
-  if (pending_.empty() && robots == robots_) return;
+  if (full_ || (pending_.empty() && robots == robots_)) return;
   const std::string event = pending_.empty() ? "robots" : pending_;
-  out_ << fmt::format("{:.9g},{},{},{},{},{}\n", time, event, level, robots, lost_, expired_);
+  const std::string row = fmt::format("{:.9g},{},{},{},{},{}\n", time, event, level, robots, lost_, expired_);
+  bytes_ += static_cast<double>(row.size());
+  if (bytes_ > most_bytes_) {
+    full_ = true;
+    return;
+  }
+  out_ << row;
   robots_ = robots;
   pending_.clear();
   ++rows_;

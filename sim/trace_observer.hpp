@@ -1,6 +1,8 @@
 #pragma once
 // One sample path as CSV, for teaching: a row per page event (batch, served, expired) and per change
 // of the active robots, with the level and robots after it and the pages lost and expired so far.
+#include <atomic>
+#include <limits>
 #include <ostream>
 #include <string>
 
@@ -10,7 +12,9 @@ namespace crawlq::sim {
 
 class TraceObserver final : public Observer {
  public:
-  explicit TraceObserver(std::ostream& out);
+  // Stops writing, and raises stop(), once `most_bytes` are written: a long horizon would fill the disk.
+  explicit TraceObserver(std::ostream& out, double most_bytes = std::numeric_limits<double>::infinity());
+  const std::atomic<bool>& stop() const { return full_; }
   void on_interval(double, double, int, int) override {}
   void on_batch(double time, int batch, int accepted) override;
   void on_served(double time, double sojourn) override;
@@ -24,6 +28,8 @@ class TraceObserver final : public Observer {
   std::string pending_;  // the event of the current step, empty for a phase move only
   int robots_ = -1;
   long lost_ = 0, expired_ = 0, rows_ = 0;
+  double most_bytes_, bytes_ = 0;
+  std::atomic<bool> full_{false};
 };
 
 }  // namespace crawlq::sim

@@ -16,7 +16,8 @@ constexpr std::uint64_t kPilotReplication = std::numeric_limits<std::uint64_t>::
 class LevelSeries final : public Observer {
  public:
   explicit LevelSeries(double horizon) : slice_(horizon / kSlices), sums_(kSlices, 0.0) {}
-  void on_interval(double from, double to, int level, int) override {
+  void on_interval(double from, double length, int level, int) override {
+    const double to = from + length;
     while (from < to) {
       const int i = std::min(static_cast<int>(from / slice_), kSlices - 1);
       const double end = std::min(to, (i + 1) * slice_);

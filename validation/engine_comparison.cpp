@@ -1,5 +1,7 @@
 #include "validation/engine_comparison.hpp"
 
+#include "sim/horizon.hpp"
+
 #include <fmt/format.h>
 
 #include <boost/math/distributions/students_t.hpp>
@@ -71,7 +73,8 @@ EngineComparison compare_engines(const model::Model& exact_model, const std::opt
   if (exact_policy) evaluation = analytic::PolicyEvaluator(exact_model).evaluate(*exact_policy);
 
   sim::ReplicationPlan plan{.seed = settings.seed, .replications = settings.replications, .warmup = 0,
-                            .horizon = settings.horizon.value_or(sim::default_horizon(simulated_model)),
+                            .horizon = settings.horizon ? *settings.horizon
+                                                      : sim::default_horizon(simulated_model, simulated_policy, settings.seed),
                             .threads = settings.threads};
   plan.warmup = settings.warmup ? *settings.warmup
                                 : sim::mser5_warmup(simulated_model, simulated_policy, plan.seed, plan.horizon);
@@ -85,6 +88,11 @@ EngineComparison compare_engines(const model::Model& exact_model, const std::opt
     return std::move(result.summary);
   }();
   c.replications = static_cast<int>(s.replications.size());
+  if (c.replications < 2)
+    throw std::invalid_argument(fmt::format(
+        "the time limit of {} s let {} replication{} of {:.6g} time units finish, and an interval needs 2; give "
+        "a shorter horizon or a longer time limit",
+        settings.time_limit, c.replications, c.replications == 1 ? "" : "s", plan.horizon));
   c.events = s.events;
   c.seconds = s.seconds;
 

@@ -1,5 +1,11 @@
 #include "validation/gnuplot_figure.hpp"
 
+#include <sys/wait.h>
+
+#include <csignal>
+
+#include "validation/output_file.hpp"
+
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -76,20 +82,32 @@ std::string gnuplot_script(const Figure& figure, const std::string& svg_name) {
   return script + "\n";
 }
 
-bool gnuplot_available() { return std::system("command -v gnuplot >/dev/null 2>&1") == 0; }
+namespace {
+// std::system's shell status; an interrupt (Ctrl-C reaches gnuplot too, while system() keeps this
+// process from it) is passed on to this process, so that it stops as the user asked instead of
+// taking a killed gnuplot for a missing one and writing a report without its figures.
+int shell(const std::string& command) {
+  const int status = std::system(command.c_str());
+  const bool interrupted = (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGQUIT)) ||
+                           (WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT);
+  if (interrupted) {
+    std::signal(SIGINT, SIG_DFL);
+    std::raise(SIGINT);
+  }
+  return status;
+}
+}  // namespace
+
+bool gnuplot_available() { return shell("command -v gnuplot >/dev/null 2>&1") == 0; }
 
 bool render_svg(const Figure& figure, const std::filesystem::path& dir, const std::string& stem) {
   const std::filesystem::path script_path = dir / (stem + ".gp");
-  {
-    std::ofstream out(script_path);
-    if (!out) throw std::runtime_error(fmt::format("{}: cannot write the file", script_path.string()));
-    out << gnuplot_script(figure, stem + ".svg");
-  }
+  write_whole_file(script_path, gnuplot_script(figure, stem + ".svg"));
   if (!gnuplot_available()) return false;
   // gnuplot resolves `set output` against its working directory: run it inside `dir`.
   const std::string command =
       fmt::format("cd '{}' && gnuplot '{}.gp' 2>'{}.gnuplot.log'", dir.string(), stem, stem);
-  if (std::system(command.c_str()) != 0)
+  if (shell(command) != 0)
     throw std::runtime_error(fmt::format("gnuplot failed on {} (see {}.gnuplot.log beside it)", script_path.string(), stem));
   std::filesystem::remove(dir / (stem + ".gnuplot.log"));
   return true;

@@ -143,8 +143,8 @@ model::Model with_parameter(const model::Model& model, SweepParameter parameter,
   require_applicable(model, parameter);
   model::Model m = model;
   if (parameter == SweepParameter::kCapacity) {
-    if (!std::isfinite(value) || value != std::floor(value) || value < 1 || value > INT_MAX)
-      refuse(parameter, value, fmt::format("K must be a whole number from 1 to {}", INT_MAX));
+    if (!std::isfinite(value) || value != std::floor(value) || value < 1 || value > model::kMostCapacity)
+      refuse(parameter, value, fmt::format("K must be a whole number from 1 to {}", model::kMostCapacity));
     m.capacity = static_cast<int>(value);
     // A level map has one entry per level 0..K: the file's policy does not fit another K.
     if (m.capacity != model.capacity) {

@@ -8,7 +8,7 @@ constexpr double kCostPrecision = 0.001;
 }  // namespace
 
 sim::ReplicationPlan PolicySimulation::plan(const model::Model& model, int replications, double horizon_share) const {
-  const double horizon = sim::default_horizon(model) * horizon_share;
+  const double horizon = sim::busiest_mode_horizon(model) * horizon_share;
   return {.seed = seed_, .replications = replications, .warmup = horizon / 20, .horizon = horizon, .threads = threads_};
 }
 

@@ -1,5 +1,7 @@
 #include "validation/report_writer.hpp"
 
+#include "validation/output_file.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -47,12 +49,6 @@ std::string escape_html(const std::string& text) {
       default: out += c;
     }
   }
-  return out;
-}
-
-std::ofstream open_for_writing(const std::filesystem::path& path) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error(fmt::format("{}: cannot write the file", path.string()));
   return out;
 }
 
@@ -184,8 +180,8 @@ ReportFiles write_report(const Reproduction& r, const std::filesystem::path& dir
   if (error) throw std::runtime_error(fmt::format("{}: cannot create the directory ({})", dir.string(), error.message()));
   ReportFiles files{dir / "report.md", dir / "report.html", 0};
   for (const auto& f : r.figures) files.figures_drawn += render_svg(f.figure, dir, f.id);
-  open_for_writing(files.markdown) << markdown(r);
-  open_for_writing(files.html) << html(r);
+  write_whole_file(files.markdown, markdown(r));
+  write_whole_file(files.html, html(r));
   return files;
 }
 

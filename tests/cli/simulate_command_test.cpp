@@ -137,7 +137,7 @@ TEST_CASE("simulate --json: the keys of solve as {mean, half_width}, plus the ru
 TEST_CASE("simulate --json: every measure key that solve --json prints", "[cli][simulate]") {
   const std::string file = shipped("paper-example-1.yaml");
   const json exact = solve_json(file);
-  const json j = simulate_json(file, {"--replications", "2", "--horizon", "200"});
+  const json j = simulate_json(file, {"--replications", "2", "--horizon", "1000"});
   for (const auto& [key, value] : exact.items()) {
     if (kSolverKeys.count(key) || key == "policy") continue;
     INFO("solve --json has '" << key << "' = " << value.dump() << "; simulate --json does not");
@@ -355,11 +355,11 @@ TEST_CASE("simulate: without --replications the run goes on until the headline m
 }
 
 TEST_CASE("simulate: --replications alone fixes the run; --precision with it still goes on", "[cli][simulate][precision]") {
-  const json fixed = simulate_json(shipped("paper-example-1.yaml"), {"--replications", "3", "--horizon", "200"});
+  const json fixed = simulate_json(shipped("paper-example-1.yaml"), {"--replications", "3", "--horizon", "1000"});
   CHECK(fixed.at("replications").get<int>() == 3);
   CHECK_FALSE(fixed.contains("precision"));
   const json sequential = simulate_json(shipped("paper-example-1.yaml"),
-                                        {"--replications", "3", "--horizon", "200", "--precision", "0.05"});
+                                        {"--replications", "3", "--horizon", "1000", "--precision", "0.05"});
   CHECK(sequential.at("replications").get<int>() > 3);
   CHECK(sequential.at("precision").get<double>() == 0.05);
 }

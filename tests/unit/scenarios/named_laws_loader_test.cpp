@@ -120,8 +120,8 @@ TEST_CASE("Poisson batches load to exactly their written-out BMAP, as modes or a
 
 TEST_CASE("wrong numbers in a law by name are refused naming the file, the key and the value", "[scenarios][named_laws]") {
   const std::string head = "capacity: 2\narrivals: {kind: poisson, modes: [{rate: 1}]}\n";
-  require_refused(head + "service: {erlang: {phases: 0, mean: 1}}", "service.erlang.phases: 0");
-  require_refused(head + "service: {erlang: {phases: 2.5, mean: 1}}", "service.erlang.phases: 2.5");
+  require_refused(head + "service: {erlang: {phases: 0, mean: 1}}", "service.erlang.phases: '0'");
+  require_refused(head + "service: {erlang: {phases: 2.5, mean: 1}}", "service.erlang.phases: '2.5'");
   require_refused(head + "service: {erlang: {phases: 2}}", "service.erlang.mean: missing");
   require_refused(head + "service: {exponential: {rate: -1}}", "service.exponential.rate: -1");
   require_refused(head + "service: {exponential: {rate: 1, mean: 1}}", "service.exponential: give exactly one");

@@ -92,7 +92,7 @@ TEST_CASE("Student intervals: t quantile and half-width", "[sim][statistics]") {
 TEST_CASE("the sequential mode adds replications until the headline half-widths are small", "[sim][precision]") {
   const model::Model m = birth_death(2.0, 1.5, 4, 0.3);
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
-  const sim::ReplicationPlan plan{.seed = 4, .replications = 10, .warmup = 10, .horizon = 500, .threads = 2};
+  const sim::ReplicationPlan plan{.seed = 4, .replications = 10, .warmup = 10, .horizon = 2000, .threads = 2};
   const auto r = sim::simulate_to_precision(m, policy, plan, 0.01, 60);
   REQUIRE(r.precise);
   CHECK(r.summary.replications.size() > 10);

@@ -1,0 +1,26 @@
+#pragma once
+// The observed time of a replication when none is given: about a million offered pages at the rate
+// the policy actually achieves, measured on a short pilot run. A rate taken from the model alone (its
+// busiest mode, say) can be orders of magnitude off when the policy rarely uses that mode, leaving a
+// replication with a handful of events and intervals that claim a precision it does not have.
+#include <cstdint>
+
+#include "model/model.hpp"
+#include "sim/policy.hpp"
+
+namespace crawlq::sim {
+
+// Pages a replication should see when its length is chosen for it.
+inline constexpr double kDefaultPagesPerReplication = 1e6;
+
+// kDefaultPagesPerReplication / (pages offered per unit time on a pilot of a few hundred thousand
+// events under `policy`, on streams no replication uses).
+double default_horizon(const model::Model& model, const Policy& policy, std::uint64_t seed);
+
+// What a run costs, known before it starts, so that one that cannot finish is refused at once:
+// events per unit time are at least the slowest rate at which the robots' phase process moves (it
+// moves in every mode, whatever the policy), and each kept replication holds its estimates.
+double slowest_event_rate(const model::Model& model);
+double replication_bytes(const model::Model& model);
+
+}  // namespace crawlq::sim

@@ -1,0 +1,155 @@
+// The hardening campaign's findings (issue 13), each as the input that broke a promise: exit 0 with
+// correct, finite numbers, or exit 2 with one message naming the file, the key and the value, within
+// seconds; and no output file left half written.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "tests/cli/cli_support.hpp"
+
+namespace crawlq::cli_test {
+namespace {
+
+using nlohmann::json;
+using std::chrono::seconds;
+
+const char* const kPoisson = "capacity: 2\narrivals: {kind: poisson, modes: [{rate: 1}]}\nservice: {exponential: {rate: 1}}\n";
+
+json simulated(const ProcessResult& run) {
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  return json_of(run);
+}
+
+// |simulated - exact| in standard errors of the 95% interval of `replications` replications.
+double z_score(const json& interval, double exact) {
+  const double se = interval.at("half_width").get<double>() / 2.262;  // t(0.975, 9)
+  return (interval.at("mean").get<double>() - exact) / se;
+}
+
+TEST_CASE("repair-diagonal checks the shapes before it reads D_k beside D_0", "[cli][hardening]") {
+  TempDirectory dir;
+  for (const int rows : {1, 200, 400}) {
+    std::string d1 = "[";
+    for (int r = 0; r < rows; ++r) d1 += r == 0 ? "[1]" : ", [1]";
+    d1 += "]";
+    const std::string file = dir.write(
+        "shapes.yaml", "capacity: 2\nrepair-diagonal: true\narrivals: {kind: per-mode, modes: [{D: [[[-1, 1], [1, -1]], " +
+                           d1 + "]}]}\nservice: {beta: [1], S: [[-1]]}\n");
+    check_refused(crawlq({"describe", file}), {"arrivals.modes[0].D[1]", "D0 is 2x2"});
+  }
+}
+
+TEST_CASE("simulate's default horizon follows the modes the policy uses", "[cli][hardening][simulate]") {
+  TempDirectory dir;
+  // Robot 2 brings pages 10^7 times faster but runs only on an empty system: a horizon from the
+  // busiest mode saw a dozen events.
+  const std::string file = dir.write("rare-fast-mode.yaml", R"(capacity: 2
+arrivals: {kind: independent, robots: [{D: [[[-1]], [[1]]]}, {D: [[[-1e7]], [[1e7]]]}]}
+service: {beta: [1], S: [[-1]]}
+policy: {thresholds: [0]}
+)");
+  const json exact = json_of(crawlq({"solve", file, "--json"}));
+  const json s = simulated(crawlq({"simulate", file, "--replications", "10", "--seed", "3", "--json"}, seconds(60)));
+  CHECK(s.at("fewest_pages").get<double>() >= 1e5);
+  for (const char* key : {"p_served", "p_loss", "lambda", "mean_sojourn_served"}) {
+    INFO(key << ": " << s.at(key).dump() << " exact " << exact.at(key));
+    CHECK(std::abs(z_score(s.at(key), exact.at(key).get<double>())) < 4.5);
+  }
+}
+
+TEST_CASE("short durations stay exact however far simulated time runs", "[cli][hardening][simulate]") {
+  TempDirectory dir;
+  // A page a million time units apart, served in a millionth: the default horizon reaches 1e12.
+  const std::string file = dir.write("scales.yaml", R"(capacity: 1
+arrivals: {kind: per-mode, modes: [{D: [[[-1e-6]], [[1e-6]]]}]}
+service: {beta: [1], S: [[-1e6]]}
+)");
+  const json s = simulated(crawlq({"simulate", file, "--replications", "10", "--seed", "2", "--json"}, seconds(60)));
+  INFO(s.at("mean_sojourn_served").dump());
+  CHECK(std::abs(z_score(s.at("mean_sojourn_served"), 1e-6)) < 4.5);
+  CHECK(s.at("mean_sojourn_served").at("half_width").get<double>() < 1e-8);
+}
+
+TEST_CASE("a run that cannot finish is refused at once, one that runs out of time stops in time", "[cli][hardening]") {
+  const std::string paper = shipped("paper-example-1.yaml");
+  const auto quick = seconds(10);
+  check_refused(crawlq({"simulate", paper, "--replications", "1000000000"}, quick), {"--replications", "1000000000"});
+  check_refused(crawlq({"simulate", paper, "--horizon", "1e308"}, quick), {"--horizon", "1e+308"});
+  check_refused(crawlq({"simulate", paper, "--warmup", "1e308"}, quick), {"--warmup", "1e+308"});
+  check_refused(crawlq({"simulate", paper, "--horizon", "1e9", "--time-limit", "2"}, quick), {"--horizon", "--time-limit 2"});
+  // Passes the up-front bound, but one replication takes many seconds: the limit stops it inside.
+  const auto start = std::chrono::steady_clock::now();
+  const ProcessResult cut = crawlq({"simulate", paper, "--horizon", "4e7", "--warmup", "0", "--time-limit", "1"}, seconds(20));
+  CHECK(std::chrono::steady_clock::now() - start < seconds(8));
+  check_refused(cut, {"--time-limit 1", "--horizon"});
+  // Far out the distribution function is 1, without a sum of 10^9 terms.
+  const json cdf = json_of(crawlq({"solve", paper, "--cdf", "1e9", "--json"}, quick));
+  CHECK(cdf.at("cdf").at(0).at("served").get<double>() == Approx(1.0).margin(1e-12));
+}
+
+TEST_CASE("exit 2, not 1, for inputs the engines cannot take", "[cli][hardening]") {
+  const std::string paper = shipped("paper-example-1.yaml");
+  check_refused(crawlq({"optimize", paper, "--method", "qbd"}), {"--method qbd", "single arrivals"});
+  check_refused(crawlq({"sweep", paper, "--param", "arrival-scale", "--values", "1e300"}), {"--values", "1e+300"});
+  check_refused(crawlq({"describe", "/dev/zero"}), {"/dev/zero", "MiB"});
+  TempDirectory dir;
+  check_refused(crawlq({"describe", dir.path().string()}), {dir.path().string(), "directory"});
+  const std::string rates = dir.write("rate.yaml", "capacity: 2\narrivals: {kind: poisson, modes: [{rate: 1e150}]}\n"
+                                                   "service: {exponential: {rate: 1}}\n");
+  check_refused(crawlq({"solve", rates}), {"rate.yaml", "arrivals.modes[0]", "1e+150", "time unit"});
+}
+
+TEST_CASE("messages name the value briefly and plainly", "[cli][hardening]") {
+  TempDirectory dir;
+  check_refused(crawlq({"describe", dir.write("deep.yaml", "capacity: " + std::string(5000, '[') + std::string(5000, ']'))}),
+                {"deep.yaml", "line 1", "nested more than"});
+  const ProcessResult long_value = crawlq({"describe", dir.write("long.yaml", "capacity: " + std::string(1000000, 'x'))});
+  check_refused(long_value, {"long.yaml: capacity", "1000000 characters"});
+  CHECK(long_value.err.size() < 300);
+  check_refused(crawlq({"describe", dir.write("tiny.yaml", "capacity: 2\narrivals: {kind: poisson, modes: [{rate: 1e-400}]}\n"
+                                                           "service: {exponential: {rate: 1}}\n")}),
+                {"arrivals.modes[0].rate", "1e-400", "too small"});
+  // A subnormal number is a number (it is refused for being a tiny rate, not for not being one).
+  check_refused(crawlq({"describe", dir.write("subnormal.yaml", "capacity: 2\narrivals: {kind: poisson, modes: [{rate: 1e-310}]}\n"
+                                                                "service: {exponential: {rate: 1}}\n")}),
+                {"arrivals.modes[0].rate", "1e-310", "outside"});
+  const std::string paper = shipped("paper-example-1.yaml");
+  const json top = json_of(crawlq({"simulate", paper, "--seed", "18446744073709551615", "--replications", "2",
+                                   "--horizon", "1000", "--json"}));
+  CHECK(top.at("seed").get<std::uint64_t>() == 18446744073709551615ull);
+  for (const char* flag : {"--thresholds", "--export", "--lst", "--cdf"})
+    check_refused(crawlq({"solve", paper, flag, ""}), {flag, "empty"});
+  check_refused(crawlq({"simulate", paper, "--trace", "", "--horizon", "10"}), {"--trace", "empty"});
+  const std::string huge = dir.write("huge.yaml", replace_once(read_text(paper), "capacity: 5", "capacity: 5000"));
+  const json described = json_of(crawlq({"describe", huge, "--json"}));
+  CHECK(described.at("states").get<std::string>().find("e150") != std::string::npos);
+  const std::string too_big = dir.write("too-big.yaml", replace_once(read_text(paper), "capacity: 5", "capacity: 1000000000"));
+  check_refused(crawlq({"describe", too_big}), {"capacity", "1000000000", "at most"});
+}
+
+TEST_CASE("a failed write exits 2 and an existing file is replaced only by a whole one", "[cli][hardening][output]") {
+  const std::string paper = shipped("paper-example-1.yaml");
+  check_refused(crawlq({"solve", paper, "--export", "/dev/full"}), {"--export /dev/full"});
+  check_refused(crawlq({"simulate", paper, "--trace", "/dev/full", "--horizon", "100"}), {"--trace /dev/full"});
+  check_refused(crawlq({"sweep", paper, "--param", "capacity", "--values", "2,3", "--csv", "/dev/full"}), {"--csv /dev/full"});
+  const auto start = std::chrono::steady_clock::now();
+  check_refused(crawlq({"reproduce", "--out", "/dev/full"}), {"--out /dev/full"});
+  CHECK(std::chrono::steady_clock::now() - start < seconds(3));
+
+  TempDirectory dir;
+  const std::string csv = dir.write("old.csv", "the previous results\n");
+  // A sweep refused after the file was named leaves it as it was.
+  check_refused(crawlq({"sweep", paper, "--param", "capacity", "--values", "2,x", "--csv", csv}), {"--values"});
+  CHECK(read_text(csv) == "the previous results\n");
+  REQUIRE(crawlq({"sweep", paper, "--param", "capacity", "--values", "2,3", "--csv", csv}).exit_status == 0);
+  CHECK(read_text(csv).rfind("value,", 0) == 0);
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    CHECK(entry.path().filename().string().find("partial") == std::string::npos);  // no temporary left behind
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test
