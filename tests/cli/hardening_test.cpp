@@ -5,6 +5,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -149,6 +152,30 @@ TEST_CASE("a failed write exits 2 and an existing file is replaced only by a who
   CHECK(read_text(csv).rfind("value,", 0) == 0);
   for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
     CHECK(entry.path().filename().string().find("partial") == std::string::npos);  // no temporary left behind
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test
+
+namespace crawlq::cli_test {
+namespace {
+
+TEST_CASE("Ctrl-C while gnuplot draws stops reproduce, with no report that links missing figures",
+          "[cli][hardening][output]") {
+  TempDirectory dir;
+  // A gnuplot that is interrupted as the user's Ctrl-C would interrupt it (the terminal signals the
+  // whole foreground group; system() shields crawlq itself).
+  const std::string fake = dir.write("gnuplot", "#!/bin/sh\nkill -INT $$\n");
+  std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+  const std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", (dir.path().string() + ":" + path).c_str(), 1);
+  const ProcessResult run =
+      crawlq({"reproduce", "--quick", "--sections", "figures", "--out", (dir.path() / "report").string()}, seconds(120));
+  setenv("PATH", path.c_str(), 1);
+  INFO(report(run));
+  CHECK(run.exit_status == 128 + SIGINT);
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "report" / "report.md"));
+  CHECK(run.err.find("not installed") == std::string::npos);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // The simulator against queues solved on paper, with fixed seeds. Each check allows 4 half-widths of
 // the 95% interval (about 7.5 standard errors): far from a false alarm, tight enough for an error.
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cmath>
 
 #include "sim/replications.hpp"
+#include "sim/simulator.hpp"
 
 using namespace crawlq;
 
@@ -114,4 +116,42 @@ TEST_CASE("comparing a policy with itself on common random numbers gives exactly
   CHECK(c.cost.mean == 0);
   CHECK(c.cost.half_width == 0);
   CHECK(c.independent_cost_half_width > 0);
+}
+
+TEST_CASE("a run stops at its event budget and at its deadline, and says so", "[sim][limits]") {
+  const model::Model m = birth_death(2.0, 1.5, 4, 0.3);
+  const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
+  const sim::Simulator simulator(m, policy);
+  sim::StatisticsObserver statistics(m.capacity, m.modes());
+  const auto budget = simulator.run(1, 0, 0.0, 1e12, {&statistics}, sim::RunLimits{.max_events = 1000});
+  CHECK_FALSE(budget.complete);
+  CHECK(budget.events == 1000);
+  CHECK(budget.simulated > 0);
+  const auto late = simulator.run(1, 0, 0.0, 1e12, {&statistics},
+                                  sim::RunLimits{.deadline = std::chrono::steady_clock::now()});
+  CHECK_FALSE(late.complete);
+  const auto whole = simulator.run(1, 0, 0.0, 100.0, {&statistics});
+  CHECK(whole.complete);
+  CHECK(whole.simulated == 100.0);
+}
+
+TEST_CASE("durations are measured where they happen, exact at any absolute time", "[sim][time]") {
+  // Pages 10^6 time units apart, each served in about 10^-6: by the end of the horizon the clock
+  // reads 10^12, where a double cannot resolve 10^-6.
+  const model::Model m = birth_death(1e-6, 1e6, 1, 0.0);
+  const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 1));
+  const sim::ReplicationPlan plan{.seed = 6, .replications = 8, .warmup = 0, .horizon = 2e11, .threads = 2};
+  const auto s = sim::simulate(m, policy, plan);
+  check_inside(s.mean_sojourn_served, 1e-6, "mean sojourn of served pages");
+  CHECK(s.mean_sojourn_served.half_width < 2e-8);
+}
+
+TEST_CASE("a measure without spread from too few pages is not taken as settled", "[sim][precision]") {
+  const model::Model m = birth_death(2.0, 1.5, 4, 0.3);
+  const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
+  // Ten pages a replication: P_loss is often 0 in every one, which says nothing.
+  const sim::ReplicationPlan plan{.seed = 8, .replications = 4, .warmup = 0, .horizon = 5, .threads = 1};
+  const auto r = sim::simulate_to_precision(m, policy, plan, 0.5, 10);
+  CHECK(r.summary.fewest_pages < sim::kPagesToTrustNoSpread);
+  CHECK_FALSE(r.precise);
 }
