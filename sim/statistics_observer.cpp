@@ -3,11 +3,13 @@
 namespace crawlq::sim {
 
 StatisticsObserver::StatisticsObserver(int capacity, int modes)
-    : time_at_level_(capacity + 1, 0.0), time_with_robots_(modes, 0.0) {}
+    : time_at_level_(capacity + 1), time_with_robots_(modes) {}
 
 ReplicationEstimate StatisticsObserver::estimate(const model::Costs& costs) const {
   ReplicationEstimate e;
-  const double t = observed_time_ > 0 ? observed_time_ : 1.0;
+  CompensatedSum observed;
+  for (const auto& level : time_at_level_) observed.add(level.sum);
+  const double t = observed.sum > 0 ? observed.sum : 1.0;
   e.lambda = offered_ / t;
   e.pages_offered = offered_;
   // Pages are counted where they end; over a long window the ones still inside at its ends vanish.
@@ -17,13 +19,13 @@ ReplicationEstimate StatisticsObserver::estimate(const model::Costs& costs) cons
     e.p_served = served_ / offered_;
   }
   for (std::size_t i = 0; i < time_at_level_.size(); ++i) {
-    e.level_probabilities.push_back(time_at_level_[i] / t);
-    e.mean_in_system += i * time_at_level_[i] / t;
-    if (i > 0) e.mean_in_queue += (i - 1) * time_at_level_[i] / t;
+    e.level_probabilities.push_back(time_at_level_[i].sum / t);
+    e.mean_in_system += i * time_at_level_[i].sum / t;
+    if (i > 0) e.mean_in_queue += (i - 1) * time_at_level_[i].sum / t;
   }
   for (std::size_t r = 0; r < time_with_robots_.size(); ++r) {
-    e.mode_probabilities.push_back(time_with_robots_[r] / t);
-    e.mean_active_robots += (r + 1) * time_with_robots_[r] / t;
+    e.mode_probabilities.push_back(time_with_robots_[r].sum / t);
+    e.mean_active_robots += (r + 1) * time_with_robots_[r].sum / t;
   }
   e.p_starvation = e.level_probabilities[0];
   e.mean_sojourn_served = served_ > 0 ? served_sojourn_ / served_ : 0.0;

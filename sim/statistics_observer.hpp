@@ -28,9 +28,8 @@ class StatisticsObserver final : public Observer {
   StatisticsObserver(int capacity, int modes);
   // Defined here so that the event loop, compiled for this final class, inlines them.
   void on_interval(double, double length, int level, int robots) override {
-    time_at_level_[level] += length;
-    time_with_robots_[robots - 1] += length;
-    observed_time_ += length;
+    time_at_level_[level].add(length);
+    time_with_robots_[robots - 1].add(length);
   }
   void on_batch(double, int batch, int accepted) override {
     offered_ += batch;
@@ -49,8 +48,18 @@ class StatisticsObserver final : public Observer {
   ReplicationEstimate estimate(const model::Costs& costs) const;
 
  private:
-  std::vector<double> time_at_level_, time_with_robots_;
-  double observed_time_ = 0;
+  // Compensated: a million intervals of 10^6 time units would otherwise bury the 10^-6 ones (a level
+  // visited 10^-12 of the time) in the round-off of their sum.
+  struct CompensatedSum {
+    double sum = 0, error = 0;
+    void add(double x) {
+      const double y = x - error;
+      const double t = sum + y;
+      error = (t - sum) - y;
+      sum = t;
+    }
+  };
+  std::vector<CompensatedSum> time_at_level_, time_with_robots_;
   double offered_ = 0, accepted_ = 0, served_ = 0, expired_ = 0;
   double served_sojourn_ = 0, expired_sojourn_ = 0;
   SampleQuantiles served_sojourns_;

@@ -6,6 +6,7 @@
 
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <limits>
 
 #include "analytic/policy_evaluation.hpp"
 #include "sim/warmup.hpp"
@@ -106,8 +107,9 @@ EngineComparison compare_engines(const model::Model& exact_model, const std::opt
     if (p.exact) {
       const double difference = p.simulated.mean - *p.exact;
       const double standard_error = p.simulated.half_width / t95;
-      // No spread (a measure that is 0 in every replication): only round-off may separate them.
-      if (standard_error > 0)
+      // No spread beyond round-off (a measure that is 0, or 1, in every replication): only round-off
+      // may separate them.
+      if (standard_error > 64 * std::numeric_limits<double>::epsilon() * (1 + std::abs(p.simulated.mean)))
         m.z = difference / standard_error;
       else
         m.z = std::abs(difference) <= 1e-9 * (1 + std::abs(*p.exact)) ? 0.0 : std::copysign(HUGE_VAL, difference);
