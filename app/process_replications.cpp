@@ -6,12 +6,19 @@ namespace crawlq::app {
 
 namespace {
 
+// Every scalar of an estimate, in the order they travel: one list for both directions.
+constexpr double sim::ReplicationEstimate::*kScalars[] = {
+    &sim::ReplicationEstimate::lambda,          &sim::ReplicationEstimate::p_loss,
+    &sim::ReplicationEstimate::p_obsolete,      &sim::ReplicationEstimate::p_served,
+    &sim::ReplicationEstimate::p_starvation,    &sim::ReplicationEstimate::mean_in_system,
+    &sim::ReplicationEstimate::mean_in_queue,   &sim::ReplicationEstimate::mean_active_robots,
+    &sim::ReplicationEstimate::mean_sojourn,    &sim::ReplicationEstimate::mean_sojourn_served,
+    &sim::ReplicationEstimate::mean_sojourn_obsolete, &sim::ReplicationEstimate::cost,
+    &sim::ReplicationEstimate::pages_offered,   &sim::ReplicationEstimate::served_median,
+    &sim::ReplicationEstimate::served_p90,      &sim::ReplicationEstimate::served_p99};
+
 void put(NumberWriter& out, const sim::ReplicationEstimate& e) {
-  for (const double x :
-       {e.lambda, e.p_loss, e.p_obsolete, e.p_served, e.p_starvation, e.mean_in_system,
-        e.mean_in_queue, e.mean_active_robots, e.mean_sojourn, e.mean_sojourn_served,
-        e.mean_sojourn_obsolete, e.cost, e.served_median, e.served_p90, e.served_p99})
-    out.put(x);
+  for (const auto field : kScalars) out.put(e.*field);
   out.put(e.level_probabilities);
   out.put(e.mode_probabilities);
   out.put(e.served_sample);
@@ -19,11 +26,7 @@ void put(NumberWriter& out, const sim::ReplicationEstimate& e) {
 
 sim::ReplicationEstimate estimate_from(NumberReader& in) {
   sim::ReplicationEstimate e;
-  for (double* x :
-       {&e.lambda, &e.p_loss, &e.p_obsolete, &e.p_served, &e.p_starvation, &e.mean_in_system,
-        &e.mean_in_queue, &e.mean_active_robots, &e.mean_sojourn, &e.mean_sojourn_served,
-        &e.mean_sojourn_obsolete, &e.cost, &e.served_median, &e.served_p90, &e.served_p99})
-    *x = in.number();
+  for (const auto field : kScalars) e.*field = in.number();
   e.level_probabilities = in.list<double>();
   e.mode_probabilities = in.list<double>();
   e.served_sample = in.list<double>();
