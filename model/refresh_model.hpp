@@ -2,6 +2,7 @@
 // The second paper's model (Coffman, Liu, Weber 1998): one robot re-reads N pages; page i changes as
 // a Poisson process of rate mu_i and is out of date from its first change after an access until the
 // next access; each access takes a random time X. The policy says in which order pages are read.
+#include <cmath>
 #include <optional>
 #include <string>
 #include <variant>
@@ -15,6 +16,20 @@ struct DeterministicTime {
   double value = 0;
 };
 
+// h = E exp(-mu X) of one page, in the forms the paper's formulas need, none of which underflows,
+// overflows or cancels: h itself underflows to 0 from mu X ~ 745 on, and 1 - h rounds to 0 below
+// mu X ~ 1e-16. With l = -ln h and q = mu E[X], Jensen's inequality gives 0 < l <= q, so
+// kappa = l / q lies in (0, 1]; delta = 1 - kappa is 0 for a constant X.
+struct LaplaceValue {
+  double ell = 0;      // l = -ln h (+inf only where mu X overflows)
+  double log_ell = 0;  // ln l, finite where l under- or overflows
+  double kappa = 1;    // l / (mu E[X])
+  double delta = 0;    // 1 - kappa, computed without cancellation as mu -> 0
+
+  double h() const { return std::exp(-ell); }
+  double one_minus_h() const { return -std::expm1(-ell); }
+};
+
 // X: a phase-type law or a constant.
 class AccessTime {
  public:
@@ -23,7 +38,8 @@ class AccessTime {
 
   double mean() const;
   // h(mu) = E exp(-mu X): alpha (mu I - T)^{-1} t for a phase-type law, exp(-mu x) for a constant.
-  double laplace_transform(double mu) const;
+  double laplace_transform(double mu) const { return laplace_value(mu).h(); }
+  LaplaceValue laplace_value(double mu) const;
   const std::variant<PhaseType, DeterministicTime>& law() const { return law_; }
 
  private:
@@ -55,7 +71,16 @@ struct RefreshModel {
   void validate() const;
 };
 
-// Fibonacci numbers F_1 = 1, F_2 = 2, F_3 = 3, 5, 8, 13, ... (the paper's F_8 = 13), up to 2^62.
+// Below this mu_i E[X] a page's obsolescence rate (about mu_i E[X] / 2 and less) would leave the
+// normal doubles, where its digits and every ratio built on it are lost.
+inline constexpr double kSmallestChangePerRead = 1e-300;
+
+// Above this sum c_i a cost (at most sum c_i) is still a double, but a 95% interval around it, up to
+// about 6 sum c_i wide, may not be.
+inline constexpr double kLargestTotalWeight = 1e307;
+
+// Fibonacci numbers F_1 = 1, F_2 = 2, F_3 = 3, 5, 8, 13, ... (the paper's F_8 = 13), every one a long
+// holds (up to F_91 = 7540113804746346429).
 const std::vector<long>& fibonacci_numbers();
 bool is_fibonacci(long n);
 

@@ -1,5 +1,9 @@
 #include "scenarios/refresh_loader.hpp"
 
+#include <charconv>
+#include <limits>
+
+#include "model/number_text.hpp"
 #include "scenarios/law_reader.hpp"
 #include "scenarios/yaml_document.hpp"
 
@@ -14,6 +18,24 @@ model::AccessTime access_time(const YamlReader& r) {
     return model::AccessTime(model::DeterministicTime{r.at("deterministic").number()});
   }
   return model::AccessTime(read_phase_type(r, "beta", "S"));
+}
+
+// F_k as written: digits are read exactly (through a double, F_90 = 2880067194370816120 would become
+// 2880067194370816000 and be refused as no Fibonacci number); other spellings of a whole number
+// ("1.44e2") as every scenario number is read.
+long cycle_length(const YamlReader& c) {
+  if (!c.node().IsScalar()) c.number();  // refuses it, naming the key
+  const std::string& text = c.node().Scalar();
+  const std::string shown = text.size() <= 40 ? text : text.substr(0, 40) + "...";
+  long value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (error == std::errc() && stop == end && value >= 1) return value;
+  if (error == std::errc::result_out_of_range && stop == end)
+    throw model::InputError(c.path(), fmt::format("{}: above the largest Fibonacci number a cycle can be, {}", shown,
+                                                  model::fibonacci_numbers().back()));
+  if (const auto whole = model::parse_whole_number(text, 1, std::numeric_limits<long>::max())) return *whole;
+  throw model::InputError(c.path(), fmt::format("{}: a Fibonacci number of reads (13, 21, 34, 55, 89, 144, ...)", shown));
 }
 
 model::RefreshPolicySpec policy(const YamlReader& r) {
@@ -45,13 +67,7 @@ model::RefreshPolicySpec policy(const YamlReader& r) {
     }
   }
   if (r.has("sequence")) p.sequence = r.at("sequence").integers();
-  if (r.has("cycle")) {
-    const YamlReader c = r.at("cycle");
-    const double value = c.number();
-    if (value != std::floor(value) || value < 1 || value > 4e18)
-      throw model::InputError(c.path(), fmt::format("{}: a Fibonacci number of reads", c.text()));
-    p.cycle = static_cast<long>(value);
-  }
+  if (r.has("cycle")) p.cycle = cycle_length(r.at("cycle"));
   return p;
 }
 

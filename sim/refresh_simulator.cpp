@@ -70,9 +70,9 @@ class CyclicPages {
 
 // What every replication shares, checked and tabulated once.
 struct Setup {
-  std::vector<double> mean_change_gaps;  // 1 / mu_i
-  std::vector<double> cumulative;        // randomized order; empty for a cyclic one
-  std::vector<int> cycle;                // cyclic order; empty for a randomized one
+  std::vector<double> change_rates;  // mu_i
+  std::vector<double> cumulative;    // randomized order; empty for a cyclic one
+  std::vector<int> cycle;            // cyclic order; empty for a randomized one
   AccessSampler access;
   Window window;
 };
@@ -86,8 +86,9 @@ std::vector<double> cumulative_frequencies(const std::vector<double>& f, int pag
     reject(fmt::format("{} frequencies for {} pages", f.size(), pages));
   double sum = 0;
   for (std::size_t i = 0; i < f.size(); ++i) {
-    if (!std::isfinite(f[i]) || f[i] <= 0)
-      reject(fmt::format("frequencies[{}] = {}: must be > 0", i, f[i]));
+    // 0 is allowed: the best randomized policy may never read a page (it stays stale).
+    if (!std::isfinite(f[i]) || f[i] < 0)
+      reject(fmt::format("frequencies[{}] = {}: must be >= 0", i, f[i]));
     sum += f[i];
   }
   if (std::abs(sum - 1) > 1e-9) reject(fmt::format("frequencies sum to {}, not 1", sum));
@@ -95,7 +96,11 @@ std::vector<double> cumulative_frequencies(const std::vector<double>& f, int pag
   std::vector<double> cumulative;
   double c = 0;
   for (double x : f) cumulative.push_back(c += x / sum);
-  cumulative.back() = 1.0;
+  // From the last page read at all on, every entry is exactly 1 (u < 1): the search never runs off
+  // the end, and never picks a page of frequency 0 (its entry equals the one before).
+  std::size_t last = f.size() - 1;
+  while (f[last] == 0) --last;
+  std::fill(cumulative.begin() + static_cast<std::ptrdiff_t>(last), cumulative.end(), 1.0);
   return cumulative;
 }
 
@@ -120,7 +125,7 @@ Setup make_setup(const model::RefreshModel& model, const AccessOrder& order,
     reject(fmt::format("{} replications: an interval needs at least 2", plan.replications));
 
   Setup s{};
-  for (double mu : model.change_rates) s.mean_change_gaps.push_back(1.0 / mu);
+  s.change_rates = model.change_rates;
   if (const auto* randomized = std::get_if<RandomizedOrder>(&order)) {
     s.cumulative = cumulative_frequencies(randomized->frequencies, pages);
   } else {
@@ -159,7 +164,8 @@ std::uint64_t observe(const Setup& s, Pages pages, const Access& access,
     now += access.sample(access_random);
     ++reads;
     stale[page] += s.window.overlap(stale_from[page], now);
-    stale_from[page] = now + changes.unit_exponential() * s.mean_change_gaps[page];
+    // Divided, not multiplied by 1 / mu: that overflows for mu below 1 / 1.8e308.
+    stale_from[page] = now + changes.unit_exponential() / s.change_rates[page];
   }
   // The stale intervals still open at the window's end (those of pages whose last read crossed it
   // start after the end and add nothing).
@@ -171,7 +177,7 @@ std::uint64_t observe(const Setup& s, Pages pages, const Access& access,
 std::uint64_t run_replication(const Setup& s, std::uint64_t seed, int replication, double* stale) {
   RandomStream access_random(seed, replication, Source::kRefreshAccess);
   RandomStream changes(seed, replication, Source::kRefreshChanges);
-  std::vector<double> stale_from(s.mean_change_gaps.size());
+  std::vector<double> stale_from(s.change_rates.size());
   const auto run = [&](auto pages) {
     return std::visit(
         [&](const auto& access) {
@@ -187,6 +193,22 @@ std::uint64_t run_replication(const Setup& s, std::uint64_t seed, int replicatio
 
 }  // namespace
 
+RefreshSimulationNeed estimate_refresh_simulation(const model::RefreshModel& model,
+                                                  const AccessOrder& order, double horizon,
+                                                  double warmup) {
+  const double pages = model.pages();
+  RefreshSimulationNeed need;
+  need.reads_per_replication = (warmup + horizon) / model.access_time.mean() + 1;
+  // Its stale times, its reads, and its cost and one rate in the summary.
+  need.bytes_per_replication = 8 * pages + 8 + 16;
+  // The order (a copy of the cycle, or the cumulative frequencies), the rates and each thread's
+  // scratch.
+  const auto* cyclic = std::get_if<CyclicOrder>(&order);
+  const double order_bytes = cyclic ? 4.0 * static_cast<double>(cyclic->cycle.size()) : 16 * pages;
+  need.fixed_bytes = order_bytes + 8 * pages * (2 + std::thread::hardware_concurrency());
+  return need;
+}
+
 RefreshSimulationResult simulate_refresh(const model::RefreshModel& model, const AccessOrder& order,
                                          const RefreshSimulationPlan& plan) {
   const auto start = std::chrono::steady_clock::now();
@@ -201,25 +223,32 @@ RefreshSimulationResult simulate_refresh(const model::RefreshModel& model, const
     for (int r = next++; r < count; r = next++)
       reads[r] = run_replication(setup, plan.seed, r, &stale[static_cast<std::size_t>(r) * pages]);
   };
-  int threads = plan.threads > 0
-                    ? plan.threads
-                    : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  threads = std::max(1, std::min(threads, count));
+  // More threads than cores buy nothing (the numbers do not depend on them), and thousands of them
+  // would fail to start.
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads =
+      std::max(1, std::min({plan.threads > 0 ? plan.threads : cores, cores, count}));
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
 
   RefreshSimulationResult result;
+  // Costs in units of the largest weight: squared deviations of costs near 1e300 would overflow.
+  double unit = 0;
+  for (double c : model.weights) unit = std::max(unit, std::abs(c));
+  if (unit == 0) unit = 1;
   std::vector<double> costs(count, 0.0), rates(count);
   for (int i = 0; i < pages; ++i) {
     for (int r = 0; r < count; ++r) {
       rates[r] = stale[static_cast<std::size_t>(r) * pages + i] / plan.horizon;
-      costs[r] += model.weights[i] * rates[r];  // C = sum c_i r_i, (4)
+      costs[r] += model.weights[i] / unit * rates[r];  // C = sum c_i r_i, (4)
     }
     result.obsolescence_rates.push_back(student_interval(rates));
   }
   result.cost = student_interval(costs);
+  result.cost.mean *= unit;
+  result.cost.half_width *= unit;
   for (auto n : reads) result.accesses += n;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -38,6 +38,23 @@ struct RefreshSimulationResult {
   double seconds = 0;
 };
 
+// What a simulation will take, known before it starts, so that one too large for the machine is
+// refused rather than begun: each replication reads about (warm-up + horizon) / E[X] pages and
+// keeps a stale time per page; the order is held once.
+struct RefreshSimulationNeed {
+  double reads_per_replication = 0;
+  double bytes_per_replication = 0;
+  double fixed_bytes = 0;
+
+  double reads(double replications) const { return replications * reads_per_replication; }
+  double bytes(double replications) const {
+    return fixed_bytes + replications * bytes_per_replication;
+  }
+};
+RefreshSimulationNeed estimate_refresh_simulation(const model::RefreshModel& model,
+                                                  const AccessOrder& order, double horizon,
+                                                  double warmup);
+
 RefreshSimulationResult simulate_refresh(const model::RefreshModel& model, const AccessOrder& order,
                                          const RefreshSimulationPlan& plan);
 

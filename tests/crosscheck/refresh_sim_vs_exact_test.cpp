@@ -180,3 +180,23 @@ TEST_CASE("golden-ratio order: the paper's example cycle agrees with (3) and Lem
   const std::vector<double> mu{0.05, 0.1, 0.15, 0.25};
   check_cyclic("golden ratio", mu, mu, {3, 1, 3, 0, 2, 3, 1, 3, 0, 2, 3, 1, 2}, 301);
 }
+
+TEST_CASE("pages whose h underflows to 0: the simulated rates agree with Lemma 4.1 and (3)",
+          "[crosscheck][refresh]") {
+  // mu X = 800 and 1000: a page is stale almost surely after each read, h = e^{-mu} is 0 in doubles
+  // and the paper's formulas reduce to r_i = 1 - f_i / (mu_i E[X]) (randomized) and
+  // r_i = 1 - M_i / (K mu_i E[X]) (cyclic); the 0.3 page keeps an ordinary h.
+  const model::RefreshModel m{"h = 0",
+                              {0.3, 800, 1000},
+                              {1.0, 2.0, 3.0},
+                              model::AccessTime(model::DeterministicTime{1.0}),
+                              {}};
+  std::vector<Check> checks;
+  const std::vector<double> f{0.5, 0.3, 0.2};
+  add_checks(checks, "randomized", m, randomized_rates(m, f),
+             sim::simulate_refresh(m, sim::RandomizedOrder{f}, plan(401)), 401);
+  const std::vector<int> cycle{0, 1, 0, 2, 1};
+  add_checks(checks, "cyclic", m, cyclic_rates(m, cycle),
+             sim::simulate_refresh(m, sim::CyclicOrder{cycle}, plan(402)), 402);
+  expect_inside(checks);
+}

@@ -95,7 +95,7 @@ TEST_CASE("randomized optimum: (16) with proportional weights, a numeric minimum
   CHECK(o.closed_form);
   CHECK(o.validity_condition_holds);
   double total_odds = 0;
-  for (double hi : h) total_odds += 1 / hi - 1;
+  for (const auto& hi : h) total_odds += 1 / hi.h() - 1;
   // (11).
   double mu_total = 0;
   for (double x : mu) mu_total += x;

@@ -140,6 +140,59 @@ TEST_CASE("refresh: the same seed gives the same numbers on one thread and on tw
   }
 }
 
+TEST_CASE("refresh: a page of frequency 0 is never read and always stale", "[sim][refresh]") {
+  // The best randomized policy may read a page with frequency 0 (the condition after (16) fails);
+  // --simulate must run it. Before, the simulator refused such an order (crawlq exited 1).
+  const auto m = refresh_model({1.0, 2.0, 0.5}, {1.0, 1.0, 1.0},
+                               model::AccessTime(model::PhaseType::exponential(1.0)));
+  for (const std::vector<double>& f :
+       {std::vector<double>{0.0, 0.4, 0.6}, std::vector<double>{0.4, 0.0, 0.6},
+        std::vector<double>{0.4, 0.6, 0.0}}) {
+    const auto r = sim::simulate_refresh(m, sim::RandomizedOrder{f}, plan(2000, 10, 3));
+    for (int i = 0; i < 3; ++i) {
+      INFO("page " << i << " of frequency " << f[i]);
+      if (f[i] == 0) CHECK(r.obsolescence_rates[i].mean == Approx(1.0).epsilon(1e-12));
+      if (f[i] > 0) CHECK(r.obsolescence_rates[i].mean < 0.9);
+    }
+  }
+}
+
+TEST_CASE("refresh: weights near 1e300 give a finite cost interval", "[sim][refresh]") {
+  // The costs of the replications differ by about 1e298, whose square overflows: before, the cost's
+  // half-width came out infinite (null in JSON).
+  const auto m = refresh_model({0.5, 1.0}, {1e300, 2e300},
+                               model::AccessTime(model::PhaseType::exponential(1.0)));
+  const auto r = sim::simulate_refresh(m, sim::RandomizedOrder{{0.5, 0.5}}, plan(200, 10, 5));
+  CHECK(std::isfinite(r.cost.mean));
+  CHECK(std::isfinite(r.cost.half_width));
+  CHECK(r.cost.half_width > 0);
+  // r_i = mu_i m / (f_i + mu_i m) with m = 1 (the randomized exponential case above).
+  CHECK(r.cost.mean == Approx(1e300 * 0.5 + 2e300 * 1.0 / 1.5).epsilon(0.1));
+}
+
+TEST_CASE("refresh: more threads than cores run (capped), with the same numbers",
+          "[sim][refresh]") {
+  const auto m = refresh_model({0.2, 0.9}, {1, 1}, hyperexponential());
+  auto p = plan(500, 5, 40, 9);
+  p.threads = 1;
+  const auto one = sim::simulate_refresh(m, sim::RandomizedOrder{{0.3, 0.7}}, p);
+  p.threads = 100000;  // thousands of threads would fail to start
+  const auto many = sim::simulate_refresh(m, sim::RandomizedOrder{{0.3, 0.7}}, p);
+  CHECK(one.cost.mean == many.cost.mean);
+}
+
+TEST_CASE("refresh: the need estimate counts reads and stale-time slots", "[sim][refresh]") {
+  const auto m =
+      refresh_model({1.0, 2.0, 3.0}, {1, 1, 1}, model::AccessTime(model::DeterministicTime{0.5}));
+  const auto need = sim::estimate_refresh_simulation(m, sim::CyclicOrder{{0, 1, 2}}, 1000, 50);
+  CHECK(need.reads_per_replication ==
+        Approx(2101));  // (50 + 1000) / 0.5, and the read crossing the end
+  CHECK(need.reads(10) == Approx(21010));
+  CHECK(need.bytes(1e6) > 1e6 * 3 * 8);  // a stale time per page per replication
+  const auto r = sim::simulate_refresh(m, sim::CyclicOrder{{0, 1, 2}}, plan(1000, 50, 2));
+  CHECK(static_cast<double>(r.accesses) == Approx(need.reads(2)).epsilon(0.01));
+}
+
 TEST_CASE("refresh: bad input is rejected", "[sim][refresh]") {
   const auto m =
       refresh_model({1.0, 2.0}, {1.0, 1.0}, model::AccessTime(model::PhaseType::exponential(1.0)));
@@ -150,8 +203,8 @@ TEST_CASE("refresh: bad input is rejected", "[sim][refresh]") {
     CHECK_THROWS_AS(sim::simulate_refresh(m, order, p), std::invalid_argument);
   };
   rejects(sim::RandomizedOrder{{1.0}}, ok);              // one frequency for two pages
-  rejects(sim::RandomizedOrder{{1.0, 0.0}}, ok);         // a page never read
   rejects(sim::RandomizedOrder{{1.2, -0.2}}, ok);        // negative
+  rejects(sim::RandomizedOrder{{0.0, 0.0}}, ok);         // no page read at all (sum 0)
   rejects(sim::RandomizedOrder{{0.5, 0.6}}, ok);         // sum 1.1
   rejects(sim::RandomizedOrder{{0.5, 0.5 + 1e-8}}, ok);  // sum off by more than 1e-9
   rejects(sim::CyclicOrder{{}}, ok);
