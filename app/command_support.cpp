@@ -17,10 +17,22 @@
 
 namespace crawlq::app {
 
+namespace {
+std::vector<std::string>& pending_notes() {
+  static std::vector<std::string> notes;
+  return notes;
+}
+}  // namespace
+
 scenarios::Scenario load(const std::string& file) {
   scenarios::Scenario s = scenarios::load_scenario(file);
-  for (const auto& repair : s.repairs) fmt::print(stderr, "{}: repaired {}\n", file, repair);
+  for (const auto& repair : s.repairs) pending_notes().push_back(fmt::format("{}: repaired {}", file, repair));
   return s;
+}
+
+void print_notes() {
+  for (const auto& note : pending_notes()) fmt::print(stderr, "{}\n", note);
+  pending_notes().clear();
 }
 
 std::string exact_engine_refusal(const model::Model& model, analytic::Method method) {

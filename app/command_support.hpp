@@ -22,8 +22,10 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Loads the file; what `repair-diagonal` changed goes to stderr, never to stdout.
+// Loads the file. What `repair-diagonal` changed is kept as a note for stderr (never stdout), printed by
+// print_notes once the command has run: a refused input keeps its one line of error alone.
 scenarios::Scenario load(const std::string& file);
+void print_notes();
 
 // Why the exact chain of `model` would not fit in this machine's memory (its size and the largest
 // capacity that would), or empty when it fits.

@@ -73,7 +73,10 @@ int main(int argc, char** argv) {
     return static_cast<int>(ExitCode::kOk);
   try {
     for (const auto& command : commands)
-      if (const int status = command(); status >= 0) return status;
+      if (const int status = command(); status >= 0) {
+        crawlq::app::print_notes();
+        return status;
+      }
   } catch (const crawlq::scenarios::ScenarioError& e) {
     fmt::print(stderr, "{}\n", e.what());
     return static_cast<int>(ExitCode::kBadInput);

@@ -179,6 +179,9 @@ model::Costs costs(const YamlReader& r) {
     const YamlReader v = r.at(key);
     into = v.number();
     if (into < 0) throw model::InputError(v.path(), fmt::format("negative cost {}", into));
+    // A weight times a rate times the intervals' spread must stay a double (1e308 gives an inf cost).
+    if (into > model::kLargestRate)
+      throw model::InputError(v.path(), fmt::format("{}: a cost weight may be at most {:g}", into, model::kLargestRate));
   };
   read("loss", c.loss);
   read("obsolescence", c.obsolescence);
