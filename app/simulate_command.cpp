@@ -125,8 +125,9 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
   const std::unique_ptr<sim::Policy> simulated = sim::make_policy(m, level_map);
   const nlohmann::json policy_description = simulated_policy_json(m, level_map);
   const validation::SimulationSettings settings = simulation_settings(o.simulation);
-  if (o.trace.empty()) require_simulation_fits(m, settings, o.file);
   const std::uint64_t seed = settings.seed;
+  const sim::Pace pace = sim::measure_pace(m, *simulated, seed);
+  if (o.trace.empty()) require_simulation_fits(m, pace, settings, o.file);
   if (!o.plot.empty() && o.trace.empty()) throw UsageError("--plot: draws the sample path of --trace; give --trace too");
   if (!o.trace.empty()) {
     if (!settings.horizon) throw UsageError("--trace: give --horizon T, the length of the sample path");
@@ -159,7 +160,7 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
     return 0;
   }
   sim::ReplicationPlan plan{.seed = seed, .replications = settings.replications, .warmup = 0,
-                            .horizon = settings.horizon ? *settings.horizon : sim::default_horizon(m, *simulated, seed),
+                            .horizon = settings.horizon ? *settings.horizon : sim::default_horizon(pace),
                             .threads = settings.threads};
   // Replication r keeps its streams on whichever process runs it: the numbers of one process.
   const ProcessReplications spread(processes);

@@ -60,32 +60,28 @@ namespace {
 // A generous speed (the event loop does 20 to 40 million events a second on one core), so that only
 // runs that surely cannot finish are refused.
 constexpr double kFastestEventsPerSecond = 1e8;
-constexpr double kMostSecondsWithoutLimit = 86400;
 }  // namespace
 
-void require_simulation_fits(const model::Model& model, const validation::SimulationSettings& s,
-                             const std::string& file) {
+void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
+                             const validation::SimulationSettings& s, const std::string& file) {
   const double available = 0.5 * analytic::physical_memory_bytes();
   const double per_replication = sim::replication_bytes(model);
   if (s.replications * per_replication > available)
     throw UsageError(fmt::format("--replications {}: would hold {:.3g} GiB of estimates; at most {} fit in memory",
                                  s.replications, s.replications * per_replication / (1 << 30),
                                  static_cast<long long>(available / per_replication)));
-  if (!s.horizon && !s.warmup) return;  // chosen from the policy's own pace: a million pages
-  const double length = s.horizon.value_or(0) + s.warmup.value_or(0);
-  const double seconds_each = length * sim::slowest_event_rate(model) / kFastestEventsPerSecond;
-  // The warm-up pilot, when there is one, runs a horizon too.
-  const double runs = (s.precision > 0 ? 2 : s.replications) + (s.warmup ? 0 : 1);
-  const double budget = s.precision > 0 ? s.time_limit : kMostSecondsWithoutLimit;
-  if (seconds_each * runs > budget) {
-    const char* flag = s.horizon ? "--horizon" : "--warmup";
-    throw UsageError(fmt::format(
-        "{}: {} {:.6g}: each replication has at least {:.3g} events, {:.3g} s even at {:.0e} events a second; {} "
-        "{} of them take more than {}",
-        file, flag, s.horizon ? *s.horizon : *s.warmup, seconds_each * kFastestEventsPerSecond, seconds_each,
-        kFastestEventsPerSecond, runs, s.precision > 0 ? "(2 replications and the warm-up pilot)" : "runs",
-        s.precision > 0 ? fmt::format("--time-limit {} s", s.time_limit) : std::string("a day")));
-  }
+  const double horizon = s.horizon ? *s.horizon : sim::default_horizon(pace);
+  // The warm-up pilot, when there is one, runs a horizon too; the sequential mode needs 2 replications.
+  const double length = horizon + s.warmup.value_or(horizon);
+  const double seconds_each = length * pace.events_per_time / kFastestEventsPerSecond;
+  const double runs = s.precision > 0 ? 2 : s.replications;
+  if (seconds_each * runs <= s.time_limit) return;
+  throw UsageError(fmt::format(
+      "{}: {} {:.6g}: each replication has about {:.3g} events at the pace it keeps, {:.3g} s even at {:.0e} events a "
+      "second; {} of them take more than --time-limit {} s (raise it, or shorten the run)",
+      file, s.horizon ? "--horizon" : (s.warmup ? "--warmup" : "the default horizon"),
+      s.horizon ? *s.horizon : (s.warmup ? *s.warmup : horizon), seconds_each * kFastestEventsPerSecond, seconds_each,
+      kFastestEventsPerSecond, runs, s.time_limit));
 }
 
 nlohmann::json simulated_policy_json(const model::Model& m, const std::optional<model::Policy>& level_map) {

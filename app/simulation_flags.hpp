@@ -7,6 +7,7 @@
 #include <string>
 
 #include "model/model.hpp"
+#include "sim/horizon.hpp"
 #include "validation/engine_comparison.hpp"
 
 namespace crawlq::app {
@@ -32,10 +33,10 @@ void add_simulation_flags(CLI::App* command, SimulationFlags& flags);
 validation::SimulationSettings simulation_settings(const SimulationFlags& flags);
 
 // Refuses (UsageError naming the flag, the value and the bound) a run that could not finish: more
-// replications than memory holds, or a --horizon/--warmup with more events than the time allows
-// (--time-limit in the sequential mode, about a day otherwise), before anything runs.
-void require_simulation_fits(const model::Model& model, const validation::SimulationSettings& settings,
-                             const std::string& file);
+// replications than memory holds, or more events (at the pilot's measured pace) than --time-limit
+// allows even at 10^8 events a second, before anything runs.
+void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
+                             const validation::SimulationSettings& settings, const std::string& file);
 
 // The policy the simulator runs, for output: a level map, or the file's simulation-only policy.
 nlohmann::json simulated_policy_json(const model::Model& model, const std::optional<model::Policy>& level_map);

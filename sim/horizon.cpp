@@ -29,15 +29,25 @@ class OfferedPages final : public Observer {
 
 }  // namespace
 
-double default_horizon(const model::Model& model, const Policy& policy, std::uint64_t seed) {
+Pace measure_pace(const model::Model& model, const Policy& policy, std::uint64_t seed) {
   OfferedPages offered;
   const RunStatistics pilot = Simulator(model, policy).run(seed, kPilotReplication, 0.0,
                                                            std::numeric_limits<double>::infinity(), {&offered},
                                                            RunLimits{.max_events = kPilotEvents});
+  // A pilot can miss a regime its start is far from (a phase entered rarely but kept long): the
+  // long-run rate of the robots' phase moves, in whichever mode is slowest, is a floor it cannot miss.
+  double long_run_moves = std::numeric_limits<double>::infinity();
+  for (int r = 1; r <= model.modes(); ++r) {
+    const model::Bmap& b = model.arrivals.mode(r);
+    long_run_moves = std::min(long_run_moves, b.stationary().dot(-b.d(0).diagonal().transpose()));
+  }
+  return {offered.pages() / pilot.simulated,
+          std::max(static_cast<double>(pilot.events) / pilot.simulated, long_run_moves)};
+}
+
+double default_horizon(const Pace& pace) {
   // Every BMAP brings pages, so a pilot this long sees some; if not, its events set the pace.
-  const double per_unit_time = offered.pages() > 0 ? offered.pages() / pilot.simulated
-                                                   : static_cast<double>(pilot.events) / pilot.simulated;
-  return kDefaultPagesPerReplication / per_unit_time;
+  return kDefaultPagesPerReplication / (pace.pages_per_time > 0 ? pace.pages_per_time : pace.events_per_time);
 }
 
 double slowest_event_rate(const model::Model& model) {

@@ -13,9 +13,16 @@ namespace crawlq::sim {
 // Pages a replication should see when its length is chosen for it.
 inline constexpr double kDefaultPagesPerReplication = 1e6;
 
-// kDefaultPagesPerReplication / (pages offered per unit time on a pilot of a few hundred thousand
-// events under `policy`, on streams no replication uses).
-double default_horizon(const model::Model& model, const Policy& policy, std::uint64_t seed);
+// The pace of the system under `policy`, measured on a pilot of a few hundred thousand events on
+// streams no replication uses.
+struct Pace {
+  double pages_per_time = 0;
+  double events_per_time = 0;
+};
+Pace measure_pace(const model::Model& model, const Policy& policy, std::uint64_t seed);
+
+// kDefaultPagesPerReplication at the pace the pilot measured.
+double default_horizon(const Pace& pace);
 
 // What a run costs, known before it starts, so that one that cannot finish is refused at once:
 // events per unit time are at least the slowest rate at which the robots' phase process moves (it

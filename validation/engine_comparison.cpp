@@ -75,7 +75,8 @@ EngineComparison compare_engines(const model::Model& exact_model, const std::opt
 
   sim::ReplicationPlan plan{.seed = settings.seed, .replications = settings.replications, .warmup = 0,
                             .horizon = settings.horizon ? *settings.horizon
-                                                      : sim::default_horizon(simulated_model, simulated_policy, settings.seed),
+                                                      : sim::default_horizon(sim::measure_pace(
+                                                            simulated_model, simulated_policy, settings.seed)),
                             .threads = settings.threads};
   plan.warmup = settings.warmup ? *settings.warmup
                                 : sim::mser5_warmup(simulated_model, simulated_policy, plan.seed, plan.horizon);

@@ -92,6 +92,14 @@ TEST_CASE("a run that cannot finish is refused at once, one that runs out of tim
   check_refused(crawlq({"simulate", paper, "--horizon", "1e308"}, quick), {"--horizon", "1e+308"});
   check_refused(crawlq({"simulate", paper, "--warmup", "1e308"}, quick), {"--warmup", "1e+308"});
   check_refused(crawlq({"simulate", paper, "--horizon", "1e9", "--time-limit", "2"}, quick), {"--horizon", "--time-limit 2"});
+  // A phase entered rarely but kept long at 10^9 events a unit of time: a pilot from the start misses it,
+  // the long-run rate does not, and a fixed run of 2 replications is refused as well.
+  TempDirectory dir;
+  const std::string fast = dir.write(
+      "fast-phase.yaml", replace_once(read_text(shipped("paper-real-data.yaml")),
+                                      "[[8.154985e-06, 1.4502649e-07], [2.8652649999999997e-07, 1.410592e-05]]",
+                                      "[[8.154985e-06, 1.4502649e-07], [2.8652649999999997e-07, 1e9]]"));
+  check_refused(crawlq({"simulate", fast, "--replications", "2", "--horizon", "100"}, quick), {"--horizon 100", "--time-limit"});
   // Passes the up-front bound, but one replication takes many seconds: the limit stops it inside.
   const auto start = std::chrono::steady_clock::now();
   const ProcessResult cut = crawlq({"simulate", paper, "--horizon", "4e7", "--warmup", "0", "--time-limit", "1"}, seconds(20));
