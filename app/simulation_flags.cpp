@@ -32,7 +32,7 @@ void add_simulation_flags(CLI::App* command, SimulationFlags& flags) {
                    "are within this fraction of their estimates; the default unless --replications is given (0: off)")
       ->capture_default_str()
       ->each([&flags](const std::string&) { flags.precision_given = true; });
-  command->add_option("--time-limit", flags.time_limit, "seconds the sequential mode may take")->capture_default_str();
+  command->add_option("--time-limit", flags.time_limit, "seconds the run may take: the sequential mode stops there (within a replication), and a run that could not finish in it is refused at once")->capture_default_str();
 }
 
 validation::SimulationSettings simulation_settings(const SimulationFlags& f) {
