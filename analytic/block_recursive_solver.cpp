@@ -1,5 +1,6 @@
 #include "analytic/block_recursive_solver.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "model/linear_algebra.hpp"
@@ -10,13 +11,13 @@ namespace {
 using Dense = Eigen::MatrixXd;
 
 // Q-bar_{l,l} = Q_{l,l} + sum_{m>l} Q_{l,m} G_{m-1} ... G_l, by Horner from the top (step 2), with
-// row_block(m) = Q_{l,m}. Zero blocks (batches too small to reach level m) cost nothing.
+// row_block(m) = Q_{l,m} and `top` the highest level l reaches. Zero blocks (batches too small to reach level m) cost nothing.
 template <typename RowBlock>
-Dense horner(int l, int capacity, const RowBlock& row_block, const std::vector<const Dense*>& g) {
+Dense horner(int l, int top, const RowBlock& row_block, const std::vector<const Dense*>& g) {
   Dense y;
   bool zero = true;
-  for (int m = capacity; m >= l; --m) {
-    if (!zero && m < capacity) y = y * *g[m];  // y G_m
+  for (int m = top; m >= l; --m) {
+    if (!zero && m < top) y = y * *g[m];  // y G_m
     const auto& contribution = row_block(m);
     if (contribution.nonZeros() > 0 || m == l) {
       if (zero) {
@@ -56,12 +57,14 @@ StationaryResult BlockRecursiveSolver::solve(const GeneratorBlocks& blocks) cons
   // Step 1 with the diagonal of step 2: level factors from the top down.
   std::vector<std::shared_ptr<const LevelFactor>> factor(k + 1);
   std::vector<const Dense*> g(k + 1, nullptr);  // g[m] = G_m
+  std::vector<int> suffix;  // robots at levels l..K as runs (robots, levels), the top one first
   for (int l = k; l >= 1; --l) {
-    const std::vector<int> suffix(robots.begin() + l, robots.end());
+    if (!suffix.empty() && suffix[suffix.size() - 2] == robots[l]) ++suffix.back();
+    else suffix.insert(suffix.end(), {robots[l], 1});
     if (cache_) factor[l] = cache_->find(suffix);
     if (!factor[l]) {
       auto made = std::make_shared<LevelFactor>();
-      const Dense diagonal = horner(l, k, [&](int m) -> const SparseMatrix& { return blocks.block(l, m); }, g);
+      const Dense diagonal = horner(l, blocks.highest_reach(l), [&](int m) -> const SparseMatrix& { return blocks.block(l, m); }, g);
       made->minus_diagonal.compute(-diagonal);
       made->g_below = made->minus_diagonal.solve(Dense(blocks.block(l, l - 1)));
       factor[l] = made;
@@ -75,7 +78,7 @@ StationaryResult BlockRecursiveSolver::solve(const GeneratorBlocks& blocks) cons
   // with h_m = sum_{i<l} p_i Q_{i,m} grown one level at a time. Working with the row vector rather
   // than the W-row matrices F_l keeps every product a matrix-vector one; the normalisation p e = 1
   // comes last.
-  const Dense bar00 = horner(0, k, [&](int m) -> const SparseMatrix& { return blocks.block(0, m); }, g);
+  const Dense bar00 = horner(0, blocks.highest_reach(0), [&](int m) -> const SparseMatrix& { return blocks.block(0, m); }, g);
   const Eigen::Index w = space.level_size(0);
   // Q-bar_{0,0} generates the chain censored on level 0: p_0 is its stationary vector, up to scale.
   const Eigen::RowVectorXd p0 = model::stationary_distribution(bar00);
@@ -85,12 +88,16 @@ StationaryResult BlockRecursiveSolver::solve(const GeneratorBlocks& blocks) cons
   p.segment(0, w) = p0.transpose();
   std::vector<Eigen::RowVectorXd> h(k + 1);
   for (int m = 0; m <= k; ++m) h[m] = Eigen::RowVectorXd::Zero(space.level_size(m));
+  int highest = 0;  // h_m = 0 above it: with short batches the sum stops long before K
   for (int l = 1; l <= k; ++l) {
     const Eigen::RowVectorXd below = p.segment(space.level_offset(l - 1), space.level_size(l - 1)).transpose();
-    for (int m = l; m <= k; ++m)
-      if (blocks.block(l - 1, m).nonZeros() > 0) h[m] += below * blocks.block(l - 1, m);
-    Eigen::RowVectorXd x = h[k];
-    for (int m = k - 1; m >= l; --m) x = h[m] + x * *g[m];
+    for (int m = l; m <= blocks.highest_reach(l - 1); ++m)
+      if (blocks.block(l - 1, m).nonZeros() > 0) {
+        h[m] += below * blocks.block(l - 1, m);
+        highest = std::max(highest, m);
+      }
+    Eigen::RowVectorXd x = h[std::max(highest, l)];
+    for (int m = std::max(highest, l) - 1; m >= l; --m) x = h[m] + x * *g[m];
     const Eigen::VectorXd level = factor[l]->minus_diagonal.transpose().solve(Eigen::VectorXd(x.transpose()));
     p.segment(space.level_offset(l), space.level_size(l)) = level;
   }

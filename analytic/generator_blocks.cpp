@@ -1,5 +1,8 @@
 #include "analytic/generator_blocks.hpp"
 
+#include <algorithm>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "model/admission.hpp"
@@ -14,7 +17,8 @@ namespace {
 std::vector<Eigen::MatrixXd> batches_by_admitted(const model::Model& model, const model::Bmap& bmap,
                                                  int level) {
   const int w = bmap.phases();
-  std::vector<Eigen::MatrixXd> by_admitted(model.capacity - level + 1, Eigen::MatrixXd::Zero(w, w));
+  const int most = std::min(model.capacity - level, bmap.max_batch());
+  std::vector<Eigen::MatrixXd> by_admitted(most + 1, Eigen::MatrixXd::Zero(w, w));
   for (int k = 1; k <= bmap.max_batch(); ++k)
     by_admitted[model::accepted_pages(model.admission, level, model.capacity, k)] += bmap.d(k);
   return by_admitted;
@@ -40,39 +44,73 @@ void GeneratorBlocks::build() const {
   const Eigen::Index w = space_.arrival_phases();
   const Sparse iw = identity(w);
 
+  // gamma^{(x)a} once for each a a batch can add; a level's batches of a pages are zero for most a
+  // (batches are short), and their blocks stay empty.
+  std::vector<Sparse> gamma_powers{to_sparse(Eigen::MatrixXd::Ones(1, 1))};
+  const auto gamma_power = [&](int a) -> const Sparse& {
+    while (static_cast<int>(gamma_powers.size()) <= a)
+      gamma_powers.push_back(kron(gamma_powers.back(), terms.gamma_power(1)));
+    return gamma_powers[static_cast<std::size_t>(a)];
+  };
+
   blocks_.resize(capacity + 1);
   for (int level = 0; level <= capacity; ++level) {
-    std::vector<Sparse> row(capacity - level + 2);  // to = level-1 .. capacity
     const model::Bmap& bmap = model.arrivals.mode(policy.robots(level));
+    // to = level-1 .. the highest level a batch reaches
+    std::vector<Sparse> row(std::min(capacity - level, bmap.max_batch()) + 2);
     const auto admitted = batches_by_admitted(model, bmap, level);
     const Sparse stay = to_sparse(bmap.d(0) + admitted[0]);
     if (level == 0) {
       row[1] = stay;
-      for (int a = 1; a <= capacity; ++a)
-        row[1 + a] = kron(kron(to_sparse(admitted[a]), terms.beta()), terms.gamma_power(a - 1));
+      for (int a = 1; a + 1 < static_cast<int>(row.size()); ++a)
+        if (!admitted[a].isZero(0))
+          row[1 + a] = kron(kron(to_sparse(admitted[a]), terms.beta()), gamma_power(a - 1));
     } else {
       const int waiting = level - 1;
       const Sparse rest = identity(space_.level_size(level) / w);
       row[1] = Sparse(kron(stay, rest) + kron(iw, terms.a(waiting)));
-      for (int a = 1; level + a <= capacity; ++a)
-        row[1 + a] = kron(kron(to_sparse(admitted[a]), rest), terms.gamma_power(a));
+      for (int a = 1; a + 1 < static_cast<int>(row.size()); ++a)
+        if (!admitted[a].isZero(0)) row[1 + a] = kron(kron(to_sparse(admitted[a]), rest), gamma_power(a));
       row[0] = waiting == 0 ? kron(iw, terms.s0()) : kron(iw, terms.b(waiting));
     }
-    for (int to = level - 1; to <= capacity; ++to) {
+    // Blocks past the last batch that reaches them are zero and not kept: a long buffer with short
+    // batches would otherwise hold K^2 / 2 of them.
+    std::size_t kept = 2;
+    for (std::size_t i = row.size(); i > 2; --i)
+      if (row[i - 1].nonZeros() > 0) {
+        kept = i;
+        break;
+      }
+    row.resize(kept);
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const int to = level - 1 + static_cast<int>(i);
       if (to < 0) continue;
-      Sparse& block = row[to - level + 1];
+      Sparse& block = row[i];
       if (block.rows() == 0) block.resize(space_.level_size(level), space_.level_size(to));
       block.makeCompressed();
     }
     blocks_[level].reserve(row.size());
     for (auto& b : row) blocks_[level].emplace_back(std::move(b));
   }
+  std::set<Eigen::Index> sizes;
+  for (int level = 0; level <= capacity; ++level) sizes.insert(space_.level_size(level));
+  for (const Eigen::Index rows : sizes)
+    for (const Eigen::Index cols : sizes) zeros_.emplace(std::make_pair(rows, cols), SparseMatrix(rows, cols));
+}
+
+int GeneratorBlocks::highest_reach(int from) const {
+  std::call_once(built_, [this] { build(); });
+  return from - 2 + static_cast<int>(blocks_[static_cast<std::size_t>(from)].size());
 }
 
 const SparseMatrix& GeneratorBlocks::block(int from, int to) const {
   std::call_once(built_, [this] { build(); });
-  if (to < from - 1 || to > capacity() || from < 0 || from > capacity()) return empty_;
-  return blocks_[from][to - from + 1];
+  if (to > capacity() || from < 0 || from > capacity()) return empty_;
+  const auto& row = blocks_[static_cast<std::size_t>(from)];
+  const int index = to - from + 1;
+  if (index < 0 || index >= static_cast<int>(row.size()))
+    return zeros_.at({space_.level_size(from), space_.level_size(to)});
+  return row[static_cast<std::size_t>(index)];
 }
 
 SparseMatrix GeneratorBlocks::assemble() const {

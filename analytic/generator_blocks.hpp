@@ -4,7 +4,9 @@
 // Hessenberg: a level falls by at most one page at a time. The blocks are built on first use: the
 // iterative solver applies Q from its factors (generator_operator.hpp) and never asks for them.
 #include <Eigen/SparseCore>
+#include <map>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "analytic/state_space.hpp"
@@ -31,6 +33,8 @@ class GeneratorBlocks {
   bool single_arrivals() const { return single_arrivals_; }
   // The policy the blocks were built for: robots at levels 0..K.
   const std::vector<int>& robots_per_level() const { return policy_.levels(); }
+  // The highest level `from` reaches in one move (the blocks beyond it are zero).
+  int highest_reach(int from) const;
   // The whole of Q, for direct solvers and residuals.
   SparseMatrix assemble() const;
 
@@ -42,7 +46,11 @@ class GeneratorBlocks {
   StateSpace space_;
   bool single_arrivals_;
   mutable std::once_flag built_;
-  mutable std::vector<std::vector<SparseMatrix>> blocks_;  // blocks_[from][to - from + 1]
+  // blocks_[from][to - from + 1], up to the last block that is not zero.
+  mutable std::vector<std::vector<SparseMatrix>> blocks_;
+  // The zero block of every shape, for the blocks past those kept (level sizes differ only when
+  // pages' clocks have several phases, and then K is small).
+  mutable std::map<std::pair<Eigen::Index, Eigen::Index>, SparseMatrix> zeros_;
   SparseMatrix empty_;
 };
 

@@ -1,5 +1,7 @@
 #include "analytic/generator_operator.hpp"
 
+#include <algorithm>
+
 #include "model/admission.hpp"
 
 namespace crawlq::analytic {
@@ -27,6 +29,12 @@ class ClockKernel {
       : gamma_(gamma), exit_(gamma_exit), r_(static_cast<int>(gamma.rows())) {}
 
   void apply(const double* x, double* y_same, double* y_down, int n) const {
+    // One phase (an exponential clock): n clocks are one state that leaves at n times the rate; a
+    // pass per clock would make a long buffer cost K^2.
+    if (r_ == 1) {
+      if (n > 0) y_down[0] += n * exit_(0) * x[0];
+      return;
+    }
     if (n <= kFlatClocks) {
       for (int k = 0; k < n; ++k) one_clock(x, y_same, y_down, power(r_, k), power(r_, n - 1 - k));
       return;
@@ -128,7 +136,8 @@ GeneratorOperator::GeneratorOperator(const model::Model& model, const model::Pol
     const model::Bmap& bmap = model.arrivals.mode(policy.robots(level));
     Eigen::MatrixXd stay = bmap.d(0);
     Level l;
-    l.admitting.assign(capacity - level, Eigen::MatrixXd::Zero(w_, w_));
+    l.admitting.assign(std::min(capacity - level, bmap.max_batch()), Eigen::MatrixXd::Zero(w_, w_));
+    longest_batch_ = std::max(longest_batch_, bmap.max_batch());
     for (int k = 1; k <= bmap.max_batch(); ++k) {
       const int admitted = model::accepted_pages(model.admission, level, capacity, k);
       if (admitted == 0) stay += bmap.d(k);
@@ -222,8 +231,10 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
   }
 
   // Batches that admitted a pages from level - a: the new pages' clocks (gamma each) at the tail.
-  for (int a = 1; a < level; ++a) {
-    const Eigen::MatrixXd& admitting = levels_[level - a].admitting[a - 1];
+  for (int a = 1; a < level && a <= longest_batch_; ++a) {
+    const auto& from_level = levels_[level - a].admitting;
+    if (a > static_cast<int>(from_level.size())) continue;
+    const Eigen::MatrixXd& admitting = from_level[a - 1];
     const Eigen::VectorXd& fresh = new_clocks_[a];
     const Index width = fresh.size(), old_clocks = clocks / width;
     const Index source_offset = space_.level_offset(level - a);
@@ -239,7 +250,7 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
     }
   }
   // A batch into the empty system: its first page starts service (beta), the rest wait.
-  {
+  if (level <= static_cast<int>(levels_[0].admitting.size())) {
     const Eigen::RowVectorXd flow = Eigen::Map<const Eigen::RowVectorXd>(x, w_) * levels_[0].admitting[level - 1];
     const double rate = flow(arrival) * service_start_(service);
     const Eigen::VectorXd& waiting = new_clocks_[level - 1];

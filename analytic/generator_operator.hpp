@@ -28,7 +28,8 @@ class GeneratorOperator {
  private:
   struct Level {
     Eigen::MatrixXd stay_off_diagonal;        // D_0 + lost batches, without its diagonal: W x W
-    std::vector<Eigen::MatrixXd> admitting;   // [a]: batches that add a pages, a = 1..K-level (index a-1)
+    // [a-1]: batches that add a pages, a = 1..min(K - level, the longest batch); none add more.
+    std::vector<Eigen::MatrixXd> admitting;
   };
   void apply_level_zero(const double* x, double* y) const;
   // The entries of y in one (arrival phase, service phase) block of a level >= 1.
@@ -36,6 +37,7 @@ class GeneratorOperator {
 
   StateSpace space_;
   int w_, m_, r_;
+  int longest_batch_ = 0;  // no batch adds more pages than this
   std::vector<Level> levels_;
   Eigen::MatrixXd service_;          // S: M x M
   Eigen::VectorXd service_exit_;     // S_0

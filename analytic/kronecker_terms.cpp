@@ -56,6 +56,7 @@ Sparse KroneckerTerms::gamma_power(int l) const {
 // more than solving the chain.
 Sparse KroneckerTerms::clock_sum(int n) const {
   const int r = clock_phases();
+  if (r == 1) return Sparse(to_sparse(Eigen::MatrixXd::Constant(1, 1, n * Eigen::MatrixXd(big_gamma_)(0, 0))));
   const Eigen::Index states = power(r, n);
   std::vector<Eigen::Triplet<double>> entries;
   entries.reserve(static_cast<std::size_t>(states) * (1 + n * (r - 1)));
@@ -79,6 +80,8 @@ Sparse KroneckerTerms::clock_sum(int n) const {
 
 Sparse KroneckerTerms::expiry_sum(int n) const {
   const int r = clock_phases();
+  // One phase: the n clocks are one state (a long buffer would cost K^2 digit by digit).
+  if (r == 1) return to_sparse(Eigen::MatrixXd::Constant(1, 1, n * Eigen::VectorXd(gamma0_)(0)));
   const Eigen::Index states = power(r, n);
   std::vector<Eigen::Triplet<double>> entries;
   entries.reserve(static_cast<std::size_t>(states) * n);
