@@ -51,6 +51,7 @@ sim::ReplicationBatch ProcessReplications::run(const model::Model& model, const 
   NumberWriter out;
   // Events travel as a double: exact below 2^53, far beyond any run's count.
   out.put(static_cast<double>(mine.events));
+  out.put(mine.cut_short ? 1.0 : 0.0);
   out.put(static_cast<double>(mine.estimates.size()));
   for (const auto& e : mine.estimates) put(out, e);
 
@@ -58,6 +59,9 @@ sim::ReplicationBatch ProcessReplications::run(const model::Model& model, const 
   for (const std::vector<double>& part : processes_.all_gather(out.numbers())) {
     NumberReader in(part);
     all.events += static_cast<std::uint64_t>(in.number());
+    // A share the deadline cut keeps its prefix: the run keeps every replication that finished
+    // anywhere, and every process sees the same set.
+    all.cut_short = in.number() != 0 || all.cut_short;
     for (std::size_t i = in.count(); i > 0; --i) all.estimates.push_back(estimate_from(in));
   }
   return all;

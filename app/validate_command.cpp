@@ -10,6 +10,7 @@
 #include "app/command_support.hpp"
 #include "app/json_output.hpp"
 #include "app/simulation_flags.hpp"
+#include "sim/horizon.hpp"
 #include "sim/policy.hpp"
 #include "validation/engine_comparison.hpp"
 
@@ -116,6 +117,15 @@ int run(const ValidateOptions& o) {
                                      o.simulator_file, simulated_scenario->model.capacity,
                                      simulated_scenario->model.modes(), c.file, c.scenario.model.capacity,
                                      c.scenario.model.modes()));
+  }
+
+  // Every run's length checked before any runs, so that a file late in the list cannot waste the
+  // time of those before it.
+  for (const auto& c : cases) {
+    const model::Model& simulated_model = simulated_scenario ? simulated_scenario->model : c.scenario.model;
+    const std::unique_ptr<sim::Policy> policy = sim::make_policy(simulated_model, c.level_map);
+    require_simulation_fits(simulated_model, sim::measure_pace(simulated_model, *policy, settings.seed), settings,
+                            c.file);
   }
 
   nlohmann::json all = nlohmann::json::array();

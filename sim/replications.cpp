@@ -210,8 +210,8 @@ SequentialResult simulate_to_precision(const model::Model& model, const Policy& 
   const auto start = std::chrono::steady_clock::now();
   ReplicationPlan plan = given;
   // Within a round too: one replication of a long horizon may take longer than the whole limit.
-  // Processes would each read their own clock, so a spread run stops between rounds only.
-  if (!plan.spread && time_limit < 1e9)
+  // Spread over processes, each stops its share by its own clock, and all learn of any cut.
+  if (time_limit < 1e9)
     plan.deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                 std::chrono::duration<double>(time_limit));
   ReplicationBatch all = run_planned(model, policy, plan, 0, plan.replications);

@@ -22,7 +22,8 @@ struct ReplicationPlan {
   double horizon = 0;  // observed time of each replication
   int threads = 0;     // 0: all cores
   // A replication still running then stops, and it and every later one are dropped (so the result
-  // is that of the replications before it, whatever the thread count). Not with `spread`.
+  // is that of the replications before it, whatever the thread count). With `spread`, each process
+  // keeps the prefix of its own share.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   // Called after each replication with the number done (from any thread, one call at a time).
   std::function<void(int done)> progress = nullptr;

@@ -100,11 +100,15 @@ TEST_CASE("a run that cannot finish is refused at once, one that runs out of tim
                                       "[[8.154985e-06, 1.4502649e-07], [2.8652649999999997e-07, 1.410592e-05]]",
                                       "[[8.154985e-06, 1.4502649e-07], [2.8652649999999997e-07, 1e9]]"));
   check_refused(crawlq({"simulate", fast, "--replications", "2", "--horizon", "100"}, quick), {"--horizon 100", "--time-limit"});
+  // validate checks every file's run before it runs the first, so a long list is refused at once.
+  check_refused(crawlq({"validate", paper, fast, "--replications", "2", "--horizon", "100"}, quick),
+                {fast, "--horizon 100", "--time-limit"});
+  check_refused(crawlq({"validate", paper, "--horizon", "1e9", "--time-limit", "2"}, quick), {"--horizon", "--time-limit 2"});
   // Passes the up-front bound, but one replication takes many seconds: the limit stops it inside.
   const auto start = std::chrono::steady_clock::now();
-  const ProcessResult cut = crawlq({"simulate", paper, "--horizon", "4e7", "--warmup", "0", "--time-limit", "1"}, seconds(20));
+  const ProcessResult cut = crawlq({"simulate", paper, "--horizon", "4e7", "--warmup", "0", "--time-limit", "3"}, seconds(20));
   CHECK(std::chrono::steady_clock::now() - start < seconds(8));
-  check_refused(cut, {"--time-limit 1", "--horizon"});
+  check_refused(cut, {"--time-limit 3 s: 0 replications", "--horizon"});
   // Far out the distribution function is 1, without a sum of 10^9 terms.
   const json cdf = json_of(crawlq({"solve", paper, "--cdf", "1e9", "--json"}, quick));
   CHECK(cdf.at("cdf").at(0).at("served").get<double>() == Approx(1.0).margin(1e-12));
