@@ -4,8 +4,8 @@
 
 namespace crawlq::analytic {
 
-double cost_criterion(const model::Costs& costs, const Measures& m, double mean_sojourn_served) {
-  return model::cost_criterion(costs, m.lambda, m.p_loss, m.p_obsolete, mean_sojourn_served,
+double cost_criterion(const model::Costs& costs, const Measures& m) {
+  return model::cost_criterion(costs, m.lambda, m.p_loss, m.p_obsolete, m.mean_sojourn_served,
                                m.mean_active_robots, m.p_starvation);
 }
 
@@ -26,10 +26,10 @@ PolicyEvaluation PolicyEvaluator::evaluate(const model::Policy& policy,
   if (e.stationary.summary.status != SolverStatus::kConverged) return e;
   e.measures = compute_measures(model_, policy, blocks.space(), e.stationary.probabilities);
   const SojournTimes sojourn = sojourn_times(e);
-  e.mean_sojourn = sojourn.mean(PageFate::kAccepted);
-  e.mean_sojourn_served = sojourn.mean(PageFate::kServed);
-  e.mean_sojourn_obsolete = sojourn.mean(PageFate::kObsolete);
-  e.cost = cost_criterion(model_.costs, e.measures, e.mean_sojourn_served);
+  e.measures.mean_sojourn = sojourn.mean(PageFate::kAccepted);
+  e.measures.mean_sojourn_served = sojourn.mean(PageFate::kServed);
+  e.measures.mean_sojourn_obsolete = sojourn.mean(PageFate::kObsolete);
+  e.measures.cost = cost_criterion(model_.costs, e.measures);
   return e;
 }
 

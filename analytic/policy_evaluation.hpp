@@ -13,15 +13,12 @@ namespace crawlq::analytic {
 struct PolicyEvaluation {
   model::Policy policy;
   StationaryResult stationary;
-  Measures measures;
-  double mean_sojourn = 0;           // accepted pages (served or obsolete)
-  double mean_sojourn_served = 0;    // V^(1), the sojourn term of (2)
-  double mean_sojourn_obsolete = 0;  // V^(2)
-  double cost = 0;                   // (2)
+  Measures measures;  // every one, the sojourn means and the cost (2) included
 };
 
-// (2): lambda (c_loss P_loss + c_obs P_obs) + a V^(1) + c_rob N_act + c_star P_star.
-double cost_criterion(const model::Costs& costs, const Measures& measures, double mean_sojourn_served);
+// ADKNS (2): lambda (c_loss P_loss + c_obs P_obs) + a V^(1) + c_rob N_act + c_star P_star, from
+// `measures` (its own cost not read).
+double cost_criterion(const model::Costs& costs, const Measures& measures);
 
 // Solves many policies of one model, sharing what does not depend on the policy (the tagged-page
 // chain and its factorisation).

@@ -47,7 +47,7 @@ bool table_order(const std::vector<int>& a, const std::vector<int>& b) {
 double checked_cost(const PolicyEvaluation& e) {
   if (e.stationary.summary.status != SolverStatus::kConverged)
     throw std::runtime_error("stationary solve failed: " + e.stationary.summary.message);
-  return e.cost;
+  return e.measures.cost;
 }
 
 // body(i) for i = 0..count-1 on `threads` threads (0: all cores); the first exception stops the
@@ -233,8 +233,8 @@ LocalThresholdSearch optimize_thresholds_locally(const PolicyEvaluator& evaluato
     std::map<std::vector<int>, Eigen::VectorXd> stationary;
     for (std::size_t i = 0; i < fresh.size(); ++i) {
       PolicyEvaluation& e = *evaluations[i];
-      cost_of[fresh[i]] = e.cost;
-      solved.push_back(PolicyCost{e.policy, e.cost});
+      cost_of[fresh[i]] = e.measures.cost;
+      solved.push_back(PolicyCost{e.policy, e.measures.cost});
       iterations += e.stationary.summary.iterations;
       if (options.warm_start) stationary[fresh[i]] = std::move(e.stationary.probabilities);
     }

@@ -2,6 +2,14 @@
 
 namespace crawlq::app {
 
+nlohmann::json interval_json(const sim::Interval& i) { return {{"mean", i.mean}, {"half_width", i.half_width}}; }
+
+nlohmann::json intervals_json(const std::vector<sim::Interval>& intervals) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& i : intervals) list.push_back(interval_json(i));
+  return list;
+}
+
 nlohmann::json policy_json(const model::Policy& policy) {
   nlohmann::json j{{"levels", policy.levels()}};
   if (const auto t = policy.thresholds()) j["thresholds"] = *t;
@@ -9,28 +17,15 @@ nlohmann::json policy_json(const model::Policy& policy) {
 }
 
 nlohmann::json evaluation_json(const analytic::PolicyEvaluation& e) {
-  const analytic::Measures& m = e.measures;
   const analytic::StationarySummary& s = e.stationary.summary;
-  return {{"policy", policy_json(e.policy)},
-          {"lambda", m.lambda},
-          {"p_loss", m.p_loss},
-          {"p_obsolete", m.p_obsolete},
-          {"p_served", m.p_served},
-          {"p_starvation", m.p_starvation},
-          {"mean_active_robots", m.mean_active_robots},
-          {"mean_sojourn", e.mean_sojourn},
-          {"mean_sojourn_served", e.mean_sojourn_served},
-          {"mean_sojourn_obsolete", e.mean_sojourn_obsolete},
-          {"cost", e.cost},
-          {"level_probabilities", m.level_probabilities},
-          {"mode_probabilities", m.mode_probabilities},
-          {"mean_in_system", m.mean_in_system},
-          {"mean_in_queue", m.mean_in_queue},
-          {"method", analytic::method_name(s.method)},
-          {"states", e.stationary.probabilities.size()},
-          {"residual", s.residual},
-          {"iterations", s.iterations},
-          {"seconds", s.seconds}};
+  nlohmann::json j{{"policy", policy_json(e.policy)},
+                   {"method", analytic::method_name(s.method)},
+                   {"states", e.stationary.probabilities.size()},
+                   {"residual", s.residual},
+                   {"iterations", s.iterations},
+                   {"seconds", s.seconds}};
+  put_measures(j, e.measures);
+  return j;
 }
 
 nlohmann::json sojourn_json(const analytic::SojournTimes& sojourn, analytic::PageFate fate) {

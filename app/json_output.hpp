@@ -4,8 +4,29 @@
 
 #include "analytic/policy_evaluation.hpp"
 #include "analytic/sojourn_times.hpp"
+#include "model/measure_list.hpp"
+#include "sim/replications.hpp"
 
 namespace crawlq::app {
+
+// {"mean", "half_width"}: a simulated measure.
+nlohmann::json interval_json(const sim::Interval& interval);
+nlohmann::json intervals_json(const std::vector<sim::Interval>& intervals);
+inline nlohmann::json measure_json(double value) { return value; }
+inline nlohmann::json measure_json(const sim::Interval& interval) { return interval_json(interval); }
+
+// Every measure of the list under its key (the lists of level and mode probabilities too, unless
+// `with_lists` is false), exact values as numbers and simulated ones as intervals.
+template <class T>
+void put_measures(nlohmann::json& j, const model::MeasureSet<T>& measures, bool with_lists = true) {
+  for (const auto& m : model::scalar_measures<T>()) j[std::string(m.name.key)] = measure_json(measures.*m.field);
+  if (!with_lists) return;
+  for (const auto& m : model::list_measures<T>()) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const T& x : measures.*m.field) list.push_back(measure_json(x));
+    j[std::string(m.name.key)] = std::move(list);
+  }
+}
 
 // {"levels": [...], "thresholds": [...] (threshold policies only)}
 nlohmann::json policy_json(const model::Policy& policy);

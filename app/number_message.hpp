@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "model/measure_list.hpp"
+
 namespace crawlq::app {
 
 class NumberWriter {
@@ -53,5 +55,16 @@ class NumberReader {
   const std::vector<double>& numbers_;
   std::size_t next_ = 0;
 };
+
+// Every measure of the list, in its order: the scalars, then each list with its length.
+inline void put_measures(NumberWriter& out, const model::MeasureSet<double>& m) {
+  for (const auto& measure : model::scalar_measures<double>()) out.put(m.*measure.field);
+  for (const auto& measure : model::list_measures<double>()) out.put(m.*measure.field);
+}
+
+inline void read_measures(NumberReader& in, model::MeasureSet<double>& m) {
+  for (const auto& measure : model::scalar_measures<double>()) m.*measure.field = in.number();
+  for (const auto& measure : model::list_measures<double>()) m.*measure.field = in.list<double>();
+}
 
 }  // namespace crawlq::app

@@ -6,29 +6,21 @@ namespace crawlq::app {
 
 namespace {
 
-// Every scalar of an estimate, in the order they travel: one list for both directions.
-constexpr double sim::ReplicationEstimate::*kScalars[] = {
-    &sim::ReplicationEstimate::lambda,          &sim::ReplicationEstimate::p_loss,
-    &sim::ReplicationEstimate::p_obsolete,      &sim::ReplicationEstimate::p_served,
-    &sim::ReplicationEstimate::p_starvation,    &sim::ReplicationEstimate::mean_in_system,
-    &sim::ReplicationEstimate::mean_in_queue,   &sim::ReplicationEstimate::mean_active_robots,
-    &sim::ReplicationEstimate::mean_sojourn,    &sim::ReplicationEstimate::mean_sojourn_served,
-    &sim::ReplicationEstimate::mean_sojourn_obsolete, &sim::ReplicationEstimate::cost,
-    &sim::ReplicationEstimate::pages_offered,   &sim::ReplicationEstimate::served_median,
-    &sim::ReplicationEstimate::served_p90,      &sim::ReplicationEstimate::served_p99};
+// What an estimate holds beyond the measures, in the order it travels: one list for both directions.
+constexpr double sim::ReplicationEstimate::*kSimulatorScalars[] = {
+    &sim::ReplicationEstimate::pages_offered, &sim::ReplicationEstimate::served_median,
+    &sim::ReplicationEstimate::served_p90, &sim::ReplicationEstimate::served_p99};
 
 void put(NumberWriter& out, const sim::ReplicationEstimate& e) {
-  for (const auto field : kScalars) out.put(e.*field);
-  out.put(e.level_probabilities);
-  out.put(e.mode_probabilities);
+  put_measures(out, e);
+  for (const auto field : kSimulatorScalars) out.put(e.*field);
   out.put(e.served_sample);
 }
 
 sim::ReplicationEstimate estimate_from(NumberReader& in) {
   sim::ReplicationEstimate e;
-  for (const auto field : kScalars) e.*field = in.number();
-  e.level_probabilities = in.list<double>();
-  e.mode_probabilities = in.list<double>();
+  read_measures(in, e);
+  for (const auto field : kSimulatorScalars) e.*field = in.number();
   e.served_sample = in.list<double>();
   return e;
 }

@@ -47,13 +47,7 @@ void put(NumberWriter& out, const SweepRow& row) {
   out.put(row.best.cost);
   out.put(row.constant);
   out.put(row.relative_profit);
-  const analytic::Measures& m = row.measures;
-  for (const double x : {m.lambda, m.p_loss, m.p_obsolete, m.p_served, m.p_starvation,
-                         m.mean_active_robots, m.mean_in_system, m.mean_in_queue})
-    out.put(x);
-  out.put(m.level_probabilities);
-  out.put(m.mode_probabilities);
-  out.put(row.mean_sojourn_served);
+  put_measures(out, row.measures);
   out.put(row.mean_service_time);
   out.put(row.mean_obsolescence_time);
 }
@@ -65,12 +59,7 @@ SweepRow row_from(NumberReader& in, int modes) {
   std::vector<double> constant = in.list<double>();
   const double relative_profit = in.number();
   analytic::Measures m;
-  for (double* x : {&m.lambda, &m.p_loss, &m.p_obsolete, &m.p_served, &m.p_starvation,
-                    &m.mean_active_robots, &m.mean_in_system, &m.mean_in_queue})
-    *x = in.number();
-  m.level_probabilities = in.list<double>();
-  m.mode_probabilities = in.list<double>();
-  const double mean_sojourn_served = in.number();
+  read_measures(in, m);
   const double mean_service_time = in.number();
   return SweepRow{.value = value,
                   .best = {.policy = model::Policy::from_levels(
@@ -79,7 +68,6 @@ SweepRow row_from(NumberReader& in, int modes) {
                   .constant = std::move(constant),
                   .relative_profit = relative_profit,
                   .measures = std::move(m),
-                  .mean_sojourn_served = mean_sojourn_served,
                   .mean_service_time = mean_service_time,
                   .mean_obsolescence_time = in.optional()};
 }

@@ -11,6 +11,7 @@
 #include "analytic/memory_estimate.hpp"
 #include "analytic/refresh_analysis.hpp"
 #include "app/command_support.hpp"
+#include "app/json_output.hpp"
 #include "scenarios/refresh_loader.hpp"
 #include "sim/refresh_simulator.hpp"
 
@@ -36,8 +37,6 @@ const char* kind_name(model::RefreshPolicyKind kind) {
   }
   return "";
 }
-
-nlohmann::json interval_json(const sim::Interval& i) { return {{"mean", i.mean}, {"half_width", i.half_width}}; }
 
 // Each page read about 2000 times per replication: r_i is then known to a few per cent or better.
 double default_horizon(const model::RefreshModel& m) { return 2000.0 * m.pages() * m.access_time.mean(); }

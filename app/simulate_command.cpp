@@ -45,17 +45,10 @@ struct SimulateOptions {
   bool json = false;
 };
 
-void print_interval(const char* name, const sim::Interval& i) {
-  fmt::print("  {:<32} {:>12.6g} +- {:<10.3g}\n", name, i.mean, i.half_width);
+void print_interval(std::string_view name, std::string_view symbol, const sim::Interval& i) {
+  fmt::print("  {:<34} {:<10} {:>12.6g} +- {:<10.3g}\n", name, symbol, i.mean, i.half_width);
 }
 
-nlohmann::json interval_json(const sim::Interval& i) { return {{"mean", i.mean}, {"half_width", i.half_width}}; }
-
-nlohmann::json intervals_json(const std::vector<sim::Interval>& v) {
-  nlohmann::json a = nlohmann::json::array();
-  for (const auto& i : v) a.push_back(interval_json(i));
-  return a;
-}
 
 // Policy B of --compare, "thresholds=a,b,c" or "levels=m0,m1,...".
 model::Policy comparison_policy(const scenarios::Scenario& scenario, const std::string& spec, const std::string& file) {
@@ -81,13 +74,7 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
   if (o.json) {
     nlohmann::json j{{"a", {{"policy", policy_json(policy_a)}, {"cost", interval_json(c.a.cost)}}},
                      {"b", {{"policy", policy_json(policy_b)}, {"cost", interval_json(c.b.cost)}}},
-                     {"difference",
-                      {{"cost", interval_json(c.cost)},
-                       {"p_loss", interval_json(c.p_loss)},
-                       {"p_obsolete", interval_json(c.p_obsolete)},
-                       {"p_starvation", interval_json(c.p_starvation)},
-                       {"mean_active_robots", interval_json(c.mean_active_robots)},
-                       {"mean_sojourn_served", interval_json(c.mean_sojourn_served)}}},
+                     {"difference", nlohmann::json::object()},
                      {"independent_cost_half_width", c.independent_cost_half_width},
                      {"events", c.a.events + c.b.events},
                      {"replications", plan.replications},
@@ -95,6 +82,7 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
                      {"horizon", plan.horizon},
                      {"warmup", plan.warmup},
                      {"seconds", c.a.seconds + c.b.seconds}};
+    put_measures(j["difference"], c.difference, false);
     std::cout << j.dump(2) << '\n';
     return 0;
   }
@@ -103,16 +91,11 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
   fmt::print("B: robots per level {}, cost {:.6g} +- {:.3g}\n", levels_text(policy_b.levels()), c.b.cost.mean,
              c.b.cost.half_width);
   fmt::print("\nB - A on common random numbers ({} replications, seed {}):\n", plan.replications, plan.seed);
-  const auto row = [](const char* name, const sim::Interval& i) { print_interval(name, i); };
-  row("cost", c.cost);
-  row("P_loss", c.p_loss);
-  row("P_obs", c.p_obsolete);
-  row("P_star", c.p_starvation);
-  row("N_act", c.mean_active_robots);
-  row("V(1)", c.mean_sojourn_served);
+  for (const auto& measure : model::scalar_measures<sim::Interval>())
+    print_interval(measure.name.description, measure.name.symbol, c.difference.*measure.field);
   fmt::print("\n(independent runs would give the cost difference +- {:.3g})\n", c.independent_cost_half_width);
-  if (std::abs(c.cost.mean) > c.cost.half_width)
-    fmt::print("{} costs less, beyond the interval\n", c.cost.mean < 0 ? "B" : "A");
+  if (std::abs(c.difference.cost.mean) > c.difference.cost.half_width)
+    fmt::print("{} costs less, beyond the interval\n", c.difference.cost.mean < 0 ? "B" : "A");
   else
     fmt::print("the interval holds 0: no difference shown\n");
   return 0;
@@ -205,26 +188,12 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
 
   if (o.json) {
     nlohmann::json j{{"policy", policy_description},
-                     {"lambda", interval_json(s.lambda)},
-                     {"p_loss", interval_json(s.p_loss)},
-                     {"p_obsolete", interval_json(s.p_obsolete)},
-                     {"p_served", interval_json(s.p_served)},
-                     {"p_starvation", interval_json(s.p_starvation)},
-                     {"mean_active_robots", interval_json(s.mean_active_robots)},
-                     {"mean_in_system", interval_json(s.mean_in_system)},
-                     {"mean_in_queue", interval_json(s.mean_in_queue)},
-                     {"mean_sojourn", interval_json(s.mean_sojourn)},
-                     {"mean_sojourn_served", interval_json(s.mean_sojourn_served)},
-                     {"mean_sojourn_obsolete", interval_json(s.mean_sojourn_obsolete)},
-                     {"cost", interval_json(s.cost)},
                      {"sojourn_served_quantiles",
                       {{"median", interval_json(s.served_median)},
                        {"p90", interval_json(s.served_p90)},
                        {"p99", interval_json(s.served_p99)}}},
                      {"sojourn_served_histogram",
                       {{"edges", s.served_histogram.edges}, {"density", intervals_json(s.served_histogram.density)}}},
-                     {"level_probabilities", intervals_json(s.level_probabilities)},
-                     {"mode_probabilities", intervals_json(s.mode_probabilities)},
                      {"events", s.events},
                      {"replications", replications},
                      {"seed", plan.seed},
@@ -237,6 +206,7 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
       j["precise"] = precise;
     }
     j["fewest_pages"] = s.fewest_pages;
+    put_measures(j, s);
     std::cout << j.dump(2) << '\n';
     return 0;
   }
@@ -248,19 +218,9 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
   if (precision > 0)
     fmt::print("{} headline half-widths (P_loss, P_success, cost, V(1)) within {:g}% of their estimates\n\n",
                precise ? "all" : "NOT all", 100 * precision);
-  const auto row = [](const char* name, const sim::Interval& i) { print_interval(name, i); };
-  row("lambda", s.lambda);
-  row("P_loss", s.p_loss);
-  row("P_obs", s.p_obsolete);
-  row("P_success", s.p_served);
-  row("P_star", s.p_starvation);
-  row("N_act", s.mean_active_robots);
-  row("mean pages in system", s.mean_in_system);
-  row("mean pages waiting", s.mean_in_queue);
-  row("mean sojourn, accepted pages", s.mean_sojourn);
-  row("mean sojourn, served pages", s.mean_sojourn_served);
-  row("mean sojourn, obsolete pages", s.mean_sojourn_obsolete);
-  row("cost criterion (2)", s.cost);
+  for (const auto& measure : model::scalar_measures<sim::Interval>())
+    print_interval(measure.name.description, measure.name.symbol, s.*measure.field);
+  const auto row = [](const char* name, const sim::Interval& i) { print_interval(name, "", i); };
   row("sojourn of served pages, median", s.served_median);
   row("sojourn of served pages, 90%", s.served_p90);
   row("sojourn of served pages, 99%", s.served_p99);

@@ -75,21 +75,8 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
   if (const auto t = e.policy.thresholds()) fmt::print("  (thresholds {})", fmt::join(*t, ","));
   fmt::print("\nsolved by {} in {:.3g} s, residual ||pQ||_1 = {:.2e}\n\n", analytic::method_name(s.method),
              s.seconds, s.residual);
-  const auto row = [](const char* name, const char* symbol, double value) {
-    fmt::print("  {:<34} {:<10} {:>12.6g}\n", name, symbol, value);
-  };
-  row("pages offered per unit time", "lambda", m.lambda);
-  row("lost at a full buffer", "P_loss", m.p_loss);
-  row("expired while waiting", "P_obs", m.p_obsolete);
-  row("served", "P_success", m.p_served);
-  row("indexer idle (starvation)", "P_star", m.p_starvation);
-  row("mean active robots", "N_act", m.mean_active_robots);
-  row("mean pages in system", "", m.mean_in_system);
-  row("mean pages waiting", "", m.mean_in_queue);
-  row("mean sojourn, accepted pages", "V", e.mean_sojourn);
-  row("mean sojourn, served pages", "V(1)", e.mean_sojourn_served);
-  row("mean sojourn, obsolete pages", "V(2)", e.mean_sojourn_obsolete);
-  row("cost criterion (2)", "J", e.cost);
+  for (const auto& measure : model::scalar_measures<double>())
+    fmt::print("  {:<34} {:<10} {:>12.6g}\n", measure.name.description, measure.name.symbol, m.*measure.field);
   fmt::print("\n  level  robots  probability\n");
   for (int i = 0; i <= model.capacity; ++i)
     fmt::print("  {:>5}  {:>6}  {:>11.6f}\n", i, e.policy.robots(i), m.level_probabilities[i]);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/command_support.hpp"
+#include "app/json_output.hpp"
 #include "app/figure_output.hpp"
 #include "app/process_sweep.hpp"
 #include "validation/parameter_sweep.hpp"
@@ -91,25 +92,20 @@ nlohmann::json value_json(SweepParameter parameter, double value) {
 }
 
 nlohmann::json row_json(SweepParameter parameter, const SweepRow& row) {
-  const analytic::Measures& m = row.measures;
-  return {{"value", value_json(parameter, row.value)},
-          {"best",
-           {{"thresholds", thresholds_of(row)},
-            {"levels", row.best.policy.levels()},
-            {"cost", row.best.cost}}},
-          {"constant", row.constant},
-          {"relative_profit", row.relative_profit},
-          {"lambda", m.lambda},
-          {"p_loss", m.p_loss},
-          {"p_obsolete", m.p_obsolete},
-          {"p_served", m.p_served},
-          {"p_starvation", m.p_starvation},
-          {"mean_active_robots", m.mean_active_robots},
-          {"mean_sojourn_served", row.mean_sojourn_served},
-          {"mean_service_time", row.mean_service_time},
-          {"mean_obsolescence_time", row.mean_obsolescence_time
-                                         ? nlohmann::json(*row.mean_obsolescence_time)
-                                         : nlohmann::json(nullptr)}};
+  nlohmann::json j{{"value", value_json(parameter, row.value)},
+                   {"best",
+                    {{"thresholds", thresholds_of(row)},
+                     {"levels", row.best.policy.levels()},
+                     {"cost", row.best.cost}}},
+                   {"constant", row.constant},
+                   {"relative_profit", row.relative_profit},
+                   {"mean_service_time", row.mean_service_time},
+                   {"mean_obsolescence_time", row.mean_obsolescence_time
+                                                  ? nlohmann::json(*row.mean_obsolescence_time)
+                                                  : nlohmann::json(nullptr)}};
+  // The best policy's measures; a row is a summary, so the probabilities of each level and mode stay out.
+  put_measures(j, row.measures, false);
+  return j;
 }
 
 // One line per value; thresholds and levels space-separated inside their field; an absent
@@ -117,18 +113,20 @@ nlohmann::json row_json(SweepParameter parameter, const SweepRow& row) {
 void write_csv(std::ostream& out, const std::vector<SweepRow>& rows, int modes) {
   out << "value,thresholds,levels,cost";
   for (int r = 1; r <= modes; ++r) out << ",C" << r;
-  out << ",relative_profit,lambda,p_loss,p_obsolete,p_served,p_starvation,mean_active_robots,"
-         "mean_sojourn_served,mean_service_time,mean_obsolescence_time\n";
+  out << ",relative_profit";
+  // The best policy's measures but its cost, which is the cost column already.
+  for (const auto& measure : model::scalar_measures<double>())
+    if (measure.name.key != "cost") out << ',' << measure.name.key;
+  out << ",mean_service_time,mean_obsolescence_time\n";
   for (const SweepRow& row : rows) {
-    const analytic::Measures& m = row.measures;
     out << fmt::format("{},{},{},{}", row.value, fmt::join(thresholds_of(row), " "),
                        levels_text(row.best.policy.levels()), row.best.cost);
     for (const double c : row.constant) out << fmt::format(",{}", c);
-    out << fmt::format(
-        ",{},{},{},{},{},{},{},{},{},{}\n", row.relative_profit, m.lambda, m.p_loss, m.p_obsolete,
-        m.p_served, m.p_starvation, m.mean_active_robots, row.mean_sojourn_served,
-        row.mean_service_time,
-        row.mean_obsolescence_time ? fmt::format("{}", *row.mean_obsolescence_time) : "");
+    out << fmt::format(",{}", row.relative_profit);
+    for (const auto& measure : model::scalar_measures<double>())
+      if (measure.name.key != "cost") out << fmt::format(",{}", row.measures.*measure.field);
+    out << fmt::format(",{},{}\n", row.mean_service_time,
+                       row.mean_obsolescence_time ? fmt::format("{}", *row.mean_obsolescence_time) : "");
   }
 }
 

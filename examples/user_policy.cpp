@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
 
   fmt::print("{}: the file's policy costs {:.4f} +- {:.4f}\n", file, c.a.cost.mean, c.a.cost.half_width);
   fmt::print("QuietPhasePolicy costs        {:.4f} +- {:.4f}\n", c.b.cost.mean, c.b.cost.half_width);
-  fmt::print("difference (mine - file's), common random numbers: {:.4f} +- {:.4f}\n", c.cost.mean, c.cost.half_width);
+  fmt::print("difference (mine - file's), common random numbers: {:.4f} +- {:.4f}\n", c.difference.cost.mean,
+             c.difference.cost.half_width);
   return 0;
 }

@@ -125,27 +125,21 @@ SimulationSummary summarize(const model::Model& model, std::vector<ReplicationEs
                             std::uint64_t events, double seconds) {
   SimulationSummary summary;
   summary.replications = std::move(estimates);
-  summary.lambda = interval_over(summary.replications, &ReplicationEstimate::lambda);
-  summary.p_loss = interval_over(summary.replications, &ReplicationEstimate::p_loss);
-  summary.p_obsolete = interval_over(summary.replications, &ReplicationEstimate::p_obsolete);
-  summary.p_served = interval_over(summary.replications, &ReplicationEstimate::p_served);
-  summary.p_starvation = interval_over(summary.replications, &ReplicationEstimate::p_starvation);
-  summary.mean_active_robots = interval_over(summary.replications, &ReplicationEstimate::mean_active_robots);
-  summary.mean_in_system = interval_over(summary.replications, &ReplicationEstimate::mean_in_system);
-  summary.mean_in_queue = interval_over(summary.replications, &ReplicationEstimate::mean_in_queue);
-  summary.mean_sojourn = interval_over(summary.replications, &ReplicationEstimate::mean_sojourn);
-  summary.mean_sojourn_served = interval_over(summary.replications, &ReplicationEstimate::mean_sojourn_served);
-  summary.mean_sojourn_obsolete = interval_over(summary.replications, &ReplicationEstimate::mean_sojourn_obsolete);
-  // The cost's interval comes from the per-replication costs.
-  summary.cost = interval_over(summary.replications, &ReplicationEstimate::cost);
+  // Measure i of the list, replication by replication (the cost's interval too comes from the
+  // replications' costs).
+  const auto& estimated = model::scalar_measures<double>();
+  const auto& interval = model::scalar_measures<Interval>();
+  for (std::size_t i = 0; i < estimated.size(); ++i)
+    summary.*(interval[i].field) = interval_over(summary.replications, estimated[i].field);
   summary.served_histogram = histogram(summary.replications);
   summary.served_median = interval_over(summary.replications, &ReplicationEstimate::served_median);
   summary.served_p90 = interval_over(summary.replications, &ReplicationEstimate::served_p90);
   summary.served_p99 = interval_over(summary.replications, &ReplicationEstimate::served_p99);
-  for (int i = 0; i <= model.capacity; ++i)
-    summary.level_probabilities.push_back(vector_entry_interval(summary.replications, &ReplicationEstimate::level_probabilities, i));
-  for (int r = 0; r < model.modes(); ++r)
-    summary.mode_probabilities.push_back(vector_entry_interval(summary.replications, &ReplicationEstimate::mode_probabilities, r));
+  const auto& estimated_lists = model::list_measures<double>();
+  const auto& interval_lists = model::list_measures<Interval>();
+  for (std::size_t l = 0; l < estimated_lists.size(); ++l)
+    for (std::size_t i = 0; !summary.replications.empty() && i < (summary.replications[0].*estimated_lists[l].field).size(); ++i)
+      (summary.*(interval_lists[l].field)).push_back(vector_entry_interval(summary.replications, estimated_lists[l].field, i));
   summary.events = events;
   summary.seconds = seconds;
   summary.fewest_pages = summary.replications.empty() ? 0 : std::numeric_limits<double>::infinity();
@@ -194,12 +188,10 @@ PolicyComparison compare_policies(const model::Model& model, const Policy& a, co
   PolicyComparison c;
   c.a = simulate(model, a, plan);
   c.b = simulate(model, b, plan);
-  c.cost = paired_interval(c.a.replications, c.b.replications, &ReplicationEstimate::cost);
-  c.p_loss = paired_interval(c.a.replications, c.b.replications, &ReplicationEstimate::p_loss);
-  c.p_obsolete = paired_interval(c.a.replications, c.b.replications, &ReplicationEstimate::p_obsolete);
-  c.p_starvation = paired_interval(c.a.replications, c.b.replications, &ReplicationEstimate::p_starvation);
-  c.mean_active_robots = paired_interval(c.a.replications, c.b.replications, &ReplicationEstimate::mean_active_robots);
-  c.mean_sojourn_served = paired_interval(c.a.replications, c.b.replications, &ReplicationEstimate::mean_sojourn_served);
+  const auto& estimated = model::scalar_measures<double>();
+  const auto& interval = model::scalar_measures<Interval>();
+  for (std::size_t i = 0; i < estimated.size(); ++i)
+    c.difference.*(interval[i].field) = paired_interval(c.a.replications, c.b.replications, estimated[i].field);
   c.independent_cost_half_width = std::hypot(c.a.cost.half_width, c.b.cost.half_width);
   return c;
 }

@@ -42,13 +42,10 @@ struct Histogram {
   std::vector<Interval> density;  // per unit time; the mass beyond the last edge is left out
 };
 
-struct SimulationSummary {
-  Interval lambda, p_loss, p_obsolete, p_served, p_starvation, mean_active_robots, mean_in_system, mean_in_queue,
-      mean_sojourn,
-      mean_sojourn_served, mean_sojourn_obsolete, cost;
+// Every measure of the list as an interval over the replications, and what the simulator adds.
+struct SimulationSummary : model::MeasureSet<Interval> {
   Interval served_median, served_p90, served_p99;  // quantiles of the served pages' sojourn
   Histogram served_histogram;
-  std::vector<Interval> level_probabilities, mode_probabilities;
   std::vector<ReplicationEstimate> replications;
   std::uint64_t events = 0;
   double seconds = 0;
@@ -101,7 +98,7 @@ SimulationSummary simulate(const model::Model& model, const Policy& policy, cons
 // B minus A, with paired Student intervals, beside the half-width independent runs would give.
 struct PolicyComparison {
   SimulationSummary a, b;
-  Interval cost, p_loss, p_obsolete, p_starvation, mean_active_robots, mean_sojourn_served;  // B - A
+  model::MeasureSet<Interval> difference;  // B - A, every scalar measure (the lists stay empty)
   double independent_cost_half_width = 0;  // sqrt(hw_A^2 + hw_B^2)
 };
 PolicyComparison compare_policies(const model::Model& model, const Policy& a, const Policy& b,

@@ -3,6 +3,7 @@
 // ratios of counts, time averages of the level and the robots, sojourn means by fate.
 #include <vector>
 
+#include "model/measure_list.hpp"
 #include "model/model.hpp"
 #include "sim/observer.hpp"
 #include "sim/sample_quantiles.hpp"
@@ -10,13 +11,10 @@
 namespace crawlq::sim {
 
 // One replication's estimate of each measure (the keys of `solve --json`).
-struct ReplicationEstimate {
-  double lambda = 0, p_loss = 0, p_obsolete = 0, p_served = 0, p_starvation = 0;
-  double mean_in_system = 0, mean_in_queue = 0;
-  double mean_active_robots = 0, mean_sojourn = 0, mean_sojourn_served = 0, mean_sojourn_obsolete = 0;
-  double cost = 0;
+// Every measure of the list (model/measure_list.hpp) from one replication, and what the intervals
+// of the served pages' sojourn are made from.
+struct ReplicationEstimate : model::MeasureSet<double> {
   double pages_offered = 0;  // what the estimates rest on
-  std::vector<double> level_probabilities, mode_probabilities;
   // Sojourn of served pages: median, 90% and 99% points.
   double served_median = 0, served_p90 = 0, served_p99 = 0;
   // A systematic subsample of the served pages' sojourns, for histograms with common bins.

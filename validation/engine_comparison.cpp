@@ -23,26 +23,22 @@ struct NamedEstimate {
   std::optional<double> exact;
 };
 
-// The measures both engines give, in the order of `solve --json`.
+// Every measure of the list, both engines' value side by side, in the list's order.
 std::vector<NamedEstimate> pair_measures(const sim::SimulationSummary& s, const analytic::PolicyEvaluation* e) {
-  const auto exact = [&](double value) { return e ? std::optional<double>(value) : std::nullopt; };
-  std::vector<NamedEstimate> out{
-      {"lambda", s.lambda, exact(e ? e->measures.lambda : 0)},
-      {"p_loss", s.p_loss, exact(e ? e->measures.p_loss : 0)},
-      {"p_obsolete", s.p_obsolete, exact(e ? e->measures.p_obsolete : 0)},
-      {"p_served", s.p_served, exact(e ? e->measures.p_served : 0)},
-      {"p_starvation", s.p_starvation, exact(e ? e->measures.p_starvation : 0)},
-      {"mean_active_robots", s.mean_active_robots, exact(e ? e->measures.mean_active_robots : 0)},
-      {"mean_sojourn", s.mean_sojourn, exact(e ? e->mean_sojourn : 0)},
-      {"mean_sojourn_served", s.mean_sojourn_served, exact(e ? e->mean_sojourn_served : 0)},
-      {"mean_sojourn_obsolete", s.mean_sojourn_obsolete, exact(e ? e->mean_sojourn_obsolete : 0)},
-      {"cost", s.cost, exact(e ? e->cost : 0)}};
-  for (std::size_t i = 0; i < s.level_probabilities.size(); ++i)
-    out.push_back({fmt::format("level_probabilities[{}]", i), s.level_probabilities[i],
-                   exact(e ? e->measures.level_probabilities[i] : 0)});
-  for (std::size_t i = 0; i < s.mode_probabilities.size(); ++i)
-    out.push_back({fmt::format("mode_probabilities[{}]", i), s.mode_probabilities[i],
-                   exact(e ? e->measures.mode_probabilities[i] : 0)});
+  std::vector<NamedEstimate> out;
+  const auto& simulated = model::scalar_measures<sim::Interval>();
+  const auto& exact = model::scalar_measures<double>();
+  for (std::size_t i = 0; i < exact.size(); ++i)
+    out.push_back({std::string(exact[i].name.key), s.*(simulated[i].field),
+                   e ? std::optional<double>(e->measures.*(exact[i].field)) : std::nullopt});
+  const auto& simulated_lists = model::list_measures<sim::Interval>();
+  const auto& exact_lists = model::list_measures<double>();
+  for (std::size_t l = 0; l < exact_lists.size(); ++l) {
+    const std::vector<sim::Interval>& intervals = s.*(simulated_lists[l].field);
+    for (std::size_t i = 0; i < intervals.size(); ++i)
+      out.push_back({fmt::format("{}[{}]", exact_lists[l].name.key, i), intervals[i],
+                     e ? std::optional<double>((e->measures.*(exact_lists[l].field))[i]) : std::nullopt});
+  }
   return out;
 }
 

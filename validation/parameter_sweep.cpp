@@ -79,7 +79,6 @@ SweepRow solve_one(const model::Model& model, double value) {
                   .constant = search.constant,
                   .relative_profit = profit,
                   .measures = best.measures,
-                  .mean_sojourn_served = best.mean_sojourn_served,
                   .mean_service_time = model.service.mean(),
                   .mean_obsolescence_time = model.obsolescence
                                                 ? std::optional<double>(model.obsolescence->mean())

@@ -30,7 +30,7 @@ sim::Interval PolicySimulation::cost_difference(const model::Model& model, const
                                                 const model::Policy& b) const {
   const sim::LevelMapPolicy simulated_a(a), simulated_b(b);
   return sim::compare_policies(model, simulated_a, simulated_b, quick_ ? plan(model, 4, 0.25) : plan(model, 20, 1.0))
-      .cost;
+      .difference.cost;
 }
 
 }  // namespace crawlq::validation

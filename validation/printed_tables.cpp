@@ -43,7 +43,7 @@ std::vector<ModeSetComparison> compare_mode_sets(const analytic::PolicyEvaluator
     std::sort(used.begin(), used.end());
     used.erase(std::unique(used.begin(), used.end()), used.end());
     ModeSetComparison c{.row = row,
-                        .printed_policy_cost = evaluator.evaluate(policy).cost,
+                        .printed_policy_cost = evaluator.evaluate(policy).measures.cost,
                         .computed = *found,
                         .printed_policy_uses_every_mode = used.size() == row.modes.size()};
     c.cost_agrees = agrees(row.printed_cost, found->best.cost);

@@ -29,7 +29,7 @@ void add_threshold_curve(Figure& f, const PolicySimulation& simulation, const mo
   for (int j = 0; j < m.capacity; ++j) {
     const model::Policy policy = two_mode_policy(high, low, j, m.capacity);
     exact.x.push_back(j);
-    exact.y.push_back(evaluator.evaluate(policy).cost);
+    exact.y.push_back(evaluator.evaluate(policy).measures.cost);
     const sim::Interval point = simulation.cost_point(m, policy);
     simulated.x.push_back(j);
     simulated.y.push_back(point.mean);
@@ -57,7 +57,7 @@ int best_threshold(const model::Model& m, int high, int low) {
   int best = 0;
   double least = 0;
   for (int j = 0; j < m.capacity; ++j) {
-    const double cost = evaluator.evaluate(two_mode_policy(high, low, j, m.capacity)).cost;
+    const double cost = evaluator.evaluate(two_mode_policy(high, low, j, m.capacity)).measures.cost;
     if (j == 0 || cost < least) least = cost, best = j;
   }
   return best;

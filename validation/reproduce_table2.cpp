@@ -56,7 +56,7 @@ void exact_row(Reproduction& out, const PolicySimulation& simulation, const mode
   ReproducedRow j_row = row_of(k, "j*", std::to_string(printed.printed_j), j);
   j_row.agrees = j == printed.printed_j;
   if (!j_row.agrees) {
-    const double printed_j_cost = evaluator.evaluate(two_mode_policy(3, 1, printed.printed_j, k)).cost;
+    const double printed_j_cost = evaluator.evaluate(two_mode_policy(3, 1, printed.printed_j, k)).measures.cost;
     j_row.note = fmt::format("the printed j* = {} costs {:.2f} here, not the printed C* {}; the computed j* = {} gives "
                              "{:.2f}",
                              printed.printed_j, printed_j_cost, printed.c_star, j, search.best.cost);

@@ -145,7 +145,8 @@ TEST_CASE("sweep --csv: a header and one line per value, as the JSON says", "[cl
       "value",          "thresholds",          "levels",            "cost",
       "C1",             "C2",                  "C3",                "C4",
       "relative_profit", "lambda",             "p_loss",            "p_obsolete",
-      "p_served",       "p_starvation",        "mean_active_robots", "mean_sojourn_served",
+      "p_served",       "p_starvation",        "mean_active_robots", "mean_in_system",
+      "mean_in_queue",  "mean_sojourn",        "mean_sojourn_served", "mean_sojourn_obsolete",
       "mean_service_time", "mean_obsolescence_time"};
   CHECK(header == expected);
   for (std::size_t i = 1; i < lines.size(); ++i) {
@@ -160,6 +161,11 @@ TEST_CASE("sweep --csv: a header and one line per value, as the JSON says", "[cl
     CHECK(levels == row.at("best").at("levels").get<std::vector<int>>());
     CHECK(std::stod(fields[3]) == Approx(row.at("best").at("cost").get<double>()).epsilon(1e-14));
     CHECK(std::stod(fields[10]) == Approx(row.at("p_loss").get<double>()).epsilon(1e-14));
+    // Every measure column says what the JSON row says.
+    for (std::size_t c = 9; c + 2 < header.size(); ++c) {
+      INFO(header[c]);
+      CHECK(std::stod(fields[c]) == Approx(row.at(header[c]).get<double>()).epsilon(1e-14));
+    }
   }
   CHECK(lines[5].rfind("5,-1 2 2,3 3 3 1 1 1,", 0) == 0);
 }

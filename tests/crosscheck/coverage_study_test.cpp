@@ -89,8 +89,8 @@ TEST_CASE("simulator: 95% intervals cover the exact value in 92-98% of 200 seeds
 
   std::vector<Tally> tallies{
       {"p_loss", exact.measures.p_loss, [](const auto& s) { return s.p_loss; }},
-      {"cost", exact.cost, [](const auto& s) { return s.cost; }},
-      {"mean_sojourn_served", exact.mean_sojourn_served,
+      {"cost", exact.measures.cost, [](const auto& s) { return s.cost; }},
+      {"mean_sojourn_served", exact.measures.mean_sojourn_served,
        [](const auto& s) { return s.mean_sojourn_served; }}};
   const boost::math::students_t t(kReplications - 1);
   const double t95 = boost::math::quantile(boost::math::complement(t, 0.025));

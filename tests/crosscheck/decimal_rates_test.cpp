@@ -57,24 +57,12 @@ model::Model with_recomputed_diagonals(const model::Model& m) {
 }
 
 std::vector<std::pair<std::string, double>> measures(const analytic::PolicyEvaluation& e) {
-  const auto& m = e.measures;
-  std::vector<std::pair<std::string, double>> all{
-      {"lambda", m.lambda},
-      {"p_loss", m.p_loss},
-      {"p_obsolete", m.p_obsolete},
-      {"p_served", m.p_served},
-      {"p_starvation", m.p_starvation},
-      {"mean_active_robots", m.mean_active_robots},
-      {"mean_in_system", m.mean_in_system},
-      {"mean_in_queue", m.mean_in_queue},
-      {"mean_sojourn", e.mean_sojourn},
-      {"mean_sojourn_served", e.mean_sojourn_served},
-      {"mean_sojourn_obsolete", e.mean_sojourn_obsolete},
-      {"cost", e.cost}};
-  for (std::size_t l = 0; l < m.level_probabilities.size(); ++l)
-    all.emplace_back(fmt::format("level_probabilities[{}]", l), m.level_probabilities[l]);
-  for (std::size_t r = 0; r < m.mode_probabilities.size(); ++r)
-    all.emplace_back(fmt::format("mode_probabilities[{}]", r), m.mode_probabilities[r]);
+  std::vector<std::pair<std::string, double>> all;
+  for (const auto& measure : model::scalar_measures<double>())
+    all.emplace_back(std::string(measure.name.key), e.measures.*measure.field);
+  for (const auto& measure : model::list_measures<double>())
+    for (std::size_t i = 0; i < (e.measures.*measure.field).size(); ++i)
+      all.emplace_back(fmt::format("{}[{}]", measure.name.key, i), (e.measures.*measure.field)[i]);
   return all;
 }
 

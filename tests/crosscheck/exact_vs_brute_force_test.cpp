@@ -96,9 +96,9 @@ constexpr FateCase kFates[] = {{PageFate::kAccepted, Fate::kAccepted, "accepted"
 
 void compare_sojourn(const analytic::PolicyEvaluation& evaluation,
                      const analytic::SojournTimes& engine, const BruteForceSojourn& brute) {
-  check_close("mean_sojourn", evaluation.mean_sojourn, brute.mean(Fate::kAccepted));
-  check_close("mean_sojourn_served", evaluation.mean_sojourn_served, brute.mean(Fate::kServed));
-  check_close("mean_sojourn_obsolete", evaluation.mean_sojourn_obsolete,
+  check_close("mean_sojourn", evaluation.measures.mean_sojourn, brute.mean(Fate::kAccepted));
+  check_close("mean_sojourn_served", evaluation.measures.mean_sojourn_served, brute.mean(Fate::kServed));
+  check_close("mean_sojourn_obsolete", evaluation.measures.mean_sojourn_obsolete,
               brute.mean(Fate::kObsolete));
   const double scale = brute.mean(Fate::kAccepted);
   for (const FateCase& fate : kFates) {
@@ -134,7 +134,7 @@ void compare_with_brute_force(const model::Model& model, const model::Policy& po
     compare_probabilities(space, chain, evaluation.stationary.probabilities);
     compare_measures(evaluation.measures, chain.measures());
     compare_sojourn(evaluation, evaluator.sojourn_times(evaluation), sojourn);
-    check_close("cost", evaluation.cost, brute_cost);
+    check_close("cost", evaluation.measures.cost, brute_cost);
   }
 }
 

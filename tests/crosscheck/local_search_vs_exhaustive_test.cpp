@@ -33,7 +33,7 @@ void check_local_minimum(const analytic::PolicyEvaluator& evaluator,
   const model::Model& m = evaluator.model();
   for (const auto& j : analytic::threshold_neighbours(*best.policy.thresholds(), m.capacity)) {
     const double cost =
-        evaluator.evaluate(model::Policy::from_thresholds(j, m.modes(), m.capacity)).cost;
+        evaluator.evaluate(model::Policy::from_thresholds(j, m.modes(), m.capacity)).measures.cost;
     INFO("neighbour " << fmt::format("{}", fmt::join(j, ",")) << " costs " << cost);
     CHECK(cost >= best.cost);
   }

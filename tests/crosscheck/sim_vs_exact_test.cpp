@@ -41,19 +41,12 @@ void compare(const model::Model& m, std::uint64_t seed, const std::string& what)
   // A conditional mean is estimated from the pages of that fate only; with few of them per
   // replication its law is far from normal, so it is compared only when there are many.
   const double obsolete_pages = e.p_obsolete * 2e5;
-  std::vector<Comparison> rows{{"lambda", e.lambda, s.lambda},
-                               {"p_loss", e.p_loss, s.p_loss},
-                               {"p_obsolete", e.p_obsolete, s.p_obsolete},
-                               {"p_served", e.p_served, s.p_served},
-                               {"p_starvation", e.p_starvation, s.p_starvation},
-                               {"mean_active_robots", e.mean_active_robots, s.mean_active_robots},
-                               {"mean_in_system", e.mean_in_system, s.mean_in_system},
-                               {"mean_in_queue", e.mean_in_queue, s.mean_in_queue},
-                               {"mean_sojourn", exact.mean_sojourn, s.mean_sojourn},
-                               {"mean_sojourn_served", exact.mean_sojourn_served, s.mean_sojourn_served},
-                               {"mean_sojourn_obsolete", exact.mean_sojourn_obsolete, s.mean_sojourn_obsolete,
-                                obsolete_pages < 5000},
-                               {"cost", exact.cost, s.cost}};
+  std::vector<Comparison> rows;
+  const auto& exact_list = model::scalar_measures<double>();
+  const auto& simulated_list = model::scalar_measures<sim::Interval>();
+  for (std::size_t i = 0; i < exact_list.size(); ++i)
+    rows.push_back({std::string(exact_list[i].name.key), e.*exact_list[i].field, s.*simulated_list[i].field,
+                    exact_list[i].name.key == "mean_sojourn_obsolete" && obsolete_pages < 5000});
   // Quantiles of the served pages' sojourn against the exact phase-type law (uniformisation).
   const auto sojourn = evaluator.sojourn_times(exact);
   const double served_pages = e.p_served * 2e5;
@@ -115,14 +108,15 @@ TEST_CASE("a simulated cost difference on common random numbers brackets the exa
   const model::Policy a = model::Policy::from_levels({3, 3, 3, 1, 1, 1}, 4, 5);
   const model::Policy b = model::Policy::from_levels({4, 3, 3, 1, 1, 1}, 4, 5);
   const analytic::PolicyEvaluator evaluator(m);
-  const double exact = evaluator.evaluate(b).cost - evaluator.evaluate(a).cost;
+  const double exact = evaluator.evaluate(b).measures.cost - evaluator.evaluate(a).measures.cost;
   const sim::LevelMapPolicy sim_a(a), sim_b(b);
   const auto c = sim::compare_policies(m, sim_a, sim_b, {.seed = 77, .replications = kReplications, .warmup = 2000,
                                                          .horizon = 20000, .threads = 0});
   const boost::math::students_t t(kReplications - 1);
   const double ratio = boost::math::quantile(boost::math::complement(t, kFamilyAlpha / 2)) /
                        boost::math::quantile(boost::math::complement(t, 0.025));
-  INFO("exact " << exact << ", simulated " << c.cost.mean << " +- " << c.cost.half_width);
-  CHECK(std::abs(c.cost.mean - exact) <= ratio * c.cost.half_width);
-  CHECK(c.cost.mean - c.cost.half_width > 0);  // B is worse, and the comparison shows it
+  const sim::Interval& cost = c.difference.cost;
+  INFO("exact " << exact << ", simulated " << cost.mean << " +- " << cost.half_width);
+  CHECK(std::abs(cost.mean - exact) <= ratio * cost.half_width);
+  CHECK(cost.mean - cost.half_width > 0);  // B is worse, and the comparison shows it
 }

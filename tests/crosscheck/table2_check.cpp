@@ -59,7 +59,7 @@ Table2Check check_table2_row(const model::Model& base, const validation::Table2R
     // The printed j* does not give the printed C*; the computed j* does.
     std::vector<int> printed_levels(m.capacity + 1, 1);
     for (int level = 0; level <= std::min(printed.printed_j, m.capacity); ++level) printed_levels[level] = 3;
-    const double printed_j_cost = evaluator.evaluate(model::Policy::from_levels(printed_levels, 4, m.capacity)).cost;
+    const double printed_j_cost = evaluator.evaluate(model::Policy::from_levels(printed_levels, 4, m.capacity)).measures.cost;
     CHECK_FALSE(agrees(printed.c_star, printed_j_cost));
     CHECK(agrees(printed.c_star, search.best.cost));
   }
@@ -72,7 +72,7 @@ Table2Check check_table2_row(const model::Model& base, const validation::Table2R
   if (out.flags.count(k + "C1")) {
     // The exact engine is self-consistent here: the assembled generator solved directly agrees.
     const analytic::PolicyEvaluator direct(m, analytic::Method::kSparseLu);
-    const double c1 = direct.evaluate(model::Policy::constant(1, 4, m.capacity)).cost;
+    const double c1 = direct.evaluate(model::Policy::constant(1, 4, m.capacity)).measures.cost;
     CHECK(c1 == Approx(search.constant[0]).epsilon(1e-10));
   }
   out.line = fmt::format("K={:>2}  j* {} / {}   C* {} / {:.4f}   C1..C4 {} {} {} {} / {:.4f} {:.4f} {:.4f} {:.4f}   R {} / {:.2f}",

@@ -75,8 +75,8 @@ TEST_CASE("M/M/1/K: levels, loss, sojourn law", "[closed_form]") {
     // Little: L = lambda (1 - P_loss) W.
     double l = 0;
     for (int i = 0; i <= k; ++i) l += i * p[i];
-    CHECK(e.mean_sojourn == Approx(l / (lambda * (1 - p[k]))).epsilon(1e-12));
-    CHECK(e.mean_sojourn_served == Approx(e.mean_sojourn).epsilon(1e-12));
+    CHECK(e.measures.mean_sojourn == Approx(l / (lambda * (1 - p[k]))).epsilon(1e-12));
+    CHECK(e.measures.mean_sojourn_served == Approx(e.measures.mean_sojourn).epsilon(1e-12));
     // An accepted page that finds i pages stays Erlang(i+1, mu) (PASTA).
     const auto sojourn = evaluator.sojourn_times(e);
     for (double x : {0.1, 0.7, 2.0, 5.0}) {
@@ -116,7 +116,7 @@ TEST_CASE("M/M/1/K with exponential impatience", "[closed_form]") {
     // Little's law over accepted pages.
     double l = 0;
     for (int i = 0; i <= k; ++i) l += i * p[i];
-    CHECK(e.mean_sojourn == Approx(l / (lambda * (1 - p[k]))).epsilon(1e-12));
+    CHECK(e.measures.mean_sojourn == Approx(l / (lambda * (1 - p[k]))).epsilon(1e-12));
     // A page that finds one page in service and none waiting: served iff service ends before its
     // clock, so P(served | level 1) = mu / (mu + theta) and the sojourn is then Exp(mu+theta) +
     // Exp(mu). The whole law is checked against the brute force in tests/crosscheck.
@@ -159,8 +159,8 @@ TEST_CASE("M/E3/1/1: Erlang loss is insensitive to the service law", "[closed_fo
     const analytic::PolicyEvaluator evaluator(m, method);
     const auto e = evaluator.evaluate(model::Policy::constant(1, 1, 1));
     CHECK(e.measures.p_loss == Approx(rho / (1 + rho)).epsilon(1e-12));
-    CHECK(e.mean_sojourn_served == Approx(3 / rate).epsilon(1e-12));
-    CHECK(e.cost == Approx(lambda * rho / (1 + rho) + 3 / rate).epsilon(1e-12));
+    CHECK(e.measures.mean_sojourn_served == Approx(3 / rate).epsilon(1e-12));
+    CHECK(e.measures.cost == Approx(lambda * rho / (1 + rho) + 3 / rate).epsilon(1e-12));
     const auto sojourn = evaluator.sojourn_times(e);
     CHECK(sojourn.standard_deviation(PageFate::kServed) == Approx(std::sqrt(3.0) / rate).epsilon(1e-10));
     for (double x : {0.2, 0.66, 1.5, 4.0})

@@ -130,12 +130,12 @@ TEST_CASE("local search on paper-example-1 (K = 5): the optimum of Table 1 from 
   std::set<std::vector<int>> distinct;
   for (const auto& s : local.solved) {
     distinct.insert(s.policy.levels());
-    CHECK(s.cost == Approx(evaluator.evaluate(s.policy).cost).epsilon(1e-12));
+    CHECK(s.cost == Approx(evaluator.evaluate(s.policy).measures.cost).epsilon(1e-12));
   }
   CHECK(distinct.size() == local.solved.size());
   // A local minimum: no neighbour costs less.
   for (const auto& j : analytic::threshold_neighbours(*local.best.policy.thresholds(), m.capacity))
-    CHECK(evaluator.evaluate(model::Policy::from_thresholds(j, m.modes(), m.capacity)).cost >=
+    CHECK(evaluator.evaluate(model::Policy::from_thresholds(j, m.modes(), m.capacity)).measures.cost >=
           local.best.cost);
 }
 

@@ -35,10 +35,13 @@ TEST_CASE("compare_engines: a model against itself agrees, with the documented b
   const auto c = validation::compare_engines(scenario.model, scenario.model.policy, "", scenario.model, policy, short_run());
   CHECK(c.agrees());
   CHECK(c.replications == 8);
-  // 10 scalar measures + K+1 levels + N modes.
-  REQUIRE(c.measures.size() == 10 + 5 + 2);
+  // Every measure both engines give: 12 scalar measures (the queue's means among them) + K+1 levels
+  // + N modes.
+  REQUIRE(c.measures.size() == 12 + 5 + 2);
+  CHECK(c.measures[6].name == "mean_in_system");
+  CHECK(c.measures[7].name == "mean_in_queue");
   const boost::math::students_t t(7);
-  CHECK(c.z_bound == Approx(boost::math::quantile(boost::math::complement(t, 0.01 / (2.0 * 17)))));
+  CHECK(c.z_bound == Approx(boost::math::quantile(boost::math::complement(t, 0.01 / (2.0 * 19)))));
   for (const auto& m : c.measures) {
     INFO(m.name);
     REQUIRE(m.exact);

@@ -1,0 +1,92 @@
+#pragma once
+// The performance measures of one policy, named once. Both engines fill the same structure over
+// their own number type (the exact engine a double, the simulator an interval), and every printer,
+// packer and comparer iterates over the lists below: a new measure is a member and a line here.
+#include <array>
+#include <string_view>
+#include <vector>
+
+namespace crawlq::model {
+
+template <class T>
+struct MeasureSet {
+  T lambda{};                 // ADKNS (9): pages offered per unit time
+  T p_loss{};                 // lost pages / offered pages (the printed ADKNS (8) is garbled)
+  T p_obsolete{};             // ADKNS (14)
+  T p_served{};               // ADKNS (15), P_success
+  T p_starvation{};           // ADKNS (5)
+  T mean_active_robots{};     // ADKNS (6)
+  T mean_in_system{};         // pages in the buffer, the one in service included
+  T mean_in_queue{};          // pages waiting
+  T mean_sojourn{};           // accepted pages (served or obsolete); lost pages are not in it
+  T mean_sojourn_served{};    // V^(1), the sojourn term of ADKNS (2)
+  T mean_sojourn_obsolete{};  // V^(2)
+  T cost{};                   // ADKNS (2)
+  std::vector<T> level_probabilities;  // levels 0..K
+  std::vector<T> mode_probabilities;   // ADKNS (7): entry r-1 for r robots
+};
+
+// What a reader is told about a measure: its JSON key (interface.md), the symbol the tables print,
+// and a description for tables and help.
+struct MeasureName {
+  std::string_view key, symbol, description;
+};
+
+template <class T>
+struct ScalarMeasure {
+  MeasureName name;
+  T MeasureSet<T>::*field;
+};
+
+template <class T>
+struct ListMeasure {
+  MeasureName name;
+  std::vector<T> MeasureSet<T>::*field;
+};
+
+// In the order the tables print them; JSON objects sort their keys.
+template <class T>
+const std::array<ScalarMeasure<T>, 12>& scalar_measures() {
+  using M = MeasureSet<T>;
+  static const std::array<ScalarMeasure<T>, 12> list{{
+      {{"lambda", "lambda", "pages offered per unit time"}, &M::lambda},
+      {{"p_loss", "P_loss", "lost at a full buffer"}, &M::p_loss},
+      {{"p_obsolete", "P_obs", "expired while waiting"}, &M::p_obsolete},
+      {{"p_served", "P_success", "served"}, &M::p_served},
+      {{"p_starvation", "P_star", "indexer idle (starvation)"}, &M::p_starvation},
+      {{"mean_active_robots", "N_act", "mean active robots"}, &M::mean_active_robots},
+      {{"mean_in_system", "", "mean pages in system"}, &M::mean_in_system},
+      {{"mean_in_queue", "", "mean pages waiting"}, &M::mean_in_queue},
+      {{"mean_sojourn", "V", "mean sojourn, accepted pages"}, &M::mean_sojourn},
+      {{"mean_sojourn_served", "V(1)", "mean sojourn, served pages"}, &M::mean_sojourn_served},
+      {{"mean_sojourn_obsolete", "V(2)", "mean sojourn, obsolete pages"}, &M::mean_sojourn_obsolete},
+      {{"cost", "J", "cost criterion (2)"}, &M::cost},
+  }};
+  return list;
+}
+
+template <class T>
+const std::array<ListMeasure<T>, 2>& list_measures() {
+  using M = MeasureSet<T>;
+  static const std::array<ListMeasure<T>, 2> list{{
+      {{"level_probabilities", "p_i", "probability of each level 0..K"}, &M::level_probabilities},
+      {{"mode_probabilities", "q_r", "probability of each number of active robots"}, &M::mode_probabilities},
+  }};
+  return list;
+}
+
+// The same measures over another number type: f(name, from.*field) for each, into `to`.
+template <class To, class From, class Convert>
+MeasureSet<To> transform_measures(const MeasureSet<From>& from, Convert convert) {
+  MeasureSet<To> to;
+  const auto& target = scalar_measures<To>();
+  const auto& source = scalar_measures<From>();
+  for (std::size_t i = 0; i < source.size(); ++i) to.*(target[i].field) = convert(source[i].name, from.*(source[i].field));
+  const auto& target_lists = list_measures<To>();
+  const auto& source_lists = list_measures<From>();
+  for (std::size_t i = 0; i < source_lists.size(); ++i)
+    for (const From& x : from.*(source_lists[i].field)) (to.*(target_lists[i].field)).push_back(convert(source_lists[i].name, x));
+  return to;
+}
+
+}  // namespace crawlq::model
