@@ -19,7 +19,8 @@ bool reads_every_page(const std::vector<long>& counts) {
 
 // The paper's rounding, floor(f_i F_k) <= M_i <= ceil(f_i F_k) with sum M_i = F_k, can leave a page of
 // frequency well below 1 / F_k unread (h_i ~ 0 on another page makes such frequencies): a policy
-// that never reads a page is no stationary policy (1), so name the shortest cycle that reads them all.
+// that never reads a page is no stationary policy CLW (1), so name the shortest cycle that reads
+// them all.
 void require_every_page_read(const std::vector<long>& counts, const std::vector<double>& f, long cycle) {
   if (reads_every_page(counts)) return;
   const auto unread = static_cast<std::size_t>(std::find(counts.begin(), counts.end(), 0L) - counts.begin());

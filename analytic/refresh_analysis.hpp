@@ -1,7 +1,7 @@
 #pragma once
 // Everything `crawlq refresh` reports for one scenario: the policy's access frequencies and exact
 // obsolescence rates, its cost, the lower bound over all policies, the best randomized policy, and
-// for golden-ratio policies the cycle and the asymptotic ratio of Corollary 5.1.
+// for golden-ratio policies the cycle and the asymptotic ratio of CLW Corollary 5.1.
 #include <limits>
 #include <vector>
 
@@ -20,10 +20,10 @@ struct RefreshAnalysis {
   std::vector<double> obsolescence_rates;  // r_i, exact
   double cost = 0;                         // sum c_i r_i
   double cost_over_lower_bound = 0;        // C / C*, finite where both underflow
-  RefreshOptimum lower_bound;              // problem (7)
-  RandomizedOptimum randomized;            // problem (12)
+  RefreshOptimum lower_bound;              // problem CLW (7)
+  RandomizedOptimum randomized;            // problem CLW (12)
   double change_per_read = 0;              // q = mu E[X]
-  double golden_ratio_limit = 0;           // H(q) of Corollary 5.1 (meaningful for c_i ~ mu_i)
+  double golden_ratio_limit = 0;           // H(q) of CLW Corollary 5.1 (meaningful for c_i ~ mu_i)
 };
 
 // A golden-ratio policy reads the file's cycle, or else the shortest Fibonacci cycle from the

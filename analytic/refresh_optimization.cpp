@@ -16,8 +16,8 @@ namespace {
 const boost::math::tools::eps_tolerance<double> kTolerance(50);
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-// phi(u) = 1 - (1 + u) e^{-u}: (8)'s 1 - y + y ln y at y = e^{-u}. Below u = 0.1 its series, whose
-// terms do not cancel: sum_{n >= 2} (-1)^n (n - 1) u^n / n!.
+// phi(u) = 1 - (1 + u) e^{-u}: CLW (8)'s 1 - y + y ln y at y = e^{-u}. Below u = 0.1 its series,
+// whose terms do not cancel: sum_{n >= 2} (-1)^n (n - 1) u^n / n!.
 double one_minus_y_plus_y_log_y(double u) {
   if (u == kInfinity) return 1.0;
   if (u >= 0.1) return -std::expm1(-u) - u * std::exp(-u);
@@ -132,8 +132,8 @@ PageLogs page_logs(const model::RefreshModel& model, const LaplaceValues& h) {
   return p;
 }
 
-// x_i(lambda) of (8): 0 where lambda >= c_i / (mu_i E[X]); otherwise l_i / u with phi(u) equal to
-// t = lambda mu_i E[X] / c_i.
+// x_i(lambda) of CLW (8): 0 where lambda >= c_i / (mu_i E[X]); otherwise l_i / u with phi(u) equal
+// to t = lambda mu_i E[X] / c_i.
 double bound_frequency(double log_lambda, double log_price, double log_ell) {
   const double log_t = log_lambda + log_price;
   if (log_t >= 0) return 0.0;
@@ -160,7 +160,7 @@ RefreshOptimum refresh_lower_bound_by_search(const model::RefreshModel& model, c
     return x;
   };
   // At lambda = max c_i / (mu_i E[X]) every page has frequency 0; sum x_i(lambda) grows without bound
-  // as lambda falls. Ties are shared as (10) shares them: in proportion to l_i.
+  // as lambda falls. Ties are shared as CLW (10) shares them: in proportion to l_i.
   const double high = -*std::min_element(p.price.begin(), p.price.end());
   const double low = level_reaching_one(frequencies_at, high);
   const auto [x, log_lambda] = fill_to_one(frequencies_at, low, high, p.ell);
@@ -174,8 +174,8 @@ RefreshOptimum refresh_lower_bound_by_search(const model::RefreshModel& model, c
 
 RefreshOptimum refresh_lower_bound(const model::RefreshModel& model, const LaplaceValues& h) {
   if (!model.weights_proportional_to_rates()) return refresh_lower_bound_by_search(model, h);
-  // (10): x_i = l_i / L with L = sum l_j; every page then has h_i^{1/x_i} = e^{-L}, and (6) is
-  // sum c_i (delta_i + kappa_i phi(L)) (phi of refresh_rates.hpp).
+  // CLW (10): x_i = l_i / L with L = sum l_j; every page then has h_i^{1/x_i} = e^{-L}, and CLW (6)
+  // is sum c_i (delta_i + kappa_i phi(L)) (phi of refresh_rates.hpp).
   const PageLogs p = page_logs(model, h);
   const double log_total = log_sum_exp(p.ell);
   const double total = std::exp(log_total);
@@ -185,7 +185,7 @@ RefreshOptimum refresh_lower_bound(const model::RefreshModel& model, const Lapla
   const double staleness = evenly_spaced_staleness(total);
   for (int i = 0; i < model.pages(); ++i) o.obsolescence_rates.push_back(h[i].delta + h[i].kappa * staleness);
   o.cost = refresh_cost(model, o.obsolescence_rates);
-  // (8) with every h_i^{1/x_i} = e^{-L}: lambda = c_0 phi(L) / E[X], c_0 = c_i / mu_i.
+  // CLW (8) with every h_i^{1/x_i} = e^{-L}: lambda = c_0 phi(L) / E[X], c_0 = c_i / mu_i.
   o.multiplier = std::exp(-p.price[0] + std::log(one_minus_y_plus_y_log_y(total)));
   return o;
 }
@@ -197,27 +197,30 @@ double randomized_objective(const model::RefreshModel& model, const LaplaceValue
 RandomizedOptimum optimal_randomized_frequencies(const model::RefreshModel& model, const LaplaceValues& h) {
   const int n = model.pages();
   const PageLogs p = page_logs(model, h);
-  // ln sqrt(c_i / (mu_i E[X])): (15) is x_i = (e^{root_i} / s - 1)(1/h_i - 1) with s = sqrt(lambda).
+  // ln sqrt(c_i / (mu_i E[X])): CLW (15) is x_i = (e^{root_i} / s - 1)(1/h_i - 1) with
+  // s = sqrt(lambda).
   std::vector<double> root(n);
   for (int i = 0; i < n; ++i) root[i] = -0.5 * p.price[i];
   const double top_root = *std::max_element(root.begin(), root.end());
   const double top_odds = *std::max_element(p.odds.begin(), p.odds.end());
-  // The condition after (16), scaled by e^{top_root} and e^{top_odds}: min root_i >= ln(weighted / (1 + total)).
+  // The condition after CLW (16), scaled by e^{top_root} and e^{top_odds}:
+  // min root_i >= ln(weighted / (1 + total)).
   double weighted = 0, total = std::exp(-top_odds);
   for (int i = 0; i < n; ++i) {
     weighted += std::exp(root[i] - top_root + p.odds[i] - top_odds);
     total += std::exp(p.odds[i] - top_odds);
   }
-  const double log_threshold = top_root + std::log(weighted / total);  // ln s of (15) with every page read
+  // ln s of CLW (15) with every page read.
+  const double log_threshold = top_root + std::log(weighted / total);
   RandomizedOptimum o;
   o.validity_condition_holds = *std::min_element(root.begin(), root.end()) >= log_threshold;
   if (model.weights_proportional_to_rates()) {
-    o.closed_form = true;  // (16): x_i proportional to 1/h_i - 1
+    o.closed_form = true;  // CLW (16): x_i proportional to 1/h_i - 1
     o.frequencies = normalized_exponentials(p.odds, std::vector<bool>(n, true));
     o.multiplier = std::exp(2 * log_threshold);
   } else {
-    // (15) clipped at 0 (the KKT condition of a page read with frequency 0), summing to 1: when the
-    // condition holds no page is clipped and the level is the s above.
+    // CLW (15) clipped at 0 (the KKT condition of a page read with frequency 0), summing to 1: when
+    // the condition holds no page is clipped and the level is the s above.
     const auto frequencies_at = [&](double log_s) {
       std::vector<double> x(n, 0.0);
       for (int i = 0; i < n; ++i)

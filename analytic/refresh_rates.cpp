@@ -66,8 +66,8 @@ std::vector<double> cyclic_obsolescence_rates(const model::RefreshModel& model,
 }
 
 double randomized_obsolescence_rate(const model::LaplaceValue& v, double f) {
-  // Lemma 4.1's bracket 1 - (f / l) (1 - h) / (1 - h + f h), over one denominator: its numerator
-  // (1 - f) l (1 - h) + f (l - 1 + h) is a sum of non-negative terms.
+  // CLW Lemma 4.1's bracket 1 - (f / l) (1 - h) / (1 - h + f h), over one denominator: its
+  // numerator (1 - f) l (1 - h) + f (l - 1 + h) is a sum of non-negative terms.
   const double c = v.one_minus_h(), h = v.h();
   const double share = ((1.0 - f) * c + f * evenly_spaced_staleness(v.ell)) / (c + f * h);
   return v.delta + v.kappa * std::min(1.0, share);

@@ -50,8 +50,8 @@ enum class RefreshPolicyKind { kRandomized, kCyclic, kGoldenRatio };
 
 struct RefreshPolicySpec {
   RefreshPolicyKind kind = RefreshPolicyKind::kRandomized;
-  // Access frequencies (normalised to sum 1); nothing: the optimal ones (randomized: problem (12);
-  // golden-ratio: problem (7)). Cyclic policies take theirs from the sequence.
+  // Access frequencies (normalised to sum 1); nothing: the optimal ones (randomized: problem
+  // CLW (12); golden-ratio: problem CLW (7)). Cyclic policies take theirs from the sequence.
   std::optional<std::vector<double>> frequencies;
   std::vector<int> sequence;  // cyclic: the page indices (from 0) of one cycle
   long cycle = 0;             // golden-ratio: F_k, a Fibonacci number (0: chosen from N)
@@ -65,7 +65,8 @@ struct RefreshModel {
   RefreshPolicySpec policy;
 
   int pages() const { return static_cast<int>(change_rates.size()); }
-  // Whether c_i = c_0 mu_i for one c_0 (relative 1e-12): the closed forms (6), (10) and (16) apply.
+  // Whether c_i = c_0 mu_i for one c_0 (relative 1e-12): the closed forms CLW (6), CLW (10) and
+  // CLW (16) apply.
   bool weights_proportional_to_rates() const;
   // Throws InputError naming the key under `refresh.` on the first broken rule.
   void validate() const;

@@ -18,7 +18,8 @@
 // Every read is simulated: the robot starts the next read when the last one completes. When a read
 // of page i completes at t, its first change after it comes at t + Exp(mu_i); later changes while
 // it is already stale do not matter (memorylessness), so that one draw per read is exact and the
-// stale time up to the next completion t' is (t' - stale_from)^+, the paper's Z = (X - R)^+ of (5).
+// stale time up to the next completion t' is (t' - stale_from)^+, the paper's Z = (X - R)^+ of
+// CLW (5).
 
 namespace crawlq::sim {
 
@@ -242,7 +243,7 @@ RefreshSimulationResult simulate_refresh(const model::RefreshModel& model, const
   for (int i = 0; i < pages; ++i) {
     for (int r = 0; r < count; ++r) {
       rates[r] = stale[static_cast<std::size_t>(r) * pages + i] / plan.horizon;
-      costs[r] += model.weights[i] / unit * rates[r];  // C = sum c_i r_i, (4)
+      costs[r] += model.weights[i] / unit * rates[r];  // C = sum c_i r_i, CLW (4)
     }
     result.obsolescence_rates.push_back(student_interval(rates));
   }
