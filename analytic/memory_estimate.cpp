@@ -1,15 +1,16 @@
 #include "analytic/memory_estimate.hpp"
 
+#include "analytic/solver_registry.hpp"
+
 #include <unistd.h>
 
 #include <cmath>
 
 namespace crawlq::analytic {
 
-namespace {
-
-// The block recursion: dense level factors.
-MemoryEstimate block_recursion_estimate(const model::Model& model) {
+// The block recursion (and the QBD recursion, which keeps the same level factors): dense level
+// factors.
+MemoryEstimate block_recursion_memory(const model::Model& model) {
   const double w = model.arrivals.phases();
   const double m = model.service.phases();
   const double r = model.obsolescence ? model.obsolescence->phases() : 1;
@@ -35,8 +36,8 @@ MemoryEstimate block_recursion_estimate(const model::Model& model) {
 // The sojourn times' tagged-page chain (about one state for every W of the chain's) is stored
 // sparse: a waiting state's row has the server's and each clock's moves, held three times (the whole
 // T, -T by rows, its diagonal blocks) at 12 bytes an entry, and a dozen vectors.
-MemoryEstimate iterative_estimate(const model::Model& model) {
-  MemoryEstimate e = block_recursion_estimate(model);
+MemoryEstimate iterative_memory(const model::Model& model) {
+  MemoryEstimate e = block_recursion_memory(model);
   const double w = model.arrivals.phases(), m = model.service.phases();
   const double r = model.obsolescence ? model.obsolescence->phases() : 1;
   const double tagged_states = e.states / w;
@@ -45,17 +46,23 @@ MemoryEstimate iterative_estimate(const model::Model& model) {
   return e;
 }
 
-}  // namespace
+// UMFPACK's LU of the assembled generator: its fill in a block upper-Hessenberg matrix reaches the
+// dense level blocks the recursion keeps, and the factors come with index arrays and a workspace of
+// their size, so twice the recursion's need.
+MemoryEstimate sparse_lu_memory(const model::Model& model) {
+  MemoryEstimate e = block_recursion_memory(model);
+  e.bytes *= 2;
+  return e;
+}
 
 Method automatic_method(const model::Model& model) {
   // The iterative solver is faster from a few thousand states on (benchmarks/solve_by_capacity);
-  // below that the direct recursion costs nothing and needs no convergence.
-  return block_recursion_estimate(model).states <= 2000 ? Method::kBlockRecursion : Method::kIterative;
+  // below that the direct recursion costs nothing and needs no convergence (kAutomaticRule).
+  return block_recursion_memory(model).states <= 2000 ? Method::kBlockRecursion : Method::kIterative;
 }
 
 MemoryEstimate estimate_memory(const model::Model& model, Method method) {
-  if (method == Method::kAuto) method = automatic_method(model);
-  return method == Method::kIterative ? iterative_estimate(model) : block_recursion_estimate(model);
+  return registration(method, model).memory(model);
 }
 
 double physical_memory_bytes() {

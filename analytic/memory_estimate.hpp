@@ -14,10 +14,17 @@ struct MemoryEstimate {
   double bytes = 0;   // peak of a block-recursion solve plus the tagged-page chain
 };
 
-// For `method` (auto: the method `auto` would pick for this model).
+// For `method` (auto: the method `auto` would pick for this model), from its registration
+// (solver_registry.hpp).
 MemoryEstimate estimate_memory(const model::Model& model, Method method = Method::kAuto);
 // What kAuto picks: the block recursion while the chain is small, the iterative solver beyond.
 Method automatic_method(const model::Model& model);
+inline constexpr const char* kAutomaticRule = "block-recursion up to 2000 states, iterative beyond";
+
+// Each solver's own need (registered beside it).
+MemoryEstimate block_recursion_memory(const model::Model& model);
+MemoryEstimate iterative_memory(const model::Model& model);
+MemoryEstimate sparse_lu_memory(const model::Model& model);
 // The physical memory of this machine, in bytes.
 double physical_memory_bytes();
 // The largest capacity whose estimate fits in `bytes` (other parameters as in `model`), or nothing

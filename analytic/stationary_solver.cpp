@@ -5,11 +5,7 @@
 #include <chrono>
 #include <stdexcept>
 
-#include "analytic/block_recursive_solver.hpp"
 #include "analytic/generator_operator.hpp"
-#include "analytic/qbd_solver.hpp"
-#include "analytic/iterative_solver.hpp"
-#include "analytic/sparse_lu_solver.hpp"
 
 namespace crawlq::analytic {
 
@@ -22,31 +18,6 @@ double residual(const GeneratorBlocks& blocks, const Eigen::VectorXd& p, int thr
   return GeneratorOperator(blocks.model(), blocks.policy()).apply(p, threads).lpNorm<1>();
 }
 }  // namespace
-
-std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks& blocks,
-                                              const SolveOptions& options) {
-  BlockRecursionCache* cache = options.cache;
-  IterativeOptions iterative;
-  if (options.warm_start) iterative.initial_guess = *options.warm_start;
-  iterative.threads = options.threads;
-  switch (method) {
-    case Method::kBlockRecursion:
-      return std::make_unique<BlockRecursiveSolver>(cache);
-    case Method::kQbd:
-      return std::make_unique<QbdSolver>();
-    case Method::kSparseLu:
-      return std::make_unique<SparseLuSolver>();
-    case Method::kIterative:
-      return std::make_unique<IterativeSolver>(iterative);
-    case Method::kAuto:
-      break;
-  }
-  // Small chains: the block recursion (direct; beats SparseLU at every size, and with single arrivals
-  // it skips the zero blocks and does the work of the QBD form). From a few thousand states the
-  // iterative solver is faster by orders of magnitude (benchmarks/solve_by_capacity).
-  if (blocks.space().size() > 2000) return std::make_unique<IterativeSolver>(iterative);
-  return std::make_unique<BlockRecursiveSolver>(cache);
-}
 
 StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method, const SolveOptions& options) {
   const auto solver = make_solver(method, blocks, options);
@@ -72,24 +43,6 @@ StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method, 
   }
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
-}
-
-const char* method_name(Method method) {
-  switch (method) {
-    case Method::kAuto: return "auto";
-    case Method::kBlockRecursion: return "block-recursion";
-    case Method::kQbd: return "qbd";
-    case Method::kSparseLu: return "sparse-lu";
-    case Method::kIterative: return "iterative";
-  }
-  return "?";
-}
-
-Method parse_method(const std::string& name) {
-  for (Method m : {Method::kAuto, Method::kBlockRecursion, Method::kQbd, Method::kSparseLu, Method::kIterative})
-    if (name == method_name(m)) return m;
-  throw std::invalid_argument(fmt::format(
-      "unknown method '{}' (known: auto, block-recursion, qbd, sparse-lu, iterative)", name));
 }
 
 }  // namespace crawlq::analytic

@@ -9,7 +9,7 @@
 #include <cstdio>
 
 #include "analytic/memory_estimate.hpp"
-#include "analytic/qbd_solver.hpp"
+#include "analytic/solver_registry.hpp"
 #include "analytic/stationary_solver.hpp"
 #include "model/input_error.hpp"
 #include "model/number_text.hpp"
@@ -49,9 +49,9 @@ std::string exact_engine_refusal(const model::Model& model, analytic::Method met
 }
 
 void require_exact_engine_fits(const model::Model& model, const std::string& file, analytic::Method method) {
-  if (method == analytic::Method::kQbd)
-    if (const std::string why = analytic::QbdSolver::refusal(model); !why.empty())
-      throw UsageError(fmt::format("{}: --method qbd: {}", file, why));
+  const analytic::SolverRegistration& solver = analytic::registration(method, model);
+  if (const std::string why = solver.refusal(model); !why.empty())
+    throw UsageError(fmt::format("{}: --method {}: {}", file, solver.name, why));
   if (const std::string why = exact_engine_refusal(model, method); !why.empty())
     throw UsageError(fmt::format("{}: {}", file, why));
 }

@@ -10,6 +10,7 @@
 
 #include "analytic/memory_estimate.hpp"
 #include "analytic/policy_search.hpp"
+#include "analytic/solver_registry.hpp"
 #include "app/command_support.hpp"
 #include "app/json_output.hpp"
 
@@ -248,7 +249,7 @@ std::function<int()> add_optimize_command(CLI::App& app) {
   cmd->add_option("--class", o->policy_class, "thresholds | levels")->capture_default_str();
   cmd->add_option("--search", o->search, "exhaustive | local | auto (thresholds class; see above)")
       ->capture_default_str();
-  cmd->add_option("--method", o->method, "stationary solver: auto | block-recursion | qbd | sparse-lu | iterative")
+  cmd->add_option("--method", o->method, "stationary solver: " + analytic::method_help())
       ->capture_default_str();
   cmd->add_option("--max-maps", o->max_maps, "--class levels refuses to enumerate more maps than this")
       ->capture_default_str();

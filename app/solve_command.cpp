@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "analytic/policy_evaluation.hpp"
+#include "analytic/solver_registry.hpp"
 #include "app/command_support.hpp"
 #include "app/json_output.hpp"
 
@@ -185,10 +186,7 @@ std::function<int()> add_solve_command(CLI::App& app) {
       "--thresholds -1,2,2 --sojourn");
   cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
   add_policy_flags(cmd, o->policy);
-  cmd->add_option("--method", o->method,
-                  "auto (block-recursion up to 2000 states, iterative beyond) | block-recursion (section 3) | "
-                  "qbd (section 6, single arrivals) | sparse-lu (direct, small chains) | iterative (BiCGSTAB, the "
-                  "generator applied from its factors, never stored: K = 20 in well under a minute)")
+  cmd->add_option("--method", o->method, analytic::method_help())
       ->capture_default_str();
   cmd->add_option("--threads", o->threads,
                   "threads inside the iterative solve (0: all cores); the numbers are the same for any count")

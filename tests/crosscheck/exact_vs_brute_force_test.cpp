@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analytic/solver_registry.hpp"
 #include "analytic/policy_evaluation.hpp"
 #include "analytic/state_space.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -121,13 +122,17 @@ void compare_with_brute_force(const model::Model& model, const model::Policy& po
       brute_force_cost(model.costs, chain.measures(), sojourn.mean(Fate::kServed));
   const analytic::StateSpace space(model);
   const bool single_arrivals = model.arrivals.max_batch() == 1;
-  for (Method method : {Method::kBlockRecursion, Method::kSparseLu, Method::kQbd, Method::kIterative, Method::kAuto}) {
+  // Every registered solver, and auto.
+  std::vector<Method> methods{Method::kAuto};
+  for (const auto& solver : analytic::registered_solvers()) methods.push_back(solver.method);
+  for (Method method : methods) {
     INFO("method " << analytic::method_name(method));
     const analytic::PolicyEvaluator evaluator(model, method);
-    if (method == Method::kQbd && !single_arrivals) {
+    if (!analytic::registration(method, model).refusal(model).empty()) {
       CHECK_THROWS_AS(evaluator.evaluate(policy), std::invalid_argument);
       continue;
     }
+    if (method == Method::kQbd) CHECK(single_arrivals);
     const analytic::PolicyEvaluation evaluation = evaluator.evaluate(policy);
     CHECK(evaluation.stationary.summary.status == analytic::SolverStatus::kConverged);
     if (method != Method::kAuto) CHECK(evaluation.stationary.summary.method == method);

@@ -1,0 +1,51 @@
+// The registry is the one list of stationary solvers: names round-trip, the help names each one,
+// and each entry makes the solver it says, whose memory need is its own.
+#include <catch2/catch.hpp>
+#include <set>
+#include <string>
+
+#include "analytic/solver_registry.hpp"
+#include "scenarios/scenario_loader.hpp"
+
+namespace crawlq {
+namespace {
+
+model::Model paper_example() {
+  return scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) + "/scenarios/data/paper-example-1.yaml").model;
+}
+
+}  // namespace
+
+TEST_CASE("every registered solver has one name, its help, and makes itself", "[analytic][registry]") {
+  const model::Model m = paper_example();
+  const analytic::GeneratorBlocks blocks(m, *m.policy);
+  std::set<std::string> names;
+  for (const auto& solver : analytic::registered_solvers()) {
+    const std::string name(solver.name);
+    INFO(name);
+    CHECK(names.insert(name).second);
+    CHECK(analytic::parse_method(name) == solver.method);
+    CHECK(analytic::method_name(solver.method) == name);
+    CHECK(analytic::method_help().find(name + " (") != std::string::npos);
+    CHECK(solver.make({})->method() == solver.method);
+    CHECK(analytic::make_solver(solver.method, blocks)->method() == solver.method);
+    CHECK(analytic::estimate_memory(m, solver.method).bytes == solver.memory(m).bytes);
+    CHECK(solver.memory(m).states == Approx(126));
+  }
+  CHECK(names.size() == 4);
+  CHECK(analytic::parse_method("auto") == analytic::Method::kAuto);
+  CHECK_THROWS_WITH(analytic::parse_method("gauss-seidel"),
+                    Catch::Contains("known: auto, block-recursion, qbd, sparse-lu, iterative"));
+}
+
+TEST_CASE("auto resolves through the registry to the rule it prints", "[analytic][registry]") {
+  model::Model m = paper_example();
+  CHECK(&analytic::registration(analytic::Method::kAuto, m) ==
+        &analytic::registration(analytic::Method::kBlockRecursion, m));
+  m.capacity = 9;  // 2 + 2 * (2^10 - 2) + ... > 2000 states
+  CHECK(analytic::estimate_memory(m).states > 2000);
+  CHECK(&analytic::registration(analytic::Method::kAuto, m) == &analytic::registration(analytic::Method::kIterative, m));
+  CHECK(std::string(analytic::kAutomaticRule).find("2000") != std::string::npos);
+}
+
+}  // namespace crawlq
