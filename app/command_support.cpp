@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "analytic/memory_estimate.hpp"
+#include "analytic/policy_forms.hpp"
 #include "analytic/solver_registry.hpp"
 #include "analytic/stationary_solver.hpp"
 #include "model/input_error.hpp"
@@ -162,8 +163,8 @@ std::string levels_text(const std::vector<int>& levels) {
   return text;
 }
 
-std::optional<model::Policy> level_map_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
-                                              const std::string& file) {
+model::ControlPolicy chosen_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
+                                   const std::string& file) {
   const model::Model& m = scenario.model;
   try {
     if (!flags.thresholds.empty()) {
@@ -179,7 +180,6 @@ std::optional<model::Policy> level_map_policy(const scenarios::Scenario& scenari
     throw UsageError(e.what());
   }
   if (m.policy) return *m.policy;
-  if (m.simulation_policy) return std::nullopt;
   if (m.modes() == 1) return model::Policy::constant(1, 1, m.capacity);  // the only policy there is
   throw UsageError(fmt::format(
       "{}: no policy: the file has no `policy:` section; give --thresholds j1,...,j{} or --levels "
@@ -189,11 +189,10 @@ std::optional<model::Policy> level_map_policy(const scenarios::Scenario& scenari
 
 model::Policy choose_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
                             const std::string& file) {
-  if (auto p = level_map_policy(scenario, flags, file)) return *p;
-  throw UsageError(fmt::format(
-      "{}: policy: a {} policy, which only the simulator runs (the exact chain has no room for it); run "
-      "`crawlq simulate`, or give --thresholds or --levels",
-      file, model::policy_kind(*scenario.model.simulation_policy)));
+  const model::ControlPolicy policy = chosen_policy(scenario, flags, file);
+  if (auto levels = analytic::exact_level_map(policy)) return *levels;
+  throw UsageError(fmt::format("{}: policy: {}; run `crawlq simulate`, or give --thresholds or --levels", file,
+                               analytic::exact_refusal(policy)));
 }
 
 }  // namespace crawlq::app

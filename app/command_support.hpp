@@ -61,11 +61,11 @@ struct PolicyFlags {
 };
 // Adds --thresholds and --levels (one excludes the other) to `command`.
 void add_policy_flags(CLI::App* command, PolicyFlags& flags);
-// The flag's policy, else the file's level map (or the only one of a one-mode model); nothing when
-// the file's policy is one only the simulator runs; UsageError when there is no policy at all.
-std::optional<model::Policy> level_map_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
-                                              const std::string& file);
-// For the exact engine: as level_map_policy, and a UsageError for a simulation-only policy.
+// The flag's level map, else the file's policy of any form (or the only one of a one-mode model);
+// UsageError when there is no policy at all.
+model::ControlPolicy chosen_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
+                                   const std::string& file);
+// For the exact engine: as chosen_policy, and a UsageError naming a form it does not solve.
 model::Policy choose_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
                             const std::string& file);
 

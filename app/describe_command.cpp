@@ -106,7 +106,7 @@ int run(const DescribeOptions& o) {
                       m.obsolescence ? phase_type_json(*m.obsolescence, "gamma", "Gamma") : nlohmann::json(nullptr)},
                      {"states", states_json(m, states)},
                      {"repairs", scenario.repairs}};
-    if (m.policy) j["policy"] = policy_json(*m.policy);
+    if (m.level_map()) j["policy"] = policy_json(*m.level_map());
     std::cout << j.dump(2) << '\n';
     return 0;
   }
@@ -143,7 +143,7 @@ int run(const DescribeOptions& o) {
   if (m.obsolescence)
     fmt::print("  obsolescence  gamma = {}, Gamma = {}\n", vector_text(m.obsolescence->initial()),
                matrix_text(m.obsolescence->subgenerator()));
-  if (m.policy) fmt::print("\npolicy: robots per level {}\n", levels_text(m.policy->levels()));
+  if (m.level_map()) fmt::print("\npolicy: robots per level {}\n", levels_text(m.level_map()->levels()));
   for (const auto& r : scenario.repairs) fmt::print("repaired: {}\n", r);
   return 0;
 }

@@ -104,9 +104,10 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
 int run(const SimulateOptions& o, const ProcessGroup& processes) {
   const scenarios::Scenario scenario = load(o.file);
   const model::Model& m = scenario.model;
-  const std::optional<model::Policy> level_map = level_map_policy(scenario, o.policy, o.file);
-  const std::unique_ptr<sim::Policy> simulated = sim::make_policy(m, level_map);
-  const nlohmann::json policy_description = simulated_policy_json(m, level_map);
+  const model::ControlPolicy policy = chosen_policy(scenario, o.policy, o.file);
+  const model::Policy* level_map = std::get_if<model::Policy>(&policy);
+  const std::unique_ptr<sim::Policy> simulated = sim::make_policy(policy);
+  const nlohmann::json policy_description = simulated_policy_json(policy);
   const validation::SimulationSettings settings = simulation_settings(o.simulation);
   const std::uint64_t seed = settings.seed;
   const sim::Pace pace = sim::measure_pace(m, *simulated, seed);

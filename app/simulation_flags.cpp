@@ -84,12 +84,19 @@ void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
       kFastestEventsPerSecond, runs, s.time_limit));
 }
 
-nlohmann::json simulated_policy_json(const model::Model& m, const std::optional<model::Policy>& level_map) {
-  if (level_map) return policy_json(*level_map);
-  if (const auto* h = std::get_if<model::HysteresisPolicy>(&*m.simulation_policy))
-    return {{"kind", "hysteresis"}, {"high", h->high}, {"low", h->low}, {"switch_off", h->switch_off},
-            {"switch_on", h->switch_on}};
-  return {{"kind", "phase-aware"}, {"robots", std::get<model::PhaseAwarePolicy>(*m.simulation_policy).robots}};
+nlohmann::json simulated_policy_json(const model::ControlPolicy& policy) {
+  return std::visit(model::Overloaded{[](const model::Policy& levels) { return policy_json(levels); },
+                                      [](const model::PhaseAwarePolicy& table) {
+                                        return nlohmann::json{{"kind", "phase-aware"}, {"robots", table.robots}};
+                                      },
+                                      [](const model::HysteresisPolicy& h) {
+                                        return nlohmann::json{{"kind", "hysteresis"},
+                                                              {"high", h.high},
+                                                              {"low", h.low},
+                                                              {"switch_off", h.switch_off},
+                                                              {"switch_on", h.switch_on}};
+                                      }},
+                    policy);
 }
 
 }  // namespace crawlq::app

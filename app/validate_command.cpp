@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "analytic/policy_forms.hpp"
 #include "app/command_support.hpp"
 #include "app/json_output.hpp"
 #include "app/simulation_flags.hpp"
@@ -30,12 +31,12 @@ struct ValidateOptions {
 struct ValidationCase {
   std::string file;
   scenarios::Scenario scenario;
-  std::optional<model::Policy> level_map;
+  model::ControlPolicy policy;
   std::string exact_absent;  // why the exact engine cannot run, empty when it can
 };
 
-std::string exact_engine_absence(const model::Model& m, const std::optional<model::Policy>& level_map) {
-  if (!level_map) return "the policy depends on more than the level; only the simulator runs it";
+std::string exact_engine_absence(const model::Model& m, const model::ControlPolicy& policy) {
+  if (std::string why = analytic::exact_refusal(policy); !why.empty()) return why;
   return exact_engine_refusal(m);
 }
 
@@ -54,7 +55,7 @@ nlohmann::json comparison_json(const ValidationCase& c, const validation::Engine
   }
   nlohmann::json j{{"file", c.file},
                    {"name", c.scenario.model.name},
-                   {"policy", simulated_policy_json(c.scenario.model, c.level_map)},
+                   {"policy", simulated_policy_json(c.policy)},
                    {"exact_engine", c.exact_absent.empty()},
                    {"z_bound", r.z_bound},
                    {"measures", measures},
@@ -71,7 +72,7 @@ nlohmann::json comparison_json(const ValidationCase& c, const validation::Engine
 void print_comparison(const ValidationCase& c, const validation::EngineComparison& r, const std::string& simulated_file) {
   const model::Model& m = c.scenario.model;
   fmt::print("{} ({}): K = {}, {} modes; policy {}\n", m.name.empty() ? "scenario" : m.name, c.file, m.capacity,
-             m.modes(), simulated_policy_json(m, c.level_map).dump());
+             m.modes(), simulated_policy_json(c.policy).dump());
   if (!simulated_file.empty()) fmt::print("  the simulator runs the model of {}\n", simulated_file);
   fmt::print("  {} replications, {} events in {:.3g} s{}\n", r.replications, r.events, r.seconds,
              r.precise ? "" : " (the precision was not reached within the time limit)");
@@ -103,27 +104,32 @@ int run(const ValidateOptions& o) {
   std::vector<ValidationCase> cases;
   for (const auto& file : o.files) {
     scenarios::Scenario scenario = load(file);
-    std::optional<model::Policy> level_map = level_map_policy(scenario, o.policy, file);
-    std::string absent = exact_engine_absence(scenario.model, level_map);
-    cases.push_back({file, std::move(scenario), std::move(level_map), std::move(absent)});
+    model::ControlPolicy policy = chosen_policy(scenario, o.policy, file);
+    std::string absent = exact_engine_absence(scenario.model, policy);
+    cases.push_back({file, std::move(scenario), std::move(policy), std::move(absent)});
   }
   std::optional<scenarios::Scenario> simulated_scenario;
   if (!o.simulator_file.empty()) {
     simulated_scenario = load(o.simulator_file);
-    for (const auto& c : cases)
-      if (simulated_scenario->model.capacity != c.scenario.model.capacity ||
-          simulated_scenario->model.modes() != c.scenario.model.modes())
+    const model::Model& other = simulated_scenario->model;
+    for (const auto& c : cases) {
+      if (other.capacity != c.scenario.model.capacity || other.modes() != c.scenario.model.modes())
         throw UsageError(fmt::format("--simulator-file {}: K = {} and {} modes, but {} has K = {} and {} modes",
-                                     o.simulator_file, simulated_scenario->model.capacity,
-                                     simulated_scenario->model.modes(), c.file, c.scenario.model.capacity,
-                                     c.scenario.model.modes()));
+                                     o.simulator_file, other.capacity, other.modes(), c.file,
+                                     c.scenario.model.capacity, c.scenario.model.modes()));
+      // The policy is the one of FILE (or the flags): a table by arrival phase must fit both models.
+      if (const auto* table = std::get_if<model::PhaseAwarePolicy>(&c.policy);
+          table && static_cast<int>(table->robots.front().size()) != other.arrivals.phases())
+        throw UsageError(fmt::format("--simulator-file {}: {} arrival phases, but the phase-aware policy of {} has {}",
+                                     o.simulator_file, other.arrivals.phases(), c.file, table->robots.front().size()));
+    }
   }
 
   // Every run's length checked before any runs, so that a file late in the list cannot waste the
   // time of those before it.
   for (const auto& c : cases) {
     const model::Model& simulated_model = simulated_scenario ? simulated_scenario->model : c.scenario.model;
-    const std::unique_ptr<sim::Policy> policy = sim::make_policy(simulated_model, c.level_map);
+    const std::unique_ptr<sim::Policy> policy = sim::make_policy(c.policy);
     require_simulation_fits(simulated_model, sim::measure_pace(simulated_model, *policy, settings.seed), settings,
                             c.file);
   }
@@ -132,9 +138,9 @@ int run(const ValidateOptions& o) {
   int agree = 0, differ = 0, simulated_only = 0;
   for (const auto& c : cases) {
     const model::Model& simulated_model = simulated_scenario ? simulated_scenario->model : c.scenario.model;
-    const std::unique_ptr<sim::Policy> policy = sim::make_policy(simulated_model, c.level_map);
+    const std::unique_ptr<sim::Policy> policy = sim::make_policy(c.policy);
     const std::optional<model::Policy> exact_policy =
-        c.exact_absent.empty() ? c.level_map : std::optional<model::Policy>();
+        c.exact_absent.empty() ? analytic::exact_level_map(c.policy) : std::nullopt;
     const auto r = [&] {
       try {
         return validation::compare_engines(c.scenario.model, exact_policy, c.exact_absent, simulated_model, *policy,

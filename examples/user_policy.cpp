@@ -61,13 +61,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   const model::Model& m = scenario->model;
-  if (!m.policy) {
+  if (!m.level_map()) {
     fmt::print(stderr, "{}: policy: give the file a level map or thresholds to compare with\n", file);
     return 2;
   }
 
   const QuietPhasePolicy mine(m.modes(), m.capacity);
-  const sim::LevelMapPolicy file_policy(*m.policy);
+  const sim::LevelMapPolicy file_policy(*m.level_map());
   const sim::ReplicationPlan plan{.seed = 1, .replications = 20, .warmup = 2000, .horizon = 20000, .threads = 0};
   const sim::PolicyComparison c = sim::compare_policies(m, file_policy, mine, plan);
 

@@ -7,7 +7,7 @@
 #include "model/costs.hpp"
 #include "model/phase_type.hpp"
 #include "model/policy.hpp"
-#include "model/simulation_policy.hpp"
+#include "model/control_policy.hpp"
 
 namespace crawlq::model {
 
@@ -28,11 +28,11 @@ struct Model {
   PhaseType service;
   std::optional<PhaseType> obsolescence;  // absent: waiting pages never expire
   Costs costs;
-  std::optional<Policy> policy;  // absent: the engine needs one given on the command line
-  // A `policy:` of a kind only the simulator runs (then `policy` is absent).
-  std::optional<SimulationPolicy> simulation_policy = std::nullopt;
+  std::optional<ControlPolicy> policy;  // absent: the command line gives one
 
   int modes() const { return arrivals.modes(); }
+  // The file's policy when it is a level map, the form every engine runs; otherwise nothing.
+  const Policy* level_map() const { return policy ? std::get_if<Policy>(&*policy) : nullptr; }
 };
 
 }  // namespace crawlq::model

@@ -1,13 +1,18 @@
 #include "model/simulation_policy.hpp"
 
+#include "model/control_policy.hpp"
+
 #include <fmt/format.h>
 
 #include "model/input_error.hpp"
 
 namespace crawlq::model {
 
-std::string policy_kind(const SimulationPolicy& policy) {
-  return std::holds_alternative<HysteresisPolicy>(policy) ? "hysteresis" : "phase-aware";
+std::string policy_kind(const ControlPolicy& policy) {
+  return std::visit(Overloaded{[](const Policy&) { return "levels"; },
+                               [](const PhaseAwarePolicy&) { return "phase-aware"; },
+                               [](const HysteresisPolicy&) { return "hysteresis"; }},
+                    policy);
 }
 
 HysteresisPolicy make_hysteresis(int high, int low, int switch_off, int switch_on, int modes, int capacity,

@@ -1,8 +1,8 @@
 #pragma once
-// Policies only the simulator runs: the exact chain of section 3 has no room for the history a
-// hysteresis policy remembers, nor for a mode chosen by the arrival phase.
+// The policy forms beyond level maps (model/control_policy.hpp holds them all): the exact chain of
+// section 3 has no room for the history a hysteresis policy remembers, nor for a mode chosen by the
+// arrival phase.
 #include <string>
-#include <variant>
 #include <vector>
 
 namespace crawlq::model {
@@ -12,17 +12,14 @@ namespace crawlq::model {
 struct HysteresisPolicy {
   int high = 0, low = 0;
   int switch_off = 0, switch_on = 0;
+  bool operator==(const HysteresisPolicy&) const = default;
 };
 
 // Robots by level and by the robots' arrival phase: robots[level][phase].
 struct PhaseAwarePolicy {
   std::vector<std::vector<int>> robots;
+  bool operator==(const PhaseAwarePolicy&) const = default;
 };
-
-using SimulationPolicy = std::variant<HysteresisPolicy, PhaseAwarePolicy>;
-
-// "hysteresis" or "phase-aware".
-std::string policy_kind(const SimulationPolicy& policy);
 
 // Throw InputError naming `key_path` when a rule is broken (robots in 1..N, 0 <= on < off <= K;
 // a (K+1) x W table).

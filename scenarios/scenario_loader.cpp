@@ -191,10 +191,8 @@ model::Costs costs(const YamlReader& r) {
   return c;
 }
 
-// The `policy:` section: a level map for both engines, or a kind only the simulator runs.
-using PolicySection = std::variant<model::Policy, model::SimulationPolicy>;
-
-PolicySection policy(const YamlReader& r, int modes, int capacity, int phases) {
+// The `policy:` section: one of the forms of model::ControlPolicy.
+model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int phases) {
   r.allow_only({"thresholds", "levels", "hysteresis", "phase-aware"});
   int given = 0;
   for (const char* key : {"thresholds", "levels", "hysteresis", "phase-aware"}) given += r.has(key) ? 1 : 0;
@@ -211,14 +209,13 @@ PolicySection policy(const YamlReader& r, int modes, int capacity, int phases) {
   if (r.has("hysteresis")) {
     const YamlReader h = r.at("hysteresis");
     h.allow_only({"high", "low", "switch_off", "switch_on"});
-    return model::SimulationPolicy(model::make_hysteresis(h.at("high").integer(), h.at("low").integer(),
-                                                          h.at("switch_off").integer(), h.at("switch_on").integer(),
-                                                          modes, capacity, h.path()));
+    return model::make_hysteresis(h.at("high").integer(), h.at("low").integer(), h.at("switch_off").integer(),
+                                  h.at("switch_on").integer(), modes, capacity, h.path());
   }
   const YamlReader table = r.at("phase-aware");
   std::vector<std::vector<int>> robots;
   for (std::size_t level = 0; level < table.size(); ++level) robots.push_back(table.at(level).integers());
-  return model::SimulationPolicy(model::make_phase_aware(std::move(robots), modes, capacity, phases, table.path()));
+  return model::make_phase_aware(std::move(robots), modes, capacity, phases, table.path());
 }
 
 Scenario build(const YamlReader& root) {
@@ -255,15 +252,8 @@ Scenario build(const YamlReader& root) {
   std::optional<model::PhaseType> obsolescence;
   if (root.has("obsolescence")) obsolescence = read_phase_type(root.at("obsolescence"), "gamma", "Gamma");
   const model::Costs c = root.has("costs") ? costs(root.at("costs")) : model::Costs{};
-  std::optional<model::Policy> p;
-  std::optional<model::SimulationPolicy> simulation_policy;
-  if (root.has("policy")) {
-    PolicySection section = policy(root.at("policy"), arrivals.modes(), capacity, arrivals.phases());
-    if (auto* level_map = std::get_if<model::Policy>(&section))
-      p = *level_map;
-    else
-      simulation_policy = std::get<model::SimulationPolicy>(section);
-  }
+  std::optional<model::ControlPolicy> p;
+  if (root.has("policy")) p = policy(root.at("policy"), arrivals.modes(), capacity, arrivals.phases());
 
   Scenario scenario{model::Model{.name = root.has("name") ? root.at("name").text() : "",
                                  .capacity = capacity,
@@ -272,8 +262,7 @@ Scenario build(const YamlReader& root) {
                                  .service = std::move(service),
                                  .obsolescence = std::move(obsolescence),
                                  .costs = c,
-                                 .policy = std::move(p),
-                                 .simulation_policy = std::move(simulation_policy)},
+                                 .policy = std::move(p)},
                     loader.take_repairs(), root.has("source") ? root.at("source").text() : ""};
   return scenario;
 }

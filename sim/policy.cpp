@@ -2,13 +2,17 @@
 
 namespace crawlq::sim {
 
-std::unique_ptr<Policy> make_policy(const model::Model& model, const std::optional<model::Policy>& level_map) {
-  if (level_map) return std::make_unique<LevelMapPolicy>(*level_map);
-  if (model.policy) return std::make_unique<LevelMapPolicy>(*model.policy);
-  if (!model.simulation_policy) return nullptr;
-  if (const auto* h = std::get_if<model::HysteresisPolicy>(&*model.simulation_policy))
-    return std::make_unique<HysteresisPolicy>(*h);
-  return std::make_unique<PhaseAwarePolicy>(std::get<model::PhaseAwarePolicy>(*model.simulation_policy));
+std::unique_ptr<Policy> make_policy(const model::ControlPolicy& policy) {
+  return std::visit(
+      model::Overloaded{
+          [](const model::Policy& levels) -> std::unique_ptr<Policy> { return std::make_unique<LevelMapPolicy>(levels); },
+          [](const model::PhaseAwarePolicy& table) -> std::unique_ptr<Policy> {
+            return std::make_unique<PhaseAwarePolicy>(table);
+          },
+          [](const model::HysteresisPolicy& spec) -> std::unique_ptr<Policy> {
+            return std::make_unique<HysteresisPolicy>(spec);
+          }},
+      policy);
 }
 
 }  // namespace crawlq::sim

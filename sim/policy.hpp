@@ -58,8 +58,7 @@ class PhaseAwarePolicy final : public Policy {
   std::vector<std::vector<int>> robots_;
 };
 
-// The policy to simulate: `level_map` when given (a flag or the file's thresholds/levels),
-// otherwise the file's simulation-only policy. Nothing when there is neither.
-std::unique_ptr<Policy> make_policy(const model::Model& model, const std::optional<model::Policy>& level_map);
+// The simulator runs every form of control policy.
+std::unique_ptr<Policy> make_policy(const model::ControlPolicy& policy);
 
 }  // namespace crawlq::sim

@@ -148,7 +148,6 @@ model::Model with_parameter(const model::Model& model, SweepParameter parameter,
     // A level map has one entry per level 0..K: the file's policy does not fit another K.
     if (m.capacity != model.capacity) {
       m.policy.reset();
-      m.simulation_policy.reset();
     }
     return m;
   }

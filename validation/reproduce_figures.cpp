@@ -152,7 +152,7 @@ void reproduce_figures(Reproduction& out, const PolicySimulation& simulation) {
 void reproduce_sample_path(Reproduction& out) {
   constexpr double kHorizon = 15;
   const model::Model m = paper_example().model;
-  const sim::LevelMapPolicy policy(*m.policy);
+  const sim::LevelMapPolicy policy(*m.level_map());
   std::stringstream csv;
   sim::TraceObserver trace(csv);
   sim::Simulator(m, policy).run(out.options.seed, 0, 0.0, kHorizon, {&trace});

@@ -67,7 +67,7 @@ TEST_CASE("brute force: M/M/1/K levels, measures and Erlang sojourn times", "[cr
   const double lambda = 1.3, mu = 2.0;
   const int capacity = 4;
   const model::Model m = single_mode(capacity, poisson(lambda), model::PhaseType::exponential(mu));
-  const BruteForceChain chain(m, *m.policy);
+  const BruteForceChain chain(m, *m.level_map());
   std::vector<double> p;
   for (int i = 0; i <= capacity; ++i) p.push_back(std::pow(lambda / mu, i));
   p = normalised(p);
@@ -89,7 +89,7 @@ TEST_CASE("brute force: M/M/1/K levels, measures and Erlang sojourn times", "[cr
   CHECK_THAT(out.mean_active_robots, WithinRel(1.0, kTight));
 
   // A page that finds n pages waits for n + 1 exponential services.
-  const BruteForceSojourn sojourn(m, *m.policy, chain);
+  const BruteForceSojourn sojourn(m, *m.level_map(), chain);
   const double accepted = 1 - p[capacity];
   double mean = 0;
   for (int n = 0; n < capacity; ++n) mean += p[n] * (n + 1) / mu / accepted;
@@ -114,7 +114,7 @@ TEST_CASE("brute force: M/M/1/K with exponential impatience is a birth-death cha
   INFO("K = " << capacity);
   const model::Model m = single_mode(capacity, poisson(lambda), model::PhaseType::exponential(mu),
                                      model::PhaseType::exponential(theta));
-  const BruteForceChain chain(m, *m.policy);
+  const BruteForceChain chain(m, *m.level_map());
   // Death rate at level i: mu + (i-1) theta.
   std::vector<double> p{1.0};
   for (int i = 1; i <= capacity; ++i) p.push_back(p.back() * lambda / (mu + (i - 1) * theta));
@@ -147,7 +147,7 @@ TEST_CASE("brute force: M/M/1/K with exponential impatience is a birth-death cha
     served_weight += p[n] * p_served[n];
     served_time += p[n] * mean_served[n];
   }
-  const BruteForceSojourn sojourn(m, *m.policy, chain);
+  const BruteForceSojourn sojourn(m, *m.level_map(), chain);
   CHECK_THAT(sojourn.probability(Fate::kAccepted), WithinRel(accepted, kTight));
   CHECK_THAT(sojourn.probability(Fate::kServed), WithinRel(served_weight, kTight));
   CHECK_THAT(sojourn.probability(Fate::kServed), WithinRel(out.p_served, 1e-11));
@@ -168,7 +168,7 @@ TEST_CASE("brute force: batches of two into K = 2 under both admission rules", "
   SECTION("partial: the second page of a batch finding one page is lost") {
     const model::Model m =
         single_mode(2, poisson(a, 2), model::PhaseType::exponential(mu), std::nullopt);
-    const BruteForceChain chain(m, *m.policy);
+    const BruteForceChain chain(m, *m.level_map());
     // 0 -> 2 and 1 -> 2 at rate a, down at rate mu.
     const double p1 = a / mu, p2 = a * (1 + p1) / mu;
     const std::vector<double> p = normalised({1.0, p1, p2});
@@ -176,7 +176,7 @@ TEST_CASE("brute force: batches of two into K = 2 under both admission rules", "
     CHECK_THAT(chain.measures().lambda, WithinRel(2 * a, kTight));
     CHECK_THAT(chain.measures().p_loss, WithinRel((a * p[1] + 2 * a * p[2]) / (2 * a), kTight));
     // From an empty system: positions 1 and 2 (1/mu, 2/mu); from level 1 only position 1 (2/mu).
-    const BruteForceSojourn sojourn(m, *m.policy, chain);
+    const BruteForceSojourn sojourn(m, *m.level_map(), chain);
     const double mean = (p[0] * 3 / mu + p[1] * 2 / mu) / (2 * p[0] + p[1]);
     CHECK_THAT(sojourn.mean(Fate::kAccepted), WithinRel(mean, kTight));
     CHECK_THAT(sojourn.probability(Fate::kAccepted), WithinRel((2 * p[0] + p[1]) / 2, kTight));
@@ -184,11 +184,11 @@ TEST_CASE("brute force: batches of two into K = 2 under both admission rules", "
   SECTION("reject-batch: a batch finding one page is lost whole") {
     const model::Model m = single_mode(2, poisson(a, 2), model::PhaseType::exponential(mu),
                                        std::nullopt, model::Admission::kRejectBatch);
-    const BruteForceChain chain(m, *m.policy);
+    const BruteForceChain chain(m, *m.level_map());
     const std::vector<double> p = normalised({1.0, a / mu, a / mu});
     check_levels(chain.measures(), p);
     CHECK_THAT(chain.measures().p_loss, WithinRel(2 * a * (p[1] + p[2]) / (2 * a), kTight));
-    const BruteForceSojourn sojourn(m, *m.policy, chain);
+    const BruteForceSojourn sojourn(m, *m.level_map(), chain);
     CHECK_THAT(sojourn.mean(Fate::kAccepted), WithinRel(1.5 / mu, kTight));
   }
 }
@@ -200,7 +200,7 @@ TEST_CASE("brute force: Poisson modes switched by level", "[crosscheck]") {
   model::Model m = single_mode(capacity, poisson(a1), model::PhaseType::exponential(mu));
   m.arrivals = model::ArrivalModes({poisson(a1), poisson(a2)});
   m.policy = model::Policy::from_levels(levels, 2, capacity);
-  const BruteForceChain chain(m, *m.policy);
+  const BruteForceChain chain(m, *m.level_map());
   const auto rate = [&](int level) { return levels[level] == 1 ? a1 : a2; };
   std::vector<double> p{1.0};
   for (int i = 1; i <= capacity; ++i) p.push_back(p.back() * rate(i - 1) / mu);
@@ -223,10 +223,10 @@ TEST_CASE("brute force: the Erlang loss formula holds for phase-type service", "
   const double lambda = 0.9;
   const model::PhaseType service = model::PhaseType::erlang(3, 2.5);
   const model::Model m = single_mode(1, poisson(lambda), service, model::PhaseType::erlang(2, 1.0));
-  const BruteForceChain chain(m, *m.policy);
+  const BruteForceChain chain(m, *m.level_map());
   const double rho = lambda * service.mean();
   check_levels(chain.measures(), {1 / (1 + rho), rho / (1 + rho)});
-  const BruteForceSojourn sojourn(m, *m.policy, chain);
+  const BruteForceSojourn sojourn(m, *m.level_map(), chain);
   CHECK_THAT(sojourn.mean(Fate::kServed), WithinRel(service.mean(), kTight));
   CHECK_THAT(sojourn.cdf(Fate::kServed, 1.0), WithinRel(erlang_cdf(3, 2.5, 1.0), 1e-10));
 }
@@ -236,7 +236,7 @@ TEST_CASE("brute force: conservation laws on random models", "[crosscheck]") {
     const model::Model m =
         random_model(seed, {.single_arrivals = seed % 4 == 0, .max_states = 400});
     INFO(describe(m));
-    const BruteForceChain chain(m, *m.policy);
+    const BruteForceChain chain(m, *m.level_map());
     const ChainMeasures& out = chain.measures();
     CHECK(chain.generator().rowwise().sum().cwiseAbs().maxCoeff() < 1e-12);
     CHECK(chain.residual() < 1e-12);
@@ -245,7 +245,7 @@ TEST_CASE("brute force: conservation laws on random models", "[crosscheck]") {
     CHECK_THAT(out.p_loss + out.p_obsolete + out.p_served, WithinAbs(1.0, 1e-12));
     // The tagged-page chain is built apart from the stationary one: the fates must agree, and
     // Little's law must tie the mean sojourn to the mean number in the system.
-    const BruteForceSojourn sojourn(m, *m.policy, chain);
+    const BruteForceSojourn sojourn(m, *m.level_map(), chain);
     CHECK_THAT(sojourn.probability(Fate::kAccepted), WithinAbs(1 - out.p_loss, 1e-12));
     CHECK_THAT(sojourn.probability(Fate::kServed), WithinAbs(out.p_served, 1e-12));
     CHECK_THAT(sojourn.probability(Fate::kObsolete), WithinAbs(out.p_obsolete, 1e-12));

@@ -80,8 +80,8 @@ TEST_CASE("simulator: 95% intervals cover the exact value in 92-98% of 200 seeds
   const std::string file = std::string(CRAWLQ_SOURCE_DIR) + "/scenarios/data/paper-example-1.yaml";
   const auto scenario = scenarios::load_scenario(file);
   const model::Model& m = scenario.model;
-  REQUIRE(m.policy);
-  const model::Policy& policy = *m.policy;
+  REQUIRE(m.level_map());
+  const model::Policy& policy = *m.level_map();
   const analytic::PolicyEvaluator evaluator(m);
   const analytic::PolicyEvaluation exact = evaluator.evaluate(policy);
   const double horizon = kPagesPerReplication / exact.measures.lambda;

@@ -91,8 +91,8 @@ TEST_CASE("a model written with decimals solves to the numbers of its exact-diag
     if (!solver.refusal(written).empty()) continue;
     ++solved;
     const model::Model exact = with_recomputed_diagonals(written);
-    const auto a = analytic::PolicyEvaluator(written, method).evaluate(*written.policy);
-    const auto b = analytic::PolicyEvaluator(exact, method).evaluate(*exact.policy);
+    const auto a = analytic::PolicyEvaluator(written, method).evaluate(*written.level_map());
+    const auto b = analytic::PolicyEvaluator(exact, method).evaluate(*exact.level_map());
     const auto x = measures(a), y = measures(b);
     for (std::size_t i = 0; i < x.size(); ++i) {
       INFO("seed " << seed << ", method " << analytic::method_name(method) << ", " << x[i].first << "\n" << file.yaml);

@@ -147,7 +147,7 @@ void compare_random_models(std::uint64_t first_seed, int count, bool single_arri
   for (std::uint64_t seed = first_seed; seed < first_seed + count; ++seed) {
     const model::Model model = random_model(seed, {.single_arrivals = single_arrivals});
     INFO("seed " << seed << "\n" << describe(model));
-    compare_with_brute_force(model, *model.policy);
+    compare_with_brute_force(model, *model.level_map());
   }
 }
 
@@ -166,9 +166,9 @@ TEST_CASE("exact engine vs brute force: the scenario files", "[crosscheck]") {
     // The refresh-*.yaml files describe the second paper's model, not this queue.
     if (entry.path().extension() != ".yaml" || entry.path().filename().string().rfind("refresh-", 0) == 0) continue;
     const model::Model model = scenarios::load_scenario(entry.path()).model;
-    if (!model.policy || chain_size(model) > 1500) continue;
+    if (!model.level_map() || chain_size(model) > 1500) continue;
     INFO(entry.path().filename().string() << "\n" << describe(model));
-    compare_with_brute_force(model, *model.policy);
+    compare_with_brute_force(model, *model.level_map());
     // Constant policies too: every mode of the file is then exercised at every level.
     for (int robots = 1; robots <= model.modes(); ++robots) {
       INFO("constant policy with " << robots << " robots");

@@ -30,8 +30,8 @@ TEST_CASE("generator operator: x Q equals the brute force's dense generator", "[
   for (std::uint64_t seed = 1; seed <= 60; ++seed) {
     const model::Model model = random_model(seed, {.single_arrivals = seed % 5 == 0});
     INFO("seed " << seed << "\n" << describe(model));
-    const BruteForceChain chain(model, *model.policy);
-    const analytic::GeneratorOperator q(model, *model.policy);
+    const BruteForceChain chain(model, *model.level_map());
+    const analytic::GeneratorOperator q(model, *model.level_map());
     const analytic::StateSpace& space = q.space();
     REQUIRE(space.size() == chain.size());
     // Brute-force order to engine order, and back.

@@ -20,7 +20,7 @@ model::Model example(int capacity) {
 
 TEST_CASE("iterative solver equals the block recursion and SparseLU at K = 10", "[crosscheck][iterative]") {
   const model::Model m = example(10);
-  const analytic::GeneratorBlocks blocks(m, *m.policy);
+  const analytic::GeneratorBlocks blocks(m, *m.level_map());
   const auto iterative = analytic::solve_stationary(blocks, analytic::Method::kIterative);
   REQUIRE(iterative.summary.status == analytic::SolverStatus::kConverged);
   CHECK(iterative.summary.residual < 1e-12);
@@ -33,18 +33,18 @@ TEST_CASE("iterative solver equals the block recursion and SparseLU at K = 10", 
 
 TEST_CASE("iterative solver at K = 16: residual below 1e-12, measures consistent", "[crosscheck][iterative]") {
   const model::Model m = example(16);
-  const analytic::GeneratorBlocks blocks(m, *m.policy);
+  const analytic::GeneratorBlocks blocks(m, *m.level_map());
   REQUIRE(blocks.space().size() == 262142);
   const auto r = analytic::solve_stationary(blocks, analytic::Method::kIterative);
   REQUIRE(r.summary.status == analytic::SolverStatus::kConverged);
   CHECK(r.summary.residual < 1e-12);
-  const auto measures = analytic::compute_measures(m, *m.policy, blocks.space(), r.probabilities);
+  const auto measures = analytic::compute_measures(m, *m.level_map(), blocks.space(), r.probabilities);
   CHECK(measures.p_loss + measures.p_obsolete + measures.p_served == Approx(1.0).epsilon(1e-10));
   // Capacity 16 loses far fewer pages than capacity 10 under the same policy shape.
   const model::Model small = example(10);
-  const analytic::GeneratorBlocks small_blocks(small, *small.policy);
+  const analytic::GeneratorBlocks small_blocks(small, *small.level_map());
   const auto s = analytic::solve_stationary(small_blocks, analytic::Method::kIterative);
-  CHECK(measures.p_loss < analytic::compute_measures(small, *small.policy, small_blocks.space(), s.probabilities).p_loss / 10);
+  CHECK(measures.p_loss < analytic::compute_measures(small, *small.level_map(), small_blocks.space(), s.probabilities).p_loss / 10);
 }
 
 // No sparse direct factorisation reaches K = 14 here (sparse_lu_solver.hpp: the factors fill in to
@@ -54,7 +54,7 @@ TEST_CASE("iterative solver at K = 16: residual below 1e-12, measures consistent
 TEST_CASE("iterative solver at K = 14: stationary for the generator assembled from the Lemma's blocks",
           "[crosscheck][iterative]") {
   const model::Model m = example(14);
-  const analytic::GeneratorBlocks blocks(m, *m.policy);
+  const analytic::GeneratorBlocks blocks(m, *m.level_map());
   REQUIRE(blocks.space().size() == 65534);
   const auto r = analytic::solve_stationary(blocks, analytic::Method::kIterative, {.threads = 2});
   REQUIRE(r.summary.status == analytic::SolverStatus::kConverged);

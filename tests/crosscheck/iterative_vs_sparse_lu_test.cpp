@@ -38,7 +38,7 @@ TEST_CASE("iterative solver equals sparse-lu at K = 12: vector and measures to 1
                        .model;
   m.capacity = kCapacity;
   m.policy = model::Policy::from_thresholds({-1, 2, 2}, 4, kCapacity);
-  const analytic::GeneratorBlocks blocks(m, *m.policy);
+  const analytic::GeneratorBlocks blocks(m, *m.level_map());
   REQUIRE(blocks.space().size() == 16382);
   const auto direct = analytic::solve_stationary(blocks, analytic::Method::kSparseLu);
   const auto iterative = analytic::solve_stationary(blocks, analytic::Method::kIterative);
@@ -48,8 +48,8 @@ TEST_CASE("iterative solver equals sparse-lu at K = 12: vector and measures to 1
   const double distance = (iterative.probabilities - direct.probabilities).lpNorm<1>();
   CHECK(distance < kTolerance);
 
-  const auto a = analytic::compute_measures(m, *m.policy, blocks.space(), iterative.probabilities);
-  const auto b = analytic::compute_measures(m, *m.policy, blocks.space(), direct.probabilities);
+  const auto a = analytic::compute_measures(m, *m.level_map(), blocks.space(), iterative.probabilities);
+  const auto b = analytic::compute_measures(m, *m.level_map(), blocks.space(), direct.probabilities);
   check_same(a.lambda, b.lambda, "lambda");
   check_same(a.p_loss, b.p_loss, "p_loss");
   check_same(a.p_obsolete, b.p_obsolete, "p_obsolete");

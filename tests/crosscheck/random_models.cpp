@@ -164,8 +164,8 @@ std::string describe(const model::Model& model) {
       << " W=" << model.arrivals.phases() << " M=" << model.service.phases()
       << " R=" << (model.obsolescence ? model.obsolescence->phases() : 0) << " N=" << model.modes()
       << " kmax=" << model.arrivals.max_batch() << " states=" << chain_size(model) << "\n  levels:";
-  if (model.policy)
-    for (int robots : model.policy->levels()) out << ' ' << robots;
+  if (model.level_map())
+    for (int robots : model.level_map()->levels()) out << ' ' << robots;
   for (int r = 1; r <= model.modes(); ++r) {
     const auto& bmap = model.arrivals.mode(r);
     for (int k = 0; k <= bmap.max_batch(); ++k)

@@ -17,8 +17,8 @@ TEST_CASE("simulator vs iterative exact engine at K = 18", "[crosscheck][slow]")
   settings.seed = 18;
   settings.replications = 10;
   settings.precision = 0;
-  const sim::LevelMapPolicy policy(*m.policy);
-  const auto c = validation::compare_engines(m, m.policy, "", m, policy, settings);
+  const sim::LevelMapPolicy policy(*m.level_map());
+  const auto c = validation::compare_engines(m, *m.level_map(), "", m, policy, settings);
   for (const auto& measure : c.measures) {
     INFO(measure.name << ": exact " << *measure.exact << ", simulated " << measure.simulated.mean << " +- "
                       << measure.simulated.half_width << ", z " << measure.z << " (seed 18)");

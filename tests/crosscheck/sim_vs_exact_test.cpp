@@ -29,7 +29,7 @@ struct Comparison {
 };
 
 void compare(const model::Model& m, std::uint64_t seed, const std::string& what) {
-  const model::Policy& policy = *m.policy;
+  const model::Policy& policy = *m.level_map();
   const analytic::PolicyEvaluator evaluator(m);
   const auto exact = evaluator.evaluate(policy);
   // About 200,000 pages offered per replication.
@@ -89,7 +89,7 @@ TEST_CASE("simulator vs exact engine on every shipped scenario", "[sim][crossche
     // The refresh-*.yaml files describe the second paper's model, not this queue.
     if (entry.path().filename().string().rfind("refresh-", 0) == 0) continue;
     const auto scenario = scenarios::load_scenario(entry.path());
-    if (!scenario.model.policy) continue;
+    if (!scenario.model.level_map()) continue;
     compare(scenario.model, 2026, entry.path().filename().string());
   }
 }

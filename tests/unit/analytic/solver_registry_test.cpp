@@ -18,7 +18,7 @@ model::Model paper_example() {
 
 TEST_CASE("every registered solver has one name, its help, and makes itself", "[analytic][registry]") {
   const model::Model m = paper_example();
-  const analytic::GeneratorBlocks blocks(m, *m.policy);
+  const analytic::GeneratorBlocks blocks(m, *m.level_map());
   std::set<std::string> names;
   for (const auto& solver : analytic::registered_solvers()) {
     const std::string name(solver.name);

@@ -156,6 +156,6 @@ TEST_CASE("one number stands for a list of one, but not for a matrix", "[scenari
   const std::string head = "capacity: 3\narrivals: {kind: poisson, modes: [{rate: 1}, {rate: 2, batch: 1}]}\n";
   const auto s = parse_scenario(head + kService + "policy: {thresholds: 1}\n", "scalar.yaml");
   REQUIRE(s.model.policy.has_value());
-  CHECK(s.model.policy->levels() == std::vector<int>{2, 2, 1, 1});
+  CHECK(s.model.level_map()->levels() == std::vector<int>{2, 2, 1, 1});
   require_refused(head + "service: {beta: [1], S: [-2]}\n", "service.S[0]: expected a list");
 }

@@ -71,7 +71,7 @@ TEST_CASE("the paper's example has the printed intensities", "[scenarios]") {
     CHECK(a.mode(r).fundamental_rate() == Approx(lambda[r - 1]).margin(lambda_unit[r - 1]));
     CHECK(a.mode(r).group_rate() == Approx(group[r - 1]).margin(group_unit[r - 1]));
   }
-  CHECK(s.model.policy->levels() == std::vector<int>{3, 3, 3, 1, 1, 1});
+  CHECK(s.model.level_map()->levels() == std::vector<int>{3, 3, 3, 1, 1, 1});
   CHECK(s.repairs.empty());
 }
 
@@ -165,13 +165,15 @@ TEST_CASE("hysteresis and phase-aware policies load, and their rules are checked
   const auto h = parse_scenario(replace(kValid, "policy: {thresholds: [1]}",
                                         "policy: {hysteresis: {high: 2, low: 1, switch_off: 3, switch_on: 1}}"),
                                 "h.yaml");
-  CHECK_FALSE(h.model.policy.has_value());
-  REQUIRE(h.model.simulation_policy.has_value());
-  CHECK(std::get<crawlq::model::HysteresisPolicy>(*h.model.simulation_policy).switch_on == 1);
+  CHECK(h.model.level_map() == nullptr);
+  REQUIRE(h.model.policy.has_value());
+  CHECK(crawlq::model::policy_kind(*h.model.policy) == "hysteresis");
+  CHECK(std::get<crawlq::model::HysteresisPolicy>(*h.model.policy).switch_on == 1);
   const auto p = parse_scenario(replace(kValid, "policy: {thresholds: [1]}",
                                         "policy: {phase-aware: [[2, 1], [2, 1], [1, 1], [1, 1]]}"),
                                 "p.yaml");
-  CHECK(std::get<crawlq::model::PhaseAwarePolicy>(*p.model.simulation_policy).robots[0][1] == 1);
+  CHECK(crawlq::model::policy_kind(*p.model.policy) == "phase-aware");
+  CHECK(std::get<crawlq::model::PhaseAwarePolicy>(*p.model.policy).robots[0][1] == 1);
   require_refused(replace(kValid, "policy: {thresholds: [1]}",
                           "policy: {hysteresis: {high: 2, low: 1, switch_off: 2, switch_on: 2}}"),
                   "policy.hysteresis.switch_on", "2");

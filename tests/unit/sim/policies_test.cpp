@@ -68,3 +68,16 @@ TEST_CASE("a phase-aware table that ignores the phase is the level map", "[sim][
   const sim::PhaseAwarePolicy by_phase(model::make_phase_aware({{2, 1}, {2, 1}, {1, 1}, {1, 1}, {1, 1}}, 2, 4, 2, "p"));
   CHECK(sim::simulate(m, by_phase, kPlan).replications[0].cost != sim::simulate(m, levels, kPlan).replications[0].cost);
 }
+
+TEST_CASE("make_policy runs every form of control policy as that form", "[sim][policy]") {
+  const model::ControlPolicy levels = model::Policy::from_levels({2, 2, 1, 1, 1}, 2, 4);
+  const model::ControlPolicy table = model::make_phase_aware({{2, 1}, {2, 1}, {1, 1}, {1, 1}, {1, 1}}, 2, 4, 2, "t");
+  const model::ControlPolicy hysteresis = model::make_hysteresis(2, 1, 3, 1, 2, 4, "h");
+  const sim::SystemView level_two_phase_one{.level = 2, .arrival_phase = 1, .robots = 2};
+  CHECK(sim::make_policy(levels)->robots(level_two_phase_one) == 1);
+  CHECK(sim::make_policy(table)->robots({.level = 1, .arrival_phase = 1, .robots = 2}) == 1);
+  CHECK(sim::make_policy(table)->robots({.level = 1, .arrival_phase = 0, .robots = 2}) == 2);
+  // Hysteresis keeps 2 robots at level 2 on the way up, 1 on the way down from switch_off.
+  CHECK(sim::make_policy(hysteresis)->robots(level_two_phase_one) == 2);
+  CHECK(sim::make_policy(hysteresis)->robots({.level = 2, .arrival_phase = 0, .robots = 1}) == 1);
+}

@@ -31,8 +31,8 @@ validation::SimulationSettings short_run() {
 
 TEST_CASE("compare_engines: a model against itself agrees, with the documented bound", "[validation]") {
   const auto scenario = teaching();
-  const sim::LevelMapPolicy policy(*scenario.model.policy);
-  const auto c = validation::compare_engines(scenario.model, scenario.model.policy, "", scenario.model, policy, short_run());
+  const sim::LevelMapPolicy policy(*scenario.model.level_map());
+  const auto c = validation::compare_engines(scenario.model, *scenario.model.level_map(), "", scenario.model, policy, short_run());
   CHECK(c.agrees());
   CHECK(c.replications == 8);
   // Every measure both engines give: 12 scalar measures (the queue's means among them) + K+1 levels
@@ -55,8 +55,8 @@ TEST_CASE("compare_engines: a simulator fed another service law disagrees", "[va
   const auto scenario = teaching();
   model::Model faster = scenario.model;
   faster.service = model::PhaseType(faster.service.initial(), 2.0 * faster.service.subgenerator());
-  const sim::LevelMapPolicy policy(*scenario.model.policy);
-  const auto c = validation::compare_engines(scenario.model, scenario.model.policy, "", faster, policy, short_run());
+  const sim::LevelMapPolicy policy(*scenario.model.level_map());
+  const auto c = validation::compare_engines(scenario.model, *scenario.model.level_map(), "", faster, policy, short_run());
   CHECK_FALSE(c.agrees());
   for (const auto& m : c.measures)
     if (m.name == "p_loss" || m.name == "mean_sojourn_served") {
@@ -68,7 +68,7 @@ TEST_CASE("compare_engines: a simulator fed another service law disagrees", "[va
 
 TEST_CASE("compare_engines: without an exact policy every measure is simulated only", "[validation]") {
   const auto scenario = teaching();
-  const sim::LevelMapPolicy policy(*scenario.model.policy);
+  const sim::LevelMapPolicy policy(*scenario.model.level_map());
   const auto c = validation::compare_engines(scenario.model, std::nullopt, "too large", scenario.model, policy, short_run());
   CHECK(c.agrees());
   CHECK(c.exact_engine_absent == "too large");
@@ -83,7 +83,7 @@ TEST_CASE("compare_engines: models of different shape are refused", "[validation
   model::Model bigger = scenario.model;
   bigger.capacity += 1;
   bigger.policy.reset();
-  const sim::LevelMapPolicy policy(*scenario.model.policy);
-  CHECK_THROWS_AS(validation::compare_engines(scenario.model, scenario.model.policy, "", bigger, policy, short_run()),
+  const sim::LevelMapPolicy policy(*scenario.model.level_map());
+  CHECK_THROWS_AS(validation::compare_engines(scenario.model, *scenario.model.level_map(), "", bigger, policy, short_run()),
                   std::invalid_argument);
 }

@@ -118,7 +118,7 @@ TEST_CASE("arrival-scale 2: every mode's rate doubled, the phase law unchanged",
 TEST_CASE("capacity: K replaced; the file's policy, a map of the old K, dropped",
           "[unit][validation][sweep]") {
   const model::Model m = paper_example();
-  REQUIRE(m.policy);
+  REQUIRE(m.level_map());
   const model::Model larger = validation::with_parameter(m, SweepParameter::kCapacity, 8);
   CHECK(larger.capacity == 8);
   CHECK_FALSE(larger.policy);
