@@ -2,7 +2,22 @@
 add_library(crawlq_warnings INTERFACE)
 target_compile_options(crawlq_warnings INTERFACE -Wall -Wextra -Wpedantic)
 
-if(CRAWLQ_SANITIZE)
+if(CRAWLQ_FUZZ)
+  # libFuzzer ships with clang only (-fsanitize=fuzzer); g++ has no equivalent.
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR
+      "CRAWLQ_FUZZ=ON needs clang, which ships libFuzzer, but this build directory uses "
+      "${CMAKE_CXX_COMPILER_ID} (${CMAKE_CXX_COMPILER}). Configure a fresh directory with clang:\n"
+      "  cmake -S . -B build-fuzz -DCRAWLQ_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ "
+      "-DCMAKE_BUILD_TYPE=RelWithDebInfo\n"
+      "(Debian: apt-get install clang libomp-dev)")
+  endif()
+  # Every library gets coverage edges for libFuzzer to follow (only the harness links its main), and
+  # assertions stay on whatever the build type: Eigen's index checks catch a coefficient read out of
+  # a matrix's shape but inside its memory, which ASan cannot see.
+  add_compile_options(-fsanitize=fuzzer-no-link -UNDEBUG)
+endif()
+if(CRAWLQ_SANITIZE OR CRAWLQ_FUZZ)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()

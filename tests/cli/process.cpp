@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,7 +22,8 @@ void make_pipe(int fds[2]) {
 
 }  // namespace
 
-ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds limit) {
+ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::milliseconds limit,
+                          std::size_t address_space_bytes) {
   if (argv.empty()) throw std::invalid_argument("run_process: no program");
   int out_pipe[2], err_pipe[2];
   make_pipe(out_pipe);
@@ -38,6 +40,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::mil
     if (null_fd >= 0) ::dup2(null_fd, STDIN_FILENO);
     ::dup2(out_pipe[1], STDOUT_FILENO);
     ::dup2(err_pipe[1], STDERR_FILENO);
+    if (address_space_bytes > 0) {
+      const rlimit cap{address_space_bytes, address_space_bytes};
+      ::setrlimit(RLIMIT_AS, &cap);
+    }
     ::execv(args[0], args.data());
     const char message[] = "run_process: exec failed\n";
     [[maybe_unused]] auto ignored = ::write(STDERR_FILENO, message, sizeof message - 1);

@@ -1,6 +1,7 @@
 #pragma once
 // Runs a program to completion with stdout and stderr captured apart, as a shell would see them.
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,11 @@ struct ProcessResult {
 
 // argv[0] is the program's path; no shell is involved, so arguments need no quoting. A program
 // still running after `limit` is killed (SIGKILL), so that a hang fails one test instead of the
-// suite.
+// suite. `address_space_bytes` (0: none) caps the program's virtual memory (RLIMIT_AS), so that an
+// input that makes it allocate without bound fails fast instead of taking the machine's memory;
+// not under AddressSanitizer, whose shadow memory alone is terabytes of address space.
 ProcessResult run_process(const std::vector<std::string>& argv,
-                          std::chrono::milliseconds limit = std::chrono::seconds(30));
+                          std::chrono::milliseconds limit = std::chrono::seconds(30),
+                          std::size_t address_space_bytes = 0);
 
 }  // namespace crawlq::cli_test
