@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "analytic/memory_estimate.hpp"
+#include "model/thread_count.hpp"
 
 namespace crawlq::analytic {
 
@@ -67,7 +68,7 @@ void parallel_for(std::size_t count, int threads, const std::function<void(std::
       }
     }
   };
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = model::resolved_threads(threads);
   threads = static_cast<int>(std::min<std::size_t>(threads, count));
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);

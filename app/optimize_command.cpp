@@ -39,10 +39,6 @@ std::string thresholds_text(const std::vector<int>& t) {
   return t.empty() ? "-" : fmt::format("{}", fmt::join(t, ","));
 }
 
-double relative_profit(double best, const std::vector<double>& constant) {
-  return 100.0 * (1.0 - best / *std::min_element(constant.begin(), constant.end()));
-}
-
 // What the local search leaves out, in both outputs.
 constexpr const char* kLocalLeavesOut =
     "the best policy per set of modes used (Table 1's rows; --search exhaustive gives them), and a "
@@ -88,7 +84,7 @@ int run_exhaustive(const OptimizeOptions& o, const model::Model& model,
              levels_text(search.best.policy.levels()), thresholds_text(*search.best.policy.thresholds()),
              search.best.cost);
   fmt::print("relative profit over the best constant number of robots: R = {:.2f}%\n",
-             relative_profit(search.best.cost, search.constant));
+             model::relative_profit(search.best.cost, search.constant));
   return 0;
 }
 
@@ -138,7 +134,7 @@ int run_local(const OptimizeOptions& o, const model::Model& model,
       levels_text(search.best.policy.levels()),
       thresholds_text(*search.best.policy.thresholds()), search.best.cost);
   fmt::print("relative profit over the best constant number of robots: R = {:.2f}%\n",
-             relative_profit(search.best.cost, search.constant));
+             model::relative_profit(search.best.cost, search.constant));
   fmt::print("not reported by the local search: {}\n", kLocalLeavesOut);
   return 0;
 }

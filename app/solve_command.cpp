@@ -16,6 +16,7 @@
 #include "analytic/solver_registry.hpp"
 #include "app/command_support.hpp"
 #include "app/json_output.hpp"
+#include "model/thread_count.hpp"
 
 namespace crawlq::app {
 
@@ -100,7 +101,7 @@ int run(const SolveOptions& o) {
 
   require_exact_engine_fits(scenario.model, o.file, method);
   if (o.threads < 0) throw UsageError(fmt::format("--threads: {}: must be 0 (all cores) or more", o.threads));
-  const int threads = o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = model::resolved_threads(o.threads);
   const analytic::PolicyEvaluator evaluator(model, method, threads);
   const analytic::PolicyEvaluation e = [&] {
     try {

@@ -14,6 +14,7 @@
 
 #include "sim/phase_type_sampler.hpp"
 #include "sim/random_streams.hpp"
+#include "model/thread_count.hpp"
 
 // Every read is simulated: the robot starts the next read when the last one completes. When a read
 // of page i completes at t, its first change after it comes at t + Exp(mu_i); later changes while
@@ -206,7 +207,7 @@ RefreshSimulationNeed estimate_refresh_simulation(const model::RefreshModel& mod
   // scratch.
   const auto* cyclic = std::get_if<CyclicOrder>(&order);
   const double order_bytes = cyclic ? 4.0 * static_cast<double>(cyclic->cycle.size()) : 16 * pages;
-  need.fixed_bytes = order_bytes + 8 * pages * (2 + std::thread::hardware_concurrency());
+  need.fixed_bytes = order_bytes + 8 * pages * (2 + model::available_cores());
   return need;
 }
 
@@ -226,9 +227,7 @@ RefreshSimulationResult simulate_refresh(const model::RefreshModel& model, const
   };
   // More threads than cores buy nothing (the numbers do not depend on them), and thousands of them
   // would fail to start.
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int threads =
-      std::max(1, std::min({plan.threads > 0 ? plan.threads : cores, cores, count}));
+  const int threads = std::max(1, std::min({model::resolved_threads(plan.threads), model::available_cores(), count}));
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);
   work();

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "sim/simulator.hpp"
+#include "model/thread_count.hpp"
 
 namespace crawlq::sim {
 
@@ -57,7 +58,7 @@ ReplicationBatch run_replications(const model::Model& model, const Policy& polic
       }
     }
   };
-  int threads = plan.threads > 0 ? plan.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int threads = model::resolved_threads(plan.threads);
   threads = std::max(1, std::min(threads, count));
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);
@@ -121,7 +122,8 @@ Histogram histogram(const std::vector<ReplicationEstimate>& estimates) {
 }
 }  // namespace
 
-SimulationSummary summarize(const model::Model& model, std::vector<ReplicationEstimate> estimates,
+SimulationSummary summarize(const model::Model& /*model: the lists take their lengths from the replications*/,
+                            std::vector<ReplicationEstimate> estimates,
                             std::uint64_t events, double seconds) {
   SimulationSummary summary;
   summary.replications = std::move(estimates);

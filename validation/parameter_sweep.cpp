@@ -13,6 +13,7 @@
 
 #include "analytic/memory_estimate.hpp"
 #include "model/input_error.hpp"
+#include "model/thread_count.hpp"
 
 namespace crawlq::validation {
 
@@ -70,10 +71,7 @@ SweepRow solve_one(const model::Model& model, double value) {
   // One thread inside: the values are what runs in parallel.
   const analytic::ThresholdSearch search = analytic::optimize_thresholds(evaluator, 1);
   const analytic::PolicyEvaluation best = evaluator.evaluate(search.best.policy);
-  const double least_constant = *std::min_element(search.constant.begin(), search.constant.end());
-  // All costs zero leaves nothing to gain: R = 0 rather than 0/0.
-  const double profit =
-      least_constant > 0 ? 100.0 * (1.0 - search.best.cost / least_constant) : 0.0;
+  const double profit = model::relative_profit(search.best.cost, search.constant);
   return SweepRow{.value = value,
                   .best = search.best,
                   .constant = search.constant,
@@ -205,7 +203,7 @@ SweepOutcomes sweep_outcomes(const model::Model& model, SweepParameter parameter
       }
     }
   };
-  if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  threads = model::resolved_threads(threads);
   threads = static_cast<int>(std::min<std::size_t>(threads, values.size()));
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);

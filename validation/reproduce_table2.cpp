@@ -49,8 +49,7 @@ void exact_row(Reproduction& out, const PolicySimulation& simulation, const mode
   const auto search = analytic::optimize_thresholds(evaluator, out.options.threads);
   const auto levels = search.best.policy.levels();
   const int j = static_cast<int>(std::count(levels.begin(), levels.end(), 3)) - 1;
-  const double best_constant = *std::min_element(search.constant.begin(), search.constant.end());
-  const double profit = 100.0 * (1.0 - search.best.cost / best_constant);
+  const double profit = model::relative_profit(search.best.cost, search.constant);
   const int k = printed.capacity;
 
   ReproducedRow j_row = row_of(k, "j*", std::to_string(printed.printed_j), j);
