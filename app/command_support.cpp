@@ -166,19 +166,15 @@ std::string levels_text(const std::vector<int>& levels) {
 model::ControlPolicy chosen_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
                                    const std::string& file) {
   const model::Model& m = scenario.model;
-  try {
-    if (!flags.thresholds.empty()) {
-      // No thresholds at all is the one-mode case: "--thresholds ''" cannot express it, so allow "none".
-      const std::vector<int> t =
-          flags.thresholds == "none" ? std::vector<int>{} : parse_integers(flags.thresholds, "--thresholds");
-      return model::Policy::from_thresholds(t, m.modes(), m.capacity, "--thresholds");
-    }
-    if (!flags.levels.empty())
-      return model::Policy::from_levels(parse_integers(flags.levels, "--levels"), m.modes(), m.capacity,
-                                        "--levels");
-  } catch (const model::InputError& e) {
-    throw UsageError(e.what());
+  // A broken rule throws model::InputError naming the flag, which main reports as any bad input.
+  if (!flags.thresholds.empty()) {
+    // No thresholds at all is the one-mode case: "--thresholds ''" cannot express it, so allow "none".
+    const std::vector<int> t =
+        flags.thresholds == "none" ? std::vector<int>{} : parse_integers(flags.thresholds, "--thresholds");
+    return model::Policy::from_thresholds(t, m.modes(), m.capacity, "--thresholds");
   }
+  if (!flags.levels.empty())
+    return model::Policy::from_levels(parse_integers(flags.levels, "--levels"), m.modes(), m.capacity, "--levels");
   if (m.policy) return *m.policy;
   if (m.modes() == 1) return model::Policy::constant(1, 1, m.capacity);  // the only policy there is
   throw UsageError(fmt::format(

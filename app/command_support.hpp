@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analytic/stationary_solver.hpp"
+#include "model/input_error.hpp"
 #include "model/model.hpp"
 #include "scenarios/scenario_loader.hpp"
 
@@ -17,9 +18,9 @@ namespace crawlq::app {
 enum class ExitCode : int { kOk = 0, kFailed = 1, kBadInput = 2 };
 
 // Bad input from the command line; main prints it and exits 2.
-class UsageError : public std::runtime_error {
+class UsageError : public model::InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using model::InputError::InputError;
 };
 
 // Loads the file. What `repair-diagonal` changed is kept as a note for stderr (never stdout), printed by

@@ -77,14 +77,8 @@ int main(int argc, char** argv) {
         crawlq::app::print_notes();
         return status;
       }
-  } catch (const crawlq::scenarios::ScenarioError& e) {
-    fmt::print(stderr, "{}\n", e.what());
-    return static_cast<int>(ExitCode::kBadInput);
-  } catch (const crawlq::app::UsageError& e) {
-    fmt::print(stderr, "crawlq: {}\n", e.what());
-    return static_cast<int>(ExitCode::kBadInput);
-  } catch (const crawlq::validation::OutputError& e) {
-    fmt::print(stderr, "crawlq: {}\n", e.what());
+  } catch (const crawlq::model::InputError& e) {  // every kind of bad input
+    fmt::print(stderr, "{}\n", e.shown());
     return static_cast<int>(ExitCode::kBadInput);
   } catch (const std::exception& e) {
     // The other processes may be waiting for this one in a collective: end them all.

@@ -1,6 +1,9 @@
 #pragma once
-// Bad input is the one thing crawlq reports by exception: the message names the key path and value,
-// and the scenario loader prefixes the file, giving `paper.yaml: service.S row 1: sum 0.5 > 0`.
+// Bad input is the one thing crawlq reports by exception, and this is its one type: the message
+// names the file (or flag), the key path and the value, as in `paper.yaml: service.S row 1: sum 0.5
+// > 0`. Every kind of bad input derives from it (a scenario file's, a flag's, an output file that
+// cannot be written), so the command line maps it to exit status 2 in one place (and a Python
+// binding or a web server would map it to their own bad-input answer there too).
 #include <stdexcept>
 #include <string>
 
@@ -11,7 +14,12 @@ class InputError : public std::runtime_error {
   InputError(std::string key_path, const std::string& detail)
       : std::runtime_error(key_path.empty() ? detail : key_path + ": " + detail),
         key_path_(std::move(key_path)) {}
+  // A message already whole (it names its key itself).
+  explicit InputError(const std::string& message) : std::runtime_error(message) {}
   const std::string& key_path() const { return key_path_; }
+  // The one line the command line prints: "crawlq: " first, unless the message starts with the
+  // file's name (a scenario file's errors do).
+  virtual std::string shown() const { return std::string("crawlq: ") + what(); }
 
  private:
   std::string key_path_;

@@ -6,13 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "model/input_error.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::scenarios {
 
-class ScenarioError : public std::runtime_error {
+// A broken rule of a scenario file, its name first.
+class ScenarioError : public model::InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using model::InputError::InputError;
+  std::string shown() const override { return what(); }
 };
 
 struct Scenario {

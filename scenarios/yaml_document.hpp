@@ -28,6 +28,8 @@ T parse_yaml_document(const std::string& text, const std::string& label, Build b
   if (!root.IsMap()) throw ScenarioError(fmt::format("{}: expected a mapping of keys at the top level", label));
   try {
     return build(YamlReader(root, ""));
+  } catch (const ScenarioError&) {  // already names the file
+    throw;
   } catch (const model::InputError& e) {
     throw ScenarioError(fmt::format("{}: {}", label, e.what()));
   } catch (const YAML::Exception& e) {

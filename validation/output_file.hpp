@@ -8,12 +8,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/input_error.hpp"
+
 namespace crawlq::validation {
 
 // The file could not be written: the message names the path (and the flag, when one was given).
-class OutputError : public std::runtime_error {
+class OutputError : public model::InputError {
  public:
-  using std::runtime_error::runtime_error;
+  using model::InputError::InputError;
 };
 
 class OutputFile {
