@@ -23,10 +23,18 @@ if(CRAWLQ_SANITIZE OR CRAWLQ_FUZZ)
 endif()
 
 # Helper: one library per part, with a crawlq:: alias.
+# A part's headers are reachable only through its target: its include directory is a view holding
+# one link, <folder> -> the part's sources, so `#include "analytic/..."` compiles in sim/ only if sim
+# linked analytic (the layering of style.md, enforced; tests/layering checks it).
 function(crawlq_part name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
   add_library(crawlq_${name} ${ARG_SOURCES})
   add_library(crawlq::${name} ALIAS crawlq_${name})
-  target_include_directories(crawlq_${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  get_filename_component(folder ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  set(view ${PROJECT_BINARY_DIR}/part_headers/${folder})
+  file(MAKE_DIRECTORY ${view})
+  file(CREATE_LINK ${CMAKE_CURRENT_SOURCE_DIR} ${view}/${folder} SYMBOLIC)
+  target_include_directories(crawlq_${name} PUBLIC ${view})
+  set_property(GLOBAL PROPERTY crawlq_part_view_${folder} ${view})
   target_link_libraries(crawlq_${name} PUBLIC ${ARG_DEPENDS} PRIVATE crawlq_warnings)
 endfunction()
