@@ -10,7 +10,7 @@
 
 #include "analytic/memory_estimate.hpp"
 #include "app/command_support.hpp"
-#include "app/json_output.hpp"
+#include "api/json_output.hpp"
 
 namespace crawlq::app {
 
@@ -106,7 +106,7 @@ int run(const DescribeOptions& o) {
                       m.obsolescence ? phase_type_json(*m.obsolescence, "gamma", "Gamma") : nlohmann::json(nullptr)},
                      {"states", states_json(m, states)},
                      {"repairs", scenario.repairs}};
-    if (m.level_map()) j["policy"] = policy_json(*m.level_map());
+    if (m.level_map()) j["policy"] = api::policy_json(*m.level_map());
     std::cout << j.dump(2) << '\n';
     return 0;
   }

@@ -12,7 +12,7 @@
 #include "analytic/policy_search.hpp"
 #include "analytic/solver_registry.hpp"
 #include "app/command_support.hpp"
-#include "app/json_output.hpp"
+#include "api/json_output.hpp"
 
 namespace crawlq::app {
 
@@ -30,7 +30,7 @@ struct OptimizeOptions {
 };
 
 nlohmann::json best_json(const analytic::PolicyCost& best) {
-  nlohmann::json j = policy_json(best.policy);
+  nlohmann::json j = api::policy_json(best.policy);
   j["cost"] = best.cost;
   return j;
 }

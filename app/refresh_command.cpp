@@ -11,7 +11,7 @@
 #include "analytic/memory_estimate.hpp"
 #include "analytic/refresh_analysis.hpp"
 #include "app/command_support.hpp"
-#include "app/json_output.hpp"
+#include "api/json_output.hpp"
 #include "scenarios/refresh_loader.hpp"
 #include "sim/refresh_simulator.hpp"
 
@@ -172,9 +172,9 @@ int run(const RefreshOptions& o) {
                                {"two_phi_squared_over_five", analytic::two_phi_squared_over_five()}};
   if (simulated) {
     nlohmann::json rates = nlohmann::json::array();
-    for (const auto& r : simulated->obsolescence_rates) rates.push_back(interval_json(r));
+    for (const auto& r : simulated->obsolescence_rates) rates.push_back(api::interval_json(r));
     j["simulated"] = {{"obsolescence_rates", rates},
-                      {"cost", interval_json(simulated->cost)},
+                      {"cost", api::interval_json(simulated->cost)},
                       {"replications", plan.replications},
                       {"seed", plan.seed},
                       {"horizon", plan.horizon},

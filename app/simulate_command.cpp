@@ -12,7 +12,7 @@
 
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
-#include "app/json_output.hpp"
+#include "api/json_output.hpp"
 #include "app/process_replications.hpp"
 #include "app/simulation_flags.hpp"
 #include "sim/replications.hpp"
@@ -72,8 +72,8 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
   const sim::PolicyComparison c = sim::compare_policies(m, a, b, plan);
   if (!processes.is_root()) return 0;
   if (o.json) {
-    nlohmann::json j{{"a", {{"policy", policy_json(policy_a)}, {"cost", interval_json(c.a.cost)}}},
-                     {"b", {{"policy", policy_json(policy_b)}, {"cost", interval_json(c.b.cost)}}},
+    nlohmann::json j{{"a", {{"policy", api::policy_json(policy_a)}, {"cost", api::interval_json(c.a.cost)}}},
+                     {"b", {{"policy", api::policy_json(policy_b)}, {"cost", api::interval_json(c.b.cost)}}},
                      {"difference", nlohmann::json::object()},
                      {"independent_cost_half_width", c.independent_cost_half_width},
                      {"events", c.a.events + c.b.events},
@@ -82,7 +82,7 @@ int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario
                      {"horizon", plan.horizon},
                      {"warmup", plan.warmup},
                      {"seconds", c.a.seconds + c.b.seconds}};
-    put_measures(j["difference"], c.difference, false);
+    api::put_measures(j["difference"], c.difference, false);
     std::cout << j.dump(2) << '\n';
     return 0;
   }
@@ -190,11 +190,11 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
   if (o.json) {
     nlohmann::json j{{"policy", policy_description},
                      {"sojourn_served_quantiles",
-                      {{"median", interval_json(s.served_median)},
-                       {"p90", interval_json(s.served_p90)},
-                       {"p99", interval_json(s.served_p99)}}},
+                      {{"median", api::interval_json(s.served_median)},
+                       {"p90", api::interval_json(s.served_p90)},
+                       {"p99", api::interval_json(s.served_p99)}}},
                      {"sojourn_served_histogram",
-                      {{"edges", s.served_histogram.edges}, {"density", intervals_json(s.served_histogram.density)}}},
+                      {{"edges", s.served_histogram.edges}, {"density", api::intervals_json(s.served_histogram.density)}}},
                      {"events", s.events},
                      {"replications", replications},
                      {"seed", plan.seed},
@@ -207,7 +207,7 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
       j["precise"] = precise;
     }
     j["fewest_pages"] = s.fewest_pages;
-    put_measures(j, s);
+    api::put_measures(j, s);
     std::cout << j.dump(2) << '\n';
     return 0;
   }

@@ -6,7 +6,7 @@
 
 #include "app/command_support.hpp"
 #include "analytic/memory_estimate.hpp"
-#include "app/json_output.hpp"
+#include "api/json_output.hpp"
 #include "sim/horizon.hpp"
 
 namespace crawlq::app {
@@ -85,7 +85,7 @@ void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
 }
 
 nlohmann::json simulated_policy_json(const model::ControlPolicy& policy) {
-  return std::visit(model::Overloaded{[](const model::Policy& levels) { return policy_json(levels); },
+  return std::visit(model::Overloaded{[](const model::Policy& levels) { return api::policy_json(levels); },
                                       [](const model::PhaseAwarePolicy& table) {
                                         return nlohmann::json{{"kind", "phase-aware"}, {"robots", table.robots}};
                                       },

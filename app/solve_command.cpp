@@ -14,8 +14,9 @@
 
 #include "analytic/policy_evaluation.hpp"
 #include "analytic/solver_registry.hpp"
+#include "api/solve_request.hpp"
 #include "app/command_support.hpp"
-#include "app/json_output.hpp"
+#include "api/json_output.hpp"
 #include "model/thread_count.hpp"
 
 namespace crawlq::app {
@@ -33,17 +34,6 @@ struct SolveOptions {
   bool sojourn = false;
   bool json = false;
 };
-
-const analytic::PageFate kFates[] = {analytic::PageFate::kAccepted, analytic::PageFate::kServed,
-                                     analytic::PageFate::kObsolete};
-const char* fate_name(analytic::PageFate fate) {
-  switch (fate) {
-    case analytic::PageFate::kAccepted: return "accepted";
-    case analytic::PageFate::kServed: return "served";
-    case analytic::PageFate::kObsolete: return "obsolete";
-  }
-  return "?";
-}
 
 // One row per state: level, arrival phase, service phase, clock phases of the waiting pages in
 // queue order (empty where the level has fewer pages), probability.
@@ -89,81 +79,50 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
 
 int run(const SolveOptions& o) {
   const scenarios::Scenario scenario = load(o.file);
-  const model::Model& model = scenario.model;
-  const model::Policy policy = choose_policy(scenario, o.policy, o.file);
-  const analytic::Method method = method_option(o.method);
-  const std::vector<double> transforms =
-      o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst");
-  for (double u : transforms)
-    if (u < 0) throw UsageError(fmt::format("--lst: {} is negative; the transform needs u >= 0", u));
-  const std::vector<double> points =
-      o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf");
-
-  require_exact_engine_fits(scenario.model, o.file, method);
-  if (o.threads < 0) throw UsageError(fmt::format("--threads: {}: must be 0 (all cores) or more", o.threads));
-  const int threads = model::resolved_threads(o.threads);
-  const analytic::PolicyEvaluator evaluator(model, method, threads);
-  const analytic::PolicyEvaluation e = [&] {
-    try {
-      return evaluator.evaluate(policy);
-    } catch (const std::invalid_argument& err) {  // the chosen method refuses this model
-      throw UsageError(fmt::format("{}: {}", o.file, err.what()));
-    }
-  }();
+  api::SolveRequest request{.source = o.file,
+                            .model = scenario.model,
+                            .policy = choose_policy(scenario, o.policy, o.file),
+                            .method = method_option(o.method),
+                            .threads = o.threads,
+                            .sojourn = o.sojourn,
+                            .transforms = o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst"),
+                            .cdf_points = o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf")};
+  if (std::string why; !request.is_valid(&why)) throw UsageError(why);
+  require_exact_engine_fits(request.model, o.file, request.method);
+  const api::SolveResult result = api::solve(request);
+  const analytic::PolicyEvaluation& e = result.evaluation;
   if (e.stationary.summary.status != analytic::SolverStatus::kConverged) {
     fmt::print(stderr, "{}: the stationary solve failed: {}\n", o.file, e.stationary.summary.message);
     return static_cast<int>(ExitCode::kFailed);
   }
-  const bool wants_sojourn = o.sojourn || !transforms.empty() || !points.empty();
-  std::unique_ptr<analytic::SojournTimes> sojourn;
-  if (wants_sojourn) sojourn = std::make_unique<analytic::SojournTimes>(evaluator.sojourn_times(e));
-  // Every value before any output: a refused point leaves no partial table behind.
-  std::vector<std::array<double, 3>> cdf_values;
-  for (double x : points) {
-    try {
-      cdf_values.push_back({sojourn->cdf(kFates[0], x), sojourn->cdf(kFates[1], x), sojourn->cdf(kFates[2], x)});
-    } catch (const std::invalid_argument& err) {
-      throw UsageError(fmt::format("--cdf {}: {}", x, err.what()));
-    }
-  }
-  if (!o.export_csv.empty()) export_states(o.export_csv, analytic::StateSpace(model), e.stationary.probabilities);
-
+  if (!o.export_csv.empty()) export_states(o.export_csv, analytic::StateSpace(request.model), e.stationary.probabilities);
   if (o.json) {
-    nlohmann::json j = evaluation_json(e);
-    if (o.sojourn)
-      for (auto fate : kFates) j["sojourn"][fate_name(fate)] = sojourn_json(*sojourn, fate);
-    for (double u : transforms) {
-      nlohmann::json t{{"u", u}};
-      for (auto fate : kFates) t[fate_name(fate)] = sojourn->transform(fate, u);
-      j["transforms"].push_back(t);
-    }
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      nlohmann::json c{{"x", points[i]}};
-      for (int f = 0; f < 3; ++f) c[fate_name(kFates[f])] = cdf_values[i][f];
-      j["cdf"].push_back(c);
-    }
-    std::cout << j.dump(2) << '\n';
+    std::cout << api::to_json(request, result).dump(2) << '\n';
     return 0;
   }
   print_table(scenario, o, e);
-  if (o.sojourn) {
+  if (result.sojourn) {
     fmt::print("\n  sojourn time   probability        mean          sd      median         90%         99%\n");
-    for (auto fate : kFates) {
-      if (sojourn->probability(fate) <= 0) {
-        fmt::print("  {:<12} {:>12.6g}   (no such pages)\n", fate_name(fate), 0.0);
+    for (std::size_t f = 0; f < api::kFates.size(); ++f) {
+      const api::FateLaw& law = (*result.sojourn)[f];
+      const char* name = api::fate_name(api::kFates[f]);
+      if (!law.median) {
+        fmt::print("  {:<12} {:>12.6g}   (no such pages)\n", name, 0.0);
         continue;
       }
-      fmt::print("  {:<12} {:>12.6g} {:>11.5g} {:>11.5g} {:>11.5g} {:>11.5g} {:>11.5g}\n", fate_name(fate),
-                 sojourn->probability(fate), sojourn->mean(fate), sojourn->standard_deviation(fate),
-                 sojourn->quantile(fate, 0.5), sojourn->quantile(fate, 0.9), sojourn->quantile(fate, 0.99));
+      fmt::print("  {:<12} {:>12.6g} {:>11.5g} {:>11.5g} {:>11.5g} {:>11.5g} {:>11.5g}\n", name, law.probability,
+                 law.mean, law.sd, *law.median, *law.p90, *law.p99);
     }
   }
+  const std::vector<double>& transforms = request.transforms;
+  const std::vector<double>& points = request.cdf_points;
+  const std::vector<std::array<double, 3>>& cdf_values = result.cdf;
   if (!transforms.empty()) {
     fmt::print("\n  Laplace-Stieltjes transform v(u) (Theorem 4), conditional on the fate\n");
     fmt::print("  {:>10} {:>12} {:>12} {:>12}\n", "u", "accepted", "served", "obsolete");
-    for (double u : transforms)
-      fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", u, sojourn->transform(kFates[0], u),
-                 sojourn->transform(kFates[1], u), sojourn->transform(kFates[2], u));
+    for (std::size_t i = 0; i < transforms.size(); ++i)
+      fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", transforms[i], result.transforms[i][0],
+                 result.transforms[i][1], result.transforms[i][2]);
   }
   if (!points.empty()) {
     fmt::print("\n  P(sojourn <= x), conditional on the fate\n");

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/command_support.hpp"
-#include "app/json_output.hpp"
+#include "api/json_output.hpp"
 #include "app/figure_output.hpp"
 #include "app/process_sweep.hpp"
 #include "validation/parameter_sweep.hpp"
@@ -104,7 +104,7 @@ nlohmann::json row_json(SweepParameter parameter, const SweepRow& row) {
                                                   ? nlohmann::json(*row.mean_obsolescence_time)
                                                   : nlohmann::json(nullptr)}};
   // The best policy's measures; a row is a summary, so the probabilities of each level and mode stay out.
-  put_measures(j, row.measures, false);
+  api::put_measures(j, row.measures, false);
   return j;
 }
 

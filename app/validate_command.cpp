@@ -9,7 +9,7 @@
 
 #include "analytic/policy_forms.hpp"
 #include "app/command_support.hpp"
-#include "app/json_output.hpp"
+#include "api/json_output.hpp"
 #include "app/simulation_flags.hpp"
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"

@@ -1,6 +1,6 @@
-#include "app/json_output.hpp"
+#include "api/json_output.hpp"
 
-namespace crawlq::app {
+namespace crawlq::api {
 
 nlohmann::json interval_json(const sim::Interval& i) { return {{"mean", i.mean}, {"half_width", i.half_width}}; }
 
@@ -42,4 +42,4 @@ nlohmann::json sojourn_json(const analytic::SojournTimes& sojourn, analytic::Pag
   return j;
 }
 
-}  // namespace crawlq::app
+}  // namespace crawlq::api

@@ -7,7 +7,7 @@
 #include "model/measure_list.hpp"
 #include "sim/replications.hpp"
 
-namespace crawlq::app {
+namespace crawlq::api {
 
 // {"mean", "half_width"}: a simulated measure.
 nlohmann::json interval_json(const sim::Interval& interval);
@@ -35,4 +35,4 @@ nlohmann::json evaluation_json(const analytic::PolicyEvaluation& evaluation);
 // {"probability", "mean", "sd", "median", "p90", "p99"} of one page fate.
 nlohmann::json sojourn_json(const analytic::SojournTimes& sojourn, analytic::PageFate fate);
 
-}  // namespace crawlq::app
+}  // namespace crawlq::api

@@ -1,0 +1,113 @@
+#include "api/solve_request.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "analytic/policy_forms.hpp"
+#include "api/json_output.hpp"
+#include "model/input_error.hpp"
+#include "model/thread_count.hpp"
+
+namespace crawlq::api {
+
+const char* fate_name(analytic::PageFate fate) {
+  switch (fate) {
+    case analytic::PageFate::kAccepted: return "accepted";
+    case analytic::PageFate::kServed: return "served";
+    case analytic::PageFate::kObsolete: return "obsolete";
+  }
+  return "?";
+}
+
+bool SolveRequest::is_valid(std::string* why) const {
+  const auto refuse = [why](std::string message) {
+    if (why) *why = std::move(message);
+    return false;
+  };
+  if (threads < 0) return refuse(fmt::format("--threads: {}: must be 0 (all cores) or more", threads));
+  for (double u : transforms)
+    if (!(u >= 0) || !std::isfinite(u))
+      return refuse(fmt::format("--lst: {} is negative; the transform needs u >= 0", u));
+  for (double x : cdf_points)
+    if (std::isnan(x)) return refuse("--cdf: not a number");
+  if (const std::string refusal = analytic::exact_refusal(policy); !refusal.empty())
+    return refuse("policy: " + refusal);
+  return true;
+}
+
+SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
+  if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
+  const model::Policy policy = *analytic::exact_level_map(request.policy);
+  const analytic::PolicyEvaluator evaluator(request.model, request.method, model::resolved_threads(request.threads));
+  SolveResult result{.evaluation = [&] {
+                       try {
+                         return evaluator.evaluate(policy);
+                       } catch (const std::invalid_argument& refusal) {  // the method refuses this model
+                         throw model::InputError(request.source, refusal.what());
+                       }
+                     }(),
+                     .sojourn = std::nullopt,
+                     .transforms = {},
+                     .cdf = {}};
+  if (result.evaluation.stationary.summary.status != analytic::SolverStatus::kConverged) return result;
+  if (cancel && *cancel) return result;
+  const bool wants_laws = request.sojourn || !request.transforms.empty() || !request.cdf_points.empty();
+  if (!wants_laws) return result;
+  const analytic::SojournTimes laws = evaluator.sojourn_times(result.evaluation);
+  if (request.sojourn) {
+    result.sojourn.emplace();
+    for (std::size_t f = 0; f < kFates.size(); ++f) {
+      const analytic::PageFate fate = kFates[f];
+      FateLaw& law = (*result.sojourn)[f];
+      law = FateLaw{};
+      law.probability = laws.probability(fate);
+      law.mean = laws.mean(fate);
+      law.sd = laws.standard_deviation(fate);
+      if (law.probability > 0) {
+        law.median = laws.quantile(fate, 0.5);
+        law.p90 = laws.quantile(fate, 0.9);
+        law.p99 = laws.quantile(fate, 0.99);
+      }
+    }
+  }
+  for (double u : request.transforms)
+    result.transforms.push_back({laws.transform(kFates[0], u), laws.transform(kFates[1], u), laws.transform(kFates[2], u)});
+  for (double x : request.cdf_points) {
+    if (cancel && *cancel) break;
+    try {
+      result.cdf.push_back({laws.cdf(kFates[0], x), laws.cdf(kFates[1], x), laws.cdf(kFates[2], x)});
+    } catch (const std::invalid_argument& refusal) {
+      throw model::InputError(fmt::format("--cdf {}", x), refusal.what());
+    }
+  }
+  return result;
+}
+
+namespace {
+nlohmann::json law_json(const FateLaw& law) {
+  const auto optional = [](const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); };
+  return {{"probability", law.probability}, {"mean", law.mean},          {"sd", law.sd},
+          {"median", optional(law.median)},  {"p90", optional(law.p90)}, {"p99", optional(law.p99)}};
+}
+}  // namespace
+
+nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
+  nlohmann::json j = evaluation_json(result.evaluation);
+  if (result.sojourn)
+    for (std::size_t f = 0; f < kFates.size(); ++f) j["sojourn"][fate_name(kFates[f])] = law_json((*result.sojourn)[f]);
+  for (std::size_t i = 0; i < result.transforms.size(); ++i) {
+    nlohmann::json t{{"u", request.transforms[i]}};
+    for (std::size_t f = 0; f < kFates.size(); ++f) t[fate_name(kFates[f])] = result.transforms[i][f];
+    j["transforms"].push_back(t);
+  }
+  for (std::size_t i = 0; i < result.cdf.size(); ++i) {
+    nlohmann::json c{{"x", request.cdf_points[i]}};
+    for (std::size_t f = 0; f < kFates.size(); ++f) c[fate_name(kFates[f])] = result.cdf[i][f];
+    j["cdf"].push_back(c);
+  }
+  return j;
+}
+
+}  // namespace crawlq::api

@@ -1,0 +1,79 @@
+// The request layer's solve: a request checks itself, refuses by name what the exact engine does not
+// take, and its result and JSON are the engine's own numbers.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "api/solve_request.hpp"
+#include "scenarios/scenario_loader.hpp"
+
+namespace crawlq {
+namespace {
+
+api::SolveRequest example_request() {
+  const auto scenario =
+      scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) + "/scenarios/data/paper-example-1.yaml");
+  return {.source = "paper-example-1.yaml",
+          .model = scenario.model,
+          .policy = *scenario.model.policy,
+          .method = analytic::Method::kAuto,
+          .threads = 0,
+          .sojourn = false,
+          .transforms = {},
+          .cdf_points = {}};
+}
+
+}  // namespace
+
+TEST_CASE("a solve request says what is wrong with it, naming the field", "[api]") {
+  api::SolveRequest request = example_request();
+  std::string why;
+  CHECK(request.is_valid(&why));
+  request.threads = -1;
+  CHECK_FALSE(request.is_valid(&why));
+  CHECK_THAT(why, Catch::StartsWith("--threads: -1"));
+  request.threads = 0;
+  request.transforms = {0.5, -2};
+  CHECK_FALSE(request.is_valid(&why));
+  CHECK_THAT(why, Catch::StartsWith("--lst: -2"));
+  request.transforms = {};
+  request.policy = model::make_hysteresis(3, 1, 4, 2, 4, 5, "policy.hysteresis");
+  CHECK_FALSE(request.is_valid(&why));
+  CHECK_THAT(why, Catch::Contains("hysteresis"));
+  CHECK_THROWS_AS(api::solve(request), model::InputError);
+}
+
+TEST_CASE("solve through the request layer: the engine's numbers and the keys of solve --json", "[api]") {
+  api::SolveRequest request = example_request();
+  request.sojourn = true;
+  request.transforms = {1.0};
+  request.cdf_points = {2.0};
+  const api::SolveResult result = api::solve(request);
+  const analytic::PolicyEvaluator evaluator(request.model);
+  const analytic::PolicyEvaluation direct = evaluator.evaluate(std::get<model::Policy>(request.policy));
+  CHECK(result.evaluation.measures.cost == direct.measures.cost);
+  CHECK(result.evaluation.measures.cost == Approx(63.5425).epsilon(1e-5));  // Table 1's optimum
+  REQUIRE(result.sojourn);
+  const analytic::SojournTimes laws = evaluator.sojourn_times(direct);
+  CHECK((*result.sojourn)[1].mean == laws.mean(analytic::PageFate::kServed));
+  CHECK(result.cdf.at(0)[1] == laws.cdf(analytic::PageFate::kServed, 2.0));
+
+  const nlohmann::json j = api::to_json(request, result);
+  for (const auto& measure : model::scalar_measures<double>())
+    CHECK(j.at(std::string(measure.name.key)).get<double>() == direct.measures.*measure.field);
+  CHECK(j.at("sojourn").at("served").at("mean").get<double>() == laws.mean(analytic::PageFate::kServed));
+  CHECK(j.at("transforms").at(0).at("u").get<double>() == 1.0);
+  CHECK(j.at("cdf").at(0).at("x").get<double>() == 2.0);
+}
+
+TEST_CASE("a method that refuses the model is bad input naming the source", "[api]") {
+  api::SolveRequest request = example_request();
+  request.method = analytic::Method::kQbd;  // the example has batches
+  try {
+    (void)api::solve(request);
+    FAIL("qbd took batches");
+  } catch (const model::InputError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::StartsWith("paper-example-1.yaml: "));
+  }
+}
+
+}  // namespace crawlq
