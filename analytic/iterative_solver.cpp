@@ -9,6 +9,8 @@
 
 namespace crawlq::analytic {
 namespace {
+struct Cancelled {};
+
 class PinnedTranspose;
 }  // namespace
 }  // namespace crawlq::analytic
@@ -31,8 +33,8 @@ class PinnedTranspose : public Eigen::EigenBase<PinnedTranspose> {
   using StorageIndex = int;
   enum { ColsAtCompileTime = Eigen::Dynamic, MaxColsAtCompileTime = Eigen::Dynamic, IsRowMajor = false };
 
-  PinnedTranspose(const GeneratorOperator& q, Eigen::Index pinned, int threads)
-      : q_(q), pinned_(pinned), threads_(threads), inverse_diagonal_(q.diagonal().cwiseInverse()) {
+  PinnedTranspose(const GeneratorOperator& q, Eigen::Index pinned, int threads, const std::atomic<bool>* stop)
+      : q_(q), pinned_(pinned), threads_(threads), stop_(stop), inverse_diagonal_(q.diagonal().cwiseInverse()) {
     inverse_diagonal_(pinned) = 1.0;
   }
   Eigen::Index rows() const { return q_.space().size(); }
@@ -43,6 +45,8 @@ class PinnedTranspose : public Eigen::EigenBase<PinnedTranspose> {
   }
   // y = A x; `x` must not alias `y`.
   void apply(const double* x, double* y) const {
+    // Eigen's BiCGSTAB keeps its loop to itself: a cancellation leaves it from inside a product.
+    if (stop_ && *stop_) throw Cancelled{};
     q_.apply(x, y, threads_);
     y[pinned_] = x[pinned_];
   }
@@ -64,6 +68,7 @@ class PinnedTranspose : public Eigen::EigenBase<PinnedTranspose> {
   const GeneratorOperator& q_;
   Eigen::Index pinned_;
   int threads_;
+  const std::atomic<bool>* stop_;
   Eigen::VectorXd inverse_diagonal_;
   mutable Eigen::VectorXd product_;
 };
@@ -115,15 +120,20 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
   Eigen::Index pinned = 0;
   if (warm) options_.initial_guess->maxCoeff(&pinned);
 
-  const PinnedTranspose system(q, pinned, std::max(1, options_.threads));
+  const PinnedTranspose system(q, pinned, std::max(1, options_.threads), options_.stop);
   Eigen::BiCGSTAB<PinnedTranspose, InverseDiagonal> bicgstab;
   bicgstab.setTolerance(options_.tolerance);
   bicgstab.setMaxIterations(options_.max_iterations);
   bicgstab.compute(system);
   const Eigen::VectorXd rhs = Eigen::VectorXd::Unit(n, pinned);
-  const Eigen::VectorXd x = warm ? Eigen::VectorXd(bicgstab.solveWithGuess(
-                                       rhs, *options_.initial_guess / (*options_.initial_guess)(pinned)))
-                                 : Eigen::VectorXd(bicgstab.solve(rhs));
+  Eigen::VectorXd x;
+  try {
+    x = warm ? Eigen::VectorXd(bicgstab.solveWithGuess(rhs, *options_.initial_guess / (*options_.initial_guess)(pinned)))
+             : Eigen::VectorXd(bicgstab.solve(rhs));
+  } catch (const Cancelled&) {
+    result.summary.message = "cancelled";
+    return result;
+  }
   result.summary.iterations = static_cast<int>(bicgstab.iterations());
   if (bicgstab.info() != Eigen::Success) {
     result.summary.message = fmt::format("BiCGSTAB stopped after {} iterations at relative residual {:.3g}",

@@ -6,6 +6,7 @@
 // K = 20. (An incomplete LU preconditioner needs fewer iterations, but it needs Q stored and its
 // factorisation took 230 s at K = 14.) A warm start (a neighbouring policy's solution) is taken.
 #include <Eigen/Core>
+#include <atomic>
 #include <optional>
 
 #include "analytic/stationary_solver.hpp"
@@ -19,6 +20,8 @@ struct IterativeOptions {
   int max_iterations = 5000;
   std::optional<Eigen::VectorXd> initial_guess;  // a stationary vector of the same state space
   int threads = 1;  // inside the operator; rows are split, never sums, so the result does not change
+  // Set from another thread to stop at the next product: the solve comes back failed, "cancelled".
+  const std::atomic<bool>* stop = nullptr;
 };
 
 class IterativeSolver final : public StationarySolver {

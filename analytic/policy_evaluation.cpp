@@ -9,10 +9,12 @@ double cost_criterion(const model::Costs& costs, const Measures& m) {
                                m.mean_active_robots, m.p_starvation);
 }
 
-PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method, int solve_threads)
+PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method, int solve_threads,
+                                 const std::atomic<bool>* stop)
     : model_(model),
       method_(method),
       solve_threads_(std::max(1, solve_threads)),
+      stop_(stop),
       chain_(model),
       cache_(std::make_unique<BlockRecursionCache>()) {}
 
@@ -21,7 +23,7 @@ PolicyEvaluation PolicyEvaluator::evaluate(const model::Policy& policy,
   const GeneratorBlocks blocks(model_, policy);
   PolicyEvaluation e{.policy = policy,
                      .stationary = solve_stationary(
-                         blocks, method_, {.cache = cache_.get(), .warm_start = warm_start, .threads = solve_threads_}),
+                         blocks, method_, {.cache = cache_.get(), .warm_start = warm_start, .threads = solve_threads_, .stop = stop_}),
                      .measures = {}};
   if (e.stationary.summary.status != SolverStatus::kConverged) return e;
   e.measures = compute_measures(model_, policy, blocks.space(), e.stationary.probabilities);

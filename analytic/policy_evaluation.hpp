@@ -26,7 +26,9 @@ class PolicyEvaluator {
  public:
   // `solve_threads`: threads inside each iterative solve (one policy at a time); the answer does not
   // depend on it. Policy searches keep 1 and solve policies side by side instead.
-  PolicyEvaluator(const model::Model& model, Method method = Method::kAuto, int solve_threads = 1);
+  // `stop`: set from another thread to cancel a long solve (it comes back failed, "cancelled").
+  PolicyEvaluator(const model::Model& model, Method method = Method::kAuto, int solve_threads = 1,
+                  const std::atomic<bool>* stop = nullptr);
   // `warm_start`: a stationary vector of a neighbouring policy of this model, where the iterative
   // solver starts (the direct methods ignore it); nullptr for a cold start.
   PolicyEvaluation evaluate(const model::Policy& policy,
@@ -39,6 +41,7 @@ class PolicyEvaluator {
   const model::Model& model_;
   Method method_;
   int solve_threads_;
+  const std::atomic<bool>* stop_;
   TaggedPageChain chain_;
   std::unique_ptr<BlockRecursionCache> cache_;
 };

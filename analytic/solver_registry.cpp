@@ -19,6 +19,7 @@ std::unique_ptr<StationarySolver> make_iterative(const SolveOptions& options) {
   IterativeOptions iterative;
   if (options.warm_start) iterative.initial_guess = *options.warm_start;
   iterative.threads = options.threads;
+  iterative.stop = options.stop;
   return std::make_unique<IterativeSolver>(iterative);
 }
 

@@ -2,6 +2,7 @@
 // Stationary solvers of p Q = 0, p e = 1 behind one interface (Storm's solver environments, Ceres'
 // Summary): each returns the vector and a summary that says how well the math's promises hold.
 #include <Eigen/Core>
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -51,6 +52,8 @@ struct SolveOptions {
   const Eigen::VectorXd* warm_start = nullptr;
   // Threads inside one solve (the iterative solver's operator); the result does not depend on it.
   int threads = 1;
+  // Set from another thread to stop a long (iterative) solve early; it comes back failed, "cancelled".
+  const std::atomic<bool>* stop = nullptr;
 };
 
 std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks& blocks,

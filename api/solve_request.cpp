@@ -40,7 +40,8 @@ bool SolveRequest::is_valid(std::string* why) const {
 SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
   const model::Policy policy = *analytic::exact_level_map(request.policy);
-  const analytic::PolicyEvaluator evaluator(request.model, request.method, model::resolved_threads(request.threads));
+  const analytic::PolicyEvaluator evaluator(request.model, request.method, model::resolved_threads(request.threads),
+                                           cancel);
   SolveResult result{.evaluation = [&] {
                        try {
                          return evaluator.evaluate(policy);

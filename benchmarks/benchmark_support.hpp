@@ -36,9 +36,7 @@ inline int run_benchmark(CLI::App& app, int argc, char** argv, const std::functi
   try {
     body();
     return 0;
-  } catch (const model::InputError& e) {
-    fmt::print(stderr, "{}: {}\n", app.get_name(), e.what());
-  } catch (const scenarios::ScenarioError& e) {
+  } catch (const model::InputError& e) {  // a scenario file's errors too
     fmt::print(stderr, "{}: {}\n", app.get_name(), e.what());
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "{}: {}\n", app.get_name(), e.what());

@@ -77,3 +77,20 @@ TEST_CASE("a method that refuses the model is bad input naming the source", "[ap
 }
 
 }  // namespace crawlq
+
+namespace crawlq {
+
+TEST_CASE("a cancelled solve stops and says so", "[api][cancel]") {
+  api::SolveRequest request = example_request();
+  request.method = analytic::Method::kIterative;
+  request.sojourn = true;
+  api::Cancellation cancel{true};
+  const api::SolveResult stopped = api::solve(request, &cancel);
+  CHECK(stopped.evaluation.stationary.summary.status == analytic::SolverStatus::kFailed);
+  CHECK(stopped.evaluation.stationary.summary.message == "cancelled");
+  CHECK_FALSE(stopped.sojourn);
+  cancel = false;
+  CHECK(api::solve(request, &cancel).evaluation.stationary.summary.status == analytic::SolverStatus::kConverged);
+}
+
+}  // namespace crawlq
