@@ -74,7 +74,7 @@ YAML::Node load_yaml(const std::string& text, const std::string& label) {
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw ScenarioError(
-        fmt::format("{}: line {}, column {}: not valid YAML: {}", label, e.mark.line + 1, e.mark.column + 1, e.msg));
+        fmt::format("{}: line {}, column {}: not valid YAML: {}", label, e.mark.line + 1, e.mark.column + 1, shortened(e.msg)));
   }
 }
 

@@ -14,9 +14,18 @@ namespace crawlq::scenarios {
 void YamlReader::fail(const std::string& detail) const { throw model::InputError(path_, detail); }
 
 std::string shortened(std::string text) {
-  for (auto& c : text)
-    if (c == '\n') c = ' ';
-  return text.size() > 60 ? fmt::format("{}... ({} characters)", text.substr(0, 57), text.size()) : text;
+  // One line, every byte visible: a line break reads as a space, other control bytes as \xNN.
+  std::string shown;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n' || c == '\r' || c == '\t')
+      shown += ' ';
+    else if (byte < 0x20 || byte == 0x7f)
+      shown += fmt::format("\\x{:02x}", byte);
+    else
+      shown += c;
+  }
+  return shown.size() > 60 ? fmt::format("{}... ({} characters)", shown.substr(0, 57), shown.size()) : shown;
 }
 
 std::string YamlReader::shown() const {

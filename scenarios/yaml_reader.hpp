@@ -10,7 +10,8 @@
 
 namespace crawlq::scenarios {
 
-// A message shows the start of a long value, not a megabyte of it, on one line.
+// A message shows the start of a long value, not a megabyte of it, on one line with every byte
+// visible.
 std::string shortened(std::string text);
 
 class YamlReader {

@@ -1,4 +1,5 @@
 #include "scenarios/scenario_loader.hpp"
+#include "scenarios/yaml_reader.hpp"
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -187,4 +188,18 @@ TEST_CASE("hysteresis and phase-aware policies load, and their rules are checked
                   "policy.phase-aware[1]", "1 values");
   require_refused(replace(kValid, "policy: {thresholds: [1]}", "policy: {thresholds: [1], levels: [1, 1, 1, 1]}"),
                   "policy", "exactly one");
+}
+
+TEST_CASE("a message stays one line with every byte visible, whatever the file holds", "[scenarios][messages]") {
+  // yaml-cpp's own message quotes the byte it stumbled on: here a line break after FF 00.
+  const std::string bytes("\xff\x00\n", 3);
+  try {
+    (void)crawlq::scenarios::parse_scenario(bytes, "odd.yaml");
+    FAIL("three bytes of nothing were accepted");
+  } catch (const crawlq::scenarios::ScenarioError& e) {
+    const std::string message = e.what();
+    CHECK(message.find('\n') == std::string::npos);
+    CHECK(message.rfind("odd.yaml: ", 0) == 0);
+  }
+  CHECK(crawlq::scenarios::shortened(std::string("a\x01" "b\tc\nd", 7)) == "a\\x01b c d");
 }
