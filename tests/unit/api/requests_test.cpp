@@ -1,8 +1,9 @@
-// The request layer's solve: a request checks itself, refuses by name what the exact engine does not
+// The request layer's solve and describe: a request checks itself, refuses by name what the exact engine does not
 // take, and its result and JSON are the engine's own numbers.
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "api/describe_request.hpp"
 #include "api/solve_request.hpp"
 #include "scenarios/scenario_loader.hpp"
 
@@ -91,6 +92,22 @@ TEST_CASE("a cancelled solve stops and says so", "[api][cancel]") {
   CHECK_FALSE(stopped.sojourn);
   cancel = false;
   CHECK(api::solve(request, &cancel).evaluation.stationary.summary.status == analytic::SolverStatus::kConverged);
+}
+
+}  // namespace crawlq
+
+namespace crawlq {
+
+TEST_CASE("describe through the request layer: counted states and the matrices the engines use", "[api]") {
+  const api::SolveRequest example = example_request();
+  const nlohmann::json j = api::describe({.model = example.model, .repairs = {}});
+  CHECK(j.at("states").get<std::int64_t>() == 126);
+  CHECK(j.at("modes").size() == 4);
+  CHECK(j.at("modes").at(2).at("fundamental_rate").get<double>() == example.model.arrivals.mode(3).fundamental_rate());
+  CHECK(j.at("policy").at("levels") == std::vector<int>{3, 3, 3, 1, 1, 1});
+  model::Model huge = example.model;
+  huge.capacity = 5000;  // R^K states: far beyond a double, still counted
+  CHECK(api::describe({.model = huge, .repairs = {}}).at("states").is_string());
 }
 
 }  // namespace crawlq

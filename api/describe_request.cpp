@@ -1,0 +1,86 @@
+#include "api/describe_request.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "analytic/memory_estimate.hpp"
+#include "api/json_output.hpp"
+
+namespace crawlq::api {
+
+namespace {
+
+nlohmann::json matrix_json(const model::Matrix& m) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// The law as the engines use it, whether the file wrote it out or by name.
+nlohmann::json phase_type_json(const model::PhaseType& ph, const char* initial_key, const char* matrix_key) {
+  return {{"phases", ph.phases()},
+          {"mean", ph.mean()},
+          {"variance", ph.variance()},
+          {"scv", ph.variance() / (ph.mean() * ph.mean())},
+          {initial_key, matrix_json(ph.initial())[0]},
+          {matrix_key, matrix_json(ph.subgenerator())}};
+}
+
+// W (1 + M (1 + R + ... + R^(K-1))) in base 10, where the count itself is beyond a double.
+double states_log10(const model::Model& m) {
+  const double r = m.obsolescence ? m.obsolescence->phases() : 1;
+  const double w = m.arrivals.phases(), service = m.service.phases(), k = m.capacity;
+  // R^(K-1) dominates the sum for R >= 2; with R = 1 the sum is K.
+  const double levels = r > 1 ? (k - 1) * std::log10(r) + std::log10(r / (r - 1)) : std::log10(k);
+  return std::log10(w) + std::log10(service) + levels;
+}
+
+// An integer while it is one, a double beyond 2^53, and beyond a double's range text such as
+// "1.2e1505" (JSON has no number that large, and null would say "unknown").
+nlohmann::json states_json(const model::Model& m, double states) {
+  if (states < 9e15) return static_cast<std::int64_t>(states);
+  if (std::isfinite(states)) return states;
+  const double exponent = std::floor(states_log10(m));
+  return fmt::format("{:.2g}e{}", std::pow(10.0, states_log10(m) - exponent), exponent);
+}
+
+}  // namespace
+
+nlohmann::json describe(const DescribeRequest& request) {
+  const model::Model& m = request.model;
+  const double states = analytic::estimate_memory(m).states;
+  nlohmann::json modes = nlohmann::json::array();
+  for (int r = 1; r <= m.modes(); ++r) {
+    const model::Bmap& b = m.arrivals.mode(r);
+    nlohmann::json d = nlohmann::json::array();
+    for (const model::Matrix& dk : b.matrices()) d.push_back(matrix_json(dk));
+    modes.push_back({{"robots", r},
+                     {"fundamental_rate", b.fundamental_rate()},
+                     {"group_rate", b.group_rate()},
+                     {"mean_batch", b.fundamental_rate() / b.group_rate()},
+                     {"group_interval_variance", b.group_interval_variance()},
+                     {"lag1_correlation", b.group_interval_lag1_correlation()},
+                     {"max_batch", b.max_batch()},
+                     {"D", d}});
+  }
+  nlohmann::json j{{"name", m.name},
+                   {"capacity", m.capacity},
+                   {"admission", m.admission == model::Admission::kPartial ? "partial" : "reject-batch"},
+                   {"arrival_phases", m.arrivals.phases()},
+                   {"modes", modes},
+                   {"service", phase_type_json(m.service, "beta", "S")},
+                   {"obsolescence",
+                    m.obsolescence ? phase_type_json(*m.obsolescence, "gamma", "Gamma") : nlohmann::json(nullptr)},
+                   {"states", states_json(m, states)},
+                   {"repairs", request.repairs}};
+  if (m.level_map()) j["policy"] = policy_json(*m.level_map());
+  return j;
+}
+
+}  // namespace crawlq::api
