@@ -13,6 +13,7 @@
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
 #include "api/json_output.hpp"
+#include "api/simulate_request.hpp"
 #include "app/process_replications.hpp"
 #include "app/simulation_flags.hpp"
 #include "sim/replications.hpp"
@@ -107,7 +108,7 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
   const model::ControlPolicy policy = chosen_policy(scenario, o.policy, o.file);
   const model::Policy* level_map = std::get_if<model::Policy>(&policy);
   const std::unique_ptr<sim::Policy> simulated = sim::make_policy(policy);
-  const nlohmann::json policy_description = simulated_policy_json(policy);
+  const nlohmann::json policy_description = api::control_policy_json(policy);
   const validation::SimulationSettings settings = simulation_settings(o.simulation);
   const std::uint64_t seed = settings.seed;
   const sim::Pace pace = sim::measure_pace(m, *simulated, seed);
@@ -143,40 +144,39 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
     }
     return 0;
   }
-  sim::ReplicationPlan plan{.seed = seed, .replications = settings.replications, .warmup = 0,
-                            .horizon = settings.horizon ? *settings.horizon : sim::default_horizon(pace),
-                            .threads = settings.threads};
   // Replication r keeps its streams on whichever process runs it: the numbers of one process.
   const ProcessReplications spread(processes);
-  if (processes.size() > 1) plan.spread = &spread;
   // Long runs show progress when a person watches stderr; pipes and files stay clean.
+  std::function<void(int)> progress = nullptr;
   if (isatty(fileno(stderr)) && processes.size() == 1)
-    plan.progress = [start = std::chrono::steady_clock::now()](int done) {
+    progress = [start = std::chrono::steady_clock::now()](int done) {
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (seconds > 1) fmt::print(stderr, "\r{} replications done, {:.0f} s   ", done, seconds);
     };
-  // Without --warmup, MSER-5 on a pilot run of one horizon decides (every process runs that pilot).
-  plan.warmup = settings.warmup ? *settings.warmup : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
   if (!o.compare.empty()) {
     if (!level_map) throw UsageError("--compare: policy A must be a level map (give --thresholds or --levels)");
+    sim::ReplicationPlan plan{.seed = seed, .replications = settings.replications, .warmup = 0,
+                              .horizon = settings.horizon ? *settings.horizon : sim::default_horizon(pace),
+                              .threads = settings.threads};
+    if (processes.size() > 1) plan.spread = &spread;
+    plan.progress = progress;
+    plan.warmup = settings.warmup ? *settings.warmup : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
     return run_comparison(o, scenario, *level_map, plan, processes);
   }
+  const api::SimulateRequest request{.source = o.file,
+                                     .model = m,
+                                     .policy = policy,
+                                     .settings = settings,
+                                     .spread = processes.size() > 1 ? &spread : nullptr,
+                                     .progress = progress};
+  const api::SimulateResult result = api::simulate(request);
+  const sim::SimulationSummary& s = result.summary;
+  const sim::ReplicationPlan& plan = result.plan;
   const double precision = settings.precision;
-  bool precise = true;
-  const sim::SimulationSummary s = [&] {
-    if (precision == 0) return sim::simulate(m, *simulated, plan);
-    auto result = sim::simulate_to_precision(m, *simulated, plan, precision, settings.time_limit);
-    precise = result.precise;
-    return std::move(result.summary);
-  }();
+  const bool precise = result.precise;
   const int replications = static_cast<int>(s.replications.size());
-  if (replications < 2)
-    throw UsageError(fmt::format(
-        "{}: --time-limit {} s: {} replication{} of {:.6g} time units finished within it, and an interval needs 2; "
-        "give a shorter --horizon or a longer --time-limit",
-        o.file, settings.time_limit, replications, replications == 1 ? "" : "s", plan.horizon));
   if (!processes.is_root()) return 0;
-  if (plan.progress && s.seconds > 1) fmt::print(stderr, "\n");
+  if (progress && s.seconds > 1) fmt::print(stderr, "\n");
   if (s.fewest_pages < sim::kPagesToTrustNoSpread)
     fmt::print(stderr,
                "{}: a replication saw only {:.0f} offered pages in {:.6g} time units: intervals that rest on so few "
@@ -186,29 +186,8 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
     fmt::print(stderr, "{}: --precision {} not reached within --time-limit {} s ({} replications); the "
                        "intervals below are what was reached\n",
                o.file, precision, settings.time_limit, replications);
-
   if (o.json) {
-    nlohmann::json j{{"policy", policy_description},
-                     {"sojourn_served_quantiles",
-                      {{"median", api::interval_json(s.served_median)},
-                       {"p90", api::interval_json(s.served_p90)},
-                       {"p99", api::interval_json(s.served_p99)}}},
-                     {"sojourn_served_histogram",
-                      {{"edges", s.served_histogram.edges}, {"density", api::intervals_json(s.served_histogram.density)}}},
-                     {"events", s.events},
-                     {"replications", replications},
-                     {"seed", plan.seed},
-                     {"horizon", plan.horizon},
-                     {"warmup", plan.warmup},
-                     {"warmup_rule", settings.warmup ? "given" : "mser-5"},
-                     {"seconds", s.seconds}};
-    if (precision > 0) {
-      j["precision"] = precision;
-      j["precise"] = precise;
-    }
-    j["fewest_pages"] = s.fewest_pages;
-    api::put_measures(j, s);
-    std::cout << j.dump(2) << '\n';
+    std::cout << api::to_json(request, result).dump(2) << '\n';
     return 0;
   }
   fmt::print("{} ({}): K = {}, {} modes; policy: {}\n", m.name.empty() ? "scenario" : m.name, o.file, m.capacity,

@@ -84,19 +84,4 @@ void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
       kFastestEventsPerSecond, runs, s.time_limit));
 }
 
-nlohmann::json simulated_policy_json(const model::ControlPolicy& policy) {
-  return std::visit(model::Overloaded{[](const model::Policy& levels) { return api::policy_json(levels); },
-                                      [](const model::PhaseAwarePolicy& table) {
-                                        return nlohmann::json{{"kind", "phase-aware"}, {"robots", table.robots}};
-                                      },
-                                      [](const model::HysteresisPolicy& h) {
-                                        return nlohmann::json{{"kind", "hysteresis"},
-                                                              {"high", h.high},
-                                                              {"low", h.low},
-                                                              {"switch_off", h.switch_off},
-                                                              {"switch_on", h.switch_on}};
-                                      }},
-                    policy);
-}
-
 }  // namespace crawlq::app

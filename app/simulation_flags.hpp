@@ -38,7 +38,4 @@ validation::SimulationSettings simulation_settings(const SimulationFlags& flags)
 void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
                              const validation::SimulationSettings& settings, const std::string& file);
 
-// The policy the simulator runs, for output: a level map, or the file's simulation-only policy.
-nlohmann::json simulated_policy_json(const model::ControlPolicy& policy);
-
 }  // namespace crawlq::app

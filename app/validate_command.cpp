@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analytic/policy_forms.hpp"
+#include "api/simulate_request.hpp"
 #include "app/command_support.hpp"
 #include "api/json_output.hpp"
 #include "app/simulation_flags.hpp"
@@ -55,7 +56,7 @@ nlohmann::json comparison_json(const ValidationCase& c, const validation::Engine
   }
   nlohmann::json j{{"file", c.file},
                    {"name", c.scenario.model.name},
-                   {"policy", simulated_policy_json(c.policy)},
+                   {"policy", api::control_policy_json(c.policy)},
                    {"exact_engine", c.exact_absent.empty()},
                    {"z_bound", r.z_bound},
                    {"measures", measures},
@@ -72,7 +73,7 @@ nlohmann::json comparison_json(const ValidationCase& c, const validation::Engine
 void print_comparison(const ValidationCase& c, const validation::EngineComparison& r, const std::string& simulated_file) {
   const model::Model& m = c.scenario.model;
   fmt::print("{} ({}): K = {}, {} modes; policy {}\n", m.name.empty() ? "scenario" : m.name, c.file, m.capacity,
-             m.modes(), simulated_policy_json(c.policy).dump());
+             m.modes(), api::control_policy_json(c.policy).dump());
   if (!simulated_file.empty()) fmt::print("  the simulator runs the model of {}\n", simulated_file);
   fmt::print("  {} replications, {} events in {:.3g} s{}\n", r.replications, r.events, r.seconds,
              r.precise ? "" : " (the precision was not reached within the time limit)");

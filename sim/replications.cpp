@@ -39,7 +39,7 @@ ReplicationBatch run_replications(const model::Model& model, const Policy& polic
   batch.estimates.resize(count);
   std::vector<std::uint64_t> events(count, 0);
   std::vector<char> complete(count, 0);
-  const RunLimits limits{.deadline = plan.deadline};
+  const RunLimits limits{.deadline = plan.deadline, .stop = plan.stop};
   std::atomic<int> next{0};
   int done = 0;
   std::mutex progress_mutex;

@@ -2,6 +2,7 @@
 // Independent replications after a warm-up, on threads (and processes: ReplicationSpread),
 // summarised by Student-t 95% intervals. Each replication has its own random streams (seed,
 // replication, source) and its result slot, so the numbers depend on neither count.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -25,6 +26,8 @@ struct ReplicationPlan {
   // is that of the replications before it, whatever the thread count). With `spread`, each process
   // keeps the prefix of its own share.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  // Set from another thread to cancel: replications stop as at the deadline.
+  const std::atomic<bool>* stop = nullptr;
   // Called after each replication with the number done (from any thread, one call at a time).
   std::function<void(int done)> progress = nullptr;
   // Where simulate, simulate_to_precision and compare_policies run the replications: nothing, all

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "api/describe_request.hpp"
+#include "api/simulate_request.hpp"
 #include "api/solve_request.hpp"
 #include "scenarios/scenario_loader.hpp"
 
@@ -108,6 +109,36 @@ TEST_CASE("describe through the request layer: counted states and the matrices t
   model::Model huge = example.model;
   huge.capacity = 5000;  // R^K states: far beyond a double, still counted
   CHECK(api::describe({.model = huge, .repairs = {}}).at("states").is_string());
+}
+
+}  // namespace crawlq
+
+namespace crawlq {
+
+TEST_CASE("simulate through the request layer: the simulator's numbers, any policy form", "[api][simulate]") {
+  const api::SolveRequest example = example_request();
+  api::SimulateRequest request{.source = "paper-example-1.yaml",
+                               .model = example.model,
+                               .policy = example.policy,
+                               .settings = {.seed = 4, .replications = 3, .horizon = 300.0, .warmup = 10.0,
+                                            .threads = 1, .precision = 0, .time_limit = 20},
+                               .spread = nullptr,
+                               .progress = nullptr};
+  const api::SimulateResult result = api::simulate(request);
+  const sim::LevelMapPolicy levels(std::get<model::Policy>(example.policy));
+  const sim::SimulationSummary direct = sim::simulate(
+      example.model, levels, {.seed = 4, .replications = 3, .warmup = 10.0, .horizon = 300.0, .threads = 1});
+  CHECK(result.summary.cost.mean == direct.cost.mean);
+  CHECK(result.summary.p_loss.half_width == direct.p_loss.half_width);
+  const nlohmann::json j = api::to_json(request, result);
+  CHECK(j.at("cost").at("mean").get<double>() == direct.cost.mean);
+  CHECK(j.at("policy").at("levels") == std::vector<int>{3, 3, 3, 1, 1, 1});
+
+  request.policy = model::make_hysteresis(3, 1, 4, 2, 4, 5, "policy.hysteresis");
+  CHECK(api::to_json(request, api::simulate(request)).at("policy").at("kind") == "hysteresis");
+
+  api::Cancellation cancel{true};  // nothing finishes: no interval to give
+  CHECK_THROWS_AS(api::simulate(request, &cancel), model::InputError);
 }
 
 }  // namespace crawlq

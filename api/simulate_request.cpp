@@ -1,0 +1,86 @@
+#include "api/simulate_request.hpp"
+
+#include <fmt/format.h>
+
+#include "api/json_output.hpp"
+#include "model/input_error.hpp"
+#include "sim/horizon.hpp"
+#include "sim/policy.hpp"
+#include "sim/warmup.hpp"
+
+namespace crawlq::api {
+
+nlohmann::json control_policy_json(const model::ControlPolicy& policy) {
+  return std::visit(model::Overloaded{[](const model::Policy& levels) { return policy_json(levels); },
+                                      [](const model::PhaseAwarePolicy& table) {
+                                        return nlohmann::json{{"kind", "phase-aware"}, {"robots", table.robots}};
+                                      },
+                                      [](const model::HysteresisPolicy& h) {
+                                        return nlohmann::json{{"kind", "hysteresis"},
+                                                              {"high", h.high},
+                                                              {"low", h.low},
+                                                              {"switch_off", h.switch_off},
+                                                              {"switch_on", h.switch_on}};
+                                      }},
+                    policy);
+}
+
+SimulateResult simulate(const SimulateRequest& request, const Cancellation* cancel) {
+  const model::Model& m = request.model;
+  const validation::SimulationSettings& settings = request.settings;
+  const std::unique_ptr<sim::Policy> simulated = sim::make_policy(request.policy);
+  SimulateResult result;
+  sim::ReplicationPlan& plan = result.plan;
+  plan.seed = settings.seed;
+  plan.replications = settings.replications;
+  plan.threads = settings.threads;
+  plan.horizon = settings.horizon ? *settings.horizon
+                                  : sim::default_horizon(sim::measure_pace(m, *simulated, settings.seed));
+  plan.spread = request.spread;
+  plan.progress = request.progress;
+  plan.stop = cancel;
+  // Without a warm-up given, MSER-5 on a pilot run of one horizon decides (every process runs that pilot).
+  plan.warmup = settings.warmup ? *settings.warmup : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
+  if (settings.precision == 0) {
+    result.summary = sim::simulate(m, *simulated, plan);
+  } else {
+    auto sequential = sim::simulate_to_precision(m, *simulated, plan, settings.precision, settings.time_limit);
+    result.precise = sequential.precise;
+    result.summary = std::move(sequential.summary);
+  }
+  const std::size_t replications = result.summary.replications.size();
+  if (replications < 2)
+    throw model::InputError(fmt::format(
+        "{}: --time-limit {} s: {} replication{} of {:.6g} time units finished within it, and an interval needs 2; "
+        "give a shorter --horizon or a longer --time-limit",
+        request.source, settings.time_limit, replications, replications == 1 ? "" : "s", plan.horizon));
+  return result;
+}
+
+nlohmann::json to_json(const SimulateRequest& request, const SimulateResult& result) {
+  const sim::SimulationSummary& s = result.summary;
+  const sim::ReplicationPlan& plan = result.plan;
+  nlohmann::json j{{"policy", control_policy_json(request.policy)},
+                   {"sojourn_served_quantiles",
+                    {{"median", interval_json(s.served_median)},
+                     {"p90", interval_json(s.served_p90)},
+                     {"p99", interval_json(s.served_p99)}}},
+                   {"sojourn_served_histogram",
+                    {{"edges", s.served_histogram.edges}, {"density", intervals_json(s.served_histogram.density)}}},
+                   {"events", s.events},
+                   {"replications", s.replications.size()},
+                   {"seed", plan.seed},
+                   {"horizon", plan.horizon},
+                   {"warmup", plan.warmup},
+                   {"warmup_rule", request.settings.warmup ? "given" : "mser-5"},
+                   {"seconds", s.seconds}};
+  if (request.settings.precision > 0) {
+    j["precision"] = request.settings.precision;
+    j["precise"] = result.precise;
+  }
+  j["fewest_pages"] = s.fewest_pages;
+  put_measures(j, s);
+  return j;
+}
+
+}  // namespace crawlq::api

@@ -1,0 +1,42 @@
+#pragma once
+// `simulate` as a request: a model, any form of policy and the run's settings in; every measure as
+// a 95% interval out, with the JSON of `crawlq simulate --json`. How the replications are carried
+// out (spread over processes, progress shown) is the caller's, and never changes the numbers.
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "api/solve_request.hpp"
+#include "model/control_policy.hpp"
+#include "model/model.hpp"
+#include "sim/replications.hpp"
+#include "validation/engine_comparison.hpp"
+
+namespace crawlq::api {
+
+struct SimulateRequest {
+  std::string source;  // what messages call the model: its file's name
+  model::Model model;
+  model::ControlPolicy policy;
+  validation::SimulationSettings settings;
+  // The run's carrying out: replications spread over processes (nothing: this one's threads), and a
+  // call after each replication.
+  const sim::ReplicationSpread* spread = nullptr;
+  std::function<void(int done)> progress = nullptr;
+};
+
+struct SimulateResult {
+  sim::SimulationSummary summary;
+  sim::ReplicationPlan plan;  // the horizon and warm-up that ran
+  bool precise = true;        // the sequential mode reached its precision within the time limit
+};
+
+// Throws model::InputError naming the source when fewer than 2 replications finished within the
+// time limit (or before `cancel` was set): an interval needs 2.
+SimulateResult simulate(const SimulateRequest& request, const Cancellation* cancel = nullptr);
+// The keys of `simulate --json` (interface.md).
+nlohmann::json to_json(const SimulateRequest& request, const SimulateResult& result);
+// {"levels": ..} for a level map, {"kind": "phase-aware" | "hysteresis", ...} for the others.
+nlohmann::json control_policy_json(const model::ControlPolicy& policy);
+
+}  // namespace crawlq::api
