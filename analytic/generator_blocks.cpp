@@ -1,3 +1,4 @@
+#include "analytic/controlled_arrivals.hpp"
 #include "analytic/generator_blocks.hpp"
 
 #include <algorithm>
@@ -54,8 +55,9 @@ void GeneratorBlocks::build() const {
   };
 
   blocks_.resize(capacity + 1);
+  const ControlledArrivals arrivals(model, policy);
   for (int level = 0; level <= capacity; ++level) {
-    const model::Bmap& bmap = model.arrivals.mode(policy.robots(level));
+    const model::Bmap& bmap = arrivals.at_level(level);
     // to = level-1 .. the highest level a batch reaches
     std::vector<Sparse> row(std::min(capacity - level, bmap.max_batch()) + 2);
     const auto admitted = batches_by_admitted(model, bmap, level);

@@ -1,3 +1,4 @@
+#include "analytic/controlled_arrivals.hpp"
 #include "analytic/generator_operator.hpp"
 
 #include <algorithm>
@@ -132,8 +133,9 @@ GeneratorOperator::GeneratorOperator(const model::Model& model, const model::Pol
 
   diagonal_.resize(space_.size());
   Eigen::VectorXd clock_diagonal = Eigen::VectorXd::Zero(1);  // sum of the waiting clocks' Gamma(c, c)
+  const ControlledArrivals arrivals(model, policy);
   for (int level = 0; level <= capacity; ++level) {
-    const model::Bmap& bmap = model.arrivals.mode(policy.robots(level));
+    const model::Bmap& bmap = arrivals.at_level(level);
     Eigen::MatrixXd stay = bmap.d(0);
     Level l;
     l.admitting.assign(std::min(capacity - level, bmap.max_batch()), Eigen::MatrixXd::Zero(w_, w_));

@@ -1,3 +1,4 @@
+#include "analytic/controlled_arrivals.hpp"
 #include "analytic/tagged_page_chain.hpp"
 
 #include <algorithm>
@@ -193,9 +194,10 @@ Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& mod
     return model::kron(a, b);
   };
 
+  const ControlledArrivals arrivals(model, policy);
   for (int level = 0; level <= capacity; ++level) {
     const RowMajorMap view(p.data() + space.level_offset(level), w, space.level_size(level) / w);
-    const model::Bmap& bmap = model.arrivals.mode(policy.robots(level));
+    const model::Bmap& bmap = arrivals.at_level(level);
     const Eigen::VectorXd ones = Eigen::VectorXd::Ones(bmap.phases());
     const Eigen::VectorXd by_arrival_phase = view.rowwise().sum();
     // Position l of a batch of k is taken with probability 1/k; the page rate is k times the batch
