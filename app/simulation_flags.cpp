@@ -37,23 +37,16 @@ void add_simulation_flags(CLI::App* command, SimulationFlags& flags) {
 
 validation::SimulationSettings simulation_settings(const SimulationFlags& f) {
   const std::uint64_t seed = parse_seed(f.seed);
-  if (f.horizon && (!std::isfinite(*f.horizon) || *f.horizon <= 0))
-    throw UsageError(fmt::format("--horizon: {}: must be a finite positive time", *f.horizon));
-  if (f.warmup && (!std::isfinite(*f.warmup) || *f.warmup < 0))
-    throw UsageError(fmt::format("--warmup: {}: must be a finite time >= 0", *f.warmup));
-  if (f.replications < 2)
-    throw UsageError(fmt::format("--replications: {}: need at least 2 for an interval", f.replications));
-  if (!(f.precision >= 0 && f.precision < 1))
-    throw UsageError(fmt::format("--precision: {}: give a relative half-width in (0, 1), e.g. 0.01", f.precision));
-  if (!(f.time_limit > 0) || !std::isfinite(f.time_limit))
-    throw UsageError(fmt::format("--time-limit: {}: must be a finite positive number of seconds", f.time_limit));
-  return {.seed = seed,
-          .replications = f.replications,
-          .horizon = f.horizon,
-          .warmup = f.warmup,
-          .threads = f.threads,
-          .precision = f.precision_given || !f.replications_given ? f.precision : 0.0,
-          .time_limit = f.time_limit};
+  const validation::SimulationSettings settings{
+      .seed = seed,
+      .replications = f.replications,
+      .horizon = f.horizon,
+      .warmup = f.warmup,
+      .threads = f.threads,
+      .precision = f.precision_given || !f.replications_given ? f.precision : 0.0,
+      .time_limit = f.time_limit};
+  if (std::string why; !settings.is_valid(&why)) throw UsageError(why);
+  return settings;
 }
 
 namespace {

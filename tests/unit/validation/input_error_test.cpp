@@ -3,7 +3,10 @@
 // "crawlq: " prefix since they start with the file's name.
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 #include "scenarios/scenario_loader.hpp"
+#include "validation/engine_comparison.hpp"
 #include "validation/output_file.hpp"
 
 namespace crawlq {
@@ -27,6 +30,26 @@ TEST_CASE("every kind of bad input is a model::InputError", "[validation][errors
   const model::InputError rule("policy.thresholds[0]", "9 outside -1..5");
   CHECK(rule.key_path() == "policy.thresholds[0]");
   CHECK(rule.shown() == "crawlq: policy.thresholds[0]: 9 outside -1..5");
+}
+
+}  // namespace crawlq
+
+namespace crawlq {
+
+TEST_CASE("simulation settings check themselves, naming the field and the value", "[validation][settings]") {
+  validation::SimulationSettings settings;
+  std::string why;
+  CHECK(settings.is_valid(&why));
+  settings.replications = 1;
+  CHECK_FALSE(settings.is_valid(&why));
+  CHECK_THAT(why, Catch::StartsWith("--replications: 1"));
+  settings.replications = 4;
+  settings.horizon = -3.0;
+  CHECK_FALSE(settings.is_valid(&why));
+  CHECK_THAT(why, Catch::StartsWith("--horizon: -3"));
+  settings.horizon = 10.0;
+  settings.time_limit = std::numeric_limits<double>::infinity();
+  CHECK_FALSE(settings.is_valid(nullptr));
 }
 
 }  // namespace crawlq
