@@ -11,6 +11,7 @@
 #include "analytic/memory_estimate.hpp"
 #include "analytic/policy_search.hpp"
 #include "analytic/solver_registry.hpp"
+#include "api/optimize_request.hpp"
 #include "app/command_support.hpp"
 #include "api/json_output.hpp"
 
@@ -29,12 +30,6 @@ struct OptimizeOptions {
   bool json = false;
 };
 
-nlohmann::json best_json(const analytic::PolicyCost& best) {
-  nlohmann::json j = api::policy_json(best.policy);
-  j["cost"] = best.cost;
-  return j;
-}
-
 std::string thresholds_text(const std::vector<int>& t) {
   return t.empty() ? "-" : fmt::format("{}", fmt::join(t, ","));
 }
@@ -45,29 +40,8 @@ constexpr const char* kLocalLeavesOut =
     "proof that the best is global: it is a local minimum, no neighbour costs less";
 
 // `why` says how auto chose the search, or is empty.
-int run_exhaustive(const OptimizeOptions& o, const model::Model& model,
-                   const analytic::PolicyEvaluator& evaluator, const std::string& why) {
-  const auto start = std::chrono::steady_clock::now();
-  const analytic::ThresholdSearch search = analytic::optimize_thresholds(evaluator, o.threads);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (o.json) {
-    nlohmann::json j{
-        {"best", best_json(search.best)},
-        {"constant", search.constant},
-        {"by_modes", nlohmann::json::array()},
-        {"search", "exhaustive"},
-        {"optimality", "global"},
-        {"policies_solved", search.policies_solved},
-        {"threshold_policies", analytic::threshold_policy_count(model.modes(), model.capacity)},
-        {"seconds", seconds}};
-    for (const auto& set : search.by_modes)
-      j["by_modes"].push_back({{"modes", set.modes},
-                               {"thresholds", set.thresholds},
-                               {"levels", set.best.policy.levels()},
-                               {"cost", set.best.cost}});
-    std::cout << j.dump(2) << '\n';
-    return 0;
-  }
+void print_exhaustive(const OptimizeOptions& o, const model::Model& model, const analytic::ThresholdSearch& search,
+                      double seconds, const std::string& why) {
   fmt::print(
       "{} ({}): K = {}, {} modes; exhaustive search{}: all {} threshold policies solved in "
       "{:.3g} s\n\n",
@@ -85,34 +59,11 @@ int run_exhaustive(const OptimizeOptions& o, const model::Model& model,
              search.best.cost);
   fmt::print("relative profit over the best constant number of robots: R = {:.2f}%\n",
              model::relative_profit(search.best.cost, search.constant));
-  return 0;
 }
 
-int run_local(const OptimizeOptions& o, const model::Model& model,
-              const analytic::PolicyEvaluator& evaluator, const std::string& why) {
-  const auto start = std::chrono::steady_clock::now();
-  const analytic::LocalThresholdSearch search =
-      analytic::optimize_thresholds_locally(evaluator, {.threads = o.threads, .starts = o.starts});
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+void print_local(const OptimizeOptions& o, const model::Model& model, const analytic::LocalThresholdSearch& search,
+                 double seconds, const std::string& why) {
   const std::int64_t count = analytic::threshold_policy_count(model.modes(), model.capacity);
-  if (o.json) {
-    // No by_modes: the search never meets most mode sets' best (interface.md's key is left out, as
-    // with --class levels, rather than filled with what the search happened to visit).
-    nlohmann::json j{{"best", best_json(search.best)},
-                     {"constant", search.constant},
-                     {"search", "local"},
-                     {"policies_solved", search.policies_solved},
-                     {"threshold_policies", count},
-                     {"start", best_json(search.start)},
-                     {"descents", search.descents},
-                     {"moves", search.moves},
-                     {"optimality", "local"},
-                     {"not_reported", {"by_modes"}},
-                     {"seconds", seconds}};
-    std::cout << j.dump(2) << '\n';
-    return 0;
-  }
   fmt::print(
       "{} ({}): K = {}, {} modes; local search{}: {} of the {} threshold policies solved "
       "in {:.3g} s\n\n",
@@ -136,31 +87,11 @@ int run_local(const OptimizeOptions& o, const model::Model& model,
   fmt::print("relative profit over the best constant number of robots: R = {:.2f}%\n",
              model::relative_profit(search.best.cost, search.constant));
   fmt::print("not reported by the local search: {}\n", kLocalLeavesOut);
-  return 0;
 }
 
-int run_levels(const OptimizeOptions& o, const model::Model& model,
-               const analytic::PolicyEvaluator& evaluator) {
-  const auto start = std::chrono::steady_clock::now();
-  const analytic::LevelSearch search = [&] {
-    try {
-      return analytic::optimize_levels(evaluator, o.max_maps, o.threads);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(fmt::format("{}: {}", o.file, e.what()));
-    }
-  }();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+void print_levels(const OptimizeOptions& o, const model::Model& model, const analytic::LevelSearch& search,
+                  double seconds) {
   const bool threshold_is_best = search.best_threshold && search.best_threshold->cost <= search.best.cost;
-  if (o.json) {
-    nlohmann::json j{{"best", best_json(search.best)},
-                     {"threshold_is_best", threshold_is_best},
-                     {"search", "exhaustive"},
-                     {"policies_solved", search.policies_solved},
-                     {"seconds", seconds}};
-    if (search.best_threshold) j["best_threshold"] = best_json(*search.best_threshold);
-    std::cout << j.dump(2) << '\n';
-    return 0;
-  }
   fmt::print("{} ({}): K = {}, {} modes; all {} level maps solved in {:.3g} s\n\n",
              model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(),
              search.policies_solved, seconds);
@@ -173,13 +104,10 @@ int run_levels(const OptimizeOptions& o, const model::Model& model,
   else
     fmt::print("a level map outside the threshold class does better, by {:.6g}\n",
                search.best_threshold->cost - search.best.cost);
-  return 0;
 }
 
 int run(const OptimizeOptions& o) {
-  if (o.policy_class != "thresholds" && o.policy_class != "levels")
-    throw UsageError(
-        fmt::format("--class: unknown class '{}' (known: thresholds, levels)", o.policy_class));
+  const api::PolicyClass policy_class = api::parse_policy_class(o.policy_class);
   const analytic::Search requested = [&] {
     try {
       return analytic::parse_search(o.search);
@@ -187,32 +115,41 @@ int run(const OptimizeOptions& o) {
       throw UsageError(fmt::format("--search: {}", e.what()));
     }
   }();
-  if (o.policy_class == "levels" && requested == analytic::Search::kLocal)
-    throw UsageError(
-        "--search local: searches the threshold class only; --class levels enumerates every map");
-  if (o.starts < 0)
-    throw UsageError(fmt::format(
-        "--starts: {} is negative (give a count of grid vectors, 0 for all)", o.starts));
   const scenarios::Scenario scenario = load(o.file);
-  const analytic::Method method = method_option(o.method);
-  require_exact_engine_fits(scenario.model, o.file, method);
-  const analytic::PolicyEvaluator evaluator(scenario.model, method);
+  const api::OptimizeRequest request{.source = o.file,
+                                     .model = scenario.model,
+                                     .policy_class = policy_class,
+                                     .search = requested,
+                                     .method = method_option(o.method),
+                                     .max_maps = o.max_maps,
+                                     .threads = o.threads,
+                                     .starts = o.starts};
+  if (std::string why; !request.is_valid(&why)) throw UsageError(why);
+  require_exact_engine_fits(request.model, o.file, request.method);
+  const model::Model& model = request.model;
   try {
-    if (o.policy_class == "levels") return run_levels(o, scenario.model, evaluator);
-    const analytic::Search search = analytic::choose_search(requested, scenario.model);
-    const double work = analytic::threshold_search_work(scenario.model);
+    const api::OptimizeResult result = api::optimize(request);
+    if (o.json) {
+      std::cout << api::to_json(request, result).dump(2) << '\n';
+      return 0;
+    }
     const std::string why =
         requested != analytic::Search::kAuto
             ? ""
-            : fmt::format(
-                  " (auto: {} policies x ({} states + {}) = {:.3g} {} {:.3g})",
-                  analytic::threshold_policy_count(scenario.model.modes(), scenario.model.capacity),
-                  analytic::estimate_memory(scenario.model).states, analytic::kPolicyOverheadStates,
-                  work, search == analytic::Search::kLocal ? ">" : "<=", analytic::kExhaustiveWork);
-    if (search == analytic::Search::kLocal) return run_local(o, scenario.model, evaluator, why);
-    return run_exhaustive(o, scenario.model, evaluator, why);
+            : fmt::format(" (auto: {} policies x ({} states + {}) = {:.3g} {} {:.3g})",
+                          analytic::threshold_policy_count(model.modes(), model.capacity),
+                          analytic::estimate_memory(model).states, analytic::kPolicyOverheadStates,
+                          analytic::threshold_search_work(model),
+                          analytic::choose_search(requested, model) == analytic::Search::kLocal ? ">" : "<=",
+                          analytic::kExhaustiveWork);
+    std::visit(model::Overloaded{
+                   [&](const analytic::ThresholdSearch& s) { print_exhaustive(o, model, s, result.seconds, why); },
+                   [&](const analytic::LocalThresholdSearch& s) { print_local(o, model, s, result.seconds, why); },
+                   [&](const analytic::LevelSearch& s) { print_levels(o, model, s, result.seconds); }},
+               result.search);
+    return 0;
   } catch (const std::runtime_error& e) {
-    if (dynamic_cast<const UsageError*>(&e)) throw;
+    if (dynamic_cast<const model::InputError*>(&e)) throw;
     fmt::print(stderr, "{}: {}\n", o.file, e.what());
     return static_cast<int>(ExitCode::kFailed);
   }

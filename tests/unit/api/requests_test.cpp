@@ -4,6 +4,7 @@
 #include <string>
 
 #include "api/describe_request.hpp"
+#include "api/optimize_request.hpp"
 #include "api/simulate_request.hpp"
 #include "api/solve_request.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -139,6 +140,37 @@ TEST_CASE("simulate through the request layer: the simulator's numbers, any poli
 
   api::Cancellation cancel{true};  // nothing finishes: no interval to give
   CHECK_THROWS_AS(api::simulate(request, &cancel), model::InputError);
+}
+
+}  // namespace crawlq
+
+namespace crawlq {
+
+TEST_CASE("optimize through the request layer: Table 1's optimum and the keys of optimize --json", "[api][optimize]") {
+  const api::SolveRequest example = example_request();
+  api::OptimizeRequest request{.source = "paper-example-1.yaml",
+                               .model = example.model,
+                               .policy_class = api::PolicyClass::kThresholds,
+                               .search = analytic::Search::kExhaustive,
+                               .method = analytic::Method::kAuto,
+                               .max_maps = 1'000'000,
+                               .threads = 1,
+                               .starts = 1};
+  const api::OptimizeResult result = api::optimize(request);
+  const auto& search = std::get<analytic::ThresholdSearch>(result.search);
+  CHECK(search.best.policy.levels() == std::vector<int>{3, 3, 3, 1, 1, 1});
+  const nlohmann::json j = api::to_json(request, result);
+  CHECK(j.at("best").at("cost").get<double>() == search.best.cost);
+  CHECK(j.at("by_modes").size() == search.by_modes.size());
+  CHECK(j.at("optimality") == "global");
+
+  request.search = analytic::Search::kLocal;
+  CHECK(api::to_json(request, api::optimize(request)).at("optimality") == "local");
+  request.policy_class = api::PolicyClass::kLevels;
+  std::string why;
+  CHECK_FALSE(request.is_valid(&why));
+  CHECK_THAT(why, Catch::StartsWith("--search local"));
+  CHECK_THROWS_AS(api::parse_policy_class("markov"), model::InputError);
 }
 
 }  // namespace crawlq

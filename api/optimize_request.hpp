@@ -1,0 +1,47 @@
+#pragma once
+// `optimize` as a request: the policy of least cost (ADKNS (2)) over a class, by the exact engine,
+// with the JSON of `crawlq optimize --json`.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <variant>
+
+#include "analytic/policy_search.hpp"
+#include "analytic/stationary_solver.hpp"
+#include "api/solve_request.hpp"
+#include "model/model.hpp"
+
+namespace crawlq::api {
+
+enum class PolicyClass { kThresholds, kLevels };
+
+struct OptimizeRequest {
+  std::string source;  // what messages call the model: its file's name
+  model::Model model;
+  PolicyClass policy_class = PolicyClass::kThresholds;
+  analytic::Search search = analytic::Search::kAuto;  // the thresholds class: exhaustive, local, or by size
+  analytic::Method method = analytic::Method::kAuto;
+  std::int64_t max_maps = 1'000'000;  // the levels class refuses to enumerate more
+  int threads = 0;                    // policies solved side by side; 0: every core
+  int starts = 1;                     // local search: descents from this many grid vectors (0: all)
+
+  // False with `why` naming the field (as the command line's flag) and its value.
+  bool is_valid(std::string* why) const;
+};
+
+// "thresholds" | "levels"; parse_policy_class throws model::InputError naming the known ones.
+const char* policy_class_name(PolicyClass policy_class);
+PolicyClass parse_policy_class(const std::string& name);
+
+struct OptimizeResult {
+  std::variant<analytic::ThresholdSearch, analytic::LocalThresholdSearch, analytic::LevelSearch> search;
+  double seconds = 0;
+};
+
+// Throws model::InputError naming the source when the request is not valid or the class cannot be
+// enumerated; std::runtime_error when a solve fails.
+OptimizeResult optimize(const OptimizeRequest& request);
+// The keys of `optimize --json` (interface.md).
+nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& result);
+
+}  // namespace crawlq::api
