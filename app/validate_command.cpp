@@ -9,6 +9,7 @@
 
 #include "analytic/policy_forms.hpp"
 #include "api/simulate_request.hpp"
+#include "api/validate_request.hpp"
 #include "app/command_support.hpp"
 #include "api/json_output.hpp"
 #include "app/simulation_flags.hpp"
@@ -42,33 +43,6 @@ std::string exact_engine_absence(const model::Model& m, const model::ControlPoli
 }
 
 std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string(v > 0 ? "inf" : "-inf"); }
-
-nlohmann::json comparison_json(const ValidationCase& c, const validation::EngineComparison& r,
-                               const validation::SimulationSettings& settings) {
-  nlohmann::json measures = nlohmann::json::array();
-  for (const auto& m : r.measures) {
-    nlohmann::json j{{"name", m.name}, {"mean", m.simulated.mean}, {"half_width", m.simulated.half_width},
-                     {"verdict", validation::verdict_name(m.verdict)}};
-    j["exact"] = m.exact ? nlohmann::json(*m.exact) : nlohmann::json(nullptr);
-    // JSON has no infinity: a difference with no spread at all is reported as null.
-    j["z"] = m.exact && std::isfinite(m.z) ? nlohmann::json(m.z) : nlohmann::json(nullptr);
-    measures.push_back(j);
-  }
-  nlohmann::json j{{"file", c.file},
-                   {"name", c.scenario.model.name},
-                   {"policy", api::control_policy_json(c.policy)},
-                   {"exact_engine", c.exact_absent.empty()},
-                   {"z_bound", r.z_bound},
-                   {"measures", measures},
-                   {"replications", r.replications},
-                   {"seed", settings.seed},
-                   {"precise", r.precise},
-                   {"events", r.events},
-                   {"seconds", r.seconds},
-                   {"agrees", r.agrees()}};
-  if (!c.exact_absent.empty()) j["exact_engine_absent"] = c.exact_absent;
-  return j;
-}
 
 void print_comparison(const ValidationCase& c, const validation::EngineComparison& r, const std::string& simulated_file) {
   const model::Model& m = c.scenario.model;
@@ -138,18 +112,15 @@ int run(const ValidateOptions& o) {
   nlohmann::json all = nlohmann::json::array();
   int agree = 0, differ = 0, simulated_only = 0;
   for (const auto& c : cases) {
-    const model::Model& simulated_model = simulated_scenario ? simulated_scenario->model : c.scenario.model;
-    const std::unique_ptr<sim::Policy> policy = sim::make_policy(c.policy);
-    const std::optional<model::Policy> exact_policy =
-        c.exact_absent.empty() ? analytic::exact_level_map(c.policy) : std::nullopt;
-    const auto r = [&] {
-      try {
-        return validation::compare_engines(c.scenario.model, exact_policy, c.exact_absent, simulated_model, *policy,
-                                           settings);
-      } catch (const std::invalid_argument& e) {  // the two models do not pair, or the time limit is too short
-        throw UsageError(fmt::format("{}: {}", c.file, e.what()));
-      }
-    }();
+    const api::ValidateRequest request{
+        .source = c.file,
+        .model = c.scenario.model,
+        .policy = c.policy,
+        .settings = settings,
+        .simulated_model = simulated_scenario ? std::optional<model::Model>(simulated_scenario->model) : std::nullopt,
+        .exact_absent = c.exact_absent};
+    const api::ValidateResult result = api::validate(request);
+    const validation::EngineComparison& r = result.comparison;
     if (!c.exact_absent.empty())
       ++simulated_only;
     else if (r.agrees())
@@ -157,7 +128,7 @@ int run(const ValidateOptions& o) {
     else
       ++differ;
     if (o.json)
-      all.push_back(comparison_json(c, r, settings));
+      all.push_back(api::to_json(request, result));
     else
       print_comparison(c, r, o.simulator_file);
   }

@@ -7,6 +7,7 @@
 #include "api/optimize_request.hpp"
 #include "api/simulate_request.hpp"
 #include "api/solve_request.hpp"
+#include "api/validate_request.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace crawlq {
@@ -171,6 +172,32 @@ TEST_CASE("optimize through the request layer: Table 1's optimum and the keys of
   CHECK_FALSE(request.is_valid(&why));
   CHECK_THAT(why, Catch::StartsWith("--search local"));
   CHECK_THROWS_AS(api::parse_policy_class("markov"), model::InputError);
+}
+
+}  // namespace crawlq
+
+namespace crawlq {
+
+TEST_CASE("validate through the request layer: both engines, or the simulator alone by name", "[api][validate]") {
+  const api::SolveRequest example = example_request();
+  api::ValidateRequest request{.source = "paper-example-1.yaml",
+                               .model = example.model,
+                               .policy = example.policy,
+                               .settings = {.seed = 3, .replications = 4, .horizon = 2000.0, .warmup = 100.0,
+                                            .threads = 1, .precision = 0, .time_limit = 20},
+                               .simulated_model = std::nullopt,
+                               .exact_absent = ""};
+  const api::ValidateResult both = api::validate(request);
+  CHECK(both.exact_absent.empty());
+  CHECK(both.comparison.agrees());
+  const nlohmann::json j = api::to_json(request, both);
+  CHECK(j.at("exact_engine") == true);
+  CHECK(j.at("measures").size() == both.comparison.measures.size());
+
+  request.policy = model::make_hysteresis(3, 1, 4, 2, 4, 5, "policy.hysteresis");
+  const api::ValidateResult alone = api::validate(request);
+  CHECK_THAT(alone.exact_absent, Catch::StartsWith("a hysteresis policy"));
+  CHECK(api::to_json(request, alone).at("exact_engine") == false);
 }
 
 }  // namespace crawlq

@@ -1,0 +1,56 @@
+#include "api/validate_request.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "analytic/policy_forms.hpp"
+#include "api/simulate_request.hpp"
+#include "model/input_error.hpp"
+#include "sim/policy.hpp"
+
+namespace crawlq::api {
+
+ValidateResult validate(const ValidateRequest& request) {
+  std::string absent = analytic::exact_refusal(request.policy);
+  if (absent.empty()) absent = request.exact_absent;
+  const model::Model& simulated_model = request.simulated_model ? *request.simulated_model : request.model;
+  const std::unique_ptr<sim::Policy> policy = sim::make_policy(request.policy);
+  const std::optional<model::Policy> exact_policy =
+      absent.empty() ? analytic::exact_level_map(request.policy) : std::nullopt;
+  try {
+    return {validation::compare_engines(request.model, exact_policy, absent, simulated_model, *policy,
+                                        request.settings),
+            absent};
+  } catch (const std::invalid_argument& e) {  // the two models do not pair, or the time limit is too short
+    throw model::InputError(request.source, e.what());
+  }
+}
+
+nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& result) {
+  const validation::EngineComparison& r = result.comparison;
+  nlohmann::json measures = nlohmann::json::array();
+  for (const auto& m : r.measures) {
+    nlohmann::json j{{"name", m.name}, {"mean", m.simulated.mean}, {"half_width", m.simulated.half_width},
+                     {"verdict", validation::verdict_name(m.verdict)}};
+    j["exact"] = m.exact ? nlohmann::json(*m.exact) : nlohmann::json(nullptr);
+    // JSON has no infinity: a difference with no spread at all is reported as null.
+    j["z"] = m.exact && std::isfinite(m.z) ? nlohmann::json(m.z) : nlohmann::json(nullptr);
+    measures.push_back(j);
+  }
+  nlohmann::json j{{"file", request.source},
+                   {"name", request.model.name},
+                   {"policy", control_policy_json(request.policy)},
+                   {"exact_engine", result.exact_absent.empty()},
+                   {"z_bound", r.z_bound},
+                   {"measures", measures},
+                   {"replications", r.replications},
+                   {"seed", request.settings.seed},
+                   {"precise", r.precise},
+                   {"events", r.events},
+                   {"seconds", r.seconds},
+                   {"agrees", r.agrees()}};
+  if (!result.exact_absent.empty()) j["exact_engine_absent"] = result.exact_absent;
+  return j;
+}
+
+}  // namespace crawlq::api

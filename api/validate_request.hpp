@@ -1,0 +1,38 @@
+#pragma once
+// `validate` as a request, one scenario at a time: both engines on one model and policy, each
+// measure's exact value beside the simulated interval with a verdict; the JSON of one entry of
+// `crawlq validate --json`'s "scenarios".
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "model/control_policy.hpp"
+#include "model/model.hpp"
+#include "validation/engine_comparison.hpp"
+
+namespace crawlq::api {
+
+struct ValidateRequest {
+  std::string source;  // the scenario's file name, as messages and the JSON name it
+  model::Model model;
+  model::ControlPolicy policy;
+  validation::SimulationSettings settings;
+  // The simulator runs this model instead (same K and modes): how far does an approximation move
+  // the answer? Nothing: the same model.
+  std::optional<model::Model> simulated_model;
+  // Why the exact engine is not to run, beyond the policy's form (which is checked here): the
+  // caller's judgement of the chain against memory. Empty: run it.
+  std::string exact_absent;
+};
+
+struct ValidateResult {
+  validation::EngineComparison comparison;
+  std::string exact_absent;  // why only the simulator ran; empty when both did
+};
+
+// Throws model::InputError naming the source when the two models do not pair or the time limit
+// leaves fewer than 2 replications.
+ValidateResult validate(const ValidateRequest& request);
+nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& result);
+
+}  // namespace crawlq::api
