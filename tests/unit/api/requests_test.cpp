@@ -5,9 +5,11 @@
 
 #include "api/describe_request.hpp"
 #include "api/optimize_request.hpp"
+#include "api/refresh_request.hpp"
 #include "api/simulate_request.hpp"
 #include "api/solve_request.hpp"
 #include "api/validate_request.hpp"
+#include "scenarios/refresh_loader.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace crawlq {
@@ -198,6 +200,35 @@ TEST_CASE("validate through the request layer: both engines, or the simulator al
   const api::ValidateResult alone = api::validate(request);
   CHECK_THAT(alone.exact_absent, Catch::StartsWith("a hysteresis policy"));
   CHECK(api::to_json(request, alone).at("exact_engine") == false);
+}
+
+}  // namespace crawlq
+
+namespace crawlq {
+
+TEST_CASE("refresh through the request layer: exact rates, the bound, and a simulation on request", "[api][refresh]") {
+  const auto scenario = scenarios::load_refresh_scenario(std::string(CRAWLQ_SOURCE_DIR) +
+                                                         "/scenarios/data/refresh-paper-example.yaml");
+  api::RefreshRequest request{.source = "refresh-paper-example.yaml",
+                              .model = scenario.model,
+                              .simulate = false,
+                              .seed = 3,
+                              .replications = 4,
+                              .horizon = 200.0,
+                              .threads = 1};
+  const api::RefreshResult exact = api::refresh(request);
+  CHECK_FALSE(exact.simulated);
+  CHECK(exact.analysis.cost >= exact.analysis.lower_bound.cost);
+  const nlohmann::json j = api::to_json(request, exact);
+  CHECK(j.at("cost").get<double>() == exact.analysis.cost);
+  CHECK_FALSE(j.contains("simulated"));
+
+  request.simulate = true;
+  const api::RefreshResult simulated = api::refresh(request);
+  REQUIRE(simulated.simulated);
+  CHECK(api::to_json(request, simulated).at("simulated").at("replications") == 4);
+  request.replications = 1;
+  CHECK_THROWS_AS(api::refresh(request), model::InputError);
 }
 
 }  // namespace crawlq
