@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/command_support.hpp"
-#include "api/json_output.hpp"
+#include "api/sweep_request.hpp"
 #include "app/figure_output.hpp"
 #include "app/process_sweep.hpp"
 #include "validation/parameter_sweep.hpp"
@@ -60,52 +60,19 @@ validation::Figure sweep_figure(const model::Model& model, SweepParameter parame
   return f;
 }
 
-// Every value's model, before anything is solved: a bad value or a chain too large for this machine
-// is refused with nothing computed and nothing printed.
+// Every value's chain against this machine's memory, before anything is solved (the request has
+// checked the values themselves): refused with nothing computed and nothing printed.
 void check_values(const model::Model& model, SweepParameter parameter,
                   const std::vector<double>& values, const std::string& file) {
   const std::string name = validation::parameter_name(parameter);
   for (const double v : values) {
-    const model::Model changed = [&] {
-      try {
-        return validation::with_parameter(model, parameter, v);
-      } catch (const std::invalid_argument& e) {
-        throw UsageError(fmt::format("--values: {}", e.what()));
-      }
-    }();
+    const model::Model changed = validation::with_parameter(model, parameter, v);
     try {
       require_exact_engine_fits(changed, file);
     } catch (const UsageError& e) {
       throw UsageError(fmt::format("--values: {} {} is too large: {}", name, v, e.what()));
     }
   }
-}
-
-std::vector<int> thresholds_of(const SweepRow& row) {
-  return row.best.policy.thresholds().value_or(std::vector<int>{});
-}
-
-// A capacity is a whole number: printed as one in JSON.
-nlohmann::json value_json(SweepParameter parameter, double value) {
-  if (parameter == SweepParameter::kCapacity) return static_cast<int>(value);
-  return value;
-}
-
-nlohmann::json row_json(SweepParameter parameter, const SweepRow& row) {
-  nlohmann::json j{{"value", value_json(parameter, row.value)},
-                   {"best",
-                    {{"thresholds", thresholds_of(row)},
-                     {"levels", row.best.policy.levels()},
-                     {"cost", row.best.cost}}},
-                   {"constant", row.constant},
-                   {"relative_profit", row.relative_profit},
-                   {"mean_service_time", row.mean_service_time},
-                   {"mean_obsolescence_time", row.mean_obsolescence_time
-                                                  ? nlohmann::json(*row.mean_obsolescence_time)
-                                                  : nlohmann::json(nullptr)}};
-  // The best policy's measures; a row is a summary, so the probabilities of each level and mode stay out.
-  api::put_measures(j, row.measures, false);
-  return j;
 }
 
 // One line per value; thresholds and levels space-separated inside their field; an absent
@@ -119,7 +86,7 @@ void write_csv(std::ostream& out, const std::vector<SweepRow>& rows, int modes) 
     if (measure.name.key != "cost") out << ',' << measure.name.key;
   out << ",mean_service_time,mean_obsolescence_time\n";
   for (const SweepRow& row : rows) {
-    out << fmt::format("{},{},{},{}", row.value, fmt::join(thresholds_of(row), " "),
+    out << fmt::format("{},{},{},{}", row.value, fmt::join(api::thresholds_of(row), " "),
                        levels_text(row.best.policy.levels()), row.best.cost);
     for (const double c : row.constant) out << fmt::format(",{}", c);
     out << fmt::format(",{}", row.relative_profit);
@@ -143,7 +110,7 @@ void print_table(const SweepOptions& o, const model::Model& model,
   for (const SweepRow& row : rows) {
     std::string constants;
     for (const double c : row.constant) constants += fmt::format(" {:>10.6g}", c);
-    const auto thresholds = thresholds_of(row);
+    const auto thresholds = api::thresholds_of(row);
     fmt::print(
         "  {:>10.6g} {:<12} {:<16} {:>10.6g}{} {:>7.2f} {:>8.4f} {:>8.4f} {:>8.4f} {:>9.4g} "
         "{:>9}\n",
@@ -169,12 +136,13 @@ int run(const SweepOptions& o, const ProcessGroup& processes) {
       throw UsageError(fmt::format("--param: {}", e.what()));
     }
   }();
-  try {
-    validation::require_applicable(model, parameter);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(fmt::format("{}: --param {}", o.file, e.what()));
-  }
-  const std::vector<double> values = parse_numbers(o.values, "--values");
+  const api::SweepRequest request{.source = o.file,
+                                  .model = model,
+                                  .parameter = parameter,
+                                  .values = parse_numbers(o.values, "--values"),
+                                  .threads = o.threads};
+  if (std::string why; !request.is_valid(&why)) throw UsageError(why);
+  const std::vector<double>& values = request.values;
   check_values(model, parameter, values, o.file);
   if (!o.plot.empty() && std::filesystem::path(o.plot).extension() != ".svg")
     throw UsageError(fmt::format("--plot {}: give a file name ending in .svg", o.plot));
@@ -211,10 +179,7 @@ int run(const SweepOptions& o, const ProcessGroup& processes) {
   std::string plotted;
   if (!o.plot.empty()) plotted = plot_to(sweep_figure(model, parameter, rows), o.plot);
   if (o.json) {
-    nlohmann::json j{{"param", validation::parameter_name(parameter)},
-                     {"rows", nlohmann::json::array()}};
-    for (const SweepRow& row : rows) j["rows"].push_back(row_json(parameter, row));
-    std::cout << j.dump(2) << '\n';
+    std::cout << api::to_json(request, rows).dump(2) << '\n';
     return 0;
   }
   print_table(o, model, rows, seconds);

@@ -8,6 +8,7 @@
 #include "api/refresh_request.hpp"
 #include "api/simulate_request.hpp"
 #include "api/solve_request.hpp"
+#include "api/sweep_request.hpp"
 #include "api/validate_request.hpp"
 #include "scenarios/refresh_loader.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -229,6 +230,31 @@ TEST_CASE("refresh through the request layer: exact rates, the bound, and a simu
   CHECK(api::to_json(request, simulated).at("simulated").at("replications") == 4);
   request.replications = 1;
   CHECK_THROWS_AS(api::refresh(request), model::InputError);
+}
+
+}  // namespace crawlq
+
+namespace crawlq {
+
+TEST_CASE("sweep through the request layer: one row per value, checked before any solve", "[api][sweep]") {
+  const api::SolveRequest example = example_request();
+  api::SweepRequest request{.source = "paper-example-1.yaml",
+                            .model = example.model,
+                            .parameter = validation::SweepParameter::kCapacity,
+                            .values = {4, 5},
+                            .threads = 1};
+  const std::vector<validation::SweepRow> rows = api::sweep(request);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[1].best.policy.levels() == std::vector<int>{3, 3, 3, 1, 1, 1});  // Table 1 at K = 5
+  const nlohmann::json j = api::to_json(request, rows);
+  CHECK(j.at("param") == "capacity");
+  CHECK(j.at("rows").at(1).at("value") == 5);
+  CHECK(j.at("rows").at(1).at("cost").get<double>() == rows[1].measures.cost);
+  request.values = {4, 0};
+  std::string why;
+  CHECK_FALSE(request.is_valid(&why));
+  CHECK_THAT(why, Catch::StartsWith("--values"));
+  CHECK_THROWS_AS(api::sweep(request), model::InputError);
 }
 
 }  // namespace crawlq

@@ -1,0 +1,75 @@
+#include "api/sweep_request.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "api/json_output.hpp"
+#include "model/input_error.hpp"
+
+namespace crawlq::api {
+
+bool SweepRequest::is_valid(std::string* why) const {
+  std::string problem;
+  try {
+    validation::require_applicable(model, parameter);
+  } catch (const std::invalid_argument& e) {
+    problem = fmt::format("{}: --param {}", source, e.what());
+  }
+  for (const double v : values) {
+    if (!problem.empty()) break;
+    try {
+      (void)validation::with_parameter(model, parameter, v);
+    } catch (const std::invalid_argument& e) {
+      problem = fmt::format("--values: {}", e.what());
+    }
+  }
+  if (problem.empty() && threads < 0) problem = fmt::format("--threads: {}: must be 0 (all cores) or more", threads);
+  if (problem.empty()) return true;
+  if (why) *why = std::move(problem);
+  return false;
+}
+
+std::vector<validation::SweepRow> sweep(const SweepRequest& request) {
+  if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
+  return validation::sweep(request.model, request.parameter, request.values, request.threads);
+}
+
+std::vector<int> thresholds_of(const validation::SweepRow& row) {
+  return row.best.policy.thresholds().value_or(std::vector<int>{});
+}
+
+namespace {
+
+// A capacity is a whole number: printed as one in JSON.
+nlohmann::json value_json(validation::SweepParameter parameter, double value) {
+  if (parameter == validation::SweepParameter::kCapacity) return static_cast<int>(value);
+  return value;
+}
+
+nlohmann::json row_json(validation::SweepParameter parameter, const validation::SweepRow& row) {
+  nlohmann::json j{{"value", value_json(parameter, row.value)},
+                   {"best",
+                    {{"thresholds", thresholds_of(row)},
+                     {"levels", row.best.policy.levels()},
+                     {"cost", row.best.cost}}},
+                   {"constant", row.constant},
+                   {"relative_profit", row.relative_profit},
+                   {"mean_service_time", row.mean_service_time},
+                   {"mean_obsolescence_time", row.mean_obsolescence_time
+                                                  ? nlohmann::json(*row.mean_obsolescence_time)
+                                                  : nlohmann::json(nullptr)}};
+  // The best policy's measures; a row is a summary, so the probabilities of each level and mode stay out.
+  put_measures(j, row.measures, false);
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const SweepRequest& request, const std::vector<validation::SweepRow>& rows) {
+  nlohmann::json j{{"param", validation::parameter_name(request.parameter)}, {"rows", nlohmann::json::array()}};
+  for (const validation::SweepRow& row : rows) j["rows"].push_back(row_json(request.parameter, row));
+  return j;
+}
+
+}  // namespace crawlq::api

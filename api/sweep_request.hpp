@@ -1,0 +1,33 @@
+#pragma once
+// `sweep` as a request: one parameter varied, the best threshold policy found again at each value;
+// the JSON of `crawlq sweep --json`.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "model/model.hpp"
+#include "validation/parameter_sweep.hpp"
+
+namespace crawlq::api {
+
+struct SweepRequest {
+  std::string source;  // what messages call the model: its file's name
+  model::Model model;
+  validation::SweepParameter parameter = validation::SweepParameter::kCapacity;
+  std::vector<double> values;
+  int threads = 0;  // values solved at once; 0: every core
+
+  // False with `why` naming the field (as the command line's flag) and the value: a parameter that
+  // means nothing for this model, a value out of its range.
+  bool is_valid(std::string* why) const;
+};
+
+// One row per value, in order, on this process's threads (the command line may spread the values
+// over processes instead; the rows are the same). Throws model::InputError when the request is not
+// valid, std::runtime_error naming the value when a solve fails.
+std::vector<validation::SweepRow> sweep(const SweepRequest& request);
+nlohmann::json to_json(const SweepRequest& request, const std::vector<validation::SweepRow>& rows);
+// The best policy's thresholds, empty for a one-mode model.
+std::vector<int> thresholds_of(const validation::SweepRow& row);
+
+}  // namespace crawlq::api
