@@ -70,14 +70,23 @@ double physical_memory_bytes() {
 }
 
 std::optional<int> largest_capacity_within(const model::Model& model, double bytes, Method method) {
+  // The need grows with K: double until it does not fit (or K reaches its cap), then bisect.
   model::Model m = model;
-  std::optional<int> largest;
-  for (int k = 1; k <= 200; ++k) {
+  const auto fits = [&](int k) {
     m.capacity = k;
-    if (estimate_memory(m, method).bytes > bytes) break;
-    largest = k;
+    return estimate_memory(m, method).bytes <= bytes;
+  };
+  if (!fits(1)) return std::nullopt;
+  int low = 1, high = 2;
+  while (high <= model::kMostCapacity && fits(high)) {
+    low = high;
+    high = high > model::kMostCapacity / 2 ? model::kMostCapacity + 1 : 2 * high;
   }
-  return largest;
+  while (high - low > 1) {
+    const int middle = low + (high - low) / 2;
+    (fits(middle) ? low : high) = middle;
+  }
+  return low;
 }
 
 }  // namespace crawlq::analytic

@@ -4,12 +4,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <fmt/ranges.h>
 
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <numeric>
 #include <thread>
 
 #include "analytic/policy_evaluation.hpp"
@@ -69,9 +71,14 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
              s.seconds, s.residual);
   for (const auto& measure : model::scalar_measures<double>())
     fmt::print("  {:<34} {:<10} {:>12.6g}\n", measure.name.description, measure.name.symbol, m.*measure.field);
+  // A long buffer's table would run to K lines: the first levels, the rest in --json or --export.
+  constexpr int kLevelsShown = 40;
   fmt::print("\n  level  robots  probability\n");
-  for (int i = 0; i <= model.capacity; ++i)
+  for (int i = 0; i <= std::min(model.capacity, kLevelsShown); ++i)
     fmt::print("  {:>5}  {:>6}  {:>11.6f}\n", i, e.policy.robots(i), m.level_probabilities[i]);
+  if (model.capacity > kLevelsShown)
+    fmt::print("  ... {} more levels, holding probability {:.3g} (all of them in --json)\n", model.capacity - kLevelsShown,
+               std::accumulate(m.level_probabilities.begin() + kLevelsShown + 1, m.level_probabilities.end(), 0.0));
   fmt::print("\n  robots  probability\n");
   for (int r = 1; r <= model.modes(); ++r)
     fmt::print("  {:>6}  {:>11.6f}\n", r, m.mode_probabilities[r - 1]);

@@ -58,4 +58,14 @@ TEST_CASE("the memory estimate counts the states and grows with K", "[memory]") 
   CHECK(crawlq::analytic::estimate_memory(m).bytes >= 0.78 * double(1 << 30));
   m.capacity = 5;
   CHECK(crawlq::analytic::automatic_method(m) == Method::kBlockRecursion);
+  // Pages that never expire: W (1 + M K) states, so 1 GiB holds K in the thousands, found by
+  // bisection rather than a walk that stopped at 200.
+  m.obsolescence.reset();
+  const auto long_buffer = crawlq::analytic::largest_capacity_within(m, double(1 << 30), Method::kIterative);
+  REQUIRE(long_buffer.has_value());
+  CHECK(*long_buffer > 1000);
+  m.capacity = *long_buffer;
+  CHECK(crawlq::analytic::estimate_memory(m, Method::kIterative).bytes <= double(1 << 30));
+  m.capacity = *long_buffer + 1;
+  CHECK(crawlq::analytic::estimate_memory(m, Method::kIterative).bytes > double(1 << 30));
 }
