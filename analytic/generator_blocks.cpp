@@ -45,14 +45,9 @@ void GeneratorBlocks::build() const {
   const Eigen::Index w = space_.arrival_phases();
   const Sparse iw = identity(w);
 
-  // gamma^{(x)a} once for each a a batch can add; a level's batches of a pages are zero for most a
-  // (batches are short), and their blocks stay empty.
-  std::vector<Sparse> gamma_powers{to_sparse(Eigen::MatrixXd::Ones(1, 1))};
-  const auto gamma_power = [&](int a) -> const Sparse& {
-    while (static_cast<int>(gamma_powers.size()) <= a)
-      gamma_powers.push_back(kron(gamma_powers.back(), terms.gamma_power(1)));
-    return gamma_powers[static_cast<std::size_t>(a)];
-  };
+  // gamma^{(x)a} once for each a a batch can add; no batch adds more than the longest.
+  const std::vector<Sparse> gamma_powers = terms.gamma_powers(std::min(capacity, model.arrivals.max_batch()));
+  const auto gamma_power = [&](int a) -> const Sparse& { return gamma_powers[static_cast<std::size_t>(a)]; };
 
   blocks_.resize(capacity + 1);
   const ControlledArrivals arrivals(model, policy);

@@ -45,10 +45,10 @@ KroneckerTerms::KroneckerTerms(const model::PhaseType& service,
   e_r_ = to_sparse(Eigen::MatrixXd::Ones(gamma_.cols(), 1));
 }
 
-Sparse KroneckerTerms::gamma_power(int l) const {
-  Sparse g = to_sparse(Eigen::MatrixXd::Ones(1, 1));
-  for (int i = 0; i < l; ++i) g = kron(g, gamma_);
-  return g;
+std::vector<Sparse> KroneckerTerms::gamma_powers(int most) const {
+  std::vector<Sparse> powers{to_sparse(Eigen::MatrixXd::Ones(1, 1))};
+  for (int l = 1; l <= most; ++l) powers.push_back(kron(powers.back(), gamma_));
+  return powers;
 }
 
 // Both sums are written entry by entry (clock k of the state's n is the digit of weight R^(n-1-k)):

@@ -2,6 +2,7 @@
 // The sparse Kronecker pieces of the Lemma (section 3): gamma^{(x)l}, Gamma^{(+)n}, Gamma_0^{(+)n},
 // A_n = S (+) Gamma^{(+)n} and B_n, shared by the generator blocks and the tagged-page chain.
 #include <Eigen/SparseCore>
+#include <vector>
 
 #include "model/phase_type.hpp"
 
@@ -27,8 +28,9 @@ class KroneckerTerms {
   const Sparse& s0_beta() const { return s0_beta_; }  // S_0 beta
   const Sparse& beta() const { return beta_; }    // 1 x M
   const Sparse& e_r() const { return e_r_; }      // R x 1 ones
-  // gamma^{(x)l}: 1 x R^l (l = 0 gives [1]).
-  Sparse gamma_power(int l) const;
+  // gamma^{(x)l} for l = 0..most (1 x R^l; l = 0 gives [1]), one Kronecker factor at a time: each
+  // from scratch would cost a long buffer K^2.
+  std::vector<Sparse> gamma_powers(int most) const;
   // Gamma^{(+)n}: R^n x R^n, the clocks of n waiting pages changing phase.
   Sparse clock_sum(int n) const;
   // Gamma_0^{(+)n}: R^n x R^{n-1}, one of n waiting pages expiring (the others keep their order).

@@ -99,11 +99,7 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
   t_.setFromTriplets(entries.begin(), entries.end());
   t_.makeCompressed();
   accepted_exit_ = served_exit_ + obsolete_exit_;
-  // One Kronecker factor at a time: gamma_power(l) from scratch for each l costs K^2.
-  const Eigen::MatrixXd gamma(terms.gamma_power(1));
-  gamma_powers_.push_back(Eigen::RowVectorXd::Ones(1));
-  for (int l = 1; l <= model.capacity; ++l)
-    gamma_powers_.push_back(model::kron(gamma_powers_.back(), Eigen::RowVectorXd(gamma)));
+  for (const Sparse& power : terms.gamma_powers(model.capacity)) gamma_powers_.push_back(Eigen::MatrixXd(power));
   for (Eigen::Index i = 0; i < size_; ++i)
     max_exit_rate_ = std::max(max_exit_rate_, -t_.coeff(i, i));
 

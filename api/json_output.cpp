@@ -16,6 +16,21 @@ nlohmann::json policy_json(const model::Policy& policy) {
   return j;
 }
 
+nlohmann::json control_policy_json(const model::ControlPolicy& policy) {
+  return std::visit(model::Overloaded{[](const model::Policy& levels) { return policy_json(levels); },
+                                      [](const model::PhaseAwarePolicy& table) {
+                                        return nlohmann::json{{"kind", "phase-aware"}, {"robots", table.robots}};
+                                      },
+                                      [](const model::HysteresisPolicy& h) {
+                                        return nlohmann::json{{"kind", "hysteresis"},
+                                                              {"high", h.high},
+                                                              {"low", h.low},
+                                                              {"switch_off", h.switch_off},
+                                                              {"switch_on", h.switch_on}};
+                                      }},
+                    policy);
+}
+
 nlohmann::json evaluation_json(const analytic::PolicyEvaluation& e) {
   const analytic::StationarySummary& s = e.stationary.summary;
   nlohmann::json j{{"policy", policy_json(e.policy)},

@@ -4,6 +4,7 @@
 
 #include "analytic/policy_evaluation.hpp"
 #include "analytic/sojourn_times.hpp"
+#include "model/control_policy.hpp"
 #include "model/measure_list.hpp"
 #include "sim/replications.hpp"
 
@@ -30,6 +31,8 @@ void put_measures(nlohmann::json& j, const model::MeasureSet<T>& measures, bool 
 
 // {"levels": [...], "thresholds": [...] (threshold policies only)}
 nlohmann::json policy_json(const model::Policy& policy);
+// {"levels": ..} for a level map, {"kind": "phase-aware" | "hysteresis", ...} for the others.
+nlohmann::json control_policy_json(const model::ControlPolicy& policy);
 // The keys of `solve --json`.
 nlohmann::json evaluation_json(const analytic::PolicyEvaluation& evaluation);
 // {"probability", "mean", "sd", "median", "p90", "p99"} of one page fate.

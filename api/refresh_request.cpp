@@ -13,15 +13,6 @@ namespace crawlq::api {
 
 namespace {
 
-const char* refresh_kind_name_impl(model::RefreshPolicyKind kind) {
-  switch (kind) {
-    case model::RefreshPolicyKind::kRandomized: return "randomized";
-    case model::RefreshPolicyKind::kCyclic: return "cyclic";
-    case model::RefreshPolicyKind::kGoldenRatio: return "golden-ratio";
-  }
-  return "";
-}
-
 // Each page read about 2000 times per replication: r_i is then known to a few per cent or better.
 double default_horizon(const model::RefreshModel& m) { return 2000.0 * m.pages() * m.access_time.mean(); }
 
@@ -81,7 +72,14 @@ sim::RefreshSimulationResult run_simulation(const model::RefreshModel& m, const 
 
 }  // namespace
 
-const char* refresh_kind_name(model::RefreshPolicyKind kind) { return refresh_kind_name_impl(kind); }
+const char* refresh_kind_name(model::RefreshPolicyKind kind) {
+  switch (kind) {
+    case model::RefreshPolicyKind::kRandomized: return "randomized";
+    case model::RefreshPolicyKind::kCyclic: return "cyclic";
+    case model::RefreshPolicyKind::kGoldenRatio: return "golden-ratio";
+  }
+  return "";
+}
 
 bool RefreshRequest::is_valid(std::string* why) const {
   std::string problem;

@@ -10,21 +10,6 @@
 
 namespace crawlq::api {
 
-nlohmann::json control_policy_json(const model::ControlPolicy& policy) {
-  return std::visit(model::Overloaded{[](const model::Policy& levels) { return policy_json(levels); },
-                                      [](const model::PhaseAwarePolicy& table) {
-                                        return nlohmann::json{{"kind", "phase-aware"}, {"robots", table.robots}};
-                                      },
-                                      [](const model::HysteresisPolicy& h) {
-                                        return nlohmann::json{{"kind", "hysteresis"},
-                                                              {"high", h.high},
-                                                              {"low", h.low},
-                                                              {"switch_off", h.switch_off},
-                                                              {"switch_on", h.switch_on}};
-                                      }},
-                    policy);
-}
-
 SimulateResult simulate(const SimulateRequest& request, const Cancellation* cancel) {
   const model::Model& m = request.model;
   const validation::SimulationSettings& settings = request.settings;

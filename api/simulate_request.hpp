@@ -36,7 +36,5 @@ struct SimulateResult {
 SimulateResult simulate(const SimulateRequest& request, const Cancellation* cancel = nullptr);
 // The keys of `simulate --json` (interface.md).
 nlohmann::json to_json(const SimulateRequest& request, const SimulateResult& result);
-// {"levels": ..} for a level map, {"kind": "phase-aware" | "hysteresis", ...} for the others.
-nlohmann::json control_policy_json(const model::ControlPolicy& policy);
 
 }  // namespace crawlq::api

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "analytic/policy_forms.hpp"
-#include "api/simulate_request.hpp"
+#include "api/json_output.hpp"
 #include "model/input_error.hpp"
 #include "sim/policy.hpp"
 

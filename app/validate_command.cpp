@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 
 #include "analytic/policy_forms.hpp"
-#include "api/simulate_request.hpp"
 #include "api/validate_request.hpp"
 #include "app/command_support.hpp"
 #include "api/json_output.hpp"

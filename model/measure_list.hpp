@@ -75,18 +75,4 @@ const std::array<ListMeasure<T>, 2>& list_measures() {
   return list;
 }
 
-// The same measures over another number type: f(name, from.*field) for each, into `to`.
-template <class To, class From, class Convert>
-MeasureSet<To> transform_measures(const MeasureSet<From>& from, Convert convert) {
-  MeasureSet<To> to;
-  const auto& target = scalar_measures<To>();
-  const auto& source = scalar_measures<From>();
-  for (std::size_t i = 0; i < source.size(); ++i) to.*(target[i].field) = convert(source[i].name, from.*(source[i].field));
-  const auto& target_lists = list_measures<To>();
-  const auto& source_lists = list_measures<From>();
-  for (std::size_t i = 0; i < source_lists.size(); ++i)
-    for (const From& x : from.*(source_lists[i].field)) (to.*(target_lists[i].field)).push_back(convert(source_lists[i].name, x));
-  return to;
-}
-
 }  // namespace crawlq::model
