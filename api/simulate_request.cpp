@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "analytic/memory_estimate.hpp"
 #include "api/json_output.hpp"
 #include "model/input_error.hpp"
 #include "sim/horizon.hpp"
@@ -9,6 +10,36 @@
 #include "sim/warmup.hpp"
 
 namespace crawlq::api {
+
+namespace {
+
+// A generous speed (the event loop does 20 to 40 million events a second on one core), so that only
+// runs that surely cannot finish are refused.
+constexpr double kFastestEventsPerSecond = 1e8;
+}  // namespace
+
+void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
+                             const validation::SimulationSettings& s, const std::string& source) {
+  const double available = 0.5 * analytic::physical_memory_bytes();
+  const double per_replication = sim::replication_bytes(model);
+  if (s.replications * per_replication > available)
+    throw model::InputError(fmt::format("--replications {}: would hold {:.3g} GiB of estimates; at most {} fit in memory",
+                                 s.replications, s.replications * per_replication / (1 << 30),
+                                 static_cast<long long>(available / per_replication)));
+  const double horizon = s.horizon ? *s.horizon : sim::default_horizon(pace);
+  // The warm-up pilot, when there is one, runs a horizon too; the sequential mode needs 2 replications.
+  const double length = horizon + s.warmup.value_or(horizon);
+  const double seconds_each = length * pace.events_per_time / kFastestEventsPerSecond;
+  const double runs = s.precision > 0 ? 2 : s.replications;
+  if (seconds_each * runs <= s.time_limit) return;
+  throw model::InputError(fmt::format(
+      "{}: {} {:.6g}: each replication has about {:.3g} events at the pace it keeps, {:.3g} s even at {:.0e} events a "
+      "second; {} of them take more than --time-limit {} s (raise it, or shorten the run)",
+      source, s.horizon ? "--horizon" : (s.warmup ? "--warmup" : "the default horizon"),
+      s.horizon ? *s.horizon : (s.warmup ? *s.warmup : horizon), seconds_each * kFastestEventsPerSecond, seconds_each,
+      kFastestEventsPerSecond, runs, s.time_limit));
+}
+
 
 SimulateResult simulate(const SimulateRequest& request, const Cancellation* cancel) {
   const model::Model& m = request.model;
@@ -19,8 +50,9 @@ SimulateResult simulate(const SimulateRequest& request, const Cancellation* canc
   plan.seed = settings.seed;
   plan.replications = settings.replications;
   plan.threads = settings.threads;
-  plan.horizon = settings.horizon ? *settings.horizon
-                                  : sim::default_horizon(sim::measure_pace(m, *simulated, settings.seed));
+  const sim::Pace pace = sim::measure_pace(m, *simulated, settings.seed);
+  require_simulation_fits(m, pace, settings, request.source);
+  plan.horizon = settings.horizon ? *settings.horizon : sim::default_horizon(pace);
   plan.spread = request.spread;
   plan.progress = request.progress;
   plan.stop = cancel;

@@ -9,6 +9,7 @@
 #include "api/solve_request.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
+#include "sim/horizon.hpp"
 #include "sim/replications.hpp"
 #include "validation/engine_comparison.hpp"
 
@@ -31,8 +32,15 @@ struct SimulateResult {
   bool precise = true;        // the sequential mode reached its precision within the time limit
 };
 
-// Throws model::InputError naming the source when fewer than 2 replications finished within the
-// time limit (or before `cancel` was set): an interval needs 2.
+// Refuses (model::InputError naming the source, the flag, the value and the bound) a run that could
+// not finish: more replications than memory holds, or more events at the pilot's measured `pace`
+// than the time limit allows even at 10^8 events a second, before anything runs.
+void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
+                             const validation::SimulationSettings& settings, const std::string& source);
+
+// Throws model::InputError naming the source when the run could not fit (require_simulation_fits),
+// or when fewer than 2 replications finished within the time limit (or before `cancel` was set): an
+// interval needs 2.
 SimulateResult simulate(const SimulateRequest& request, const Cancellation* cancel = nullptr);
 // The keys of `simulate --json` (interface.md).
 nlohmann::json to_json(const SimulateRequest& request, const SimulateResult& result);

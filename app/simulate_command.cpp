@@ -111,8 +111,6 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
   const nlohmann::json policy_description = api::control_policy_json(policy);
   const validation::SimulationSettings settings = simulation_settings(o.simulation);
   const std::uint64_t seed = settings.seed;
-  const sim::Pace pace = sim::measure_pace(m, *simulated, seed);
-  if (o.trace.empty()) require_simulation_fits(m, pace, settings, o.file);
   if (!o.plot.empty() && o.trace.empty()) throw UsageError("--plot: draws the sample path of --trace; give --trace too");
   if (!o.trace.empty()) {
     if (!settings.horizon) throw UsageError("--trace: give --horizon T, the length of the sample path");
@@ -155,6 +153,8 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
     };
   if (!o.compare.empty()) {
     if (!level_map) throw UsageError("--compare: policy A must be a level map (give --thresholds or --levels)");
+    const sim::Pace pace = sim::measure_pace(m, *simulated, seed);
+    api::require_simulation_fits(m, pace, settings, o.file);
     sim::ReplicationPlan plan{.seed = seed, .replications = settings.replications, .warmup = 0,
                               .horizon = settings.horizon ? *settings.horizon : sim::default_horizon(pace),
                               .threads = settings.threads};

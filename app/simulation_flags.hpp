@@ -32,10 +32,4 @@ void add_simulation_flags(CLI::App* command, SimulationFlags& flags);
 // The checked settings (UsageError naming the flag and the value otherwise).
 validation::SimulationSettings simulation_settings(const SimulationFlags& flags);
 
-// Refuses (UsageError naming the flag, the value and the bound) a run that could not finish: more
-// replications than memory holds, or more events (at the pilot's measured pace) than --time-limit
-// allows even at 10^8 events a second, before anything runs.
-void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
-                             const validation::SimulationSettings& settings, const std::string& file);
-
 }  // namespace crawlq::app

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analytic/policy_forms.hpp"
+#include "api/simulate_request.hpp"
 #include "api/validate_request.hpp"
 #include "app/command_support.hpp"
 #include "api/json_output.hpp"
@@ -34,6 +35,7 @@ struct ValidationCase {
   scenarios::Scenario scenario;
   model::ControlPolicy policy;
   std::string exact_absent;  // why the exact engine cannot run, empty when it can
+  double horizon = 0;        // --horizon, or the default at the pace the simulated system keeps
 };
 
 std::string exact_engine_absence(const model::Model& m, const model::ControlPolicy& policy) {
@@ -101,21 +103,25 @@ int run(const ValidateOptions& o) {
 
   // Every run's length checked before any runs, so that a file late in the list cannot waste the
   // time of those before it.
-  for (const auto& c : cases) {
+  // The pilot that measures the pace also gives the default horizon, so it runs once a file.
+  for (auto& c : cases) {
     const model::Model& simulated_model = simulated_scenario ? simulated_scenario->model : c.scenario.model;
     const std::unique_ptr<sim::Policy> policy = sim::make_policy(c.policy);
-    require_simulation_fits(simulated_model, sim::measure_pace(simulated_model, *policy, settings.seed), settings,
-                            c.file);
+    const sim::Pace pace = sim::measure_pace(simulated_model, *policy, settings.seed);
+    api::require_simulation_fits(simulated_model, pace, settings, c.file);
+    c.horizon = settings.horizon.value_or(sim::default_horizon(pace));
   }
 
   nlohmann::json all = nlohmann::json::array();
   int agree = 0, differ = 0, simulated_only = 0;
   for (const auto& c : cases) {
+    validation::SimulationSettings resolved = settings;
+    resolved.horizon = c.horizon;
     const api::ValidateRequest request{
         .source = c.file,
         .model = c.scenario.model,
         .policy = c.policy,
-        .settings = settings,
+        .settings = resolved,
         .simulated_model = simulated_scenario ? std::optional<model::Model>(simulated_scenario->model) : std::nullopt,
         .exact_absent = c.exact_absent};
     const api::ValidateResult result = api::validate(request);
