@@ -32,9 +32,7 @@ bool OptimizeRequest::is_valid(std::string* why) const {
     problem = fmt::format("--starts: {} is negative (give a count of grid vectors, 0 for all)", starts);
   else if (threads < 0)
     problem = fmt::format("--threads: {}: must be 0 (all cores) or more", threads);
-  if (problem.empty()) return true;
-  if (why) *why = std::move(problem);
-  return false;
+  return model::valid_unless(std::move(problem), why);
 }
 
 OptimizeResult optimize(const OptimizeRequest& request) {

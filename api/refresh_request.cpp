@@ -87,9 +87,7 @@ bool RefreshRequest::is_valid(std::string* why) const {
     problem = fmt::format("--replications: {}: need at least 2 for an interval", replications);
   else if (threads < 0)
     problem = fmt::format("--threads: {}: must be >= 0 (0: all cores)", threads);
-  if (problem.empty()) return true;
-  if (why) *why = std::move(problem);
-  return false;
+  return model::valid_unless(std::move(problem), why);
 }
 
 RefreshResult refresh(const RefreshRequest& request) {

@@ -22,10 +22,7 @@ const char* fate_name(analytic::PageFate fate) {
 }
 
 bool SolveRequest::is_valid(std::string* why) const {
-  const auto refuse = [why](std::string message) {
-    if (why) *why = std::move(message);
-    return false;
-  };
+  const auto refuse = [why](std::string message) { return model::valid_unless(std::move(message), why); };
   if (threads < 0) return refuse(fmt::format("--threads: {}: must be 0 (all cores) or more", threads));
   for (double u : transforms)
     if (!(u >= 0) || !std::isfinite(u))

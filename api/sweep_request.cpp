@@ -25,9 +25,7 @@ bool SweepRequest::is_valid(std::string* why) const {
     }
   }
   if (problem.empty() && threads < 0) problem = fmt::format("--threads: {}: must be 0 (all cores) or more", threads);
-  if (problem.empty()) return true;
-  if (why) *why = std::move(problem);
-  return false;
+  return model::valid_unless(std::move(problem), why);
 }
 
 std::vector<validation::SweepRow> sweep(const SweepRequest& request) {

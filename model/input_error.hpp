@@ -25,4 +25,12 @@ class InputError : public std::runtime_error {
   std::string key_path_;
 };
 
+// How an options struct's `bool is_valid(std::string* why) const` ends: true when `problem` is
+// empty, else false with `why` (when given) told what it is.
+inline bool valid_unless(std::string problem, std::string* why) {
+  if (problem.empty()) return true;
+  if (why) *why = std::move(problem);
+  return false;
+}
+
 }  // namespace crawlq::model

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "analytic/policy_evaluation.hpp"
+#include "model/input_error.hpp"
 #include "sim/warmup.hpp"
 
 namespace crawlq::validation {
@@ -58,9 +59,7 @@ bool SimulationSettings::is_valid(std::string* why) const {
     problem = fmt::format("--time-limit: {}: must be a finite positive number of seconds", time_limit);
   else if (threads < 0)
     problem = fmt::format("--threads: {}: must be 0 (all cores) or more", threads);
-  if (problem.empty()) return true;
-  if (why) *why = std::move(problem);
-  return false;
+  return model::valid_unless(std::move(problem), why);
 }
 
 bool EngineComparison::agrees() const {
