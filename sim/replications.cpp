@@ -45,13 +45,15 @@ ReplicationBatch run_replications(const model::Model& model, const Policy& polic
   std::mutex progress_mutex;
   const auto work = [&] {
     for (int i = next++; i < count; i = next++) {
-      StatisticsObserver statistics(model.capacity, model.modes());
+      const Estimators estimators = plan.estimators(model);
+      std::vector<Observer*> observers;
+      for (const auto& e : estimators) observers.push_back(e.get());
       const RunStatistics run =
-          simulator.run(plan.seed, first + i, plan.warmup, plan.warmup + plan.horizon, {&statistics}, limits);
+          simulator.run(plan.seed, first + i, plan.warmup, plan.warmup + plan.horizon, observers, limits);
       events[i] = run.events;
       complete[i] = run.complete;
       if (!run.complete) next = count;  // past the deadline: start no more
-      batch.estimates[i] = statistics.estimate(model.costs);
+      for (const auto& e : estimators) e->write(batch.estimates[i]);
       if (plan.progress) {
         std::lock_guard lock(progress_mutex);
         plan.progress(first + ++done);

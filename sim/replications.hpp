@@ -10,7 +10,7 @@
 
 #include "model/model.hpp"
 #include "sim/policy.hpp"
-#include "sim/statistics_observer.hpp"
+#include "sim/estimator.hpp"
 
 namespace crawlq::sim {
 
@@ -33,6 +33,9 @@ struct ReplicationPlan {
   // Where simulate, simulate_to_precision and compare_policies run the replications: nothing, all
   // on this process's threads; otherwise spread over processes (crawlq's MPI process group).
   const ReplicationSpread* spread = nullptr;
+  // What each replication measures. Every process of a spread run makes the same set (the
+  // estimates travel between processes as the measure list, model/measure_list.hpp).
+  EstimatorFactory estimators = standard_estimators;
 };
 
 struct Interval {

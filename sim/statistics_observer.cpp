@@ -1,12 +1,19 @@
 #include "sim/statistics_observer.hpp"
 
+#include <utility>
+
 namespace crawlq::sim {
 
-StatisticsObserver::StatisticsObserver(int capacity, int modes)
-    : time_at_level_(capacity + 1), time_with_robots_(modes) {}
+StatisticsObserver::StatisticsObserver(int capacity, int modes, model::Costs costs)
+    : time_at_level_(capacity + 1), time_with_robots_(modes), costs_(std::move(costs)) {}
 
-ReplicationEstimate StatisticsObserver::estimate(const model::Costs& costs) const {
-  ReplicationEstimate e;
+Estimators standard_estimators(const model::Model& model) {
+  Estimators set;
+  set.push_back(std::make_unique<StatisticsObserver>(model.capacity, model.modes(), model.costs));
+  return set;
+}
+
+void StatisticsObserver::write(ReplicationEstimate& e) const {
   CompensatedSum observed;
   for (const auto& level : time_at_level_) observed.add(level.sum);
   const double t = observed.sum > 0 ? observed.sum : 1.0;
@@ -36,9 +43,8 @@ ReplicationEstimate StatisticsObserver::estimate(const model::Costs& costs) cons
   e.served_p90 = q[1];
   e.served_p99 = q[2];
   e.served_sample = served_sojourns_.thinned(4096);
-  e.cost = model::cost_criterion(costs, e.lambda, e.p_loss, e.p_obsolete, e.mean_sojourn_served,
+  e.cost = model::cost_criterion(costs_, e.lambda, e.p_loss, e.p_obsolete, e.mean_sojourn_served,
                                  e.mean_active_robots, e.p_starvation);
-  return e;
 }
 
 }  // namespace crawlq::sim

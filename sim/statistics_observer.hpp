@@ -3,27 +3,15 @@
 // ratios of counts, time averages of the level and the robots, sojourn means by fate.
 #include <vector>
 
-#include "model/measure_list.hpp"
 #include "model/model.hpp"
-#include "sim/observer.hpp"
+#include "sim/estimator.hpp"
 #include "sim/sample_quantiles.hpp"
 
 namespace crawlq::sim {
 
-// One replication's estimate of each measure (the keys of `solve --json`).
-// Every measure of the list (model/measure_list.hpp) from one replication, and what the intervals
-// of the served pages' sojourn are made from.
-struct ReplicationEstimate : model::MeasureSet<double> {
-  double pages_offered = 0;  // what the estimates rest on
-  // Sojourn of served pages: median, 90% and 99% points.
-  double served_median = 0, served_p90 = 0, served_p99 = 0;
-  // A systematic subsample of the served pages' sojourns, for histograms with common bins.
-  std::vector<double> served_sample;
-};
-
-class StatisticsObserver final : public Observer {
+class StatisticsObserver final : public Estimator {
  public:
-  StatisticsObserver(int capacity, int modes);
+  StatisticsObserver(int capacity, int modes, model::Costs costs);
   // Defined here so that the event loop, compiled for this final class, inlines them.
   void on_interval(double, double length, int level, int robots) override {
     time_at_level_[level].add(length);
@@ -43,7 +31,7 @@ class StatisticsObserver final : public Observer {
     expired_sojourn_ += sojourn;
   }
 
-  ReplicationEstimate estimate(const model::Costs& costs) const;
+  void write(ReplicationEstimate& estimate) const override;
 
  private:
   // Compensated: a million intervals of 10^6 time units would otherwise bury the 10^-6 ones (a level
@@ -61,6 +49,7 @@ class StatisticsObserver final : public Observer {
   double offered_ = 0, accepted_ = 0, served_ = 0, expired_ = 0;
   double served_sojourn_ = 0, expired_sojourn_ = 0;
   SampleQuantiles served_sojourns_;
+  model::Costs costs_;
 };
 
 }  // namespace crawlq::sim

@@ -6,6 +6,7 @@
 
 #include "sim/replications.hpp"
 #include "sim/simulator.hpp"
+#include "sim/statistics_observer.hpp"
 
 using namespace crawlq;
 
@@ -125,7 +126,7 @@ TEST_CASE("a run stops at its event budget and at its deadline, and says so", "[
   const model::Model m = birth_death(2.0, 1.5, 4, 0.3);
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
   const sim::Simulator simulator(m, policy);
-  sim::StatisticsObserver statistics(m.capacity, m.modes());
+  sim::StatisticsObserver statistics(m.capacity, m.modes(), m.costs);
   const auto budget = simulator.run(1, 0, 0.0, 1e12, {&statistics}, sim::RunLimits{.max_events = 1000});
   CHECK_FALSE(budget.complete);
   CHECK(budget.events == 1000);
@@ -157,4 +158,51 @@ TEST_CASE("a measure without spread from too few pages is not taken as settled",
   const auto r = sim::simulate_to_precision(m, policy, plan, 0.5, 10);
   CHECK(r.summary.fewest_pages < sim::kPagesToTrustNoSpread);
   CHECK_FALSE(r.precise);
+}
+
+namespace {
+
+// A statistic added from outside the replication driver: pages lost per unit time, written over
+// the standard set's p_loss * lambda (which is the same quantity by another route).
+class LossRateEstimator final : public sim::Estimator {
+ public:
+  void on_interval(double, double length, int, int) override { observed_ += length; }
+  void on_batch(double, int batch, int accepted) override { lost_ += batch - accepted; }
+  void on_served(double, double) override {}
+  void on_expired(double, double) override {}
+  void write(sim::ReplicationEstimate& e) const override {
+    written_loss_rate = e.p_loss * e.lambda;
+    e.p_loss = lost_ / observed_;
+  }
+  static inline double written_loss_rate = -1;
+
+ private:
+  double observed_ = 0, lost_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("replications run the estimators they are given, each writing after the ones before it",
+          "[sim][observers]") {
+  const model::Model m = birth_death(3.0, 2.0, 3, 0.2);
+  const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 3));
+  sim::ReplicationPlan plan{.seed = 5, .replications = 3, .warmup = 10, .horizon = 3000, .threads = 2};
+  const auto standard = sim::simulate(m, policy, plan);
+  int made = 0;
+  plan.estimators = [&made](const model::Model& model) {
+    ++made;
+    sim::Estimators set = sim::standard_estimators(model);
+    set.push_back(std::make_unique<LossRateEstimator>());
+    return set;
+  };
+  const auto extended = sim::simulate(m, policy, plan);
+  CHECK(made == 3);
+  REQUIRE(extended.replications.size() == standard.replications.size());
+  for (std::size_t r = 0; r < standard.replications.size(); ++r) {
+    const auto& s = standard.replications[r];
+    // The added estimator ran on the same path and replaced p_loss with the loss rate.
+    CHECK(extended.replications[r].p_loss == Approx(s.p_loss * s.lambda).epsilon(1e-9));
+    CHECK(extended.replications[r].p_served == s.p_served);
+  }
+  CHECK(LossRateEstimator::written_loss_rate > 0);
 }
