@@ -1,20 +1,16 @@
 #include "app/reproduce_command.hpp"
 
-#include "validation/output_file.hpp"
-
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <set>
 #include <sstream>
-#include <nlohmann/json.hpp>
 
+#include "api/reproduce_request.hpp"
 #include "app/command_support.hpp"
-#include "validation/paper_reproduction.hpp"
-#include "validation/report_writer.hpp"
 
 namespace crawlq::app {
 
@@ -28,25 +24,6 @@ struct ReproduceOptions {
   std::string sections;
   bool json = false;
 };
-
-const std::set<std::string> kSections{"tables", "figures", "sample-path", "refresh"};
-
-nlohmann::json row_json(const validation::ReproducedRow& r) {
-  nlohmann::json j{{"table", r.table},        {"label", r.label},     {"computed", r.computed},
-                   {"agrees", r.agrees},      {"source", r.source},   {"half_width", r.half_width},
-                   {"note", r.note}};
-  j["printed"] = r.printed.empty() ? nlohmann::json(nullptr) : nlohmann::json(std::stod(r.printed));
-  if (!r.printed_policy.empty()) j["printed_policy"] = r.printed_policy;
-  if (!r.computed_policy.empty()) j["computed_policy"] = r.computed_policy;
-  if (r.simulator)
-    j["simulator"] = {{"what", r.simulator->what},
-                      {"mean", r.simulator->interval.mean},
-                      {"half_width", r.simulator->interval.half_width},
-                      {"supports_computed", r.simulator->supports_computed},
-                      {"supports_printed", r.simulator->supports_printed},
-                      {"verdict", r.simulator->verdict}};
-  return j;
-}
 
 void print_rows(const validation::Reproduction& r) {
   std::string table;
@@ -63,48 +40,28 @@ void print_rows(const validation::Reproduction& r) {
 }
 
 int run(const ReproduceOptions& o) {
-  validation::ReproductionOptions options;
-  options.seed = parse_seed(o.seed);
-  options.threads = o.threads;
-  options.quick = o.quick;
-  if (!o.sections.empty()) {
-    std::stringstream list(o.sections);
-    for (std::string section; std::getline(list, section, ',');) {
-      if (!kSections.count(section))
-        throw UsageError(fmt::format("--sections: '{}' is not one of tables, figures, sample-path, refresh", section));
-      options.sections.insert(section);
-    }
-  } else if (o.out.empty()) {
-    options.sections = {"tables", "refresh"};  // figures are only drawn into a report
-  }
-  // The report's directory is checked before minutes of work, not after.
-  if (!o.out.empty()) validation::require_writable_directory(o.out, "--out " + o.out);
-  if (isatty(fileno(stderr))) options.progress = [](const std::string& step) { fmt::print(stderr, "{}...\n", step); };
-  const validation::Reproduction r = validation::reproduce_paper(options);
-  std::optional<validation::ReportFiles> files;
-  if (!o.out.empty()) {
-    try {
-      files = validation::write_report(r, o.out);
-    } catch (const std::runtime_error& e) {
-      throw UsageError(fmt::format("--out {}: {}", o.out, e.what()));
-    }
-    if (files->figures_drawn < static_cast<int>(r.figures.size()))
-      fmt::print(stderr, "gnuplot is not installed: the figures' scripts are in {} (run gnuplot on each .gp file)\n", o.out);
-  }
-  int flagged = 0;
-  for (const auto& row : r.rows) flagged += !row.agrees;
+  api::ReproduceRequest request;
+  request.seed = parse_seed(o.seed);
+  request.threads = o.threads;
+  request.quick = o.quick;
+  std::stringstream list(o.sections);
+  for (std::string section; std::getline(list, section, ',');) request.sections.insert(section);
+  if (!o.out.empty()) request.report_directory = o.out;
+  if (isatty(fileno(stderr))) request.progress = [](const std::string& step) { fmt::print(stderr, "{}...\n", step); };
+  const api::ReproduceResult result = api::reproduce(request);
+  const validation::Reproduction& r = result.reproduction;
+  if (result.report && result.report->figures_drawn < static_cast<int>(r.figures.size()))
+    fmt::print(stderr, "gnuplot is not installed: the figures' scripts are in {} (run gnuplot on each .gp file)\n", o.out);
   if (o.json) {
-    nlohmann::json j{{"rows", nlohmann::json::array()}, {"remarks", r.remarks}, {"seed", options.seed}, {"flagged", flagged}};
-    for (const auto& row : r.rows) j["rows"].push_back(row_json(row));
-    for (const auto& f : r.figures) j["figures"].push_back({{"id", f.id}, {"caption", f.caption}});
-    if (files) j["report"] = {{"markdown", files->markdown.string()}, {"html", files->html.string()}};
-    std::cout << j.dump(2) << '\n';
+    std::cout << api::to_json(result).dump(2) << '\n';
     return 0;
   }
   print_rows(r);
-  fmt::print("\n{} rows, {} flagged.\n", r.rows.size(), flagged);
+  fmt::print("\n{} rows, {} flagged.\n", r.rows.size(), result.flagged);
   for (const auto& remark : r.remarks) fmt::print("- {}\n", remark);
-  if (files) fmt::print("\nReport: {} and {} ({} figures)\n", files->markdown.string(), files->html.string(), r.figures.size());
+  if (result.report)
+    fmt::print("\nReport: {} and {} ({} figures)\n", result.report->markdown.string(), result.report->html.string(),
+               r.figures.size());
   return 0;
 }
 
@@ -128,8 +85,9 @@ std::function<int()> add_reproduce_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--quick", o->quick, "short simulations (wide intervals): a preview in seconds");
   cmd->add_option("--sections", o->sections,
-                  "which parts: tables,figures,sample-path,refresh (default: all with --out; without it, "
-                  "the tables and refresh)");
+                  fmt::format("which parts, comma-separated: {} (default: all with --out; without it, the tables "
+                              "and refresh)",
+                              fmt::join(api::reproduce_sections(), ",")));
   cmd->add_flag("--json", o->json, "machine output on stdout: {\"rows\": [{table, label, printed, computed, agrees}]}");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }

@@ -6,6 +6,7 @@
 #include "api/describe_request.hpp"
 #include "api/optimize_request.hpp"
 #include "api/refresh_request.hpp"
+#include "api/reproduce_request.hpp"
 #include "api/simulate_request.hpp"
 #include "api/solve_request.hpp"
 #include "api/sweep_request.hpp"
@@ -255,6 +256,33 @@ TEST_CASE("sweep through the request layer: one row per value, checked before an
   CHECK_FALSE(request.is_valid(&why));
   CHECK_THAT(why, Catch::StartsWith("--values"));
   CHECK_THROWS_AS(api::sweep(request), model::InputError);
+}
+
+}  // namespace crawlq
+
+namespace crawlq {
+
+TEST_CASE("reproduce through the request layer: the sections asked for, flagged rows counted", "[api][reproduce]") {
+  api::ReproduceRequest request{.seed = 1, .threads = 1, .quick = true, .sections = {"refresh"}};
+  const api::ReproduceResult result = api::reproduce(request);
+  REQUIRE_FALSE(result.reproduction.rows.empty());
+  int flagged = 0;
+  for (const auto& row : result.reproduction.rows) {
+    CHECK(row.table.rfind("CLW", 0) == 0);  // the refresh paper's rows only
+    flagged += !row.agrees;
+  }
+  CHECK(result.flagged == flagged);
+  CHECK_FALSE(result.report);
+  const nlohmann::json j = api::to_json(result);
+  CHECK(j.at("rows").size() == result.reproduction.rows.size());
+  CHECK(j.at("flagged") == flagged);
+  CHECK(j.at("seed") == 1);
+
+  request.sections = {"refresh", "tables2"};
+  std::string why;
+  CHECK_FALSE(request.is_valid(&why));
+  CHECK_THAT(why, Catch::StartsWith("--sections: 'tables2'"));
+  CHECK_THROWS_AS(api::reproduce(request), model::InputError);
 }
 
 }  // namespace crawlq
