@@ -106,11 +106,7 @@ void add_policy_flags(CLI::App* command, PolicyFlags& flags) {
 }
 
 analytic::Method method_option(const std::string& name) {
-  try {
-    return analytic::parse_method(name);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(fmt::format("--method: {}", e.what()));
-  }
+  return flag_choice("--method", name, analytic::parse_method);
 }
 
 std::vector<double> parse_numbers(const std::string& text, const std::string& flag) {

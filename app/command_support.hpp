@@ -45,6 +45,17 @@ void read_option_values_as_written(CLI::App& app);
 // UsageError naming the flag otherwise.
 std::uint64_t parse_seed(const std::string& text);
 
+// A named choice's value read by `parse` (analytic::parse_method, parse_search, ...): its refusal
+// (std::invalid_argument listing the known names) becomes bad input naming the flag.
+template <class Parse>
+auto flag_choice(const std::string& flag, const std::string& value, Parse parse) -> decltype(parse(value)) {
+  try {
+    return parse(value);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(flag + ": " + e.what());
+  }
+}
+
 // --method's value; UsageError naming the known methods otherwise.
 analytic::Method method_option(const std::string& name);
 

@@ -108,13 +108,7 @@ void print_levels(const OptimizeOptions& o, const model::Model& model, const ana
 
 int run(const OptimizeOptions& o) {
   const api::PolicyClass policy_class = api::parse_policy_class(o.policy_class);
-  const analytic::Search requested = [&] {
-    try {
-      return analytic::parse_search(o.search);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(fmt::format("--search: {}", e.what()));
-    }
-  }();
+  const analytic::Search requested = flag_choice("--search", o.search, analytic::parse_search);
   const scenarios::Scenario scenario = load(o.file);
   const api::OptimizeRequest request{.source = o.file,
                                      .model = scenario.model,

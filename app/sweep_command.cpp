@@ -129,13 +129,7 @@ void print_table(const SweepOptions& o, const model::Model& model,
 int run(const SweepOptions& o, const ProcessGroup& processes) {
   const scenarios::Scenario scenario = load(o.file);
   const model::Model& model = scenario.model;
-  const SweepParameter parameter = [&] {
-    try {
-      return validation::parse_sweep_parameter(o.param);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(fmt::format("--param: {}", e.what()));
-    }
-  }();
+  const SweepParameter parameter = flag_choice("--param", o.param, validation::parse_sweep_parameter);
   const api::SweepRequest request{.source = o.file,
                                   .model = model,
                                   .parameter = parameter,
