@@ -52,15 +52,22 @@ void BlockRecursionCache::store(const std::vector<int>& suffix, std::shared_ptr<
 StationaryResult BlockRecursiveSolver::solve(const GeneratorBlocks& blocks) const {
   const int k = blocks.capacity();
   const StateSpace& space = blocks.space();
-  const std::vector<int>& robots = blocks.robots_per_level();
+  const ControlledArrivals& arrivals = blocks.arrivals();
 
   // Step 1 with the diagonal of step 2: level factors from the top down.
   std::vector<std::shared_ptr<const LevelFactor>> factor(k + 1);
   std::vector<const Dense*> g(k + 1, nullptr);  // g[m] = G_m
-  std::vector<int> suffix;  // robots at levels l..K as runs (robots, levels), the top one first
+  // The signatures of levels l..K as runs (signature, its length, levels), the top one first.
+  std::vector<int> suffix, last_signature;
   for (int l = k; l >= 1; --l) {
-    if (!suffix.empty() && suffix[suffix.size() - 2] == robots[l]) ++suffix.back();
-    else suffix.insert(suffix.end(), {robots[l], 1});
+    std::vector<int> signature = arrivals.signature(l);
+    if (!suffix.empty() && signature == last_signature) {
+      ++suffix.back();
+    } else {
+      suffix.insert(suffix.end(), signature.begin(), signature.end());
+      suffix.insert(suffix.end(), {static_cast<int>(signature.size()), 1});
+      last_signature = std::move(signature);
+    }
     if (cache_) factor[l] = cache_->find(suffix);
     if (!factor[l]) {
       auto made = std::make_shared<LevelFactor>();

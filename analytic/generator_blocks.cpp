@@ -11,21 +11,6 @@
 
 namespace crawlq::analytic {
 
-namespace {
-
-// D_k of the level's mode, grouped by how many pages of the batch get in: index 0 holds the batches
-// lost whole (the arrival phase still moves), index a those that add a pages.
-std::vector<Eigen::MatrixXd> batches_by_admitted(const model::Model& model, const model::Bmap& bmap,
-                                                 int level) {
-  const int w = bmap.phases();
-  const int most = std::min(model.capacity - level, bmap.max_batch());
-  std::vector<Eigen::MatrixXd> by_admitted(most + 1, Eigen::MatrixXd::Zero(w, w));
-  for (int k = 1; k <= bmap.max_batch(); ++k)
-    by_admitted[model::accepted_pages(model.admission, level, model.capacity, k)] += bmap.d(k);
-  return by_admitted;
-}
-
-}  // namespace
 
 bool batches_are_single(const model::ArrivalModes& arrivals) {
   for (int r = 1; r <= arrivals.modes(); ++r)
@@ -34,12 +19,15 @@ bool batches_are_single(const model::ArrivalModes& arrivals) {
   return true;
 }
 
-GeneratorBlocks::GeneratorBlocks(const model::Model& model, const model::Policy& policy)
-    : model_(model), policy_(policy), space_(model), single_arrivals_(batches_are_single(model.arrivals)) {}
+GeneratorBlocks::GeneratorBlocks(const model::Model& model, const model::ControlPolicy& policy)
+    : model_(model),
+      policy_(policy),
+      arrivals_(model, policy),
+      space_(model, arrivals_.phases()),
+      single_arrivals_(batches_are_single(model.arrivals)) {}
 
 void GeneratorBlocks::build() const {
   const model::Model& model = model_;
-  const model::Policy& policy = policy_;
   const int capacity = model.capacity;
   const KroneckerTerms terms(model.service, model.obsolescence ? &*model.obsolescence : nullptr);
   const Eigen::Index w = space_.arrival_phases();
@@ -50,13 +38,12 @@ void GeneratorBlocks::build() const {
   const auto gamma_power = [&](int a) -> const Sparse& { return gamma_powers[static_cast<std::size_t>(a)]; };
 
   blocks_.resize(capacity + 1);
-  const ControlledArrivals arrivals(model, policy);
   for (int level = 0; level <= capacity; ++level) {
-    const model::Bmap& bmap = arrivals.at_level(level);
+    const ArrivalRows& rows = arrivals_.at_level(level);
     // to = level-1 .. the highest level a batch reaches
-    std::vector<Sparse> row(std::min(capacity - level, bmap.max_batch()) + 2);
-    const auto admitted = batches_by_admitted(model, bmap, level);
-    const Sparse stay = to_sparse(bmap.d(0) + admitted[0]);
+    std::vector<Sparse> row(std::min(capacity - level, rows.max_batch()) + 2);
+    const auto admitted = arrivals_.by_admitted(level);
+    const Sparse stay = to_sparse(rows.d_k(0) + admitted[0]);
     if (level == 0) {
       row[1] = stay;
       for (int a = 1; a + 1 < static_cast<int>(row.size()); ++a)
@@ -68,7 +55,10 @@ void GeneratorBlocks::build() const {
       row[1] = Sparse(kron(stay, rest) + kron(iw, terms.a(waiting)));
       for (int a = 1; a + 1 < static_cast<int>(row.size()); ++a)
         if (!admitted[a].isZero(0)) row[1 + a] = kron(kron(to_sparse(admitted[a]), rest), gamma_power(a));
-      row[0] = waiting == 0 ? kron(iw, terms.s0()) : kron(iw, terms.b(waiting));
+      // A page leaves: the environment stays, or the controller switches on entering the level below.
+      const auto* jump = arrivals_.on_entering(level - 1);
+      const Sparse below = jump ? to_sparse(*jump) : iw;
+      row[0] = waiting == 0 ? kron(below, terms.s0()) : kron(below, terms.b(waiting));
     }
     // Blocks past the last batch that reaches them are zero and not kept: a long buffer with short
     // batches would otherwise hold K^2 / 2 of them.

@@ -9,7 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "analytic/controlled_arrivals.hpp"
 #include "analytic/state_space.hpp"
+#include "model/control_policy.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::analytic {
@@ -21,18 +23,17 @@ bool batches_are_single(const model::ArrivalModes& arrivals);
 
 class GeneratorBlocks {
  public:
-  GeneratorBlocks(const model::Model& model, const model::Policy& policy);
+  GeneratorBlocks(const model::Model& model, const model::ControlPolicy& policy);
 
   const model::Model& model() const { return model_; }
-  const model::Policy& policy() const { return policy_; }
+  const model::ControlPolicy& policy() const { return policy_; }
+  const ControlledArrivals& arrivals() const { return arrivals_; }
   const StateSpace& space() const { return space_; }
   int capacity() const { return space_.capacity(); }
   // Q_{from,to}; the zero block when to < from-1.
   const SparseMatrix& block(int from, int to) const;
   // True when every batch has one page (section 6: Q is block tridiagonal).
   bool single_arrivals() const { return single_arrivals_; }
-  // The policy the blocks were built for: robots at levels 0..K.
-  const std::vector<int>& robots_per_level() const { return policy_.levels(); }
   // The highest level `from` reaches in one move (the blocks beyond it are zero).
   int highest_reach(int from) const;
   // The whole of Q, for direct solvers and residuals.
@@ -42,7 +43,8 @@ class GeneratorBlocks {
   void build() const;
 
   model::Model model_;
-  model::Policy policy_;
+  model::ControlPolicy policy_;
+  ControlledArrivals arrivals_;
   StateSpace space_;
   bool single_arrivals_;
   mutable std::once_flag built_;

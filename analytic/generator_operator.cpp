@@ -108,8 +108,12 @@ class ClockKernel {
 
 }  // namespace
 
-GeneratorOperator::GeneratorOperator(const model::Model& model, const model::Policy& policy)
-    : space_(model), w_(space_.arrival_phases()), m_(space_.service_phases()), r_(space_.clock_phases()) {
+GeneratorOperator::GeneratorOperator(const model::Model& model, const ControlledArrivals& arrivals)
+    : arrivals_(arrivals),
+      space_(model, arrivals.phases()),
+      w_(space_.arrival_phases()),
+      m_(space_.service_phases()),
+      r_(space_.clock_phases()) {
   const int capacity = model.capacity;
   service_ = model.service.subgenerator();
   service_exit_ = model.service.exit_rates();
@@ -133,18 +137,16 @@ GeneratorOperator::GeneratorOperator(const model::Model& model, const model::Pol
 
   diagonal_.resize(space_.size());
   Eigen::VectorXd clock_diagonal = Eigen::VectorXd::Zero(1);  // sum of the waiting clocks' Gamma(c, c)
-  const ControlledArrivals arrivals(model, policy);
   for (int level = 0; level <= capacity; ++level) {
-    const model::Bmap& bmap = arrivals.at_level(level);
-    Eigen::MatrixXd stay = bmap.d(0);
+    const ArrivalRows& rows = arrivals.at_level(level);
+    std::vector<Eigen::MatrixXd> grouped = arrivals.by_admitted(level);
+    // D_0 and the batches lost whole, summed in batch order (as the snapshots of solve were taken).
+    Eigen::MatrixXd stay = rows.d_k(0);
+    for (int k = 1; k <= rows.max_batch(); ++k)
+      if (model::accepted_pages(model.admission, level, capacity, k) == 0) stay += rows.d_k(k);
+    longest_batch_ = std::max(longest_batch_, rows.max_batch());
     Level l;
-    l.admitting.assign(std::min(capacity - level, bmap.max_batch()), Eigen::MatrixXd::Zero(w_, w_));
-    longest_batch_ = std::max(longest_batch_, bmap.max_batch());
-    for (int k = 1; k <= bmap.max_batch(); ++k) {
-      const int admitted = model::accepted_pages(model.admission, level, capacity, k);
-      if (admitted == 0) stay += bmap.d(k);
-      else l.admitting[admitted - 1] += bmap.d(k);
-    }
+    l.admitting.assign(std::make_move_iterator(grouped.begin() + 1), std::make_move_iterator(grouped.end()));
     l.stay_off_diagonal = stay;
     l.stay_off_diagonal.diagonal().setZero();
     levels_.push_back(std::move(l));
@@ -177,6 +179,14 @@ Eigen::VectorXd GeneratorOperator::apply(const Eigen::VectorXd& x, int threads) 
 // entries only ever gather from x: the W M blocks are independent tasks, one parallel region in all.
 void GeneratorOperator::apply(const double* x, double* y, int threads) const {
   const int blocks = w_ * m_;
+  if (arrivals_.remembers()) {
+    // A page leaving switches the mode, so a block's expiries land in another block one level
+    // down: level by level, every block below is started before any lands there.
+    for (int level = 1; level <= space_.capacity(); ++level)
+      for (int block = 0; block < blocks; ++block) apply_block(level, block, x, y);
+    apply_level_zero(x, y);
+    return;
+  }
 #pragma omp parallel for num_threads(threads) schedule(static) if (space_.size() >= kParallelGrain)
   for (int block = 0; block < blocks; ++block)
     for (int level = 1; level <= space_.capacity(); ++level) apply_block(level, block, x, y);
@@ -191,7 +201,7 @@ void GeneratorOperator::apply_level_zero(const double* x, double* y) const {
   // Service ends at level 1 and the system empties.
   const double* x1 = x + space_.level_offset(1);
   for (int a = 0; a < w_; ++a)
-    for (int s = 0; s < m_; ++s) y0(a) += x1[a * m_ + s] * service_exit_(s);
+    for (int s = 0; s < m_; ++s) y0(arrivals_.entered_phase(0, a)) += x1[a * m_ + s] * service_exit_(s);
 }
 
 // Built for AVX2 too, picked at run time: the other third of a solve. No sum changes order.
@@ -219,15 +229,19 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
     for (Index c = 0; c < clocks; ++c) yb[c] += rate * source[c];
   }
 
-  // Service ends one level up: the head page there starts service (beta) and its clock goes.
+  // Service ends one level up: the head page there starts service (beta) and its clock goes. With
+  // memory, the environment phases above that the controller sends to this one.
   if (level < space_.capacity()) {
     const Index up = space_.level_offset(level + 1), up_clocks = clocks * r_;
-    for (int from = 0; from < m_; ++from) {
-      const double rate = service_exit_(from) * service_start_(service);
-      if (rate == 0) continue;
-      for (int head = 0; head < r_; ++head) {
-        const double* source = x + up + (arrival * m_ + from) * up_clocks + head * clocks;
-        for (Index c = 0; c < clocks; ++c) yb[c] += rate * source[c];
+    for (int above = 0; above < w_; ++above) {
+      if (arrivals_.entered_phase(level, above) != arrival) continue;
+      for (int from = 0; from < m_; ++from) {
+        const double rate = service_exit_(from) * service_start_(service);
+        if (rate == 0) continue;
+        for (int head = 0; head < r_; ++head) {
+          const double* source = x + up + (above * m_ + from) * up_clocks + head * clocks;
+          for (Index c = 0; c < clocks; ++c) yb[c] += rate * source[c];
+        }
       }
     }
   }
@@ -263,7 +277,8 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
   // Waiting clocks change phase (this block) or expire (the same block one level down, which was
   // started before this level's turn).
   if (level >= 2) {
-    const Index below = space_.level_offset(level - 1) + block * (clocks / r_);
+    const int block_below = arrivals_.entered_phase(level - 1, arrival) * m_ + service;
+    const Index below = space_.level_offset(level - 1) + block_below * (clocks / r_);
     ClockKernel(clock_, clock_exit_).apply(xb, yb, y + below, level - 1);
   }
 }

@@ -9,6 +9,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "analytic/controlled_arrivals.hpp"
 #include "analytic/state_space.hpp"
 #include "model/model.hpp"
 
@@ -16,7 +17,8 @@ namespace crawlq::analytic {
 
 class GeneratorOperator {
  public:
-  GeneratorOperator(const model::Model& model, const model::Policy& policy);
+  // `arrivals` must outlive this.
+  GeneratorOperator(const model::Model& model, const ControlledArrivals& arrivals);
 
   const StateSpace& space() const { return space_; }
   // y = x Q, y already of the chain's size; `threads` split the work inside one level, never a sum.
@@ -35,6 +37,7 @@ class GeneratorOperator {
   // The entries of y in one (arrival phase, service phase) block of a level >= 1.
   void apply_block(int level, int block, const double* x, double* y) const;
 
+  const ControlledArrivals& arrivals_;
   StateSpace space_;
   int w_, m_, r_;
   int longest_batch_ = 0;  // no batch adds more pages than this

@@ -112,12 +112,12 @@ struct generic_product_impl<crawlq::analytic::PinnedTranspose, Rhs, SparseShape,
 namespace crawlq::analytic {
 
 StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
-  const GeneratorOperator q(blocks.model(), blocks.policy());
+  const GeneratorOperator q(blocks.model(), blocks.arrivals());
   const Eigen::Index n = q.space().size();
   const bool warm = options_.initial_guess && options_.initial_guess->size() == n;
   StationaryResult result;
   // The pinned state should carry visible mass: the warm start's largest, else the empty system.
-  Eigen::Index pinned = 0;
+  Eigen::Index pinned = blocks.arrivals().recurrent_empty_phase();
   if (warm) options_.initial_guess->maxCoeff(&pinned);
 
   const PinnedTranspose system(q, pinned, std::max(1, options_.threads), options_.stop);

@@ -16,7 +16,7 @@ RowMajorMap level_view(const StateSpace& space, const Eigen::VectorXd& p, int le
 }
 }  // namespace
 
-Measures compute_measures(const model::Model& model, const model::Policy& policy,
+Measures compute_measures(const model::Model& model, const ControlledArrivals& arrivals,
                           const StateSpace& space, const Eigen::VectorXd& p) {
   const int capacity = model.capacity;
   const KroneckerTerms terms(model.service, model.obsolescence ? &*model.obsolescence : nullptr);
@@ -27,18 +27,25 @@ Measures compute_measures(const model::Model& model, const model::Policy& policy
   for (int level = 0; level <= capacity; ++level) {
     const RowMajorMap view = level_view(space, p, level);
     const double probability = view.sum();
-    const int robots = policy.robots(level);
+    const Eigen::RowVectorXd by_arrival_phase = view.rowwise().sum().transpose();
     m.level_probabilities[level] = probability;
-    m.mode_probabilities[robots - 1] += probability;
-    m.mean_active_robots += robots * probability;
+    if (const auto robots = arrivals.robots_at_level(level)) {
+      m.mode_probabilities[*robots - 1] += probability;
+      m.mean_active_robots += *robots * probability;
+    } else {
+      for (Eigen::Index phase = 0; phase < by_arrival_phase.size(); ++phase) {
+        const int robots = arrivals.robots(level, static_cast<int>(phase));
+        m.mode_probabilities[robots - 1] += by_arrival_phase(phase);
+        m.mean_active_robots += robots * by_arrival_phase(phase);
+      }
+    }
     m.mean_in_system += level * probability;
     m.mean_in_queue += std::max(level - 1, 0) * probability;
 
-    // (9) and the loss rate: batches of the level's mode, by the arrival phase they leave.
-    const Eigen::RowVectorXd by_arrival_phase = view.rowwise().sum().transpose();
-    const model::Bmap& bmap = model.arrivals.mode(robots);
-    for (int k = 1; k <= bmap.max_batch(); ++k) {
-      const double batch_rate = by_arrival_phase * bmap.d(k) * Eigen::VectorXd::Ones(bmap.phases());
+    // (9) and the loss rate: batches of the modes in force, by the arrival phase they leave.
+    const ArrivalRows& rows = arrivals.at_level(level);
+    for (int k = 1; k <= rows.max_batch(); ++k) {
+      const double batch_rate = by_arrival_phase * rows.d_k(k) * Eigen::VectorXd::Ones(rows.phases());
       offered += k * batch_rate;
       lost += (k - model::accepted_pages(model.admission, level, capacity, k)) * batch_rate;
     }

@@ -13,7 +13,8 @@ using Measures = model::MeasureSet<double>;
 
 // The measures of the stationary vector alone; the sojourn means and the cost, which need the tagged
 // page's chain, stay 0 (PolicyEvaluator fills them).
-Measures compute_measures(const model::Model& model, const model::Policy& policy,
+// `space` is the chain's, whose arrival phases are those of `arrivals`' environment.
+Measures compute_measures(const model::Model& model, const ControlledArrivals& arrivals,
                           const StateSpace& space, const Eigen::VectorXd& p);
 
 }  // namespace crawlq::analytic

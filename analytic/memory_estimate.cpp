@@ -8,10 +8,17 @@
 
 namespace crawlq::analytic {
 
+double environment_phases(const model::Model& model) {
+  const bool remembers =
+      model.policy && (std::holds_alternative<model::MemoryPolicy>(*model.policy) ||
+                       std::holds_alternative<model::HysteresisPolicy>(*model.policy));
+  return model.arrivals.phases() * (remembers ? model.modes() : 1.0);
+}
+
 // The block recursion (and the QBD recursion, which keeps the same level factors): dense level
 // factors.
 MemoryEstimate block_recursion_memory(const model::Model& model) {
-  const double w = model.arrivals.phases();
+  const double w = environment_phases(model);
   const double m = model.service.phases();
   const double r = model.obsolescence ? model.obsolescence->phases() : 1;
   MemoryEstimate e;
@@ -38,7 +45,7 @@ MemoryEstimate block_recursion_memory(const model::Model& model) {
 // T, -T by rows, its diagonal blocks) at 12 bytes an entry, and a dozen vectors.
 MemoryEstimate iterative_memory(const model::Model& model) {
   MemoryEstimate e = block_recursion_memory(model);
-  const double w = model.arrivals.phases(), m = model.service.phases();
+  const double w = environment_phases(model), m = model.service.phases();
   const double r = model.obsolescence ? model.obsolescence->phases() : 1;
   const double tagged_states = e.states / w;
   const double tagged_row = m + r * model.capacity + 2;

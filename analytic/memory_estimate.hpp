@@ -14,6 +14,10 @@ struct MemoryEstimate {
   double bytes = 0;   // peak of a block-recursion solve plus the tagged-page chain
 };
 
+// The estimates are for the chain of `model.policy` (a level map when absent): a policy with memory
+// multiplies the arrival phases by the modes.
+double environment_phases(const model::Model& model);
+
 // For `method` (auto: the method `auto` would pick for this model), from its registration
 // (solver_registry.hpp).
 MemoryEstimate estimate_memory(const model::Model& model, Method method = Method::kAuto);

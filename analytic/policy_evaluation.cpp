@@ -18,7 +18,7 @@ PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method, int s
       chain_(model),
       cache_(std::make_unique<BlockRecursionCache>()) {}
 
-PolicyEvaluation PolicyEvaluator::evaluate(const model::Policy& policy,
+PolicyEvaluation PolicyEvaluator::evaluate(const model::ControlPolicy& policy,
                                            const Eigen::VectorXd* warm_start) const {
   const GeneratorBlocks blocks(model_, policy);
   PolicyEvaluation e{.policy = policy,
@@ -26,7 +26,7 @@ PolicyEvaluation PolicyEvaluator::evaluate(const model::Policy& policy,
                          blocks, method_, {.cache = cache_.get(), .warm_start = warm_start, .threads = solve_threads_, .stop = stop_}),
                      .measures = {}};
   if (e.stationary.summary.status != SolverStatus::kConverged) return e;
-  e.measures = compute_measures(model_, policy, blocks.space(), e.stationary.probabilities);
+  e.measures = compute_measures(model_, blocks.arrivals(), blocks.space(), e.stationary.probabilities);
   const SojournTimes sojourn = sojourn_times(e);
   e.measures.mean_sojourn = sojourn.mean(PageFate::kAccepted);
   e.measures.mean_sojourn_served = sojourn.mean(PageFate::kServed);
@@ -36,8 +36,9 @@ PolicyEvaluation PolicyEvaluator::evaluate(const model::Policy& policy,
 }
 
 SojournTimes PolicyEvaluator::sojourn_times(const PolicyEvaluation& evaluation) const {
-  const StateSpace space(model_);
-  return SojournTimes(chain_, chain_.arrival_distribution(model_, evaluation.policy, space,
+  const ControlledArrivals arrivals(model_, evaluation.policy);
+  const StateSpace space(model_, arrivals.phases());
+  return SojournTimes(chain_, chain_.arrival_distribution(model_, arrivals, space,
                                                           evaluation.stationary.probabilities));
 }
 

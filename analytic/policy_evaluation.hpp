@@ -11,7 +11,7 @@
 namespace crawlq::analytic {
 
 struct PolicyEvaluation {
-  model::Policy policy;
+  model::ControlPolicy policy;
   StationaryResult stationary;
   Measures measures;  // every one, the sojourn means and the cost (2) included
 };
@@ -31,7 +31,7 @@ class PolicyEvaluator {
                   const std::atomic<bool>* stop = nullptr);
   // `warm_start`: a stationary vector of a neighbouring policy of this model, where the iterative
   // solver starts (the direct methods ignore it); nullptr for a cold start.
-  PolicyEvaluation evaluate(const model::Policy& policy,
+  PolicyEvaluation evaluate(const model::ControlPolicy& policy,
                             const Eigen::VectorXd* warm_start = nullptr) const;
   // The sojourn-time laws of an evaluated policy (needs the stationary vector of `evaluation`).
   SojournTimes sojourn_times(const PolicyEvaluation& evaluation) const;

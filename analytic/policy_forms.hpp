@@ -1,7 +1,6 @@
 #pragma once
-// What the exact engine does with each form of control policy: the level map it solves, or why it
-// cannot take the form (named, so that validate can show the simulation alone and solve can refuse).
-#include <optional>
+// What the exact engine does with each form of control policy: solves it (ControlledArrivals says
+// how), or names why it cannot, so that validate can show the simulation alone and solve can refuse.
 #include <string>
 
 #include "model/control_policy.hpp"
@@ -10,7 +9,5 @@ namespace crawlq::analytic {
 
 // Empty when the exact engine solves `policy`.
 std::string exact_refusal(const model::ControlPolicy& policy);
-// The level map the exact engine solves, or nothing (exact_refusal says why).
-std::optional<model::Policy> exact_level_map(const model::ControlPolicy& policy);
 
 }  // namespace crawlq::analytic

@@ -235,7 +235,7 @@ LocalThresholdSearch optimize_thresholds_locally(const PolicyEvaluator& evaluato
     for (std::size_t i = 0; i < fresh.size(); ++i) {
       PolicyEvaluation& e = *evaluations[i];
       cost_of[fresh[i]] = e.measures.cost;
-      solved.push_back(PolicyCost{e.policy, e.measures.cost});
+      solved.push_back(PolicyCost{std::get<model::Policy>(e.policy), e.measures.cost});
       iterations += e.stationary.summary.iterations;
       if (options.warm_start) stationary[fresh[i]] = std::move(e.stationary.probabilities);
     }

@@ -28,8 +28,8 @@ std::string umfpack_failure(const char* stage, SuiteSparse_long status) {
 
 StationaryResult SparseLuSolver::solve(const GeneratorBlocks& blocks) const {
   StationaryResult result;
-  // The first state (the empty system) pinned, as the iterative solver does.
-  PinnedSystem system = pin_state(blocks.assemble(), 0);
+  // A state of the empty system pinned, as the iterative solver does.
+  PinnedSystem system = pin_state(blocks.assemble(), blocks.arrivals().recurrent_empty_phase());
   Eigen::SparseMatrix<double>& a = system.matrix;
   a.makeCompressed();
   const SuiteSparse_long n = a.rows();

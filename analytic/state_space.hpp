@@ -14,8 +14,9 @@ class StateSpace {
   static constexpr Eigen::Index kMaxStates = Eigen::Index{1} << 40;
   // Throws std::length_error beyond kMaxStates (see memory_estimate.hpp to refuse much earlier).
   StateSpace(int capacity, int arrival_phases, int service_phases, int clock_phases);
-  // Pages that never expire carry a clock with one phase and no exit.
-  explicit StateSpace(const model::Model& model);
+  // Pages that never expire carry a clock with one phase and no exit. `environment_phases`: the
+  // arrival component's size when a policy with memory adds the mode in force (controlled_arrivals.hpp).
+  explicit StateSpace(const model::Model& model, int environment_phases = 0);
 
   int capacity() const { return capacity_; }
   int arrival_phases() const { return arrival_phases_; }
@@ -29,7 +30,7 @@ class StateSpace {
 
   struct State {
     int level = 0;
-    int arrival_phase = 0;
+    int arrival_phase = 0;            // of the environment (mode-major with memory)
     int service_phase = 0;            // meaningless at level 0
     std::vector<int> clock_phases;    // head of the queue first; size level-1 (0 at level 0)
     bool operator==(const State&) const = default;

@@ -15,7 +15,7 @@ namespace {
 // ||p Q||_1 from Q's factors: the generator is never assembled for it, and the direct solvers, which
 // use the blocks, are checked by code that does not.
 double residual(const GeneratorBlocks& blocks, const Eigen::VectorXd& p, int threads) {
-  return GeneratorOperator(blocks.model(), blocks.policy()).apply(p, threads).lpNorm<1>();
+  return GeneratorOperator(blocks.model(), blocks.arrivals()).apply(p, threads).lpNorm<1>();
 }
 }  // namespace
 

@@ -177,7 +177,7 @@ const Eigen::VectorXd& TaggedPageChain::moment_vector(PageFate fate, int k) cons
 }
 
 Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& model,
-                                                         const model::Policy& policy,
+                                                         const ControlledArrivals& arrivals,
                                                          const StateSpace& space,
                                                          const Eigen::VectorXd& p) const {
   using RowMajorMap =
@@ -190,16 +190,15 @@ Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& mod
     return model::kron(a, b);
   };
 
-  const ControlledArrivals arrivals(model, policy);
   for (int level = 0; level <= capacity; ++level) {
     const RowMajorMap view(p.data() + space.level_offset(level), w, space.level_size(level) / w);
-    const model::Bmap& bmap = arrivals.at_level(level);
-    const Eigen::VectorXd ones = Eigen::VectorXd::Ones(bmap.phases());
+    const ArrivalRows& rows = arrivals.at_level(level);
+    const Eigen::VectorXd ones = Eigen::VectorXd::Ones(rows.phases());
     const Eigen::VectorXd by_arrival_phase = view.rowwise().sum();
     // Position l of a batch of k is taken with probability 1/k; the page rate is k times the batch
     // rate, so each position of each batch carries the batch rate.
-    for (int k = 1; k <= bmap.max_batch(); ++k) {
-      const Eigen::VectorXd batch_rate = bmap.d(k) * ones;
+    for (int k = 1; k <= rows.max_batch(); ++k) {
+      const Eigen::VectorXd batch_rate = rows.d_k(k) * ones;
       offered += k * by_arrival_phase.dot(batch_rate);
       const int admitted = model::accepted_pages(model.admission, level, capacity, k);
       if (admitted == 0) continue;

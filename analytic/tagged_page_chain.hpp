@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analytic/state_space.hpp"
+#include "analytic/controlled_arrivals.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::analytic {
@@ -38,7 +39,7 @@ class TaggedPageChain {
 
   // Where an arriving page starts, weighted by the arrival-Palm probability of each arrival state,
   // position in the batch uniform; lost pages carry no weight, so the sum is 1 - P_loss.
-  Eigen::RowVectorXd arrival_distribution(const model::Model& model, const model::Policy& policy,
+  Eigen::RowVectorXd arrival_distribution(const model::Model& model, const ControlledArrivals& arrivals,
                                           const StateSpace& space, const Eigen::VectorXd& p) const;
 
  private:

@@ -27,13 +27,16 @@ nlohmann::json control_policy_json(const model::ControlPolicy& policy) {
                                                               {"low", h.low},
                                                               {"switch_off", h.switch_off},
                                                               {"switch_on", h.switch_on}};
+                                      },
+                                      [](const model::MemoryPolicy& memory) {
+                                        return nlohmann::json{{"kind", "memory"}, {"next", memory.next}};
                                       }},
                     policy);
 }
 
 nlohmann::json evaluation_json(const analytic::PolicyEvaluation& e) {
   const analytic::StationarySummary& s = e.stationary.summary;
-  nlohmann::json j{{"policy", policy_json(e.policy)},
+  nlohmann::json j{{"policy", control_policy_json(e.policy)},
                    {"method", analytic::method_name(s.method)},
                    {"states", e.stationary.probabilities.size()},
                    {"residual", s.residual},

@@ -36,12 +36,11 @@ bool SolveRequest::is_valid(std::string* why) const {
 
 SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
-  const model::Policy policy = *analytic::exact_level_map(request.policy);
   const analytic::PolicyEvaluator evaluator(request.model, request.method, model::resolved_threads(request.threads),
                                            cancel);
   SolveResult result{.evaluation = [&] {
                        try {
-                         return evaluator.evaluate(policy);
+                         return evaluator.evaluate(request.policy);
                        } catch (const std::invalid_argument& refusal) {  // the method refuses this model
                          throw model::InputError(request.source, refusal.what());
                        }

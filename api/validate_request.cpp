@@ -15,8 +15,8 @@ ValidateResult validate(const ValidateRequest& request) {
   if (absent.empty()) absent = request.exact_absent;
   const model::Model& simulated_model = request.simulated_model ? *request.simulated_model : request.model;
   const std::unique_ptr<sim::Policy> policy = sim::make_policy(request.policy);
-  const std::optional<model::Policy> exact_policy =
-      absent.empty() ? analytic::exact_level_map(request.policy) : std::nullopt;
+  const std::optional<model::ControlPolicy> exact_policy =
+      absent.empty() ? std::optional<model::ControlPolicy>(request.policy) : std::nullopt;
   try {
     return {validation::compare_engines(request.model, exact_policy, absent, simulated_model, *policy,
                                         request.settings),

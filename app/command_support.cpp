@@ -179,12 +179,4 @@ model::ControlPolicy chosen_policy(const scenarios::Scenario& scenario, const Po
       file, m.modes() - 1, m.capacity));
 }
 
-model::Policy choose_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
-                            const std::string& file) {
-  const model::ControlPolicy policy = chosen_policy(scenario, flags, file);
-  if (auto levels = analytic::exact_level_map(policy)) return *levels;
-  throw UsageError(fmt::format("{}: policy: {}; run `crawlq simulate`, or give --thresholds or --levels", file,
-                               analytic::exact_refusal(policy)));
-}
-
 }  // namespace crawlq::app

@@ -77,8 +77,5 @@ void add_policy_flags(CLI::App* command, PolicyFlags& flags);
 // UsageError when there is no policy at all.
 model::ControlPolicy chosen_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
                                    const std::string& file);
-// For the exact engine: as chosen_policy, and a UsageError naming a form it does not solve.
-model::Policy choose_policy(const scenarios::Scenario& scenario, const PolicyFlags& flags,
-                            const std::string& file);
 
 }  // namespace crawlq::app

@@ -119,7 +119,9 @@ int run(const OptimizeOptions& o) {
                                      .threads = o.threads,
                                      .starts = o.starts};
   if (std::string why; !request.is_valid(&why)) throw UsageError(why);
-  require_exact_engine_fits(request.model, o.file, request.method);
+  model::Model searched = request.model;
+  searched.policy.reset();  // the searches solve level maps, whatever form the file's policy has
+  require_exact_engine_fits(searched, o.file, request.method);
   const model::Model& model = request.model;
   try {
     const api::OptimizeResult result = api::optimize(request);

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 #include <algorithm>
 #include <array>
 #include <fmt/ranges.h>
@@ -65,8 +67,29 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
   const auto& model = scenario.model;
   fmt::print("{} ({}): K = {}, {} modes, {} states\n", model.name.empty() ? "scenario" : model.name,
              o.file, model.capacity, model.modes(), e.stationary.probabilities.size());
-  fmt::print("policy: robots per level {}", levels_text(e.policy.levels()));
-  if (const auto t = e.policy.thresholds()) fmt::print("  (thresholds {})", fmt::join(*t, ","));
+  // The robots column: a level map's robots, a phase-aware row by arrival phase, a memory row by
+  // the mode in force.
+  std::function<std::string(int)> robots_at;
+  std::visit(model::Overloaded{
+                 [&](const model::Policy& levels) {
+                   fmt::print("policy: robots per level {}", levels_text(levels.levels()));
+                   if (const auto t = levels.thresholds()) fmt::print("  (thresholds {})", fmt::join(*t, ","));
+                   robots_at = [&levels](int i) { return std::to_string(levels.robots(i)); };
+                 },
+                 [&](const model::PhaseAwarePolicy& table) {
+                   fmt::print("policy: phase-aware (robots by level, one column per arrival phase)");
+                   robots_at = [&table](int i) { return fmt::format("{}", fmt::join(table.robots[i], "/")); };
+                 },
+                 [&](const model::HysteresisPolicy& h) {
+                   fmt::print("policy: hysteresis, {} robots until level {}, then {} until level {}", h.high,
+                              h.switch_off, h.low, h.switch_on);
+                   robots_at = [](int) { return std::string("-"); };
+                 },
+                 [&](const model::MemoryPolicy& memory) {
+                   fmt::print("policy: memory (the next mode on reaching a level, one column per mode in force)");
+                   robots_at = [&memory](int i) { return fmt::format("{}", fmt::join(memory.next[i], "/")); };
+                 }},
+             e.policy);
   fmt::print("\nsolved by {} in {:.3g} s, residual ||pQ||_1 = {:.2e}\n\n", analytic::method_name(s.method),
              s.seconds, s.residual);
   for (const auto& measure : model::scalar_measures<double>())
@@ -75,7 +98,7 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
   constexpr int kLevelsShown = 40;
   fmt::print("\n  level  robots  probability\n");
   for (int i = 0; i <= std::min(model.capacity, kLevelsShown); ++i)
-    fmt::print("  {:>5}  {:>6}  {:>11.6f}\n", i, e.policy.robots(i), m.level_probabilities[i]);
+    fmt::print("  {:>5}  {:>6}  {:>11.6f}\n", i, robots_at(i), m.level_probabilities[i]);
   if (model.capacity > kLevelsShown)
     fmt::print("  ... {} more levels, holding probability {:.3g} (all of them in --json)\n", model.capacity - kLevelsShown,
                std::accumulate(m.level_probabilities.begin() + kLevelsShown + 1, m.level_probabilities.end(), 0.0));
@@ -88,13 +111,14 @@ int run(const SolveOptions& o) {
   const scenarios::Scenario scenario = load(o.file);
   api::SolveRequest request{.source = o.file,
                             .model = scenario.model,
-                            .policy = choose_policy(scenario, o.policy, o.file),
+                            .policy = chosen_policy(scenario, o.policy, o.file),
                             .method = method_option(o.method),
                             .threads = o.threads,
                             .sojourn = o.sojourn,
                             .transforms = o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst"),
                             .cdf_points = o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf")};
   if (std::string why; !request.is_valid(&why)) throw UsageError(why);
+  request.model.policy = request.policy;  // the chain is that of the policy solved (memory adds the mode)
   require_exact_engine_fits(request.model, o.file, request.method);
   const api::SolveResult result = api::solve(request);
   const analytic::PolicyEvaluation& e = result.evaluation;

@@ -66,7 +66,8 @@ void check_values(const model::Model& model, SweepParameter parameter,
                   const std::vector<double>& values, const std::string& file) {
   const std::string name = validation::parameter_name(parameter);
   for (const double v : values) {
-    const model::Model changed = validation::with_parameter(model, parameter, v);
+    model::Model changed = validation::with_parameter(model, parameter, v);
+    changed.policy.reset();  // each value's search solves level maps
     try {
       require_exact_engine_fits(changed, file);
     } catch (const UsageError& e) {

@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
     const analytic::GeneratorBlocks blocks(m, policy);
     const double built = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const auto r = analytic::solve_stationary(blocks, analytic::Method::kIterative, {.threads = threads});
-    const auto measures = analytic::compute_measures(m, policy, blocks.space(), r.probabilities);
+    const auto measures = analytic::compute_measures(m, blocks.arrivals(), blocks.space(), r.probabilities);
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     fmt::print("K = {:>2}: {:>9} states, generator {:.2f} s, solve {:.2f} s, {} iterations, ||pQ||_1 = {:.2e}, "

@@ -10,9 +10,9 @@
 
 namespace crawlq::model {
 
-// A level map (thresholds are one way to write it), robots by level and arrival phase, or
-// hysteresis (the robots active now carry the history).
-using ControlPolicy = std::variant<Policy, PhaseAwarePolicy, HysteresisPolicy>;
+// A level map (thresholds are one way to write it), robots by level and arrival phase, hysteresis
+// (the robots active now carry the history), or any memory of the mode in force.
+using ControlPolicy = std::variant<Policy, PhaseAwarePolicy, HysteresisPolicy, MemoryPolicy>;
 
 // One lambda for each form: std::visit(Overloaded{[](const Policy&) {...}, ...}, policy).
 template <class... Forms>
@@ -22,7 +22,7 @@ struct Overloaded : Forms... {
 template <class... Forms>
 Overloaded(Forms...) -> Overloaded<Forms...>;
 
-// "levels", "phase-aware" or "hysteresis": the form's name in messages and in simulate's JSON.
+// "levels", "phase-aware", "hysteresis" or "memory": the form's name in messages and in simulate's JSON.
 std::string policy_kind(const ControlPolicy& policy);
 
 }  // namespace crawlq::model

@@ -11,7 +11,8 @@ namespace crawlq::model {
 std::string policy_kind(const ControlPolicy& policy) {
   return std::visit(Overloaded{[](const Policy&) { return "levels"; },
                                [](const PhaseAwarePolicy&) { return "phase-aware"; },
-                               [](const HysteresisPolicy&) { return "hysteresis"; }},
+                               [](const HysteresisPolicy&) { return "hysteresis"; },
+                               [](const MemoryPolicy&) { return "memory"; }},
                     policy);
 }
 
@@ -28,20 +29,51 @@ HysteresisPolicy make_hysteresis(int high, int low, int switch_off, int switch_o
   return {high, low, switch_off, switch_on};
 }
 
+namespace {
+
+// A (K+1)-row table of robots with `columns` entries a row, each in 1..N; `columns_are` says why
+// there are that many ("the arrival process has {} phases").
+void check_robot_table(const std::vector<std::vector<int>>& table, int modes, int capacity, int columns,
+                       const char* columns_are, const std::string& key_path) {
+  if (static_cast<int>(table.size()) != capacity + 1)
+    throw InputError(key_path, fmt::format("{} rows but capacity {} needs {} (levels 0..{})", table.size(),
+                                           capacity, capacity + 1, capacity));
+  for (std::size_t level = 0; level < table.size(); ++level) {
+    if (static_cast<int>(table[level].size()) != columns)
+      throw InputError(fmt::format("{}[{}]", key_path, level),
+                       fmt::format("{} values but {}", table[level].size(),
+                                   fmt::format(fmt::runtime(columns_are), columns)));
+    for (std::size_t column = 0; column < table[level].size(); ++column)
+      if (table[level][column] < 1 || table[level][column] > modes)
+        throw InputError(fmt::format("{}[{}][{}]", key_path, level, column),
+                         fmt::format("{} robots outside 1..{}", table[level][column], modes));
+  }
+}
+
+}  // namespace
+
+MemoryPolicy as_memory(const HysteresisPolicy& h, int modes, int capacity) {
+  MemoryPolicy memory;
+  for (int level = 0; level <= capacity; ++level) {
+    std::vector<int> row;
+    for (int mode = 1; mode <= modes; ++mode) {
+      if (mode == h.high) row.push_back(level >= h.switch_off ? h.low : h.high);
+      else if (mode == h.low) row.push_back(level <= h.switch_on ? h.high : h.low);
+      else row.push_back(level < h.switch_off ? h.high : h.low);  // as hysteresis's first decision
+    }
+    memory.next.push_back(std::move(row));
+  }
+  return memory;
+}
+
+MemoryPolicy make_memory(std::vector<std::vector<int>> next, int modes, int capacity, const std::string& key_path) {
+  check_robot_table(next, modes, capacity, modes, "there are {} modes (one column for each mode in force)", key_path);
+  return {std::move(next)};
+}
+
 PhaseAwarePolicy make_phase_aware(std::vector<std::vector<int>> robots, int modes, int capacity, int phases,
                                   const std::string& key_path) {
-  if (static_cast<int>(robots.size()) != capacity + 1)
-    throw InputError(key_path, fmt::format("{} rows but capacity {} needs {} (levels 0..{})", robots.size(),
-                                           capacity, capacity + 1, capacity));
-  for (std::size_t level = 0; level < robots.size(); ++level) {
-    if (static_cast<int>(robots[level].size()) != phases)
-      throw InputError(fmt::format("{}[{}]", key_path, level),
-                       fmt::format("{} values but the arrival process has {} phases", robots[level].size(), phases));
-    for (std::size_t phase = 0; phase < robots[level].size(); ++phase)
-      if (robots[level][phase] < 1 || robots[level][phase] > modes)
-        throw InputError(fmt::format("{}[{}][{}]", key_path, level, phase),
-                         fmt::format("{} robots outside 1..{}", robots[level][phase], modes));
-  }
+  check_robot_table(robots, modes, capacity, phases, "the arrival process has {} phases", key_path);
   return {std::move(robots)};
 }
 

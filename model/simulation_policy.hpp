@@ -1,7 +1,6 @@
 #pragma once
-// The policy forms beyond level maps (model/control_policy.hpp holds them all): the exact chain of
-// section 3 has no room for the history a hysteresis policy remembers, nor for a mode chosen by the
-// arrival phase.
+// The policy forms beyond level maps (model/control_policy.hpp holds them all): a mode chosen by the
+// arrival phase, or by the mode in force (memory, hysteresis being one case).
 #include <string>
 #include <vector>
 
@@ -21,11 +20,24 @@ struct PhaseAwarePolicy {
   bool operator==(const PhaseAwarePolicy&) const = default;
 };
 
+// Memory: when the level changes to i with mode m in force, the controller switches to mode
+// next[i][m-1] (hysteresis is one case). Between level changes the mode stays, so the chain needs the
+// mode in force as a state variable.
+struct MemoryPolicy {
+  std::vector<std::vector<int>> next;  // (K+1) x N, entries in 1..N
+  bool operator==(const MemoryPolicy&) const = default;
+};
+
+// The hysteresis policy as a memory table: the same decisions at every level change. (Hysteresis
+// decides after every event, but deciding again at the same level changes nothing.)
+MemoryPolicy as_memory(const HysteresisPolicy& hysteresis, int modes, int capacity);
+
 // Throw InputError naming `key_path` when a rule is broken (robots in 1..N, 0 <= on < off <= K;
-// a (K+1) x W table).
+// a (K+1) x W table; a (K+1) x N table).
 HysteresisPolicy make_hysteresis(int high, int low, int switch_off, int switch_on, int modes, int capacity,
                                  const std::string& key_path);
 PhaseAwarePolicy make_phase_aware(std::vector<std::vector<int>> robots, int modes, int capacity, int phases,
                                   const std::string& key_path);
+MemoryPolicy make_memory(std::vector<std::vector<int>> next, int modes, int capacity, const std::string& key_path);
 
 }  // namespace crawlq::model

@@ -193,11 +193,11 @@ model::Costs costs(const YamlReader& r) {
 
 // The `policy:` section: one of the forms of model::ControlPolicy.
 model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int phases) {
-  r.allow_only({"thresholds", "levels", "hysteresis", "phase-aware"});
+  r.allow_only({"thresholds", "levels", "hysteresis", "phase-aware", "memory"});
   int given = 0;
-  for (const char* key : {"thresholds", "levels", "hysteresis", "phase-aware"}) given += r.has(key) ? 1 : 0;
+  for (const char* key : {"thresholds", "levels", "hysteresis", "phase-aware", "memory"}) given += r.has(key) ? 1 : 0;
   if (given != 1)
-    throw model::InputError(r.path(), "give exactly one of thresholds, levels, hysteresis or phase-aware");
+    throw model::InputError(r.path(), "give exactly one of thresholds, levels, hysteresis, phase-aware or memory");
   if (r.has("thresholds")) {
     const YamlReader t = r.at("thresholds");
     return model::Policy::from_thresholds(t.integers(), modes, capacity, t.path());
@@ -212,10 +212,17 @@ model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int ph
     return model::make_hysteresis(h.at("high").integer(), h.at("low").integer(), h.at("switch_off").integer(),
                                   h.at("switch_on").integer(), modes, capacity, h.path());
   }
+  const auto rows = [](const YamlReader& table) {
+    std::vector<std::vector<int>> robots;
+    for (std::size_t level = 0; level < table.size(); ++level) robots.push_back(table.at(level).integers());
+    return robots;
+  };
+  if (r.has("memory")) {
+    const YamlReader table = r.at("memory");
+    return model::make_memory(rows(table), modes, capacity, table.path());
+  }
   const YamlReader table = r.at("phase-aware");
-  std::vector<std::vector<int>> robots;
-  for (std::size_t level = 0; level < table.size(); ++level) robots.push_back(table.at(level).integers());
-  return model::make_phase_aware(std::move(robots), modes, capacity, phases, table.path());
+  return model::make_phase_aware(rows(table), modes, capacity, phases, table.path());
 }
 
 Scenario build(const YamlReader& root) {

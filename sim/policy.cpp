@@ -11,6 +11,9 @@ std::unique_ptr<Policy> make_policy(const model::ControlPolicy& policy) {
           },
           [](const model::HysteresisPolicy& spec) -> std::unique_ptr<Policy> {
             return std::make_unique<HysteresisPolicy>(spec);
+          },
+          [](const model::MemoryPolicy& spec) -> std::unique_ptr<Policy> {
+            return std::make_unique<MemoryPolicy>(spec);
           }},
       policy);
 }

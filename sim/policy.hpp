@@ -12,8 +12,9 @@ namespace crawlq::sim {
 struct SystemView {
   int level = 0;          // pages in the system, the one in service included
   int arrival_phase = 0;
-  int robots = 0;         // active now (before this decision)
+  int robots = 0;         // active now (before this decision); 0 before the first
   double time = 0;
+  int previous_level = -1;  // before the event just handled; -1 before the first decision
 };
 
 class Policy {
@@ -46,6 +47,21 @@ class HysteresisPolicy final : public Policy {
 
  private:
   model::HysteresisPolicy spec_;
+};
+
+// Memory: at a change of level, the next mode by the new level and the mode in force; between
+// changes the mode stays.
+class MemoryPolicy final : public Policy {
+ public:
+  explicit MemoryPolicy(const model::MemoryPolicy& spec) : next_(spec.next) {}
+  int robots(const SystemView& view) const override {
+    if (view.robots == 0) return next_[view.level][0];  // the first decision: as from one robot
+    if (view.level == view.previous_level) return view.robots;
+    return next_[view.level][view.robots - 1];
+  }
+
+ private:
+  std::vector<std::vector<int>> next_;
 };
 
 // Robots by level and arrival phase.

@@ -100,9 +100,9 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
   double observe_from = path.observe_from, until = path.until;  // both local
   PageBuffer buffer(capacity - 1);
   int level = 0;
-  int robots = controller.robots(SystemView{0, 0, 0, 0.0});
+  int robots = controller.robots(SystemView{0, 0, 0, 0.0, -1});
   int phase = arrivals_.initial_phase(robots, arrival_random);
-  robots = controller.robots(SystemView{0, phase, robots, 0.0});
+  robots = controller.robots(SystemView{0, phase, robots, 0.0, 0});
   double next_move = arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);
   double service_end = kNever, in_service_since = 0;
   int expiring = -1;  // index in the buffer of the next page to expire
@@ -127,6 +127,7 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
   };
 
   while (true) {
+    const int level_before = level;
     const double t = std::min(std::min(service_end, next_expiry), next_move);
     if (t > until) break;
     if (stats.events >= path.limits.max_events ||
@@ -181,7 +182,7 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
     }
     // The controller looks at the new state; a new mode redraws the robots' pending move, which is
     // exact because the time to it is exponential.
-    const int decided = controller.robots(SystemView{level, phase, robots, origin + t});
+    const int decided = controller.robots(SystemView{level, phase, robots, origin + t, level_before});
     if (phase_moved || decided != robots) {
       robots = decided;
       next_move = t + arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);

@@ -77,7 +77,7 @@ const char* verdict_name(Verdict verdict) {
   return "";
 }
 
-EngineComparison compare_engines(const model::Model& exact_model, const std::optional<model::Policy>& exact_policy,
+EngineComparison compare_engines(const model::Model& exact_model, const std::optional<model::ControlPolicy>& exact_policy,
                                  const std::string& absent_reason, const model::Model& simulated_model,
                                  const sim::Policy& simulated_policy, const SimulationSettings& settings) {
   if (exact_model.capacity != simulated_model.capacity || exact_model.modes() != simulated_model.modes())

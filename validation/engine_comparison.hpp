@@ -54,7 +54,7 @@ struct EngineComparison {
 // `exact_policy` is the policy the exact engine solves (nothing: it cannot, say why in
 // `absent_reason`); `simulated_model` and `simulated_policy` are what the simulator runs, normally
 // the same model and policy. The two models must have the same capacity and number of modes.
-EngineComparison compare_engines(const model::Model& exact_model, const std::optional<model::Policy>& exact_policy,
+EngineComparison compare_engines(const model::Model& exact_model, const std::optional<model::ControlPolicy>& exact_policy,
                                  const std::string& absent_reason, const model::Model& simulated_model,
                                  const sim::Policy& simulated_policy, const SimulationSettings& settings);
 

@@ -37,8 +37,38 @@ std::vector<std::pair<std::vector<int>, double>> phase_draws(const Eigen::RowVec
   return draws;
 }
 
-BruteForceChain::BruteForceChain(const model::Model& model, const model::Policy& policy)
-    : model_(model), policy_(policy), laws_(model) {
+Controller controller_for(const model::ControlPolicy& policy) {
+  return std::visit(
+      model::Overloaded{
+          [](const model::Policy& levels) {
+            return Controller{[levels](const ChainState& reached, const ChainState&) { return levels.robots(reached.level); }};
+          },
+          [](const model::PhaseAwarePolicy& table) {
+            return Controller{[table](const ChainState& reached, const ChainState&) {
+              return table.robots[reached.level][reached.arrival_phase];
+            }};
+          },
+          // Its rule after every move, at the same level too.
+          [](const model::HysteresisPolicy& h) {
+            return Controller{[h](const ChainState& reached, const ChainState& left) {
+                                if (left.robots == h.high) return reached.level >= h.switch_off ? h.low : h.high;
+                                if (left.robots == h.low) return reached.level <= h.switch_on ? h.high : h.low;
+                                return reached.level < h.switch_off ? h.high : h.low;
+                              },
+                              true};
+          },
+          [](const model::MemoryPolicy& memory) {
+            return Controller{[memory](const ChainState& reached, const ChainState& left) {
+                                if (reached.level == left.level) return left.robots;
+                                return memory.next[reached.level][left.robots - 1];
+                              },
+                              true};
+          }},
+      policy);
+}
+
+BruteForceChain::BruteForceChain(const model::Model& model, const model::ControlPolicy& policy)
+    : model_(model), controller_(controller_for(policy)), laws_(model) {
   enumerate_states();
   const Eigen::Index n = size();
   q_ = Eigen::MatrixXd::Zero(n, n);
@@ -68,13 +98,24 @@ void BruteForceChain::enumerate_states() {
       for (int phase = 0; phase < (level == 0 ? 1 : m); ++phase)
         for (const auto& clocks : clock_vectors) {
           ChainState state{level, nu, phase, clocks};
-          index_.emplace(state, static_cast<Eigen::Index>(states_.size()));
-          states_.push_back(std::move(state));
+          // Without memory the robots follow from the rest of the state.
+          std::vector<int> robots;
+          if (controller_.remembers)
+            for (int r = 1; r <= model_.modes(); ++r) robots.push_back(r);
+          else
+            robots.push_back(controller_.decide(state, state));
+          for (const int r : robots) {
+            state.robots = r;
+            index_.emplace(state, static_cast<Eigen::Index>(states_.size()));
+            states_.push_back(state);
+          }
         }
   }
 }
 
-void BruteForceChain::add_rate(Eigen::Index from, const ChainState& to, double rate) {
+void BruteForceChain::add_rate(Eigen::Index from, const ChainState& reached, double rate) {
+  ChainState to = reached;
+  to.robots = controller_.decide(reached, states_[from]);
   const Eigen::Index target = index(to);
   // A jump onto itself changes nothing in the chain (it still counts in the flows).
   if (target != from) q_(from, target) += rate;
@@ -82,7 +123,7 @@ void BruteForceChain::add_rate(Eigen::Index from, const ChainState& to, double r
 
 void BruteForceChain::add_arrivals(Eigen::Index from, const ChainState& state,
                                    std::vector<Flows>& flows) {
-  const model::Bmap& bmap = model_.arrivals.mode(policy_.robots(state.level));
+  const model::Bmap& bmap = model_.arrivals.mode(state.robots);
   const int capacity = model_.capacity;
   const int free_places = capacity - state.level;
   const Eigen::MatrixXd d0 = bmap.d(0);
@@ -200,7 +241,7 @@ void BruteForceChain::compute_measures(const std::vector<Flows>& flows) {
   for (Eigen::Index s = 0; s < size(); ++s) {
     const double p = p_(s);
     const int level = states_[s].level;
-    const int robots = policy_.robots(level);
+    const int robots = states_[s].robots;
     out.lambda += p * flows[s].offered;
     lost += p * flows[s].lost;
     served += p * flows[s].served;

@@ -5,9 +5,11 @@
 // shared misreading of the Lemma cannot pass the crosscheck. Dense and slow on purpose: small
 // models only.
 #include <Eigen/Dense>
+#include <functional>
 #include <map>
 #include <vector>
 
+#include "model/control_policy.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::crosscheck {
@@ -17,8 +19,17 @@ struct ChainState {
   int arrival_phase = 0;
   int service_phase = 0;    // 0 at level 0, where no page is served
   std::vector<int> clocks;  // clock phase of each waiting page, head of the queue first
+  int robots = 0;           // active in this state
   auto operator<=>(const ChainState&) const = default;
 };
+
+// How the robots are chosen after each move of the chain, written from each policy form's rule:
+// from the state reached (its `robots` still those of the state left) and the state left.
+struct Controller {
+  std::function<int(const ChainState& reached, const ChainState& left)> decide;
+  bool remembers = false;  // the robots in force are a state variable of their own
+};
+Controller controller_for(const model::ControlPolicy& policy);
 
 // The stationary measures of section 4, each computed from per-state event rates.
 struct ChainMeasures {
@@ -48,7 +59,7 @@ struct PageLaws {
 
 class BruteForceChain {
  public:
-  BruteForceChain(const model::Model& model, const model::Policy& policy);
+  BruteForceChain(const model::Model& model, const model::ControlPolicy& policy);
 
   Eigen::Index size() const { return static_cast<Eigen::Index>(states_.size()); }
   const std::vector<ChainState>& states() const { return states_; }
@@ -77,7 +88,7 @@ class BruteForceChain {
   void compute_measures(const std::vector<Flows>& flows);
 
   const model::Model& model_;
-  model::Policy policy_;
+  Controller controller_;
   PageLaws laws_;
   std::vector<ChainState> states_;
   std::map<ChainState, Eigen::Index> index_;

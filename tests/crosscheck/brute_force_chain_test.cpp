@@ -89,7 +89,7 @@ TEST_CASE("brute force: M/M/1/K levels, measures and Erlang sojourn times", "[cr
   CHECK_THAT(out.mean_active_robots, WithinRel(1.0, kTight));
 
   // A page that finds n pages waits for n + 1 exponential services.
-  const BruteForceSojourn sojourn(m, *m.level_map(), chain);
+  const BruteForceSojourn sojourn(m, chain);
   const double accepted = 1 - p[capacity];
   double mean = 0;
   for (int n = 0; n < capacity; ++n) mean += p[n] * (n + 1) / mu / accepted;
@@ -147,7 +147,7 @@ TEST_CASE("brute force: M/M/1/K with exponential impatience is a birth-death cha
     served_weight += p[n] * p_served[n];
     served_time += p[n] * mean_served[n];
   }
-  const BruteForceSojourn sojourn(m, *m.level_map(), chain);
+  const BruteForceSojourn sojourn(m, chain);
   CHECK_THAT(sojourn.probability(Fate::kAccepted), WithinRel(accepted, kTight));
   CHECK_THAT(sojourn.probability(Fate::kServed), WithinRel(served_weight, kTight));
   CHECK_THAT(sojourn.probability(Fate::kServed), WithinRel(out.p_served, 1e-11));
@@ -176,7 +176,7 @@ TEST_CASE("brute force: batches of two into K = 2 under both admission rules", "
     CHECK_THAT(chain.measures().lambda, WithinRel(2 * a, kTight));
     CHECK_THAT(chain.measures().p_loss, WithinRel((a * p[1] + 2 * a * p[2]) / (2 * a), kTight));
     // From an empty system: positions 1 and 2 (1/mu, 2/mu); from level 1 only position 1 (2/mu).
-    const BruteForceSojourn sojourn(m, *m.level_map(), chain);
+    const BruteForceSojourn sojourn(m, chain);
     const double mean = (p[0] * 3 / mu + p[1] * 2 / mu) / (2 * p[0] + p[1]);
     CHECK_THAT(sojourn.mean(Fate::kAccepted), WithinRel(mean, kTight));
     CHECK_THAT(sojourn.probability(Fate::kAccepted), WithinRel((2 * p[0] + p[1]) / 2, kTight));
@@ -188,7 +188,7 @@ TEST_CASE("brute force: batches of two into K = 2 under both admission rules", "
     const std::vector<double> p = normalised({1.0, a / mu, a / mu});
     check_levels(chain.measures(), p);
     CHECK_THAT(chain.measures().p_loss, WithinRel(2 * a * (p[1] + p[2]) / (2 * a), kTight));
-    const BruteForceSojourn sojourn(m, *m.level_map(), chain);
+    const BruteForceSojourn sojourn(m, chain);
     CHECK_THAT(sojourn.mean(Fate::kAccepted), WithinRel(1.5 / mu, kTight));
   }
 }
@@ -226,7 +226,7 @@ TEST_CASE("brute force: the Erlang loss formula holds for phase-type service", "
   const BruteForceChain chain(m, *m.level_map());
   const double rho = lambda * service.mean();
   check_levels(chain.measures(), {1 / (1 + rho), rho / (1 + rho)});
-  const BruteForceSojourn sojourn(m, *m.level_map(), chain);
+  const BruteForceSojourn sojourn(m, chain);
   CHECK_THAT(sojourn.mean(Fate::kServed), WithinRel(service.mean(), kTight));
   CHECK_THAT(sojourn.cdf(Fate::kServed, 1.0), WithinRel(erlang_cdf(3, 2.5, 1.0), 1e-10));
 }
@@ -245,7 +245,7 @@ TEST_CASE("brute force: conservation laws on random models", "[crosscheck]") {
     CHECK_THAT(out.p_loss + out.p_obsolete + out.p_served, WithinAbs(1.0, 1e-12));
     // The tagged-page chain is built apart from the stationary one: the fates must agree, and
     // Little's law must tie the mean sojourn to the mean number in the system.
-    const BruteForceSojourn sojourn(m, *m.level_map(), chain);
+    const BruteForceSojourn sojourn(m, chain);
     CHECK_THAT(sojourn.probability(Fate::kAccepted), WithinAbs(1 - out.p_loss, 1e-12));
     CHECK_THAT(sojourn.probability(Fate::kServed), WithinAbs(out.p_served, 1e-12));
     CHECK_THAT(sojourn.probability(Fate::kObsolete), WithinAbs(out.p_obsolete, 1e-12));

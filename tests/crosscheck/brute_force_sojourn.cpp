@@ -5,12 +5,11 @@
 
 namespace crawlq::crosscheck {
 
-BruteForceSojourn::BruteForceSojourn(const model::Model& model, const model::Policy& policy,
-                                     const BruteForceChain& chain)
+BruteForceSojourn::BruteForceSojourn(const model::Model& model, const BruteForceChain& chain)
     : laws_(model) {
   enumerate_states(model.capacity);
   build_subgenerator();
-  build_start(model, policy, chain);
+  build_start(model, chain);
   fundamental_ = (-t_).fullPivLu().inverse();
 }
 
@@ -98,14 +97,13 @@ void BruteForceSojourn::build_subgenerator() {
     t_(from, from) = -(t_.row(from).sum() + served_exit_(from) + obsolete_exit_(from));
 }
 
-void BruteForceSojourn::build_start(const model::Model& model, const model::Policy& policy,
-                                    const BruteForceChain& chain) {
+void BruteForceSojourn::build_start(const model::Model& model, const BruteForceChain& chain) {
   start_ = Eigen::RowVectorXd::Zero(size());
   const double lambda = chain.measures().lambda;
   for (Eigen::Index s = 0; s < chain.size(); ++s) {
     const ChainState& state = chain.states()[s];
     const double p = chain.probabilities()(s);
-    const model::Bmap& bmap = model.arrivals.mode(policy.robots(state.level));
+    const model::Bmap& bmap = model.arrivals.mode(state.robots);
     const int free_places = model.capacity - state.level;
     for (int k = 1; k <= bmap.max_batch(); ++k) {
       const double batch_rate = bmap.d(k).row(state.arrival_phase).sum();

@@ -23,8 +23,7 @@ struct TaggedState {
 
 class BruteForceSojourn {
  public:
-  BruteForceSojourn(const model::Model& model, const model::Policy& policy,
-                    const BruteForceChain& chain);
+  BruteForceSojourn(const model::Model& model, const BruteForceChain& chain);
 
   Eigen::Index size() const { return static_cast<Eigen::Index>(states_.size()); }
   // P(fate | a page arrives); the accepted fate gives 1 - P_loss.
@@ -38,8 +37,7 @@ class BruteForceSojourn {
   void enumerate_states(int capacity);
   void add_rate(Eigen::Index from, const TaggedState& to, double rate);
   void build_subgenerator();
-  void build_start(const model::Model& model, const model::Policy& policy,
-                   const BruteForceChain& chain);
+  void build_start(const model::Model& model, const BruteForceChain& chain);
   // Where a page accepted at position `position` of a batch arriving in `state` starts.
   void add_start(const ChainState& state, int position, double weight);
   Eigen::VectorXd exit(Fate fate) const;

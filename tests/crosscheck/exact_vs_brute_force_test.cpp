@@ -9,6 +9,7 @@
 
 #include "analytic/solver_registry.hpp"
 #include "analytic/policy_evaluation.hpp"
+#include "analytic/controlled_arrivals.hpp"
 #include "analytic/state_space.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "tests/crosscheck/brute_force_chain.hpp"
@@ -31,16 +32,16 @@ void check_close(const std::string& what, double engine, double brute) {
 }
 
 // The engine's state for a brute-force state: clocks of pages that never expire are phase 0 in
-// both.
-analytic::StateSpace::State engine_state(const ChainState& s) {
+// both; with memory the mode in force is part of the environment.
+analytic::StateSpace::State engine_state(const analytic::ControlledArrivals& arrivals, const ChainState& s) {
   return {.level = s.level,
-          .arrival_phase = s.arrival_phase,
+          .arrival_phase = arrivals.environment_phase(s.robots, s.arrival_phase),
           .service_phase = s.service_phase,
           .clock_phases = s.clocks};
 }
 
-void compare_probabilities(const analytic::StateSpace& space, const BruteForceChain& chain,
-                           const Eigen::VectorXd& p) {
+void compare_probabilities(const analytic::StateSpace& space, const analytic::ControlledArrivals& arrivals,
+                           const BruteForceChain& chain, const Eigen::VectorXd& p) {
   REQUIRE(space.size() == chain.size());
   REQUIRE(p.size() == chain.size());
   // One check for the whole vector, naming the worst entry, keeps a failure report readable.
@@ -48,7 +49,7 @@ void compare_probabilities(const analytic::StateSpace& space, const BruteForceCh
   double worst_excess = 0;
   for (Eigen::Index s = 0; s < chain.size(); ++s) {
     const double brute = chain.probabilities()(s);
-    const double engine = p(space.index(engine_state(chain.states()[s])));
+    const double engine = p(space.index(engine_state(arrivals, chain.states()[s])));
     const double excess =
         std::abs(engine - brute) / std::max(kAbsolute, kRelative * std::abs(brute));
     if (excess > worst_excess) {
@@ -62,7 +63,7 @@ void compare_probabilities(const analytic::StateSpace& space, const BruteForceCh
     for (int r : s.clocks) clocks += std::to_string(r) + " ";
     INFO("worst entry: level " << s.level << ", nu " << s.arrival_phase << ", m " << s.service_phase
                                << ", clocks " << clocks);
-    check_close("p entry", p(space.index(engine_state(s))), chain.probabilities()(worst));
+    check_close("p entry", p(space.index(engine_state(arrivals, s))), chain.probabilities()(worst));
   }
   CHECK(worst_excess <= 1);
 }
@@ -115,12 +116,13 @@ void compare_sojourn(const analytic::PolicyEvaluation& evaluation,
 }
 
 // Every method that takes the model must agree with the brute force; QBD must refuse batches.
-void compare_with_brute_force(const model::Model& model, const model::Policy& policy) {
+void compare_with_brute_force(const model::Model& model, const model::ControlPolicy& policy) {
   const BruteForceChain chain(model, policy);
-  const BruteForceSojourn sojourn(model, policy, chain);
+  const BruteForceSojourn sojourn(model, chain);
   const double brute_cost =
       brute_force_cost(model.costs, chain.measures(), sojourn.mean(Fate::kServed));
-  const analytic::StateSpace space(model);
+  const analytic::ControlledArrivals arrivals(model, policy);
+  const analytic::StateSpace space(model, arrivals.phases());
   const bool single_arrivals = model.arrivals.max_batch() == 1;
   // Every registered solver, and auto.
   std::vector<Method> methods{Method::kAuto};
@@ -136,7 +138,7 @@ void compare_with_brute_force(const model::Model& model, const model::Policy& po
     const analytic::PolicyEvaluation evaluation = evaluator.evaluate(policy);
     CHECK(evaluation.stationary.summary.status == analytic::SolverStatus::kConverged);
     if (method != Method::kAuto) CHECK(evaluation.stationary.summary.method == method);
-    compare_probabilities(space, chain, evaluation.stationary.probabilities);
+    compare_probabilities(space, arrivals, chain, evaluation.stationary.probabilities);
     compare_measures(evaluation.measures, chain.measures());
     compare_sojourn(evaluation, evaluator.sojourn_times(evaluation), sojourn);
     check_close("cost", evaluation.measures.cost, brute_cost);
@@ -159,6 +161,26 @@ TEST_CASE("exact engine vs brute force: random models with single arrivals", "[c
   compare_random_models(5001, 30, true);
 }
 
+// Beyond level maps: each form's rule written state by state in the brute force, against the
+// engine's controlled arrival process (controlled_arrivals.hpp), with every solver.
+void compare_random_policies(std::uint64_t first_seed, int count, PolicyForm form) {
+  for (std::uint64_t seed = first_seed; seed < first_seed + count; ++seed) {
+    const model::Model model = random_model(seed, {.single_arrivals = seed % 4 == 0, .max_states = 500});
+    const model::ControlPolicy policy = random_control_policy(model, seed, form);
+    INFO("seed " << seed << ", policy " << model::policy_kind(policy) << "\n" << describe(model));
+    compare_with_brute_force(model, policy);
+  }
+}
+
+TEST_CASE("exact engine vs brute force: phase-aware policies on random models", "[crosscheck][policy]") {
+  compare_random_policies(301, 30, PolicyForm::kPhaseAware);
+}
+
+TEST_CASE("exact engine vs brute force: memory and hysteresis policies on random models", "[crosscheck][policy]") {
+  compare_random_policies(401, 25, PolicyForm::kMemory);
+  compare_random_policies(501, 15, PolicyForm::kHysteresis);
+}
+
 TEST_CASE("exact engine vs brute force: the scenario files", "[crosscheck]") {
   const std::filesystem::path data = std::filesystem::path(CRAWLQ_SOURCE_DIR) / "scenarios/data";
   int compared = 0;
@@ -166,9 +188,9 @@ TEST_CASE("exact engine vs brute force: the scenario files", "[crosscheck]") {
     // The refresh-*.yaml files describe the second paper's model, not this queue.
     if (entry.path().extension() != ".yaml" || entry.path().filename().string().rfind("refresh-", 0) == 0) continue;
     const model::Model model = scenarios::load_scenario(entry.path()).model;
-    if (!model.level_map() || chain_size(model) > 1500) continue;
+    if (!model.policy || chain_size(model) * (model.policy->index() >= 2 ? model.modes() : 1) > 1500) continue;
     INFO(entry.path().filename().string() << "\n" << describe(model));
-    compare_with_brute_force(model, *model.level_map());
+    compare_with_brute_force(model, *model.policy);
     // Constant policies too: every mode of the file is then exercised at every level.
     for (int robots = 1; robots <= model.modes(); ++robots) {
       INFO("constant policy with " << robots << " robots");

@@ -38,13 +38,13 @@ TEST_CASE("iterative solver at K = 16: residual below 1e-12, measures consistent
   const auto r = analytic::solve_stationary(blocks, analytic::Method::kIterative);
   REQUIRE(r.summary.status == analytic::SolverStatus::kConverged);
   CHECK(r.summary.residual < 1e-12);
-  const auto measures = analytic::compute_measures(m, *m.level_map(), blocks.space(), r.probabilities);
+  const auto measures = analytic::compute_measures(m, blocks.arrivals(), blocks.space(), r.probabilities);
   CHECK(measures.p_loss + measures.p_obsolete + measures.p_served == Approx(1.0).epsilon(1e-10));
   // Capacity 16 loses far fewer pages than capacity 10 under the same policy shape.
   const model::Model small = example(10);
   const analytic::GeneratorBlocks small_blocks(small, *small.level_map());
   const auto s = analytic::solve_stationary(small_blocks, analytic::Method::kIterative);
-  CHECK(measures.p_loss < analytic::compute_measures(small, *small.level_map(), small_blocks.space(), s.probabilities).p_loss / 10);
+  CHECK(measures.p_loss < analytic::compute_measures(small, small_blocks.arrivals(), small_blocks.space(), s.probabilities).p_loss / 10);
 }
 
 // No sparse direct factorisation reaches K = 14 here (sparse_lu_solver.hpp: the factors fill in to

@@ -140,6 +140,33 @@ model::Model draw_model(Draw& draw, std::uint64_t seed, const RandomModelOptions
 
 }  // namespace
 
+model::ControlPolicy random_control_policy(const model::Model& model, std::uint64_t seed, PolicyForm form) {
+  Draw draw(seed * 7919 + static_cast<std::uint64_t>(form));
+  const int n = model.modes(), k = model.capacity, w = model.arrivals.phases();
+  const auto table = [&](int columns) {
+    std::vector<std::vector<int>> rows(k + 1, std::vector<int>(columns));
+    for (auto& row : rows)
+      for (int& robots : row) robots = draw.integer(1, n);
+    return rows;
+  };
+  switch (form) {
+    case PolicyForm::kLevels: return random_policy(draw, n, k);
+    case PolicyForm::kPhaseAware: return model::make_phase_aware(table(w), n, k, w, "policy.phase-aware");
+    case PolicyForm::kMemory: {
+      auto next = table(n);
+      next[0].assign(n, draw.integer(1, n));
+      return model::make_memory(std::move(next), n, k, "policy.memory");
+    }
+    case PolicyForm::kHysteresis: {
+      if (n < 2) return random_policy(draw, n, k);
+      const int off = draw.integer(1, k);
+      return model::make_hysteresis(n, draw.integer(1, n - 1), off, draw.integer(0, off - 1), n, k,
+                                    "policy.hysteresis");
+    }
+  }
+  return random_policy(draw, n, k);
+}
+
 long chain_size(const model::Model& model) {
   const long r = model.obsolescence ? model.obsolescence->phases() : 1;
   long per_server_phase = 0, clocks = 1;
