@@ -4,11 +4,6 @@
 
 namespace crawlq::analytic {
 
-double cost_criterion(const model::Costs& costs, const Measures& m) {
-  return model::cost_criterion(costs, m.lambda, m.p_loss, m.p_obsolete, m.mean_sojourn_served,
-                               m.mean_active_robots, m.p_starvation);
-}
-
 PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method, int solve_threads,
                                  const std::atomic<bool>* stop)
     : model_(model),
@@ -31,7 +26,7 @@ PolicyEvaluation PolicyEvaluator::evaluate(const model::ControlPolicy& policy,
   e.measures.mean_sojourn = sojourn.mean(PageFate::kAccepted);
   e.measures.mean_sojourn_served = sojourn.mean(PageFate::kServed);
   e.measures.mean_sojourn_obsolete = sojourn.mean(PageFate::kObsolete);
-  e.measures.cost = cost_criterion(model_.costs, e.measures);
+  e.measures.cost = model::cost_criterion(model_.costs, e.measures);
   return e;
 }
 

@@ -16,10 +16,6 @@ struct PolicyEvaluation {
   Measures measures;  // every one, the sojourn means and the cost (2) included
 };
 
-// ADKNS (2): lambda (c_loss P_loss + c_obs P_obs) + a V^(1) + c_rob N_act + c_star P_star, from
-// `measures` (its own cost not read).
-double cost_criterion(const model::Costs& costs, const Measures& measures);
-
 // Solves many policies of one model, sharing what does not depend on the policy (the tagged-page
 // chain and its factorisation).
 class PolicyEvaluator {

@@ -182,6 +182,13 @@ int run(const SweepOptions& o, const ProcessGroup& processes) {
   return 0;
 }
 
+// The cost weights' keys, as the scenario file spells them.
+std::string cost_keys(const char* separator) {
+  std::string keys;
+  for (const auto& w : model::cost_weights()) keys += (keys.empty() ? "" : separator) + std::string(w.key);
+  return keys;
+}
+
 }  // namespace
 
 std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& processes) {
@@ -198,16 +205,17 @@ std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& proces
       "  arrival-scale        every D_k of every mode times s: every arrival rate times s, the "
       "same\n"
       "                       phase structure (s > 0)\n"
-      "  costs.loss, costs.obsolescence, costs.sojourn, costs.robot, costs.starvation\n"
-      "                       that coefficient of the cost (2) replaced by the value (>= 0)\n"
+      "  costs.KEY            that weight of the cost (2) replaced by the value (>= 0), KEY one of\n"
+      "                       " + cost_keys(", ") + "\n"
       "Example: crawlq sweep scenarios/data/paper-example-1.yaml --param capacity --values "
       "1,2,3,4,5,6\n"
       "Across processes (a build with -DCRAWLQ_MPI=ON): mpirun -np P crawlq sweep ... spreads the\n"
       "values over P processes, each on its own --threads; the same output as one process.");
   cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
-  cmd->add_option("--param", o->param,
-                  "capacity | service-scale | obsolescence-scale | arrival-scale | costs.loss | "
-                  "costs.obsolescence | costs.sojourn | costs.robot | costs.starvation")
+  std::string parameters;
+  for (const auto p : validation::sweep_parameters())
+    parameters += (parameters.empty() ? "" : " | ") + validation::parameter_name(p);
+  cmd->add_option("--param", o->param, parameters)
       ->required();
   cmd->add_option("--values", o->values,
                   "v1,v2,...: the values of the parameter, one row each, in this order")

@@ -172,9 +172,11 @@ class Loader {
 };
 
 model::Costs costs(const YamlReader& r) {
-  r.allow_only({"loss", "obsolescence", "sojourn", "robot", "starvation"});
+  std::vector<std::string> keys;
+  for (const auto& w : model::cost_weights()) keys.emplace_back(w.key);
+  r.allow_only(keys);
   model::Costs c;
-  const auto read = [&](const char* key, double& into) {
+  const auto read = [&](const std::string& key, double& into) {
     if (!r.has(key)) return;
     const YamlReader v = r.at(key);
     into = v.number();
@@ -183,11 +185,7 @@ model::Costs costs(const YamlReader& r) {
     if (into > model::kLargestRate)
       throw model::InputError(v.path(), fmt::format("{}: a cost weight may be at most {:g}", into, model::kLargestRate));
   };
-  read("loss", c.loss);
-  read("obsolescence", c.obsolescence);
-  read("sojourn", c.sojourn);
-  read("robot", c.robot);
-  read("starvation", c.starvation);
+  for (const auto& w : model::cost_weights()) read(std::string(w.key), c.*w.weight);
   return c;
 }
 

@@ -73,6 +73,10 @@ void YamlReader::require_sequence() const {
 }
 
 void YamlReader::allow_only(std::initializer_list<const char*> allowed) const {
+  allow_only(std::vector<std::string>(allowed.begin(), allowed.end()));
+}
+
+void YamlReader::allow_only(const std::vector<std::string>& allowed) const {
   require_map();
   std::vector<std::string> seen;
   for (const auto& entry : node_) {
@@ -82,10 +86,10 @@ void YamlReader::allow_only(std::initializer_list<const char*> allowed) const {
       throw model::InputError(path_.empty() ? shortened(key) : path_ + "." + shortened(key), "given twice");
     seen.push_back(key);
     bool known = false;
-    for (const char* a : allowed) known = known || key == a;
+    for (const auto& a : allowed) known = known || key == a;
     if (!known) {
       std::string list;
-      for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
       throw model::InputError(path_.empty() ? shortened(key) : path_ + "." + shortened(key),
                               fmt::format("unknown key (known here: {})", list));
     }

@@ -30,6 +30,7 @@ class YamlReader {
   void require_sequence() const;
   // Refuses any key of this map outside `allowed`.
   void allow_only(std::initializer_list<const char*> allowed) const;
+  void allow_only(const std::vector<std::string>& allowed) const;
 
   double number() const;
   int integer() const;

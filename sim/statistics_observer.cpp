@@ -43,8 +43,7 @@ void StatisticsObserver::write(ReplicationEstimate& e) const {
   e.served_p90 = q[1];
   e.served_p99 = q[2];
   e.served_sample = served_sojourns_.thinned(4096);
-  e.cost = model::cost_criterion(costs_, e.lambda, e.p_loss, e.p_obsolete, e.mean_sojourn_served,
-                                 e.mean_active_robots, e.p_starvation);
+  e.cost = model::cost_criterion(costs_, e);
 }
 
 }  // namespace crawlq::sim

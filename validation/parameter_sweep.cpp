@@ -23,21 +23,16 @@ namespace {
   throw std::invalid_argument(fmt::format("{} {}: {}", parameter_name(parameter), value, why));
 }
 
+// The cost parameters follow model::cost_weights() in order.
+const model::CostWeight* cost_weight(SweepParameter parameter) {
+  const int index = static_cast<int>(parameter) - static_cast<int>(SweepParameter::kLossCost);
+  if (index < 0 || index >= static_cast<int>(model::cost_weights().size())) return nullptr;
+  return &model::cost_weights()[static_cast<std::size_t>(index)];
+}
+
 double model::Costs::*cost_field(SweepParameter parameter) {
-  switch (parameter) {
-    case SweepParameter::kLossCost:
-      return &model::Costs::loss;
-    case SweepParameter::kObsolescenceCost:
-      return &model::Costs::obsolescence;
-    case SweepParameter::kSojournCost:
-      return &model::Costs::sojourn;
-    case SweepParameter::kRobotCost:
-      return &model::Costs::robot;
-    case SweepParameter::kStarvationCost:
-      return &model::Costs::starvation;
-    default:
-      return nullptr;
-  }
+  const model::CostWeight* w = cost_weight(parameter);
+  return w ? w->weight : nullptr;
 }
 
 // s M, refused when a rate overflows: inf - inf rows would slip past the generator checks as NaN.
@@ -95,16 +90,8 @@ std::string parameter_name(SweepParameter parameter) {
       return "obsolescence-scale";
     case SweepParameter::kArrivalScale:
       return "arrival-scale";
-    case SweepParameter::kLossCost:
-      return "costs.loss";
-    case SweepParameter::kObsolescenceCost:
-      return "costs.obsolescence";
-    case SweepParameter::kSojournCost:
-      return "costs.sojourn";
-    case SweepParameter::kRobotCost:
-      return "costs.robot";
-    case SweepParameter::kStarvationCost:
-      return "costs.starvation";
+    default:
+      return "costs." + std::string(cost_weight(parameter)->key);
   }
   return "unknown";
 }
@@ -115,7 +102,9 @@ const std::vector<SweepParameter>& sweep_parameters() {
       SweepParameter::kObsolescenceScale, SweepParameter::kArrivalScale,
       SweepParameter::kLossCost,          SweepParameter::kObsolescenceCost,
       SweepParameter::kSojournCost,       SweepParameter::kRobotCost,
-      SweepParameter::kStarvationCost};
+      SweepParameter::kStarvationCost,    SweepParameter::kHoldingCost};
+  static_assert(static_cast<int>(SweepParameter::kHoldingCost) - static_cast<int>(SweepParameter::kLossCost) + 1 ==
+                std::tuple_size_v<std::decay_t<decltype(model::cost_weights())>>);
   return all;
 }
 

@@ -15,11 +15,13 @@ enum class SweepParameter {
   kServiceScale,       // S -> s S: the mean service time divided by s (Table 3)
   kObsolescenceScale,  // Gamma -> s Gamma: the mean obsolescence time divided by s (Table 4)
   kArrivalScale,       // D_k^(r) -> s D_k^(r) for every k and mode: every rate times s
-  kLossCost,           // costs.loss replaced by the value
-  kObsolescenceCost,   // costs.obsolescence
-  kSojournCost,        // costs.sojourn
-  kRobotCost,          // costs.robot
-  kStarvationCost,     // costs.starvation
+  // costs.KEY replaced by the value, one for each of model::cost_weights() in its order.
+  kLossCost,
+  kObsolescenceCost,
+  kSojournCost,
+  kRobotCost,
+  kStarvationCost,
+  kHoldingCost,
 };
 
 // The name used on the command line ("capacity", "service-scale", "costs.loss", ...).

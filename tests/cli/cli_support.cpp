@@ -129,6 +129,7 @@ FileCosts read_costs(const std::string& file) {
   read("sojourn", c.sojourn);
   read("robot", c.robot);
   read("starvation", c.starvation);
+  read("holding", c.holding);
   return c;
 }
 

@@ -79,7 +79,7 @@ std::string replace_once(std::string text, const std::string& from, const std::s
 
 // The costs of criterion (2) as a scenario file gives them; an absent cost is 0.
 struct FileCosts {
-  double loss = 0, obsolescence = 0, sojourn = 0, robot = 0, starvation = 0;
+  double loss = 0, obsolescence = 0, sojourn = 0, robot = 0, starvation = 0, holding = 0;
 };
 FileCosts read_costs(const std::string& file);
 int read_capacity(const std::string& file);

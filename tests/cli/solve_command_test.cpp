@@ -108,7 +108,7 @@ double cost_from(const json& j, const FileCosts& c) {
                                          c.obsolescence * j.at("p_obsolete").get<double>()) +
          c.sojourn * j.at("mean_sojourn_served").get<double>() +
          c.robot * j.at("mean_active_robots").get<double>() +
-         c.starvation * j.at("p_starvation").get<double>();
+         c.starvation * j.at("p_starvation").get<double>() + c.holding * j.at("mean_in_system").get<double>();
 }
 
 json describe_json(const std::string& file) {
@@ -158,6 +158,16 @@ TEST_CASE("solve --json: cost is criterion (2) recomputed from the measures and 
   INFO(file);
   const json j = solve_json(file, args);
   CHECK(j.at("cost").get<double>() == Approx(cost_from(j, read_costs(file))).epsilon(1e-9));
+  // A holding cost per page in the system adds c_hold L to (2) and changes nothing else.
+  const std::string text = read_text(file);
+  const auto costs_at = text.find("costs:");
+  REQUIRE(costs_at != std::string::npos);
+  const auto line_end = text.find('}', costs_at);  // the shipped files write costs on one line
+  const std::string held =
+      dir.write("held-" + name, text.substr(0, line_end) + ", holding: 3.5" + text.substr(line_end));
+  const json h = solve_json(held, args);
+  CHECK(h.at("cost").get<double>() == Approx(cost_from(h, read_costs(held))).epsilon(1e-9));
+  CHECK(h.at("mean_in_system") == j.at("mean_in_system"));
 }
 
 TEST_CASE("solve --json on every arrival kind and admission rule: the same promises",

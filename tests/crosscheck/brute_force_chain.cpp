@@ -263,7 +263,7 @@ double brute_force_cost(const model::Costs& costs, const ChainMeasures& measures
   return measures.lambda *
              (costs.loss * measures.p_loss + costs.obsolescence * measures.p_obsolete) +
          costs.sojourn * mean_sojourn_served + costs.robot * measures.mean_active_robots +
-         costs.starvation * measures.p_starvation;
+         costs.starvation * measures.p_starvation + costs.holding * measures.mean_in_system;
 }
 
 }  // namespace crawlq::crosscheck

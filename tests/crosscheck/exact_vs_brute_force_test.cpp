@@ -147,7 +147,7 @@ void compare_with_brute_force(const model::Model& model, const model::ControlPol
 
 void compare_random_models(std::uint64_t first_seed, int count, bool single_arrivals) {
   for (std::uint64_t seed = first_seed; seed < first_seed + count; ++seed) {
-    const model::Model model = random_model(seed, {.single_arrivals = single_arrivals});
+    const model::Model model = random_model(seed, {.single_arrivals = single_arrivals, .holding_cost = true});
     INFO("seed " << seed << "\n" << describe(model));
     compare_with_brute_force(model, *model.level_map());
   }
@@ -165,7 +165,7 @@ TEST_CASE("exact engine vs brute force: random models with single arrivals", "[c
 // engine's controlled arrival process (controlled_arrivals.hpp), with every solver.
 void compare_random_policies(std::uint64_t first_seed, int count, PolicyForm form) {
   for (std::uint64_t seed = first_seed; seed < first_seed + count; ++seed) {
-    const model::Model model = random_model(seed, {.single_arrivals = seed % 4 == 0, .max_states = 500});
+    const model::Model model = random_model(seed, {.single_arrivals = seed % 4 == 0, .max_states = 500, .holding_cost = true});
     const model::ControlPolicy policy = random_control_policy(model, seed, form);
     INFO("seed " << seed << ", policy " << model::policy_kind(policy) << "\n" << describe(model));
     compare_with_brute_force(model, policy);

@@ -122,12 +122,16 @@ model::Model draw_model(Draw& draw, std::uint64_t seed, const RandomModelOptions
   model::PhaseType service = random_phase_type(draw, m, draw.real(0.5, 3.0));
   std::optional<model::PhaseType> obsolescence;
   if (expires) obsolescence = random_phase_type(draw, r, draw.real(0.2, 1.5));
-  const model::Costs costs{.loss = random_cost(draw),
-                           .obsolescence = random_cost(draw),
-                           .sojourn = random_cost(draw),
-                           .robot = random_cost(draw),
-                           .starvation = random_cost(draw)};
+  model::Costs costs{.loss = random_cost(draw),
+                     .obsolescence = random_cost(draw),
+                     .sojourn = random_cost(draw),
+                     .robot = random_cost(draw),
+                     .starvation = random_cost(draw),
+                     .holding = 0};
   model::Policy policy = random_policy(draw, modes, capacity);
+  // From a stream of its own, so that the other draws (and the seeds other tests list) stay as they were.
+  Draw holding_draw(seed * 2654435761u + 17);
+  if (options.holding_cost) costs.holding = random_cost(holding_draw);
   return model::Model{.name = "random-" + std::to_string(seed),
                       .capacity = capacity,
                       .admission = admission,
@@ -205,7 +209,7 @@ std::string describe(const model::Model& model) {
         << "\n  Gamma = " << model.obsolescence->subgenerator().format(format);
   const auto& c = model.costs;
   out << "\n  costs: loss=" << c.loss << " obsolescence=" << c.obsolescence
-      << " sojourn=" << c.sojourn << " robot=" << c.robot << " starvation=" << c.starvation;
+      << " sojourn=" << c.sojourn << " robot=" << c.robot << " starvation=" << c.starvation << " holding=" << c.holding;
   return out.str();
 }
 

@@ -12,6 +12,7 @@ namespace crawlq::crosscheck {
 struct RandomModelOptions {
   bool single_arrivals = false;  // every batch has one page (the QBD case of section 6)
   long max_states = 1500;        // of the chain xi_t; larger draws are redrawn
+  bool holding_cost = false;     // a random costs.holding (else 0, as in the paper)
 };
 
 // The same seed gives the same model. The model's policy is always set.

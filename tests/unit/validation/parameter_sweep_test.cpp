@@ -208,7 +208,7 @@ TEST_CASE("sweep over capacity 1..5 on paper-example-1: K = 5 is Table 1's optim
   CHECK(k5.measures.p_loss == Approx(best.measures.p_loss).epsilon(1e-12));
   CHECK(k5.measures.lambda == Approx(best.measures.lambda).epsilon(1e-12));
   CHECK(k5.measures.mean_sojourn_served == Approx(best.measures.mean_sojourn_served).epsilon(1e-12));
-  CHECK(analytic::cost_criterion(m.costs, k5.measures) == Approx(k5.best.cost).epsilon(1e-12));
+  CHECK(model::cost_criterion(m.costs, k5.measures) == Approx(k5.best.cost).epsilon(1e-12));
   CHECK(k5.measures.cost == Approx(k5.best.cost).epsilon(1e-12));
 
   for (std::size_t i = 0; i < rows.size(); ++i) {
