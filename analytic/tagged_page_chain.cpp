@@ -180,11 +180,35 @@ Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& mod
                                                          const ControlledArrivals& arrivals,
                                                          const StateSpace& space,
                                                          const Eigen::VectorXd& p) const {
+  Eigen::RowVectorXd start = Eigen::RowVectorXd::Zero(size_);
+  const double offered = add_arrivals(model, arrivals, space, p, start);
+  return start / offered;
+}
+
+Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& model, const std::vector<int>& robots,
+                                                         const StateSpace& space,
+                                                         const Eigen::VectorXd& p) const {
+  // Each state's arrivals are those of its own mode: the states of each mode in turn.
+  Eigen::RowVectorXd start = Eigen::RowVectorXd::Zero(size_);
+  double offered = 0;
+  for (int r = 1; r <= model.modes(); ++r) {
+    Eigen::VectorXd share = Eigen::VectorXd::Zero(p.size());
+    for (Eigen::Index x = 0; x < p.size(); ++x)
+      if (robots[static_cast<std::size_t>(x)] == r) share(x) = p(x);
+    if (share.isZero(0)) continue;
+    offered += add_arrivals(model, ControlledArrivals(model, model::Policy::constant(r, model.modes(), model.capacity)),
+                            space, share, start);
+  }
+  return start / offered;
+}
+
+double TaggedPageChain::add_arrivals(const model::Model& model, const ControlledArrivals& arrivals,
+                                     const StateSpace& space, const Eigen::VectorXd& p,
+                                     Eigen::RowVectorXd& start) const {
   using RowMajorMap =
       Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
   const int capacity = model.capacity;
   const Eigen::Index w = space.arrival_phases();
-  Eigen::RowVectorXd start = Eigen::RowVectorXd::Zero(size_);
   double offered = 0;
   const auto kron_row = [](const Eigen::RowVectorXd& a, const Eigen::RowVectorXd& b) -> Eigen::RowVectorXd {
     return model::kron(a, b);
@@ -221,7 +245,7 @@ Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& mod
       }
     }
   }
-  return start / offered;
+  return offered;
 }
 
 }  // namespace crawlq::analytic

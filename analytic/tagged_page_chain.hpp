@@ -41,8 +41,16 @@ class TaggedPageChain {
   // position in the batch uniform; lost pages carry no weight, so the sum is 1 - P_loss.
   Eigen::RowVectorXd arrival_distribution(const model::Model& model, const ControlledArrivals& arrivals,
                                           const StateSpace& space, const Eigen::VectorXd& p) const;
+  // The same for a full-state policy: robots[x] in state x of `space` (full_state_chain.hpp).
+  Eigen::RowVectorXd arrival_distribution(const model::Model& model, const std::vector<int>& robots,
+                                          const StateSpace& space, const Eigen::VectorXd& p) const;
 
  private:
+  // Adds the unnormalised arrival weights of `p` (which need not sum to 1) into `start`; returns
+  // the pages offered per unit time that `p` carries.
+  double add_arrivals(const model::Model& model, const ControlledArrivals& arrivals, const StateSpace& space,
+                      const Eigen::VectorXd& p, Eigen::RowVectorXd& start) const;
+
   Eigen::Index size_ = 0;
   std::vector<Eigen::Index> waiting_offsets_;
   Eigen::SparseMatrix<double> t_;
