@@ -1,6 +1,7 @@
 #include "analytic/controlled_arrivals.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -111,7 +112,10 @@ ControlledArrivals::ControlledArrivals(const model::Model& model, const model::C
                  [&](const model::HysteresisPolicy& h) {
                    take_memory(model, model::as_memory(h, model.modes(), capacity));
                  },
-                 [&](const model::MemoryPolicy& memory) { take_memory(model, memory); }},
+                 [&](const model::MemoryPolicy& memory) { take_memory(model, memory); },
+                 [&](const model::TablePolicy&) {
+                   throw std::logic_error("a full-state table has no arrival rows by level: FullStateChain solves it");
+                 }},
              policy);
 }
 

@@ -31,7 +31,8 @@ struct ArrivalRows {
 
 class ControlledArrivals {
  public:
-  // Every form of model::ControlPolicy (hysteresis as its memory table, model::as_memory).
+  // Every form of model::ControlPolicy (hysteresis as its memory table, model::as_memory) but the
+  // full-state table, whose rows change inside a level (full_state_chain.hpp; std::logic_error).
   ControlledArrivals(const model::Model& model, const model::ControlPolicy& policy);
 
   int capacity() const { return static_cast<int>(level_rows_.size()) - 1; }

@@ -1,6 +1,9 @@
 #include "analytic/policy_evaluation.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <chrono>
 
 namespace crawlq::analytic {
 
@@ -13,8 +16,48 @@ PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method, int s
       chain_(model),
       cache_(std::make_unique<BlockRecursionCache>()) {}
 
+StateSpace chain_space(const model::Model& model, const model::ControlPolicy& policy) {
+  if (std::holds_alternative<model::TablePolicy>(policy)) return StateSpace(model);
+  return StateSpace(model, ControlledArrivals(model, policy).phases());
+}
+
+const FullStateChain& PolicyEvaluator::full_state_chain() const {
+  std::call_once(full_state_built_, [this] { full_state_ = std::make_unique<FullStateChain>(model_); });
+  return *full_state_;
+}
+
+PolicyEvaluation PolicyEvaluator::evaluate_table(const model::TablePolicy& table,
+                                                 const Eigen::VectorXd* warm_start) const {
+  const auto start = std::chrono::steady_clock::now();
+  const FullStateChain& chain = full_state_chain();
+  PolicyEvaluation e{.policy = table, .stationary = {}, .measures = {}};
+  SparseSolution s = chain.stationary(table.robots, warm_start, stop_);
+  StationarySummary& summary = e.stationary.summary;
+  // The direct LU while the chain is small, BiCGSTAB beyond (solve_sparse).
+  summary.method = s.iterations > 1 ? Method::kIterative : Method::kSparseLu;
+  summary.iterations = s.iterations;
+  summary.message = s.message;
+  if (s.solved && s.x.minCoeff() >= -1e-10) {
+    e.stationary.probabilities = s.x.cwiseMax(0.0) / s.x.cwiseMax(0.0).sum();
+    summary.status = SolverStatus::kConverged;
+    summary.residual = (e.stationary.probabilities.transpose() * chain.generator(table.robots)).lpNorm<1>();
+  } else if (s.solved) {
+    summary.message = fmt::format("stationary vector has a negative entry {}", s.x.minCoeff());
+  }
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (summary.status != SolverStatus::kConverged) return e;
+  e.measures = chain.measures(table.robots, e.stationary.probabilities);
+  const SojournTimes sojourn = sojourn_times(e);
+  e.measures.mean_sojourn = sojourn.mean(PageFate::kAccepted);
+  e.measures.mean_sojourn_served = sojourn.mean(PageFate::kServed);
+  e.measures.mean_sojourn_obsolete = sojourn.mean(PageFate::kObsolete);
+  e.measures.cost = model::cost_criterion(model_.costs, e.measures);
+  return e;
+}
+
 PolicyEvaluation PolicyEvaluator::evaluate(const model::ControlPolicy& policy,
                                            const Eigen::VectorXd* warm_start) const {
+  if (const auto* table = std::get_if<model::TablePolicy>(&policy)) return evaluate_table(*table, warm_start);
   const GeneratorBlocks blocks(model_, policy);
   PolicyEvaluation e{.policy = policy,
                      .stationary = solve_stationary(
@@ -31,6 +74,9 @@ PolicyEvaluation PolicyEvaluator::evaluate(const model::ControlPolicy& policy,
 }
 
 SojournTimes PolicyEvaluator::sojourn_times(const PolicyEvaluation& evaluation) const {
+  if (const auto* table = std::get_if<model::TablePolicy>(&evaluation.policy))
+    return SojournTimes(chain_, chain_.arrival_distribution(model_, table->robots, full_state_chain().space(),
+                                                            evaluation.stationary.probabilities));
   const ControlledArrivals arrivals(model_, evaluation.policy);
   const StateSpace space(model_, arrivals.phases());
   return SojournTimes(chain_, chain_.arrival_distribution(model_, arrivals, space,

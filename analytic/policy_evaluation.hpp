@@ -1,8 +1,10 @@
 #pragma once
 // One policy solved end to end: stationary vector, measures, sojourn means and the cost (2).
 #include <memory>
+#include <mutex>
 
 #include "analytic/block_recursive_solver.hpp"
+#include "analytic/full_state_chain.hpp"
 #include "analytic/measures.hpp"
 #include "analytic/sojourn_times.hpp"
 #include "analytic/stationary_solver.hpp"
@@ -15,6 +17,10 @@ struct PolicyEvaluation {
   StationaryResult stationary;
   Measures measures;  // every one, the sojourn means and the cost (2) included
 };
+
+// The states of the chain `policy` is solved on: that of section 3, whose arrival phases are the
+// mode in force and the arrival phase (mode-major) for a policy with memory.
+StateSpace chain_space(const model::Model& model, const model::ControlPolicy& policy);
 
 // Solves many policies of one model, sharing what does not depend on the policy (the tagged-page
 // chain and its factorisation).
@@ -32,6 +38,8 @@ class PolicyEvaluator {
   // The sojourn-time laws of an evaluated policy (needs the stationary vector of `evaluation`).
   SojournTimes sojourn_times(const PolicyEvaluation& evaluation) const;
   const model::Model& model() const { return model_; }
+  // The chain under full-state policies (built on first use: it assembles the N constant generators).
+  const FullStateChain& full_state_chain() const;
 
  private:
   const model::Model& model_;
@@ -40,6 +48,10 @@ class PolicyEvaluator {
   const std::atomic<bool>* stop_;
   TaggedPageChain chain_;
   std::unique_ptr<BlockRecursionCache> cache_;
+  mutable std::once_flag full_state_built_;
+  mutable std::unique_ptr<FullStateChain> full_state_;
+
+  PolicyEvaluation evaluate_table(const model::TablePolicy& table, const Eigen::VectorXd* warm_start) const;
 };
 
 }  // namespace crawlq::analytic

@@ -8,7 +8,8 @@ std::string exact_refusal(const model::ControlPolicy& policy) {
   return std::visit(model::Overloaded{[](const model::Policy&) { return std::string(); },
                                       [](const model::PhaseAwarePolicy&) { return std::string(); },
                                       [](const model::HysteresisPolicy&) { return std::string(); },
-                                      [](const model::MemoryPolicy&) { return std::string(); }},
+                                      [](const model::MemoryPolicy&) { return std::string(); },
+                                      [](const model::TablePolicy&) { return std::string(); }},
                     policy);
 }
 

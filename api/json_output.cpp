@@ -30,6 +30,9 @@ nlohmann::json control_policy_json(const model::ControlPolicy& policy) {
                                       },
                                       [](const model::MemoryPolicy& memory) {
                                         return nlohmann::json{{"kind", "memory"}, {"next", memory.next}};
+                                      },
+                                      [](const model::TablePolicy& table) {
+                                        return nlohmann::json{{"kind", "table"}, {"table", table.source}};
                                       }},
                     policy);
 }

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 #include "api/json_output.hpp"
+#include "api/state_table.hpp"
+#include "analytic/table_summary.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::api {
@@ -14,20 +17,28 @@ const char* policy_class_name(PolicyClass policy_class) {
   switch (policy_class) {
     case PolicyClass::kThresholds: return "thresholds";
     case PolicyClass::kLevels: return "levels";
+    case PolicyClass::kMarkov: return "markov";
   }
   return "?";
 }
 
 PolicyClass parse_policy_class(const std::string& name) {
-  for (PolicyClass c : {PolicyClass::kThresholds, PolicyClass::kLevels})
+  std::string known;
+  for (PolicyClass c : {PolicyClass::kThresholds, PolicyClass::kLevels, PolicyClass::kMarkov}) {
     if (name == policy_class_name(c)) return c;
-  throw model::InputError("--class", fmt::format("unknown class '{}' (known: thresholds, levels)", name));
+    known += (known.empty() ? "" : ", ") + std::string(policy_class_name(c));
+  }
+  throw model::InputError("--class", fmt::format("unknown class '{}' (known: {})", name, known));
 }
 
 bool OptimizeRequest::is_valid(std::string* why) const {
   std::string problem;
   if (policy_class == PolicyClass::kLevels && search == analytic::Search::kLocal)
     problem = "--search local: searches the threshold class only; --class levels enumerates every map";
+  else if (!export_policy.empty() && policy_class != PolicyClass::kMarkov)
+    problem = fmt::format("--export-policy {}: written for --class markov (the other classes' best is a "
+                          "threshold vector or level map to give as --thresholds or --levels)",
+                          export_policy);
   else if (starts < 0)
     problem = fmt::format("--starts: {} is negative (give a count of grid vectors, 0 for all)", starts);
   else if (threads < 0)
@@ -40,6 +51,17 @@ OptimizeResult optimize(const OptimizeRequest& request) {
   const analytic::PolicyEvaluator evaluator(request.model, request.method);
   const auto start = std::chrono::steady_clock::now();
   auto search = [&]() -> decltype(OptimizeResult::search) {
+    if (request.policy_class == PolicyClass::kMarkov) {
+      analytic::MarkovSearch markov = analytic::optimize_markov_policies(
+          evaluator, {.threads = request.threads, .search = request.search, .progress = request.progress});
+      if (!request.export_policy.empty()) {
+        const auto& robots = std::get<model::TablePolicy>(markov.best->policy).robots;
+        write_state_table(request.export_policy, "--export-policy " + request.export_policy,
+                          analytic::StateSpace(request.model), "robots",
+                          [&robots](Eigen::Index x) { return std::to_string(robots[static_cast<std::size_t>(x)]); });
+      }
+      return markov;
+    }
     if (request.policy_class == PolicyClass::kLevels) {
       try {
         return analytic::optimize_levels(evaluator, request.max_maps, request.threads);
@@ -61,6 +83,39 @@ namespace {
 nlohmann::json best_json(const analytic::PolicyCost& best) {
   nlohmann::json j = policy_json(best.policy);
   j["cost"] = best.cost;
+  return j;
+}
+
+nlohmann::json markov_json(const OptimizeRequest& request, const analytic::MarkovSearch& search, double seconds) {
+  const analytic::PolicyEvaluation& best = *search.best;
+  const auto& table = std::get<model::TablePolicy>(best.policy);
+  const analytic::TableSummary summary =
+      analytic::summarize_table(analytic::StateSpace(request.model), table.robots, request.model.modes(),
+                                &best.stationary.probabilities);
+  const double threshold_cost = search.threshold_best.cost;
+  nlohmann::json j{
+      {"class", "markov"},
+      {"optimality", search.global ? "global" : "heuristic"},
+      {"best",
+       {{"cost", best.measures.cost},
+        {"policy", {{"table", request.export_policy.empty() ? nlohmann::json(nullptr) : nlohmann::json(request.export_policy)}}},
+        // The robots most of each level and arrival phase's probability sees, and that share.
+        {"by_level_and_phase", {{"robots", summary.robots}, {"share", summary.share}}}}},
+      {"threshold_best", best_json(search.threshold_best)},
+      {"gap", threshold_cost > 0 ? (threshold_cost - best.measures.cost) / threshold_cost : 0.0},
+      {"lower_bound", search.lower_bound},
+      {"improvement_steps", search.improvement_steps},
+      {"states", best.stationary.probabilities.size()},
+      {"threshold_search", search.threshold_search},
+      {"seconds", seconds}};
+  put_measures(j["best"]["measures"], best.measures);
+  if (!search.global) {
+    j["stand_in_holding"] = std::isnan(search.stand_in_holding) ? nlohmann::json(nullptr)
+                                                                 : nlohmann::json(search.stand_in_holding);
+    nlohmann::json tried = nlohmann::json::array();
+    for (const auto& [holding, cost] : search.tried) tried.push_back({{"holding", holding}, {"cost", cost}});
+    j["candidates"] = tried;
+  }
   return j;
 }
 
@@ -111,7 +166,8 @@ nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& res
                              {"seconds", result.seconds}};
             if (search.best_threshold) j["best_threshold"] = best_json(*search.best_threshold);
             return j;
-          }},
+          },
+          [&](const analytic::MarkovSearch& search) { return markov_json(request, search, result.seconds); }},
       result.search);
 }
 

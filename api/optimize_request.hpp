@@ -2,10 +2,12 @@
 // `optimize` as a request: the policy of least cost (ADKNS (2)) over a class, by the exact engine,
 // with the JSON of `crawlq optimize --json`.
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <variant>
 
+#include "analytic/markov_search.hpp"
 #include "analytic/policy_search.hpp"
 #include "analytic/stationary_solver.hpp"
 #include "api/solve_request.hpp"
@@ -13,7 +15,8 @@
 
 namespace crawlq::api {
 
-enum class PolicyClass { kThresholds, kLevels };
+// The classes optimize searches, from the paper's to every policy that sees the whole state.
+enum class PolicyClass { kThresholds, kLevels, kMarkov };
 
 struct OptimizeRequest {
   std::string source;  // what messages call the model: its file's name
@@ -24,17 +27,23 @@ struct OptimizeRequest {
   std::int64_t max_maps = 1'000'000;  // the levels class refuses to enumerate more
   int threads = 0;                    // policies solved side by side; 0: every core
   int starts = 1;                     // local search: descents from this many grid vectors (0: all)
+  // Where the best policy is written in a form solve reads back (markov: the table as CSV, named in a
+  // scenario's `policy: {table: FILE}`); empty: not written.
+  std::string export_policy;
+  std::function<void(const std::string&)> progress;  // a line per stage of a long search
 
   // False with `why` naming the field (as the command line's flag) and its value.
   bool is_valid(std::string* why) const;
 };
 
-// "thresholds" | "levels"; parse_policy_class throws model::InputError naming the known ones.
+// "thresholds" | "levels" | "markov"; parse_policy_class throws model::InputError naming the known ones.
 const char* policy_class_name(PolicyClass policy_class);
 PolicyClass parse_policy_class(const std::string& name);
 
 struct OptimizeResult {
-  std::variant<analytic::ThresholdSearch, analytic::LocalThresholdSearch, analytic::LevelSearch> search;
+  std::variant<analytic::ThresholdSearch, analytic::LocalThresholdSearch, analytic::LevelSearch,
+               analytic::MarkovSearch>
+      search;
   double seconds = 0;
 };
 

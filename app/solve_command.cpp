@@ -1,5 +1,8 @@
 #include "app/solve_command.hpp"
 
+#include "analytic/table_summary.hpp"
+#include "api/state_table.hpp"
+
 #include "validation/output_file.hpp"
 
 #include <fmt/format.h>
@@ -39,27 +42,6 @@ struct SolveOptions {
   bool json = false;
 };
 
-// One row per state: level, arrival phase, service phase, clock phases of the waiting pages in
-// queue order (empty where the level has fewer pages), probability.
-void export_states(const std::string& path, const analytic::StateSpace& space, const Eigen::VectorXd& p) {
-  validation::OutputFile file(path, "--export " + path);
-  std::ostream& out = file.stream();
-  out << "level,arrival_phase,service_phase";
-  for (int c = 1; c < space.capacity(); ++c) out << ",clock_" << c;
-  out << ",probability\n";
-  for (Eigen::Index i = 0; i < space.size(); ++i) {
-    const auto s = space.state(i);
-    out << s.level << ',' << s.arrival_phase << ',';
-    if (s.level >= 1) out << s.service_phase;
-    for (int c = 1; c < space.capacity(); ++c) {
-      out << ',';
-      if (c <= static_cast<int>(s.clock_phases.size())) out << s.clock_phases[c - 1];
-    }
-    out << ',' << fmt::format("{:.17g}", p(i)) << '\n';
-  }
-  file.commit();
-}
-
 void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
                  const analytic::PolicyEvaluation& e) {
   const auto& m = e.measures;
@@ -88,6 +70,20 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
                  [&](const model::MemoryPolicy& memory) {
                    fmt::print("policy: memory (the next mode on reaching a level, one column per mode in force)");
                    robots_at = [&memory](int i) { return fmt::format("{}", fmt::join(memory.next[i], "/")); };
+                 },
+                 [&](const model::TablePolicy& table) {
+                   const auto summary = std::make_shared<analytic::TableSummary>(analytic::summarize_table(
+                       analytic::StateSpace(model), table.robots, model.modes(), &e.stationary.probabilities));
+                   fmt::print("policy: full-state table {} (by level, one column per arrival phase: the robots of "
+                              "most of the probability{})",
+                              table.source, summary->phase_aware() ? "" : ", * where some states differ");
+                   robots_at = [summary](int i) {
+                     std::string text;
+                     for (std::size_t nu = 0; nu < summary->robots[i].size(); ++nu)
+                       text += fmt::format("{}{}{}", nu ? "/" : "", summary->robots[i][nu],
+                                           summary->share[i][nu] < 1 ? "*" : "");
+                     return text;
+                   };
                  }},
              e.policy);
   fmt::print("\nsolved by {} in {:.3g} s, residual ||pQ||_1 = {:.2e}\n\n", analytic::method_name(s.method),
@@ -126,7 +122,11 @@ int run(const SolveOptions& o) {
     fmt::print(stderr, "{}: the stationary solve failed: {}\n", o.file, e.stationary.summary.message);
     return static_cast<int>(ExitCode::kFailed);
   }
-  if (!o.export_csv.empty()) export_states(o.export_csv, analytic::StateSpace(request.model), e.stationary.probabilities);
+  if (!o.export_csv.empty()) {
+    const Eigen::VectorXd& p = e.stationary.probabilities;
+    api::write_state_table(o.export_csv, "--export " + o.export_csv, analytic::chain_space(request.model, e.policy),
+                           "probability", [&p](Eigen::Index x) { return fmt::format("{:.17g}", p(x)); });
+  }
   if (o.json) {
     std::cout << api::to_json(request, result).dump(2) << '\n';
     return 0;

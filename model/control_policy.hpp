@@ -11,8 +11,9 @@
 namespace crawlq::model {
 
 // A level map (thresholds are one way to write it), robots by level and arrival phase, hysteresis
-// (the robots active now carry the history), or any memory of the mode in force.
-using ControlPolicy = std::variant<Policy, PhaseAwarePolicy, HysteresisPolicy, MemoryPolicy>;
+// (the robots active now carry the history), any memory of the mode in force, or a table over the
+// whole state.
+using ControlPolicy = std::variant<Policy, PhaseAwarePolicy, HysteresisPolicy, MemoryPolicy, TablePolicy>;
 
 // One lambda for each form: std::visit(Overloaded{[](const Policy&) {...}, ...}, policy).
 template <class... Forms>
@@ -22,7 +23,7 @@ struct Overloaded : Forms... {
 template <class... Forms>
 Overloaded(Forms...) -> Overloaded<Forms...>;
 
-// "levels", "phase-aware", "hysteresis" or "memory": the form's name in messages and in simulate's JSON.
+// "levels", "phase-aware", "hysteresis", "memory" or "table": the form's name in messages and in simulate's JSON.
 std::string policy_kind(const ControlPolicy& policy);
 
 }  // namespace crawlq::model

@@ -12,7 +12,8 @@ std::string policy_kind(const ControlPolicy& policy) {
   return std::visit(Overloaded{[](const Policy&) { return "levels"; },
                                [](const PhaseAwarePolicy&) { return "phase-aware"; },
                                [](const HysteresisPolicy&) { return "hysteresis"; },
-                               [](const MemoryPolicy&) { return "memory"; }},
+                               [](const MemoryPolicy&) { return "memory"; },
+                               [](const TablePolicy&) { return "table"; }},
                     policy);
 }
 
@@ -51,6 +52,31 @@ void check_robot_table(const std::vector<std::vector<int>>& table, int modes, in
 }
 
 }  // namespace
+
+long long chain_states(int capacity, int arrival_phases, int service_phases, int clock_phases) {
+  constexpr long long kMost = 1LL << 40;
+  long long waiting = 0, clocks = 1;  // 1 + R + ... + R^(K-1), grown one level at a time
+  for (int level = 1; level <= capacity; ++level) {
+    waiting += clocks;
+    if (waiting > kMost) return 0;
+    clocks *= clock_phases;
+    if (clocks > kMost) clocks = kMost + 1;
+  }
+  const long long states = arrival_phases * (1 + service_phases * waiting);
+  return states > kMost ? 0 : states;
+}
+
+TablePolicy make_table(std::vector<int> robots, long long states, int modes, std::string source,
+                       const std::string& key_path) {
+  if (static_cast<long long>(robots.size()) != states)
+    throw InputError(key_path, fmt::format("{}: {} robots values but the chain has {} states (one for each line of "
+                                           "`solve --export`)",
+                                           source, robots.size(), states));
+  for (std::size_t x = 0; x < robots.size(); ++x)
+    if (robots[x] < 1 || robots[x] > modes)
+      throw InputError(key_path, fmt::format("{}: state {}: {} robots outside 1..{}", source, x, robots[x], modes));
+  return {std::move(robots), std::move(source)};
+}
 
 MemoryPolicy as_memory(const HysteresisPolicy& h, int modes, int capacity) {
   MemoryPolicy memory;

@@ -28,6 +28,18 @@ struct MemoryPolicy {
   bool operator==(const MemoryPolicy&) const = default;
 };
 
+// Full state: robots for every state of the chain xi_t, in the order of `solve --export` (level,
+// then arrival phase, service phase, and the waiting pages' clock phases from the head of the queue;
+// a model whose pages never expire counts one clock phase).
+struct TablePolicy {
+  std::vector<int> robots;
+  std::string source;  // the file it was read from, shown in messages and JSON
+  bool operator==(const TablePolicy&) const = default;
+};
+
+// The number of states of xi_t: W (1 + M (1 + R + ... + R^(K-1))); 0 beyond 2^40 (too many to list).
+long long chain_states(int capacity, int arrival_phases, int service_phases, int clock_phases);
+
 // The hysteresis policy as a memory table: the same decisions at every level change. (Hysteresis
 // decides after every event, but deciding again at the same level changes nothing.)
 MemoryPolicy as_memory(const HysteresisPolicy& hysteresis, int modes, int capacity);
@@ -39,5 +51,8 @@ HysteresisPolicy make_hysteresis(int high, int low, int switch_off, int switch_o
 PhaseAwarePolicy make_phase_aware(std::vector<std::vector<int>> robots, int modes, int capacity, int phases,
                                   const std::string& key_path);
 MemoryPolicy make_memory(std::vector<std::vector<int>> next, int modes, int capacity, const std::string& key_path);
+// `states` robots values, each in 1..N.
+TablePolicy make_table(std::vector<int> robots, long long states, int modes, std::string source,
+                       const std::string& key_path);
 
 }  // namespace crawlq::model

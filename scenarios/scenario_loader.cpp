@@ -1,5 +1,7 @@
 #include "scenarios/scenario_loader.hpp"
 
+#include "scenarios/policy_table.hpp"
+
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
@@ -190,12 +192,21 @@ model::Costs costs(const YamlReader& r) {
 }
 
 // The `policy:` section: one of the forms of model::ControlPolicy.
-model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int phases) {
-  r.allow_only({"thresholds", "levels", "hysteresis", "phase-aware", "memory"});
+// `states`: of the chain, for a table; `directory`: where a table's file name starts from.
+model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int phases, long long states,
+                            const std::filesystem::path& directory) {
+  r.allow_only({"thresholds", "levels", "hysteresis", "phase-aware", "memory", "table"});
   int given = 0;
-  for (const char* key : {"thresholds", "levels", "hysteresis", "phase-aware", "memory"}) given += r.has(key) ? 1 : 0;
+  for (const char* key : {"thresholds", "levels", "hysteresis", "phase-aware", "memory", "table"})
+    given += r.has(key) ? 1 : 0;
   if (given != 1)
-    throw model::InputError(r.path(), "give exactly one of thresholds, levels, hysteresis, phase-aware or memory");
+    throw model::InputError(r.path(), "give exactly one of thresholds, levels, hysteresis, phase-aware, memory or table");
+  if (r.has("table")) {
+    const YamlReader t = r.at("table");
+    const std::filesystem::path file = directory / t.text();
+    if (states == 0) throw model::InputError(t.path(), "the chain has more than 2^40 states: no table can list them");
+    return model::make_table(read_policy_table(file), states, modes, file.string(), t.path());
+  }
   if (r.has("thresholds")) {
     const YamlReader t = r.at("thresholds");
     return model::Policy::from_thresholds(t.integers(), modes, capacity, t.path());
@@ -223,7 +234,7 @@ model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int ph
   return model::make_phase_aware(rows(table), modes, capacity, phases, table.path());
 }
 
-Scenario build(const YamlReader& root) {
+Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
   root.require_map();
   if (root.has("refresh") && !root.has("arrivals"))
     throw model::InputError("refresh",
@@ -258,7 +269,11 @@ Scenario build(const YamlReader& root) {
   if (root.has("obsolescence")) obsolescence = read_phase_type(root.at("obsolescence"), "gamma", "Gamma");
   const model::Costs c = root.has("costs") ? costs(root.at("costs")) : model::Costs{};
   std::optional<model::ControlPolicy> p;
-  if (root.has("policy")) p = policy(root.at("policy"), arrivals.modes(), capacity, arrivals.phases());
+  if (root.has("policy"))
+    p = policy(root.at("policy"), arrivals.modes(), capacity, arrivals.phases(),
+               model::chain_states(capacity, arrivals.phases(), service.phases(),
+                                   obsolescence ? obsolescence->phases() : 1),
+               directory);
 
   Scenario scenario{model::Model{.name = root.has("name") ? root.at("name").text() : "",
                                  .capacity = capacity,
@@ -274,10 +289,12 @@ Scenario build(const YamlReader& root) {
 
 }  // namespace
 
-Scenario parse_scenario(const std::string& text, const std::string& label) {
-  return parse_yaml_document<Scenario>(text, label, build);
+Scenario parse_scenario(const std::string& text, const std::string& label, const std::filesystem::path& directory) {
+  return parse_yaml_document<Scenario>(text, label, [&](const YamlReader& root) { return build(root, directory); });
 }
 
-Scenario load_scenario(const std::filesystem::path& file) { return parse_scenario(read_file(file), file.string()); }
+Scenario load_scenario(const std::filesystem::path& file) {
+  return parse_scenario(read_file(file), file.string(), file.parent_path());
+}
 
 }  // namespace crawlq::scenarios

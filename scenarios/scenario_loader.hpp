@@ -26,7 +26,8 @@ struct Scenario {
 };
 
 Scenario load_scenario(const std::filesystem::path& file);
-// For tests and tools: the same rules on text already in memory; `label` stands for the file name.
-Scenario parse_scenario(const std::string& text, const std::string& label);
+// For tests and tools: the same rules on text already in memory; `label` stands for the file name,
+// and a policy table's file name starts from `directory`.
+Scenario parse_scenario(const std::string& text, const std::string& label, const std::filesystem::path& directory = ".");
 
 }  // namespace crawlq::scenarios

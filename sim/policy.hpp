@@ -74,7 +74,7 @@ class PhaseAwarePolicy final : public Policy {
   std::vector<std::vector<int>> robots_;
 };
 
-// The simulator runs every form of control policy.
+// The simulator runs every form of control policy but full-state tables (model::InputError).
 std::unique_ptr<Policy> make_policy(const model::ControlPolicy& policy);
 
 }  // namespace crawlq::sim

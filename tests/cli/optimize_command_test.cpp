@@ -342,3 +342,60 @@ TEST_CASE("optimize --help explains the searches", "[cli][optimize][search]") {
 
 }  // namespace
 }  // namespace crawlq::cli_test
+
+namespace crawlq::cli_test {
+namespace {
+
+TEST_CASE("optimize --class markov: the exported table, read back by solve, costs what optimize said",
+          "[cli][optimize][markov]") {
+  TempDirectory dir;
+  const std::string name = GENERATE(as<std::string>{}, "teaching-two-robots.yaml", "three-modes.yaml");
+  const std::string file = scenario_file(dir, name);
+  INFO(file);
+  const std::string table = (dir.path() / ("best-" + name + ".csv")).string();
+  const json j = optimize_json(file, {"--class", "markov", "--export-policy", table});
+  CHECK(j.at("class") == "markov");
+  CHECK(j.at("best").at("policy").at("table") == table);
+  // Never above the threshold class it contains; never below its own certificate.
+  CHECK(j.at("best").at("cost").get<double>() <= j.at("threshold_best").at("cost").get<double>() * (1 + 1e-12));
+  CHECK(j.at("lower_bound").get<double>() <= j.at("best").at("cost").get<double>() * (1 + 1e-9));
+  const std::string text = read_text(file);
+  const auto policy_at = text.find("\npolicy:");
+  const std::string body = policy_at == std::string::npos ? text : text.substr(0, policy_at + 1);
+  const std::string with_table = dir.write("with-table-" + name, body + "\npolicy: {table: " + table + "}\n");
+  const ProcessResult run = crawlq({"solve", with_table, "--json"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  CHECK(json_of(run).at("cost").get<double>() == Approx(j.at("best").at("cost").get<double>()).epsilon(1e-9));
+  CHECK(json_of(run).at("policy").at("kind") == "table");
+}
+
+TEST_CASE("optimize --export-policy with a class whose best is a threshold vector is refused",
+          "[cli][optimize][markov][bad-input]") {
+  TempDirectory dir;
+  const ProcessResult run =
+      crawlq({"optimize", shipped("paper-example-1.yaml"), "--export-policy", (dir.path() / "x.csv").string()});
+  CHECK(run.exit_status == 2);
+  CHECK_THAT(run.err, Catch::Contains("--export-policy"));
+  CHECK(run.out.empty());
+}
+
+TEST_CASE("a policy table of the wrong length or with robots out of range is refused naming the file",
+          "[cli][markov][bad-input]") {
+  TempDirectory dir;
+  const std::string table = dir.write("short.csv", "robots\n1\n2\n");
+  const std::string text = read_text(shipped("teaching-two-robots.yaml"));
+  const std::string body = text.substr(0, text.find("\npolicy:") + 1);
+  const std::string file = dir.write("short.yaml", body + "\npolicy: {table: short.csv}\n");
+  const ProcessResult run = crawlq({"solve", file, "--json"});
+  CHECK(run.exit_status == 2);
+  CHECK_THAT(run.err, Catch::Contains("short.csv") && Catch::Contains("2 robots values but the chain has"));
+  const std::string bad = dir.write("bad.csv", "robots\n1\nx\n");
+  const std::string file2 = dir.write("bad.yaml", body + "\npolicy: {table: bad.csv}\n");
+  const ProcessResult run2 = crawlq({"solve", file2, "--json"});
+  CHECK(run2.exit_status == 2);
+  CHECK_THAT(run2.err, Catch::Contains("bad.csv line 3"));
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test

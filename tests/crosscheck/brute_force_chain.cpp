@@ -63,7 +63,8 @@ Controller controller_for(const model::ControlPolicy& policy) {
                                 return memory.next[reached.level][left.robots - 1];
                               },
                               true};
-          }},
+          },
+          [](const model::TablePolicy& table) { return Controller{nullptr, false, table.robots}; }},
       policy);
 }
 
@@ -98,9 +99,13 @@ void BruteForceChain::enumerate_states() {
       for (int phase = 0; phase < (level == 0 ? 1 : m); ++phase)
         for (const auto& clocks : clock_vectors) {
           ChainState state{level, nu, phase, clocks};
+          const std::size_t ordinal = ordinal_.size();
+          ordinal_.emplace(state, ordinal);
           // Without memory the robots follow from the rest of the state.
           std::vector<int> robots;
-          if (controller_.remembers)
+          if (!controller_.table.empty())
+            robots.push_back(controller_.table.at(ordinal));
+          else if (controller_.remembers)
             for (int r = 1; r <= model_.modes(); ++r) robots.push_back(r);
           else
             robots.push_back(controller_.decide(state, state));
@@ -115,7 +120,13 @@ void BruteForceChain::enumerate_states() {
 
 void BruteForceChain::add_rate(Eigen::Index from, const ChainState& reached, double rate) {
   ChainState to = reached;
-  to.robots = controller_.decide(reached, states_[from]);
+  if (controller_.table.empty()) {
+    to.robots = controller_.decide(reached, states_[from]);
+  } else {
+    ChainState bare = reached;
+    bare.robots = 0;
+    to.robots = controller_.table.at(ordinal_.at(bare));
+  }
   const Eigen::Index target = index(to);
   // A jump onto itself changes nothing in the chain (it still counts in the flows).
   if (target != from) q_(from, target) += rate;

@@ -28,6 +28,9 @@ struct ChainState {
 struct Controller {
   std::function<int(const ChainState& reached, const ChainState& left)> decide;
   bool remembers = false;  // the robots in force are a state variable of their own
+  // A full-state table: robots by the state's place in the enumeration (level, then arrival
+  // phase, service phase, clocks head first: the order of `solve --export`); `decide` unused.
+  std::vector<int> table;
 };
 Controller controller_for(const model::ControlPolicy& policy);
 
@@ -92,6 +95,7 @@ class BruteForceChain {
   PageLaws laws_;
   std::vector<ChainState> states_;
   std::map<ChainState, Eigen::Index> index_;
+  std::map<ChainState, std::size_t> ordinal_;  // of each state without its robots, for a table
   Eigen::MatrixXd q_;
   Eigen::VectorXd p_;
   ChainMeasures measures_;

@@ -121,12 +121,17 @@ void compare_with_brute_force(const model::Model& model, const model::ControlPol
   const BruteForceSojourn sojourn(model, chain);
   const double brute_cost =
       brute_force_cost(model.costs, chain.measures(), sojourn.mean(Fate::kServed));
-  const analytic::ControlledArrivals arrivals(model, policy);
+  // A table is solved on the chain of section 3 as it is numbered (full_state_chain.hpp), by its own
+  // solver whatever the method.
+  const bool table = std::holds_alternative<model::TablePolicy>(policy);
+  const analytic::ControlledArrivals arrivals(
+      model, table ? model::ControlPolicy(model::Policy::constant(1, model.modes(), model.capacity)) : policy);
   const analytic::StateSpace space(model, arrivals.phases());
   const bool single_arrivals = model.arrivals.max_batch() == 1;
   // Every registered solver, and auto.
   std::vector<Method> methods{Method::kAuto};
-  for (const auto& solver : analytic::registered_solvers()) methods.push_back(solver.method);
+  if (!table)
+    for (const auto& solver : analytic::registered_solvers()) methods.push_back(solver.method);
   for (Method method : methods) {
     INFO("method " << analytic::method_name(method));
     const analytic::PolicyEvaluator evaluator(model, method);
@@ -179,6 +184,10 @@ TEST_CASE("exact engine vs brute force: phase-aware policies on random models", 
 TEST_CASE("exact engine vs brute force: memory and hysteresis policies on random models", "[crosscheck][policy]") {
   compare_random_policies(401, 25, PolicyForm::kMemory);
   compare_random_policies(501, 15, PolicyForm::kHysteresis);
+}
+
+TEST_CASE("exact engine vs brute force: full-state tables on random models", "[crosscheck][policy]") {
+  compare_random_policies(601, 30, PolicyForm::kTable);
 }
 
 TEST_CASE("exact engine vs brute force: the scenario files", "[crosscheck]") {

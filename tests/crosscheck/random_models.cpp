@@ -161,6 +161,11 @@ model::ControlPolicy random_control_policy(const model::Model& model, std::uint6
       next[0].assign(n, draw.integer(1, n));
       return model::make_memory(std::move(next), n, k, "policy.memory");
     }
+    case PolicyForm::kTable: {
+      std::vector<int> robots(static_cast<std::size_t>(chain_size(model)));
+      for (int& r : robots) r = draw.integer(1, n);
+      return model::make_table(std::move(robots), chain_size(model), n, "random table", "policy.table");
+    }
     case PolicyForm::kHysteresis: {
       if (n < 2) return random_policy(draw, n, k);
       const int off = draw.integer(1, k);

@@ -21,7 +21,7 @@ model::Model random_model(std::uint64_t seed, const RandomModelOptions& options 
 // A random policy of each form for `model` (same seed, same policy). A memory table always picks one
 // mode on reaching level 0, so that the chain has one recurrent class; hysteresis needs two modes
 // (a one-mode model gets its level map).
-enum class PolicyForm { kLevels, kPhaseAware, kMemory, kHysteresis };
+enum class PolicyForm { kLevels, kPhaseAware, kMemory, kHysteresis, kTable };
 model::ControlPolicy random_control_policy(const model::Model& model, std::uint64_t seed, PolicyForm form);
 
 // Number of states of xi_t: W (1 + M (1 + R + ... + R^{K-1})).

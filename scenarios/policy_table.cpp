@@ -1,0 +1,64 @@
+#include "scenarios/policy_table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include "model/input_error.hpp"
+#include "model/number_text.hpp"
+
+namespace crawlq::scenarios {
+
+namespace {
+
+std::vector<std::string> fields(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream in(line);
+  for (std::string field; std::getline(in, field, ',');) {
+    const auto first = field.find_first_not_of(" \t\r");
+    const auto last = field.find_last_not_of(" \t\r");
+    out.push_back(first == std::string::npos ? "" : field.substr(first, last - first + 1));
+  }
+  if (!line.empty() && line.back() == ',') out.emplace_back();
+  return out;
+}
+
+}  // namespace
+
+std::vector<int> read_policy_table(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw model::InputError(file.string(), "cannot read the policy table");
+  std::vector<int> robots;
+  std::optional<std::size_t> column;  // of `robots`; a bare list has one column
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const std::vector<std::string> row = fields(line);
+    if (!column) {
+      const bool header = std::any_of(line.begin(), line.end(), [](unsigned char c) { return std::isalpha(c); });
+      if (header) {
+        const auto at = std::find(row.begin(), row.end(), "robots");
+        if (at == row.end())
+          throw model::InputError(fmt::format("{} line {}", file.string(), number),
+                                  "the header has no `robots` column");
+        column = static_cast<std::size_t>(at - row.begin());
+        continue;
+      }
+      column = row.size() - 1;
+    }
+    const std::string where = fmt::format("{} line {}", file.string(), number);
+    if (*column >= row.size()) throw model::InputError(where, fmt::format("no robots value (column {})", *column + 1));
+    const std::string& text = row[*column];
+    const auto value = model::parse_whole_number(text, -1'000'000, 1'000'000);
+    if (!value) throw model::InputError(where, fmt::format("robots '{}': not a whole number", text));
+    robots.push_back(static_cast<int>(*value));
+  }
+  return robots;
+}
+
+}  // namespace crawlq::scenarios
