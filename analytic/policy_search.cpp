@@ -1,5 +1,7 @@
 #include "analytic/policy_search.hpp"
 
+#include "analytic/parallel_for.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -51,31 +53,6 @@ double checked_cost(const PolicyEvaluation& e) {
   return e.measures.cost;
 }
 
-// body(i) for i = 0..count-1 on `threads` threads (0: all cores); the first exception stops the
-// rest and is rethrown.
-void parallel_for(std::size_t count, int threads, const std::function<void(std::size_t)>& body) {
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  const auto work = [&] {
-    for (std::size_t i = next++; i < count; i = next++) {
-      try {
-        body(i);
-      } catch (...) {
-        std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = count;
-      }
-    }
-  };
-  threads = model::resolved_threads(threads);
-  threads = static_cast<int>(std::min<std::size_t>(threads, count));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
-}
 
 struct Costs {
   std::vector<double> costs;

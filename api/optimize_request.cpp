@@ -13,18 +13,27 @@
 
 namespace crawlq::api {
 
+const std::vector<PolicyClass>& policy_classes() {
+  static const std::vector<PolicyClass> all{PolicyClass::kThresholds, PolicyClass::kLevels, PolicyClass::kPhaseAware,
+                                            PolicyClass::kMemory,     PolicyClass::kMarkov, PolicyClass::kAll};
+  return all;
+}
+
 const char* policy_class_name(PolicyClass policy_class) {
   switch (policy_class) {
     case PolicyClass::kThresholds: return "thresholds";
     case PolicyClass::kLevels: return "levels";
+    case PolicyClass::kPhaseAware: return "phase-aware";
+    case PolicyClass::kMemory: return "memory";
     case PolicyClass::kMarkov: return "markov";
+    case PolicyClass::kAll: return "all";
   }
   return "?";
 }
 
 PolicyClass parse_policy_class(const std::string& name) {
   std::string known;
-  for (PolicyClass c : {PolicyClass::kThresholds, PolicyClass::kLevels, PolicyClass::kMarkov}) {
+  for (PolicyClass c : policy_classes()) {
     if (name == policy_class_name(c)) return c;
     known += (known.empty() ? "" : ", ") + std::string(policy_class_name(c));
   }
@@ -35,6 +44,10 @@ bool OptimizeRequest::is_valid(std::string* why) const {
   std::string problem;
   if (policy_class == PolicyClass::kLevels && search == analytic::Search::kLocal)
     problem = "--search local: searches the threshold class only; --class levels enumerates every map";
+  else if (search == analytic::Search::kLocal && policy_class != PolicyClass::kThresholds &&
+           policy_class != PolicyClass::kAll && policy_class != PolicyClass::kMarkov)
+    problem = fmt::format("--search local: chooses how the threshold class is searched; --class {} searches its own way",
+                          policy_class_name(policy_class));
   else if (!export_policy.empty() && policy_class != PolicyClass::kMarkov)
     problem = fmt::format("--export-policy {}: written for --class markov (the other classes' best is a "
                           "threshold vector or level map to give as --thresholds or --levels)",
@@ -46,11 +59,103 @@ bool OptimizeRequest::is_valid(std::string* why) const {
   return model::valid_unless(std::move(problem), why);
 }
 
+namespace {
+
+// Up to this many tables a phase-aware or memory class is enumerated; beyond, the descent.
+constexpr std::int64_t kExhaustiveTables = 4096;
+
+analytic::TableClass table_class_of(PolicyClass c) {
+  return c == PolicyClass::kMemory ? analytic::TableClass::kMemory : analytic::TableClass::kPhaseAware;
+}
+
+// The threshold class's best, exhaustive or local as --search (and its size) decides.
+analytic::PolicyCost best_threshold(const analytic::PolicyEvaluator& evaluator, const OptimizeRequest& request) {
+  if (analytic::choose_search(request.search, request.model) == analytic::Search::kLocal)
+    return analytic::optimize_thresholds_locally(evaluator, {.threads = request.threads, .starts = request.starts}).best;
+  return analytic::optimize_thresholds(evaluator, request.threads).best;
+}
+
+nlohmann::json cost_json(const nlohmann::json& policy, double cost) {
+  nlohmann::json j = policy;
+  j["cost"] = cost;
+  return j;
+}
+
+// The best of a table class as interface.md writes it: {"phase_aware": [[...]]} or {"memory": [[...]]}.
+nlohmann::json table_best_json(const analytic::TableClassSearch& search) {
+  const analytic::PolicyEvaluation& best = *search.best;
+  return std::visit(model::Overloaded{
+                        [&](const model::PhaseAwarePolicy& p) { return cost_json({{"phase_aware", p.robots}}, best.measures.cost); },
+                        [&](const model::MemoryPolicy& p) { return cost_json({{"memory", p.next}}, best.measures.cost); },
+                        [&](const model::Policy& p) { return cost_json(policy_json(p), best.measures.cost); },
+                        [&](const auto&) { return cost_json(control_policy_json(best.policy), best.measures.cost); }},
+                    best.policy);
+}
+
+ClassComparison compare_classes(const analytic::PolicyEvaluator& evaluator, const OptimizeRequest& request) {
+  const model::Model& model = request.model;
+  const auto say = [&](const std::string& line) {
+    if (request.progress) request.progress(line);
+  };
+  ClassComparison c{.rows = {}, .markov = std::nullopt};
+  say("thresholds");
+  const bool local = analytic::choose_search(request.search, model) == analytic::Search::kLocal;
+  analytic::PolicyCost thresholds = best_threshold(evaluator, request);
+  std::vector<double> constant;
+  for (int r = 1; r <= model.modes(); ++r)
+    constant.push_back(evaluator.evaluate(model::Policy::constant(r, model.modes(), model.capacity)).measures.cost);
+  const auto cheapest_constant = std::min_element(constant.begin(), constant.end());
+  const int robots = static_cast<int>(cheapest_constant - constant.begin()) + 1;
+  c.rows.push_back({"constant", *cheapest_constant, "global",
+                    policy_json(model::Policy::constant(robots, model.modes(), model.capacity))});
+  c.rows.push_back({"thresholds", thresholds.cost, local ? "local" : "global", policy_json(thresholds.policy)});
+  say("level maps");
+  if (const auto maps = analytic::level_map_count(model.modes(), model.capacity); maps && *maps <= request.max_maps) {
+    const analytic::LevelSearch levels = analytic::optimize_levels(evaluator, request.max_maps, request.threads);
+    c.rows.push_back({"levels", levels.best.cost, "global", policy_json(levels.best.policy)});
+  } else {
+    const analytic::TableClassSearch levels = analytic::optimize_table_class(
+        evaluator, analytic::TableClass::kLevels, thresholds.policy, 0, request.threads);
+    c.rows.push_back({"levels", levels.best->measures.cost, "local", table_best_json(levels)});
+  }
+  for (const PolicyClass table_class : {PolicyClass::kMemory, PolicyClass::kPhaseAware}) {
+    say(policy_class_name(table_class));
+    const analytic::TableClassSearch search = analytic::optimize_table_class(
+        evaluator, table_class_of(table_class), thresholds.policy, kExhaustiveTables, request.threads);
+    c.rows.push_back({policy_class_name(table_class), search.best->measures.cost, search.exhaustive ? "global" : "local",
+                      table_best_json(search)});
+  }
+  say("every policy that sees the whole state");
+  c.markov = analytic::optimize_markov_policies(evaluator, {.threads = request.threads, .search = request.search,
+                                                            .progress = nullptr});
+  c.rows.push_back({"markov", c.markov->best->measures.cost, c.markov->global ? "global" : "heuristic",
+                    {{"table", nullptr}}});
+  return c;
+}
+
+}  // namespace
+
+double comparison_optimum(const ClassComparison& comparison) {
+  double least = comparison.rows.front().cost;
+  for (const auto& row : comparison.rows) least = std::min(least, row.cost);
+  return least;
+}
+
+double excess(double cost, double optimum) {
+  const double gap = cost - optimum;
+  return std::abs(gap) <= 1e-12 * std::max(1.0, std::abs(optimum)) ? 0.0 : gap;
+}
+
 OptimizeResult optimize(const OptimizeRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
   const analytic::PolicyEvaluator evaluator(request.model, request.method);
   const auto start = std::chrono::steady_clock::now();
   auto search = [&]() -> decltype(OptimizeResult::search) {
+    if (request.policy_class == PolicyClass::kPhaseAware || request.policy_class == PolicyClass::kMemory)
+      return analytic::optimize_table_class(evaluator, table_class_of(request.policy_class),
+                                            best_threshold(evaluator, request).policy, kExhaustiveTables,
+                                            request.threads);
+    if (request.policy_class == PolicyClass::kAll) return compare_classes(evaluator, request);
     if (request.policy_class == PolicyClass::kMarkov) {
       analytic::MarkovSearch markov = analytic::optimize_markov_policies(
           evaluator, {.threads = request.threads, .search = request.search, .progress = request.progress});
@@ -167,7 +272,34 @@ nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& res
             if (search.best_threshold) j["best_threshold"] = best_json(*search.best_threshold);
             return j;
           },
-          [&](const analytic::MarkovSearch& search) { return markov_json(request, search, result.seconds); }},
+          [&](const analytic::MarkovSearch& search) { return markov_json(request, search, result.seconds); },
+          [&](const analytic::TableClassSearch& search) {
+            return nlohmann::json{{"class", policy_class_name(request.policy_class)},
+                                  {"best", table_best_json(search)},
+                                  {"search", search.exhaustive ? "exhaustive" : "local"},
+                                  {"optimality", search.exhaustive ? "global" : "local"},
+                                  {"tables", search.tables},
+                                  {"policies_solved", search.policies_solved},
+                                  {"moves", search.moves},
+                                  {"seconds", result.seconds}};
+          },
+          [&](const ClassComparison& comparison) {
+            const double optimum = comparison_optimum(comparison);
+            nlohmann::json rows = nlohmann::json::array();
+            for (const auto& row : comparison.rows)
+              rows.push_back({{"class", row.name},
+                              {"cost", row.cost},
+                              {"excess", excess(row.cost, optimum)},
+                              {"relative_excess", optimum != 0 ? excess(row.cost, optimum) / optimum : 0.0},
+                              {"optimality", row.optimality},
+                              {"policy", row.policy}});
+            return nlohmann::json{{"class", "all"},
+                                  {"rows", rows},
+                                  {"optimum", optimum},
+                                  {"optimality", comparison.markov->global ? "global" : "heuristic"},
+                                  {"lower_bound", comparison.markov->lower_bound},
+                                  {"seconds", result.seconds}};
+          }},
       result.search);
 }
 

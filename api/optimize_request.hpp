@@ -3,12 +3,15 @@
 // with the JSON of `crawlq optimize --json`.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "analytic/markov_search.hpp"
 #include "analytic/policy_search.hpp"
+#include "analytic/table_search.hpp"
 #include "analytic/stationary_solver.hpp"
 #include "api/solve_request.hpp"
 #include "model/model.hpp"
@@ -16,7 +19,9 @@
 namespace crawlq::api {
 
 // The classes optimize searches, from the paper's to every policy that sees the whole state.
-enum class PolicyClass { kThresholds, kLevels, kMarkov };
+enum class PolicyClass { kThresholds, kLevels, kPhaseAware, kMemory, kMarkov, kAll };
+// Every class, in the order --help and `--class all` list them.
+const std::vector<PolicyClass>& policy_classes();
 
 struct OptimizeRequest {
   std::string source;  // what messages call the model: its file's name
@@ -36,13 +41,31 @@ struct OptimizeRequest {
   bool is_valid(std::string* why) const;
 };
 
-// "thresholds" | "levels" | "markov"; parse_policy_class throws model::InputError naming the known ones.
+// Its --class name; parse_policy_class throws model::InputError naming the known ones.
 const char* policy_class_name(PolicyClass policy_class);
 PolicyClass parse_policy_class(const std::string& name);
 
+// `--class all`: what each class's best costs beside the optimum over every policy (the price of
+// each restriction on what the controller sees or remembers).
+struct ClassRow {
+  std::string name;        // "constant", "thresholds", "levels", "memory", "phase-aware", "markov"
+  double cost = 0;
+  std::string optimality;  // "global" (the class's optimum), "local" (a local minimum), "heuristic"
+  nlohmann::json policy;   // its best policy, as optimize --json writes it for the class
+};
+struct ClassComparison {
+  std::vector<ClassRow> rows;  // from the smallest class to the largest
+  std::optional<analytic::MarkovSearch> markov;  // the last row's search; always set
+};
+
+// The least cost of the rows (the full-state row unless a heuristic's best lost to another class),
+// and a row's excess over it (0 within round-off).
+double comparison_optimum(const ClassComparison& comparison);
+double excess(double cost, double optimum);
+
 struct OptimizeResult {
   std::variant<analytic::ThresholdSearch, analytic::LocalThresholdSearch, analytic::LevelSearch,
-               analytic::MarkovSearch>
+               analytic::TableClassSearch, analytic::MarkovSearch, ClassComparison>
       search;
   double seconds = 0;
 };

@@ -149,6 +149,48 @@ void print_markov(const OptimizeOptions& o, const model::Model& model, const ana
                o.export_policy);
 }
 
+void print_table_class(const OptimizeOptions& o, const model::Model& model, const analytic::TableClassSearch& search,
+                       double seconds) {
+  const analytic::PolicyEvaluation& best = *search.best;
+  fmt::print("{} ({}): K = {}, {} modes; --class {}: {} of the {} tables solved in {:.3g} s ({})\n\n",
+             model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(), o.policy_class,
+             search.policies_solved, search.tables, seconds,
+             search.exhaustive ? "every one: the class's optimum"
+                               : fmt::format("a descent from the best threshold policy, {} moves: a local minimum",
+                                             search.moves));
+  const bool memory = std::holds_alternative<model::MemoryPolicy>(best.policy);
+  fmt::print("  {:>5}  {}\n", "level", memory ? "next robots when reached with 1, 2, ... in force" : "robots in arrival phase 0, 1, ...");
+  std::visit(model::Overloaded{[&](const model::PhaseAwarePolicy& p) {
+                                 for (std::size_t i = 0; i < p.robots.size(); ++i)
+                                   fmt::print("  {:>5}  {}\n", i, fmt::join(p.robots[i], " "));
+                               },
+                               [&](const model::MemoryPolicy& p) {
+                                 for (std::size_t i = 0; i < p.next.size(); ++i)
+                                   fmt::print("  {:>5}  {}\n", i, fmt::join(p.next[i], " "));
+                               },
+                               [&](const auto&) {}},
+             best.policy);
+  fmt::print("\nbest cost {:.8g}\n", best.measures.cost);
+}
+
+void print_comparison(const OptimizeOptions& o, const model::Model& model, const api::OptimizeRequest& request,
+                      const api::OptimizeResult& result) {
+  const auto& comparison = std::get<api::ClassComparison>(result.search);
+  const double optimum = api::comparison_optimum(comparison);
+  fmt::print("{} ({}): K = {}, {} modes; what each class of policies can do, {:.3g} s\n\n",
+             model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(), result.seconds);
+  fmt::print("  {:<12} {:>14} {:>12} {:>9}  {}\n", "class", "best cost", "excess", "excess %", "optimality");
+  for (const auto& row : comparison.rows)
+    fmt::print("  {:<12} {:>14.8g} {:>12.6g} {:>8.2f}%  {}\n", row.name, row.cost, api::excess(row.cost, optimum),
+               optimum != 0 ? 100 * api::excess(row.cost, optimum) / optimum : 0.0, row.optimality);
+  fmt::print("\n  constant: one number of robots; thresholds: the paper's class; levels: robots by level;\n"
+             "  memory: by level and the robots in force; phase-aware: by level and arrival phase;\n"
+             "  markov: by the whole state ({}; no policy costs less than {:.8g}).\n",
+             comparison.markov->global ? "the global optimum" : "a heuristic's best: the sojourn term is a ratio",
+             comparison.markov->lower_bound);
+  (void)request;
+}
+
 int run(const OptimizeOptions& o) {
   const api::PolicyClass policy_class = api::parse_policy_class(o.policy_class);
   const analytic::Search requested = flag_choice("--search", o.search, analytic::parse_search);
@@ -187,7 +229,9 @@ int run(const OptimizeOptions& o) {
                    [&](const analytic::ThresholdSearch& s) { print_exhaustive(o, model, s, result.seconds, why); },
                    [&](const analytic::LocalThresholdSearch& s) { print_local(o, model, s, result.seconds, why); },
                    [&](const analytic::LevelSearch& s) { print_levels(o, model, s, result.seconds); },
-                   [&](const analytic::MarkovSearch& s) { print_markov(o, model, s, result.seconds); }},
+                   [&](const analytic::MarkovSearch& s) { print_markov(o, model, s, result.seconds); },
+                   [&](const analytic::TableClassSearch& s) { print_table_class(o, model, s, result.seconds); },
+                   [&](const api::ClassComparison&) { print_comparison(o, model, request, result); }},
                result.search);
     return 0;
   } catch (const std::runtime_error& e) {
@@ -226,9 +270,18 @@ std::function<int()> add_optimize_command(CLI::App& app) {
       "                      MDP carries: the best of candidates from a stand-in holding cost,\n"
       "                      each evaluated exactly, and a lower bound on what any policy costs.\n"
       "                      --export-policy FILE writes the table (CSV, one line per state).\n"
+      "  --class phase-aware: robots by level and arrival phase; --class memory: the next robots\n"
+      "                      by level and the robots in force (hysteresis is one such policy).\n"
+      "                      Every table while there are at most 4096, else a descent from the\n"
+      "                      best threshold policy changing one entry at a time.\n"
+      "  --class all:        one table: constant, thresholds, levels, memory, phase-aware and the\n"
+      "                      full-state optimum, each with its excess over the optimum: what\n"
+      "                      each restriction on what the controller sees or remembers costs.\n"
       "Example: crawlq optimize scenarios/data/paper-example-1.yaml");
   cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
-  cmd->add_option("--class", o->policy_class, "thresholds | levels | markov")->capture_default_str();
+  std::string classes;
+  for (const auto c : api::policy_classes()) classes += (classes.empty() ? "" : " | ") + std::string(api::policy_class_name(c));
+  cmd->add_option("--class", o->policy_class, classes)->capture_default_str();
   cmd->add_option("--export-policy", o->export_policy,
                   "--class markov: write the best policy's table here (CSV; a scenario reads it back as "
                   "`policy: {table: FILE}`)");

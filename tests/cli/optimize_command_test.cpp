@@ -399,3 +399,55 @@ TEST_CASE("a policy table of the wrong length or with robots out of range is ref
 
 }  // namespace
 }  // namespace crawlq::cli_test
+
+namespace crawlq::cli_test {
+namespace {
+
+TEST_CASE("optimize --class phase-aware and memory: tables of the right shape, never above thresholds, solved back",
+          "[cli][optimize][markov]") {
+  TempDirectory dir;
+  const std::string file = shipped("paper-example-1.yaml");
+  const double thresholds = optimize_json(file).at("best").at("cost").get<double>();
+  for (const std::string& form : {"phase-aware", "memory"}) {
+    INFO(form);
+    const json j = optimize_json(file, {"--class", form});
+    CHECK(j.at("class") == form);
+    const std::string key = form == "memory" ? "memory" : "phase_aware";
+    const auto table = j.at("best").at(key);
+    REQUIRE(table.size() == 6);  // K + 1 rows
+    CHECK(table.at(0).size() == (form == "memory" ? 4u : 2u));  // N modes, W arrival phases
+    CHECK(j.at("best").at("cost").get<double>() <= thresholds * (1 + 1e-12));
+    // The table as the scenario's policy: solve gives the same cost.
+    const std::string text = read_text(file);
+    const std::string body = text.substr(0, text.find("\npolicy:") + 1);
+    const std::string scenario = dir.write(form + ".yaml", body + "\npolicy:\n  " + form + ": " + table.dump() + "\n");
+    const ProcessResult run = crawlq({"solve", scenario, "--json"});
+    INFO(report(run));
+    REQUIRE(run.exit_status == 0);
+    CHECK(json_of(run).at("cost").get<double>() == Approx(j.at("best").at("cost").get<double>()).epsilon(1e-10));
+  }
+}
+
+TEST_CASE("optimize --class all: one row per class, each at least the optimum, in the order of the classes",
+          "[cli][optimize][markov]") {
+  const json j = optimize_json(shipped("paper-example-1.yaml"), {"--class", "all"});
+  const std::vector<std::string> order{"constant", "thresholds", "levels", "memory", "phase-aware", "markov"};
+  REQUIRE(j.at("rows").size() == order.size());
+  const double optimum = j.at("optimum").get<double>();
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const auto& row = j.at("rows").at(i);
+    CHECK(row.at("class") == order[i]);
+    CHECK(row.at("excess").get<double>() >= 0);
+    CHECK(row.at("cost").get<double>() == Approx(optimum + row.at("excess").get<double>()).epsilon(1e-12));
+  }
+  // Each class contains the one before it (memory and phase-aware both contain the level maps).
+  const auto cost = [&](std::size_t i) { return j.at("rows").at(i).at("cost").get<double>(); };
+  CHECK(cost(1) <= cost(0));
+  CHECK(cost(2) <= cost(1) * (1 + 1e-12));
+  CHECK(cost(3) <= cost(2) * (1 + 1e-12));
+  CHECK(cost(4) <= cost(2) * (1 + 1e-12));
+  CHECK(j.at("lower_bound").get<double>() <= optimum);
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test

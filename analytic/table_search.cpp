@@ -1,0 +1,134 @@
+#include "analytic/table_search.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "analytic/parallel_for.hpp"
+#include "model/input_error.hpp"
+
+namespace crawlq::analytic {
+
+namespace {
+
+int columns(TableClass table_class, const model::Model& model) {
+  switch (table_class) {
+    case TableClass::kLevels: return 1;
+    case TableClass::kPhaseAware: return model.arrivals.phases();
+    case TableClass::kMemory: return model.modes();
+  }
+  return 1;
+}
+
+std::int64_t saturating_power(std::int64_t base, std::int64_t exponent) {
+  std::int64_t p = 1;
+  for (std::int64_t i = 0; i < exponent; ++i) {
+    if (p > std::numeric_limits<std::int64_t>::max() / base) return std::numeric_limits<std::int64_t>::max();
+    p *= base;
+  }
+  return p;
+}
+
+constexpr double kRefused = std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+const char* table_class_name(TableClass table_class) {
+  switch (table_class) {
+    case TableClass::kLevels: return "levels";
+    case TableClass::kPhaseAware: return "phase-aware";
+    case TableClass::kMemory: return "memory";
+  }
+  return "?";
+}
+
+model::ControlPolicy table_policy(TableClass table_class, const model::Model& model, const std::vector<int>& entries) {
+  const int width = columns(table_class, model);
+  std::vector<std::vector<int>> rows;
+  for (int level = 0; level <= model.capacity; ++level)
+    rows.emplace_back(entries.begin() + level * width, entries.begin() + (level + 1) * width);
+  switch (table_class) {
+    case TableClass::kLevels: return model::Policy::from_levels(entries, model.modes(), model.capacity);
+    case TableClass::kPhaseAware:
+      return model::make_phase_aware(std::move(rows), model.modes(), model.capacity, width, "phase-aware");
+    case TableClass::kMemory: return model::make_memory(std::move(rows), model.modes(), model.capacity, "memory");
+  }
+  throw std::logic_error("a table class without a policy form");
+}
+
+TableClassSearch optimize_table_class(const PolicyEvaluator& evaluator, TableClass table_class,
+                                      const model::Policy& start, std::int64_t max_exhaustive, int threads) {
+  const model::Model& model = evaluator.model();
+  const int width = columns(table_class, model), n = model.modes();
+  const std::size_t entries = static_cast<std::size_t>(model.capacity + 1) * width;
+  TableClassSearch result;
+  result.tables = saturating_power(n, static_cast<std::int64_t>(entries));
+
+  // Its cost (2), or infinity for a table the engine refuses.
+  const auto cost_of = [&](const std::vector<int>& table) -> std::pair<double, std::optional<PolicyEvaluation>> {
+    try {
+      PolicyEvaluation e = evaluator.evaluate(table_policy(table_class, model, table));
+      if (e.stationary.summary.status != SolverStatus::kConverged)
+        throw std::runtime_error("stationary solve failed: " + e.stationary.summary.message);
+      const double cost = e.measures.cost;
+      return {cost, std::move(e)};
+    } catch (const model::InputError&) {
+      return {kRefused, std::nullopt};
+    }
+  };
+  const auto keep_cheapest = [&](std::vector<std::vector<int>>& tables) {
+    std::vector<std::pair<double, std::optional<PolicyEvaluation>>> solved(tables.size());
+    parallel_for(tables.size(), threads, [&](std::size_t i) { solved[i] = cost_of(tables[i]); });
+    result.policies_solved += static_cast<std::int64_t>(tables.size());
+    std::optional<std::size_t> cheapest;
+    for (std::size_t i = 0; i < solved.size(); ++i)
+      if (solved[i].second && (!cheapest || solved[i].first < solved[*cheapest].first)) cheapest = i;
+    return cheapest ? std::optional<std::pair<std::vector<int>, PolicyEvaluation>>(
+                          std::pair{tables[*cheapest], std::move(*solved[*cheapest].second)})
+                    : std::nullopt;
+  };
+
+  if (result.tables <= max_exhaustive) {
+    std::vector<std::vector<int>> all;
+    std::vector<int> table(entries, 1);
+    do all.push_back(table);
+    while ([&] {
+      for (int& e : table) {
+        if (e < n) return ++e, true;
+        e = 1;
+      }
+      return false;
+    }());
+    auto best = keep_cheapest(all);
+    if (!best) throw std::runtime_error(fmt::format("every {} table was refused", table_class_name(table_class)));
+    result.best = std::move(best->second);
+    result.exhaustive = true;
+    return result;
+  }
+
+  // The start as a table of this class: every column runs the level's robots.
+  std::vector<int> current;
+  for (int level = 0; level <= model.capacity; ++level) current.insert(current.end(), width, start.robots(level));
+  std::vector<std::vector<int>> first{current};
+  auto here = keep_cheapest(first);
+  if (!here) throw std::runtime_error("the start of the descent was refused");
+  while (true) {
+    std::vector<std::vector<int>> neighbours;
+    for (std::size_t e = 0; e < entries; ++e)
+      for (int value = 1; value <= n; ++value)
+        if (value != here->first[e]) {
+          neighbours.push_back(here->first);
+          neighbours.back()[e] = value;
+        }
+    auto next = keep_cheapest(neighbours);
+    if (!next || next->second.measures.cost >= here->second.measures.cost) break;
+    here = std::move(next);
+    ++result.moves;
+  }
+  result.best = std::move(here->second);
+  return result;
+}
+
+}  // namespace crawlq::analytic
