@@ -13,11 +13,12 @@ namespace {
 constexpr double kGrid[] = {0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0};
 constexpr int kGoldenSteps = 8;
 
-model::TablePolicy table_of(std::vector<int> robots, std::string source) { return {std::move(robots), std::move(source)}; }
-
 PolicyEvaluation evaluate_exactly(const PolicyEvaluator& evaluator, const std::vector<int>& robots,
                                   const std::string& source) {
-  PolicyEvaluation e = evaluator.evaluate(table_of(robots, source));
+  const model::Model& m = evaluator.model();
+  PolicyEvaluation e = evaluator.evaluate(model::make_table(robots, m.capacity, m.arrivals.phases(), m.service.phases(),
+                                                            m.obsolescence ? m.obsolescence->phases() : 1, m.modes(),
+                                                            source, "policy.table"));
   if (e.stationary.summary.status != SolverStatus::kConverged)
     throw std::runtime_error(fmt::format("the full-state optimum could not be evaluated: {}", e.stationary.summary.message));
   return e;

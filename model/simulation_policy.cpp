@@ -66,8 +66,21 @@ long long chain_states(int capacity, int arrival_phases, int service_phases, int
   return states > kMost ? 0 : states;
 }
 
-TablePolicy make_table(std::vector<int> robots, long long states, int modes, std::string source,
-                       const std::string& key_path) {
+std::size_t TablePolicy::index(int level, int arrival_phase, int service_phase, const std::vector<int>& clocks) const {
+  if (level == 0) return static_cast<std::size_t>(arrival_phase);
+  std::size_t offset = static_cast<std::size_t>(arrival_phases), clock_count = 1;
+  for (int i = 1; i < level; ++i) {
+    offset += static_cast<std::size_t>(arrival_phases) * service_phases * clock_count;
+    clock_count *= static_cast<std::size_t>(clock_phases);
+  }
+  std::size_t within = static_cast<std::size_t>(arrival_phase) * service_phases + service_phase;
+  for (const int c : clocks) within = within * clock_phases + c;
+  return offset + within;
+}
+
+TablePolicy make_table(std::vector<int> robots, int capacity, int arrival_phases, int service_phases, int clock_phases,
+                       int modes, std::string source, const std::string& key_path) {
+  const long long states = chain_states(capacity, arrival_phases, service_phases, clock_phases);
   if (static_cast<long long>(robots.size()) != states)
     throw InputError(key_path, fmt::format("{}: {} robots values but the chain has {} states (one for each line of "
                                            "`solve --export`)",
@@ -75,7 +88,7 @@ TablePolicy make_table(std::vector<int> robots, long long states, int modes, std
   for (std::size_t x = 0; x < robots.size(); ++x)
     if (robots[x] < 1 || robots[x] > modes)
       throw InputError(key_path, fmt::format("{}: state {}: {} robots outside 1..{}", source, x, robots[x], modes));
-  return {std::move(robots), std::move(source)};
+  return {std::move(robots), std::move(source), capacity, arrival_phases, service_phases, clock_phases};
 }
 
 MemoryPolicy as_memory(const HysteresisPolicy& h, int modes, int capacity) {

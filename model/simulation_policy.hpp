@@ -34,7 +34,12 @@ struct MemoryPolicy {
 struct TablePolicy {
   std::vector<int> robots;
   std::string source;  // the file it was read from, shown in messages and JSON
+  // The chain it numbers: K, W, M and R (1 when pages never expire).
+  int capacity = 0, arrival_phases = 0, service_phases = 0, clock_phases = 0;
   bool operator==(const TablePolicy&) const = default;
+  // The place of a state in the order of `solve --export`: level, then arrival phase, service
+  // phase (none at level 0), the waiting pages' clock phases from the head.
+  std::size_t index(int level, int arrival_phase, int service_phase, const std::vector<int>& clocks) const;
 };
 
 // The number of states of xi_t: W (1 + M (1 + R + ... + R^(K-1))); 0 beyond 2^40 (too many to list).
@@ -51,8 +56,8 @@ HysteresisPolicy make_hysteresis(int high, int low, int switch_off, int switch_o
 PhaseAwarePolicy make_phase_aware(std::vector<std::vector<int>> robots, int modes, int capacity, int phases,
                                   const std::string& key_path);
 MemoryPolicy make_memory(std::vector<std::vector<int>> next, int modes, int capacity, const std::string& key_path);
-// `states` robots values, each in 1..N.
-TablePolicy make_table(std::vector<int> robots, long long states, int modes, std::string source,
-                       const std::string& key_path);
+// One robots value for each state of the chain of K, W, M, R, each in 1..N.
+TablePolicy make_table(std::vector<int> robots, int capacity, int arrival_phases, int service_phases, int clock_phases,
+                       int modes, std::string source, const std::string& key_path);
 
 }  // namespace crawlq::model

@@ -193,8 +193,8 @@ model::Costs costs(const YamlReader& r) {
 
 // The `policy:` section: one of the forms of model::ControlPolicy.
 // `states`: of the chain, for a table; `directory`: where a table's file name starts from.
-model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int phases, long long states,
-                            const std::filesystem::path& directory) {
+model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int phases, int service_phases,
+                            int clock_phases, const std::filesystem::path& directory) {
   r.allow_only({"thresholds", "levels", "hysteresis", "phase-aware", "memory", "table"});
   int given = 0;
   for (const char* key : {"thresholds", "levels", "hysteresis", "phase-aware", "memory", "table"})
@@ -204,8 +204,10 @@ model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int ph
   if (r.has("table")) {
     const YamlReader t = r.at("table");
     const std::filesystem::path file = directory / t.text();
-    if (states == 0) throw model::InputError(t.path(), "the chain has more than 2^40 states: no table can list them");
-    return model::make_table(read_policy_table(file), states, modes, file.string(), t.path());
+    if (model::chain_states(capacity, phases, service_phases, clock_phases) == 0)
+      throw model::InputError(t.path(), "the chain has more than 2^40 states: no table can list them");
+    return model::make_table(read_policy_table(file), capacity, phases, service_phases, clock_phases, modes,
+                             file.string(), t.path());
   }
   if (r.has("thresholds")) {
     const YamlReader t = r.at("thresholds");
@@ -270,10 +272,8 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
   const model::Costs c = root.has("costs") ? costs(root.at("costs")) : model::Costs{};
   std::optional<model::ControlPolicy> p;
   if (root.has("policy"))
-    p = policy(root.at("policy"), arrivals.modes(), capacity, arrivals.phases(),
-               model::chain_states(capacity, arrivals.phases(), service.phases(),
-                                   obsolescence ? obsolescence->phases() : 1),
-               directory);
+    p = policy(root.at("policy"), arrivals.modes(), capacity, arrivals.phases(), service.phases(),
+               obsolescence ? obsolescence->phases() : 1, directory);
 
   Scenario scenario{model::Model{.name = root.has("name") ? root.at("name").text() : "",
                                  .capacity = capacity,

@@ -1,6 +1,7 @@
 #pragma once
 // Control policies behind one small interface (OMNeT++'s strategies): how many robots are active,
 // given what the controller sees.
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -15,12 +16,19 @@ struct SystemView {
   int robots = 0;         // active now (before this decision); 0 before the first
   double time = 0;
   int previous_level = -1;  // before the event just handled; -1 before the first decision
+  // Seen only by policies that need them (Policy::needs_phases): the server's phase (-1 at level 0)
+  // and the waiting pages' clock phases, head first.
+  int service_phase = -1;
+  const std::vector<int>* clocks = nullptr;
 };
 
 class Policy {
  public:
   virtual ~Policy() = default;
   virtual int robots(const SystemView& view) const = 0;
+  // True when the policy reads the server's and the clocks' phases: the simulator then runs every
+  // phase as a state (phase_level_run.hpp) instead of drawing whole service times and clocks.
+  virtual bool needs_phases() const { return false; }
 };
 
 // Any robots-per-level map: the paper's threshold policies and everything else that looks only at
@@ -64,6 +72,21 @@ class MemoryPolicy final : public Policy {
   std::vector<std::vector<int>> next_;
 };
 
+// Full state: robots by the state's place in the table (model::TablePolicy::index).
+class TablePolicy final : public Policy {
+ public:
+  explicit TablePolicy(model::TablePolicy spec) : spec_(std::move(spec)) {}
+  int robots(const SystemView& view) const override {
+    static const std::vector<int> none;
+    return spec_.robots[spec_.index(view.level, view.arrival_phase, std::max(view.service_phase, 0),
+                                    view.clocks ? *view.clocks : none)];
+  }
+  bool needs_phases() const override { return true; }
+
+ private:
+  model::TablePolicy spec_;
+};
+
 // Robots by level and arrival phase.
 class PhaseAwarePolicy final : public Policy {
  public:
@@ -74,7 +97,7 @@ class PhaseAwarePolicy final : public Policy {
   std::vector<std::vector<int>> robots_;
 };
 
-// The simulator runs every form of control policy but full-state tables (model::InputError).
+// The simulator runs every form of control policy.
 std::unique_ptr<Policy> make_policy(const model::ControlPolicy& policy);
 
 }  // namespace crawlq::sim

@@ -6,6 +6,7 @@
 
 #include "model/admission.hpp"
 #include "sim/page_buffer.hpp"
+#include "sim/phase_level_run.hpp"
 #include "sim/statistics_observer.hpp"
 
 namespace crawlq::sim {
@@ -60,6 +61,8 @@ Simulator::Simulator(const model::Model& model, const Policy& policy)
 
 RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, double observe_from, double until,
                              const std::vector<Observer*>& observers, const RunLimits& limits) const {
+  if (policy_.needs_phases())
+    return run_phase_level(model_, policy_, seed, replication, observe_from, until, observers, limits);
   const Path path{seed, replication, observe_from, until, limits};
   auto* statistics = observers.size() == 1 ? dynamic_cast<StatisticsObserver*>(observers[0]) : nullptr;
   const auto* level_map = dynamic_cast<const LevelMapPolicy*>(&policy_);

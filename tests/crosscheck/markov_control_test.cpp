@@ -25,7 +25,8 @@ model::Model rate_model(std::uint64_t seed, long max_states) {
 }
 
 double brute_cost(const model::Model& m, const std::vector<int>& robots) {
-  const BruteForceChain chain(m, model::make_table(robots, static_cast<long long>(robots.size()), m.modes(), "t", "t"));
+  const BruteForceChain chain(m, model::make_table(robots, m.capacity, m.arrivals.phases(), m.service.phases(),
+                                                   m.obsolescence ? m.obsolescence->phases() : 1, m.modes(), "t", "t"));
   return brute_force_cost(m.costs, chain.measures(), 0.0);
 }
 

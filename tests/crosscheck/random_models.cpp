@@ -164,7 +164,8 @@ model::ControlPolicy random_control_policy(const model::Model& model, std::uint6
     case PolicyForm::kTable: {
       std::vector<int> robots(static_cast<std::size_t>(chain_size(model)));
       for (int& r : robots) r = draw.integer(1, n);
-      return model::make_table(std::move(robots), chain_size(model), n, "random table", "policy.table");
+      return model::make_table(std::move(robots), k, model.arrivals.phases(), model.service.phases(),
+                               model.obsolescence ? model.obsolescence->phases() : 1, n, "random table", "policy.table");
     }
     case PolicyForm::kHysteresis: {
       if (n < 2) return random_policy(draw, n, k);

@@ -12,6 +12,7 @@
 #include "analytic/policy_evaluation.hpp"
 #include "random_models.hpp"
 #include "scenarios/scenario_loader.hpp"
+#include "sim/policy.hpp"
 #include "sim/replications.hpp"
 
 using namespace crawlq;
@@ -28,14 +29,13 @@ struct Comparison {
   bool conditional_on_rare_fate = false;
 };
 
-void compare(const model::Model& m, std::uint64_t seed, const std::string& what) {
-  const model::Policy& policy = *m.level_map();
+void compare(const model::Model& m, const model::ControlPolicy& policy, std::uint64_t seed, const std::string& what) {
   const analytic::PolicyEvaluator evaluator(m);
   const auto exact = evaluator.evaluate(policy);
   // About 200,000 pages offered per replication.
   const double horizon = 2e5 / exact.measures.lambda;
-  const sim::LevelMapPolicy sim_policy(policy);
-  const auto s = sim::simulate(m, sim_policy, {.seed = seed, .replications = kReplications,
+  const std::unique_ptr<sim::Policy> sim_policy = sim::make_policy(policy);
+  const auto s = sim::simulate(m, *sim_policy, {.seed = seed, .replications = kReplications,
                                                .warmup = horizon / 10, .horizon = horizon, .threads = 0});
   const auto& e = exact.measures;
   // A conditional mean is estimated from the pages of that fate only; with few of them per
@@ -89,8 +89,8 @@ TEST_CASE("simulator vs exact engine on every shipped scenario", "[sim][crossche
     // The refresh-*.yaml files describe the second paper's model, not this queue.
     if (entry.path().filename().string().rfind("refresh-", 0) == 0) continue;
     const auto scenario = scenarios::load_scenario(entry.path());
-    if (!scenario.model.level_map()) continue;
-    compare(scenario.model, 2026, entry.path().filename().string());
+    if (!scenario.model.policy) continue;
+    compare(scenario.model, *scenario.model.policy, 2026, entry.path().filename().string());
   }
 }
 
@@ -98,8 +98,20 @@ TEST_CASE("simulator vs exact engine on random models with any level map", "[sim
   for (std::uint64_t seed = 1; seed <= 16; ++seed) {
     const model::Model m = crosscheck::random_model(seed);
     INFO(crosscheck::describe(m));
-    compare(m, 100 + seed, fmt::format("random model {}", seed));
+    compare(m, *m.level_map(), 100 + seed, fmt::format("random model {}", seed));
   }
+}
+
+TEST_CASE("simulator vs exact engine on random phase-aware, memory, hysteresis and full-state policies",
+          "[sim][crosscheck][policy]") {
+  using crosscheck::PolicyForm;
+  for (const auto form : {PolicyForm::kPhaseAware, PolicyForm::kMemory, PolicyForm::kHysteresis, PolicyForm::kTable})
+    for (std::uint64_t seed = 21; seed <= 24; ++seed) {
+      const model::Model m = crosscheck::random_model(seed, {.single_arrivals = false, .max_states = 400});
+      const model::ControlPolicy policy = crosscheck::random_control_policy(m, seed, form);
+      INFO(crosscheck::describe(m));
+      compare(m, policy, 300 + seed, fmt::format("random model {}, {} policy", seed, model::policy_kind(policy)));
+    }
 }
 
 TEST_CASE("a simulated cost difference on common random numbers brackets the exact one", "[sim][crosscheck]") {
