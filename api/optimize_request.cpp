@@ -61,18 +61,8 @@ bool OptimizeRequest::is_valid(std::string* why) const {
 
 namespace {
 
-// Up to this many tables a phase-aware or memory class is enumerated; beyond, the descent.
-constexpr std::int64_t kExhaustiveTables = 4096;
-
 analytic::TableClass table_class_of(PolicyClass c) {
   return c == PolicyClass::kMemory ? analytic::TableClass::kMemory : analytic::TableClass::kPhaseAware;
-}
-
-// The threshold class's best, exhaustive or local as --search (and its size) decides.
-analytic::PolicyCost best_threshold(const analytic::PolicyEvaluator& evaluator, const OptimizeRequest& request) {
-  if (analytic::choose_search(request.search, request.model) == analytic::Search::kLocal)
-    return analytic::optimize_thresholds_locally(evaluator, {.threads = request.threads, .starts = request.starts}).best;
-  return analytic::optimize_thresholds(evaluator, request.threads).best;
 }
 
 nlohmann::json cost_json(const nlohmann::json& policy, double cost) {
@@ -81,70 +71,25 @@ nlohmann::json cost_json(const nlohmann::json& policy, double cost) {
   return j;
 }
 
-// The best of a table class as interface.md writes it: {"phase_aware": [[...]]} or {"memory": [[...]]}.
-nlohmann::json table_best_json(const analytic::TableClassSearch& search) {
-  const analytic::PolicyEvaluation& best = *search.best;
+// A class's best as interface.md writes it: a policy object, {"phase_aware": [[...]]},
+// {"memory": [[...]]} or {"table": FILE or null}, with its cost.
+nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost, const std::string& table_file) {
   return std::visit(model::Overloaded{
-                        [&](const model::PhaseAwarePolicy& p) { return cost_json({{"phase_aware", p.robots}}, best.measures.cost); },
-                        [&](const model::MemoryPolicy& p) { return cost_json({{"memory", p.next}}, best.measures.cost); },
-                        [&](const model::Policy& p) { return cost_json(policy_json(p), best.measures.cost); },
-                        [&](const auto&) { return cost_json(control_policy_json(best.policy), best.measures.cost); }},
-                    best.policy);
+                        [&](const model::Policy& p) { return cost_json(policy_json(p), cost); },
+                        [&](const model::PhaseAwarePolicy& p) { return cost_json({{"phase_aware", p.robots}}, cost); },
+                        [&](const model::MemoryPolicy& p) { return cost_json({{"memory", p.next}}, cost); },
+                        [&](const model::TablePolicy&) {
+                          return cost_json({{"table", table_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(table_file)}}, cost);
+                        },
+                        [&](const model::HysteresisPolicy&) { return cost_json(control_policy_json(policy), cost); }},
+                    policy);
 }
 
-ClassComparison compare_classes(const analytic::PolicyEvaluator& evaluator, const OptimizeRequest& request) {
-  const model::Model& model = request.model;
-  const auto say = [&](const std::string& line) {
-    if (request.progress) request.progress(line);
-  };
-  ClassComparison c{.rows = {}, .markov = std::nullopt};
-  say("thresholds");
-  const bool local = analytic::choose_search(request.search, model) == analytic::Search::kLocal;
-  analytic::PolicyCost thresholds = best_threshold(evaluator, request);
-  std::vector<double> constant;
-  for (int r = 1; r <= model.modes(); ++r)
-    constant.push_back(evaluator.evaluate(model::Policy::constant(r, model.modes(), model.capacity)).measures.cost);
-  const auto cheapest_constant = std::min_element(constant.begin(), constant.end());
-  const int robots = static_cast<int>(cheapest_constant - constant.begin()) + 1;
-  c.rows.push_back({"constant", *cheapest_constant, "global",
-                    policy_json(model::Policy::constant(robots, model.modes(), model.capacity))});
-  c.rows.push_back({"thresholds", thresholds.cost, local ? "local" : "global", policy_json(thresholds.policy)});
-  say("level maps");
-  if (const auto maps = analytic::level_map_count(model.modes(), model.capacity); maps && *maps <= request.max_maps) {
-    const analytic::LevelSearch levels = analytic::optimize_levels(evaluator, request.max_maps, request.threads);
-    c.rows.push_back({"levels", levels.best.cost, "global", policy_json(levels.best.policy)});
-  } else {
-    const analytic::TableClassSearch levels = analytic::optimize_table_class(
-        evaluator, analytic::TableClass::kLevels, thresholds.policy, 0, request.threads);
-    c.rows.push_back({"levels", levels.best->measures.cost, "local", table_best_json(levels)});
-  }
-  for (const PolicyClass table_class : {PolicyClass::kMemory, PolicyClass::kPhaseAware}) {
-    say(policy_class_name(table_class));
-    const analytic::TableClassSearch search = analytic::optimize_table_class(
-        evaluator, table_class_of(table_class), thresholds.policy, kExhaustiveTables, request.threads);
-    c.rows.push_back({policy_class_name(table_class), search.best->measures.cost, search.exhaustive ? "global" : "local",
-                      table_best_json(search)});
-  }
-  say("every policy that sees the whole state");
-  c.markov = analytic::optimize_markov_policies(evaluator, {.threads = request.threads, .search = request.search,
-                                                            .progress = nullptr});
-  c.rows.push_back({"markov", c.markov->best->measures.cost, c.markov->global ? "global" : "heuristic",
-                    {{"table", nullptr}}});
-  return c;
+nlohmann::json table_best_json(const analytic::TableClassSearch& search) {
+  return class_best_json(search.best->policy, search.best->measures.cost, "");
 }
 
 }  // namespace
-
-double comparison_optimum(const ClassComparison& comparison) {
-  double least = comparison.rows.front().cost;
-  for (const auto& row : comparison.rows) least = std::min(least, row.cost);
-  return least;
-}
-
-double excess(double cost, double optimum) {
-  const double gap = cost - optimum;
-  return std::abs(gap) <= 1e-12 * std::max(1.0, std::abs(optimum)) ? 0.0 : gap;
-}
 
 OptimizeResult optimize(const OptimizeRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
@@ -152,10 +97,16 @@ OptimizeResult optimize(const OptimizeRequest& request) {
   const auto start = std::chrono::steady_clock::now();
   auto search = [&]() -> decltype(OptimizeResult::search) {
     if (request.policy_class == PolicyClass::kPhaseAware || request.policy_class == PolicyClass::kMemory)
-      return analytic::optimize_table_class(evaluator, table_class_of(request.policy_class),
-                                            best_threshold(evaluator, request).policy, kExhaustiveTables,
-                                            request.threads);
-    if (request.policy_class == PolicyClass::kAll) return compare_classes(evaluator, request);
+      return analytic::optimize_table_class(
+          evaluator, table_class_of(request.policy_class),
+          analytic::best_threshold(evaluator, request.search, request.threads, request.starts).policy,
+          analytic::kExhaustiveTables, request.threads);
+    if (request.policy_class == PolicyClass::kAll)
+      return analytic::compare_classes(evaluator, {.threads = request.threads,
+                                                   .search = request.search,
+                                                   .starts = request.starts,
+                                                   .max_maps = request.max_maps,
+                                                   .progress = request.progress});
     if (request.policy_class == PolicyClass::kMarkov) {
       analytic::MarkovSearch markov = analytic::optimize_markov_policies(
           evaluator, {.threads = request.threads, .search = request.search, .progress = request.progress});
@@ -283,16 +234,16 @@ nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& res
                                   {"moves", search.moves},
                                   {"seconds", result.seconds}};
           },
-          [&](const ClassComparison& comparison) {
-            const double optimum = comparison_optimum(comparison);
+          [&](const analytic::ClassComparison& comparison) {
+            const double optimum = comparison.optimum();
             nlohmann::json rows = nlohmann::json::array();
             for (const auto& row : comparison.rows)
               rows.push_back({{"class", row.name},
                               {"cost", row.cost},
-                              {"excess", excess(row.cost, optimum)},
-                              {"relative_excess", optimum != 0 ? excess(row.cost, optimum) / optimum : 0.0},
+                              {"excess", analytic::excess(row.cost, optimum)},
+                              {"relative_excess", optimum != 0 ? analytic::excess(row.cost, optimum) / optimum : 0.0},
                               {"optimality", row.optimality},
-                              {"policy", row.policy}});
+                              {"policy", class_best_json(row.policy, row.cost, request.export_policy)}});
             return nlohmann::json{{"class", "all"},
                                   {"rows", rows},
                                   {"optimum", optimum},

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "analytic/class_comparison.hpp"
 #include "analytic/markov_search.hpp"
 #include "analytic/policy_search.hpp"
 #include "analytic/table_search.hpp"
@@ -45,27 +46,9 @@ struct OptimizeRequest {
 const char* policy_class_name(PolicyClass policy_class);
 PolicyClass parse_policy_class(const std::string& name);
 
-// `--class all`: what each class's best costs beside the optimum over every policy (the price of
-// each restriction on what the controller sees or remembers).
-struct ClassRow {
-  std::string name;        // "constant", "thresholds", "levels", "memory", "phase-aware", "markov"
-  double cost = 0;
-  std::string optimality;  // "global" (the class's optimum), "local" (a local minimum), "heuristic"
-  nlohmann::json policy;   // its best policy, as optimize --json writes it for the class
-};
-struct ClassComparison {
-  std::vector<ClassRow> rows;  // from the smallest class to the largest
-  std::optional<analytic::MarkovSearch> markov;  // the last row's search; always set
-};
-
-// The least cost of the rows (the full-state row unless a heuristic's best lost to another class),
-// and a row's excess over it (0 within round-off).
-double comparison_optimum(const ClassComparison& comparison);
-double excess(double cost, double optimum);
-
 struct OptimizeResult {
   std::variant<analytic::ThresholdSearch, analytic::LocalThresholdSearch, analytic::LevelSearch,
-               analytic::TableClassSearch, analytic::MarkovSearch, ClassComparison>
+               analytic::TableClassSearch, analytic::MarkovSearch, analytic::ClassComparison>
       search;
   double seconds = 0;
 };

@@ -175,14 +175,14 @@ void print_table_class(const OptimizeOptions& o, const model::Model& model, cons
 
 void print_comparison(const OptimizeOptions& o, const model::Model& model, const api::OptimizeRequest& request,
                       const api::OptimizeResult& result) {
-  const auto& comparison = std::get<api::ClassComparison>(result.search);
-  const double optimum = api::comparison_optimum(comparison);
+  const auto& comparison = std::get<analytic::ClassComparison>(result.search);
+  const double optimum = comparison.optimum();
   fmt::print("{} ({}): K = {}, {} modes; what each class of policies can do, {:.3g} s\n\n",
              model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(), result.seconds);
   fmt::print("  {:<12} {:>14} {:>12} {:>9}  {}\n", "class", "best cost", "excess", "excess %", "optimality");
   for (const auto& row : comparison.rows)
-    fmt::print("  {:<12} {:>14.8g} {:>12.6g} {:>8.2f}%  {}\n", row.name, row.cost, api::excess(row.cost, optimum),
-               optimum != 0 ? 100 * api::excess(row.cost, optimum) / optimum : 0.0, row.optimality);
+    fmt::print("  {:<12} {:>14.8g} {:>12.6g} {:>8.2f}%  {}\n", row.name, row.cost, analytic::excess(row.cost, optimum),
+               optimum != 0 ? 100 * analytic::excess(row.cost, optimum) / optimum : 0.0, row.optimality);
   fmt::print("\n  constant: one number of robots; thresholds: the paper's class; levels: robots by level;\n"
              "  memory: by level and the robots in force; phase-aware: by level and arrival phase;\n"
              "  markov: by the whole state ({}; no policy costs less than {:.8g}).\n",
@@ -231,7 +231,7 @@ int run(const OptimizeOptions& o) {
                    [&](const analytic::LevelSearch& s) { print_levels(o, model, s, result.seconds); },
                    [&](const analytic::MarkovSearch& s) { print_markov(o, model, s, result.seconds); },
                    [&](const analytic::TableClassSearch& s) { print_table_class(o, model, s, result.seconds); },
-                   [&](const api::ClassComparison&) { print_comparison(o, model, request, result); }},
+                   [&](const analytic::ClassComparison&) { print_comparison(o, model, request, result); }},
                result.search);
     return 0;
   } catch (const std::runtime_error& e) {

@@ -1,0 +1,50 @@
+#pragma once
+// What each class of policies can do on one model, from the paper's to every policy that sees the
+// whole state: the best of each (exactly evaluated) beside the least of all, so that the price of
+// each restriction on what the controller sees or remembers can be read off.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analytic/markov_search.hpp"
+#include "analytic/policy_search.hpp"
+#include "analytic/table_search.hpp"
+
+namespace crawlq::analytic {
+
+// Up to this many tables a phase-aware or memory class is enumerated; beyond, the descent.
+inline constexpr std::int64_t kExhaustiveTables = 4096;
+
+struct ClassRow {
+  std::string name;        // "constant", "thresholds", "levels", "memory", "phase-aware", "markov"
+  double cost = 0;
+  std::string optimality;  // "global" (the class's optimum), "local" (a local minimum), "heuristic"
+  model::ControlPolicy policy;
+};
+
+struct ClassComparison {
+  std::vector<ClassRow> rows;  // from the smallest class to the largest
+  std::optional<MarkovSearch> markov;  // the last row's search; always set
+  // The least cost of the rows (the full-state row unless a heuristic's best lost to another class).
+  double optimum() const;
+};
+
+// A row's excess over the optimum: 0 within round-off.
+double excess(double cost, double optimum);
+
+struct ClassComparisonOptions {
+  int threads = 0;
+  Search search = Search::kAuto;  // the threshold class's
+  int starts = 1;
+  std::int64_t max_maps = 1'000'000;  // level maps enumerated up to this many, else the descent
+  std::function<void(const std::string&)> progress;
+};
+
+// The threshold class's best, exhaustive or local as `search` (and the model's size) decides.
+PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int threads, int starts);
+
+ClassComparison compare_classes(const PolicyEvaluator& evaluator, const ClassComparisonOptions& options);
+
+}  // namespace crawlq::analytic
