@@ -1,6 +1,7 @@
 #include "api/optimize_request.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <cmath>
@@ -8,6 +9,7 @@
 
 #include "api/json_output.hpp"
 #include "api/state_table.hpp"
+#include "validation/output_file.hpp"
 #include "analytic/table_summary.hpp"
 #include "model/input_error.hpp"
 
@@ -48,9 +50,8 @@ bool OptimizeRequest::is_valid(std::string* why) const {
            policy_class != PolicyClass::kAll && policy_class != PolicyClass::kMarkov)
     problem = fmt::format("--search local: chooses how the threshold class is searched; --class {} searches its own way",
                           policy_class_name(policy_class));
-  else if (!export_policy.empty() && policy_class != PolicyClass::kMarkov)
-    problem = fmt::format("--export-policy {}: written for --class markov (the other classes' best is a "
-                          "threshold vector or level map to give as --thresholds or --levels)",
+  else if (!export_policy.empty() && policy_class == PolicyClass::kAll)
+    problem = fmt::format("--export-policy {}: --class all finds one best policy per class; export one class's best",
                           export_policy);
   else if (starts < 0)
     problem = fmt::format("--starts: {} is negative (give a count of grid vectors, 0 for all)", starts);
@@ -60,6 +61,43 @@ bool OptimizeRequest::is_valid(std::string* why) const {
 }
 
 namespace {
+
+// The best policy where --export-policy names, in a form `--policy FILE` and scenario files read:
+// a table as CSV (one line per state), any other form as YAML with a `policy:` section.
+void export_policy(const OptimizeRequest& request, const model::ControlPolicy& policy) {
+  if (request.export_policy.empty()) return;
+  const std::string label = "--export-policy " + request.export_policy;
+  if (const auto* table = std::get_if<model::TablePolicy>(&policy)) {
+    write_state_table(request.export_policy, label, analytic::StateSpace(request.model), "robots",
+                      [table](Eigen::Index x) { return std::to_string(table->robots[static_cast<std::size_t>(x)]); });
+    return;
+  }
+  const auto rows = [](const std::vector<std::vector<int>>& table) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < table.size(); ++i) text += fmt::format("{}[{}]", i ? ", " : "", fmt::join(table[i], ", "));
+    return text + "]";
+  };
+  const std::string section = std::visit(
+      model::Overloaded{
+          [](const model::Policy& p) {
+            if (const auto t = p.thresholds()) return fmt::format("  thresholds: [{}]\n", fmt::join(*t, ", "));
+            return fmt::format("  levels: [{}]\n", fmt::join(p.levels(), ", "));
+          },
+          [&](const model::PhaseAwarePolicy& p) { return fmt::format("  phase-aware: {}\n", rows(p.robots)); },
+          [&](const model::MemoryPolicy& p) { return fmt::format("  memory: {}\n", rows(p.next)); },
+          [](const model::HysteresisPolicy& h) {
+            return fmt::format("  hysteresis: {{high: {}, low: {}, switch_off: {}, switch_on: {}}}\n", h.high, h.low,
+                               h.switch_off, h.switch_on);
+          },
+          [](const model::TablePolicy&) { return std::string(); }},
+      policy);
+  validation::write_whole_file(request.export_policy,
+                               fmt::format("# The best policy of `crawlq optimize {} --class {}`; give it as --policy {}\n"
+                                           "policy:\n{}",
+                                           request.source, policy_class_name(request.policy_class),
+                                           request.export_policy, section),
+                               label);
+}
 
 analytic::TableClass table_class_of(PolicyClass c) {
   return c == PolicyClass::kMemory ? analytic::TableClass::kMemory : analytic::TableClass::kPhaseAware;
@@ -96,11 +134,14 @@ OptimizeResult optimize(const OptimizeRequest& request) {
   const analytic::PolicyEvaluator evaluator(request.model, request.method);
   const auto start = std::chrono::steady_clock::now();
   auto search = [&]() -> decltype(OptimizeResult::search) {
-    if (request.policy_class == PolicyClass::kPhaseAware || request.policy_class == PolicyClass::kMemory)
-      return analytic::optimize_table_class(
+    if (request.policy_class == PolicyClass::kPhaseAware || request.policy_class == PolicyClass::kMemory) {
+      analytic::TableClassSearch search = analytic::optimize_table_class(
           evaluator, table_class_of(request.policy_class),
           analytic::best_threshold(evaluator, request.search, request.threads, request.starts).policy,
           analytic::kExhaustiveTables, request.threads);
+      export_policy(request, search.best->policy);
+      return search;
+    }
     if (request.policy_class == PolicyClass::kAll)
       return analytic::compare_classes(evaluator, {.threads = request.threads,
                                                    .search = request.search,
@@ -110,24 +151,27 @@ OptimizeResult optimize(const OptimizeRequest& request) {
     if (request.policy_class == PolicyClass::kMarkov) {
       analytic::MarkovSearch markov = analytic::optimize_markov_policies(
           evaluator, {.threads = request.threads, .search = request.search, .progress = request.progress});
-      if (!request.export_policy.empty()) {
-        const auto& robots = std::get<model::TablePolicy>(markov.best->policy).robots;
-        write_state_table(request.export_policy, "--export-policy " + request.export_policy,
-                          analytic::StateSpace(request.model), "robots",
-                          [&robots](Eigen::Index x) { return std::to_string(robots[static_cast<std::size_t>(x)]); });
-      }
+      export_policy(request, markov.best->policy);
       return markov;
     }
     if (request.policy_class == PolicyClass::kLevels) {
       try {
-        return analytic::optimize_levels(evaluator, request.max_maps, request.threads);
+        analytic::LevelSearch levels = analytic::optimize_levels(evaluator, request.max_maps, request.threads);
+        export_policy(request, levels.best.policy);
+        return levels;
       } catch (const std::invalid_argument& e) {
         throw model::InputError(request.source, e.what());
       }
     }
-    if (analytic::choose_search(request.search, request.model) == analytic::Search::kLocal)
-      return analytic::optimize_thresholds_locally(evaluator, {.threads = request.threads, .starts = request.starts});
-    return analytic::optimize_thresholds(evaluator, request.threads);
+    if (analytic::choose_search(request.search, request.model) == analytic::Search::kLocal) {
+      analytic::LocalThresholdSearch local =
+          analytic::optimize_thresholds_locally(evaluator, {.threads = request.threads, .starts = request.starts});
+      export_policy(request, local.best.policy);
+      return local;
+    }
+    analytic::ThresholdSearch thresholds = analytic::optimize_thresholds(evaluator, request.threads);
+    export_policy(request, thresholds.best.policy);
+    return thresholds;
   }();
   OptimizeResult result{.search = std::move(search),
                         .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};

@@ -102,7 +102,12 @@ void add_policy_flags(CLI::App* command, PolicyFlags& flags) {
                                 "(overrides the file's policy)");
   auto* l = command->add_option("--levels", flags.levels,
                                 "robots at levels 0..K, e.g. 3,3,3,1,1,1 (any map; overrides the file's policy)");
+  auto* f = command->add_option("--policy", flags.file,
+                                "a policy of any form from FILE: YAML with a `policy:` section (as `optimize "
+                                "--export-policy` writes) or a CSV table of robots by state (overrides the file's policy)");
   t->excludes(l);
+  f->excludes(t);
+  f->excludes(l);
 }
 
 analytic::Method method_option(const std::string& name) {
@@ -171,6 +176,7 @@ model::ControlPolicy chosen_policy(const scenarios::Scenario& scenario, const Po
   }
   if (!flags.levels.empty())
     return model::Policy::from_levels(parse_integers(flags.levels, "--levels"), m.modes(), m.capacity, "--levels");
+  if (!flags.file.empty()) return scenarios::load_policy(flags.file, m);
   if (m.policy) return *m.policy;
   if (m.modes() == 1) return model::Policy::constant(1, 1, m.capacity);  // the only policy there is
   throw UsageError(fmt::format(

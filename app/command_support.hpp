@@ -70,8 +70,9 @@ std::string levels_text(const std::vector<int>& levels);
 struct PolicyFlags {
   std::string thresholds;  // "--thresholds a,b,c", empty when not given
   std::string levels;      // "--levels m0,m1,..."
+  std::string file;        // "--policy FILE": any form, as `optimize --export-policy` writes it
 };
-// Adds --thresholds and --levels (one excludes the other) to `command`.
+// Adds --thresholds, --levels and --policy (each excludes the others) to `command`.
 void add_policy_flags(CLI::App* command, PolicyFlags& flags);
 // The flag's level map, else the file's policy of any form (or the only one of a one-mode model);
 // UsageError when there is no policy at all.

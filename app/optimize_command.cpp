@@ -145,8 +145,8 @@ void print_markov(const OptimizeOptions& o, const model::Model& model, const ana
     fmt::print("  {:>5}  {}\n", level, row);
   }
   if (!o.export_policy.empty())
-    fmt::print("\npolicy table written to {} (read back with `policy: {{table: {}}}`)\n", o.export_policy,
-               o.export_policy);
+    fmt::print("\npolicy table written to {} (give it as --policy {}, or `policy: {{table: {}}}` in a scenario)\n",
+               o.export_policy, o.export_policy, o.export_policy);
 }
 
 void print_table_class(const OptimizeOptions& o, const model::Model& model, const analytic::TableClassSearch& search,
@@ -269,7 +269,7 @@ std::function<int()> add_optimize_command(CLI::App& app) {
       "                      certified by a lower bound. Otherwise the sojourn term is a ratio no\n"
       "                      MDP carries: the best of candidates from a stand-in holding cost,\n"
       "                      each evaluated exactly, and a lower bound on what any policy costs.\n"
-      "                      --export-policy FILE writes the table (CSV, one line per state).\n"
+      "                      --export-policy FILE writes its table (CSV, one line per state).\n"
       "  --class phase-aware: robots by level and arrival phase; --class memory: the next robots\n"
       "                      by level and the robots in force (hysteresis is one such policy).\n"
       "                      Every table while there are at most 4096, else a descent from the\n"
@@ -283,8 +283,8 @@ std::function<int()> add_optimize_command(CLI::App& app) {
   for (const auto c : api::policy_classes()) classes += (classes.empty() ? "" : " | ") + std::string(api::policy_class_name(c));
   cmd->add_option("--class", o->policy_class, classes)->capture_default_str();
   cmd->add_option("--export-policy", o->export_policy,
-                  "--class markov: write the best policy's table here (CSV; a scenario reads it back as "
-                  "`policy: {table: FILE}`)");
+                  "write the best policy to FILE, for solve/simulate/validate --policy FILE: YAML with a `policy:` "
+                  "section, or for --class markov its table as CSV (a scenario reads it as `policy: {table: FILE}`)");
   cmd->add_option("--search", o->search, "exhaustive | local | auto (thresholds class; see above)")
       ->capture_default_str();
   cmd->add_option("--method", o->method, "stationary solver: " + analytic::method_help())

@@ -62,7 +62,7 @@ model::Policy comparison_policy(const scenarios::Scenario& scenario, const std::
     flags.levels = values;
   if (values.empty() || (kind != "thresholds" && kind != "levels"))
     throw UsageError(fmt::format("--compare: '{}': give thresholds=j1,...,j(N-1) or levels=m0,...,mK", spec));
-  return std::get<model::Policy>(chosen_policy(scenario, flags, file));  // the flags give a level map
+  return std::get<model::Policy>(chosen_policy(scenario, flags, file));  // thresholds or levels: a level map
 }
 
 int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario, const model::Policy& policy_a,

@@ -293,6 +293,17 @@ Scenario parse_scenario(const std::string& text, const std::string& label, const
   return parse_yaml_document<Scenario>(text, label, [&](const YamlReader& root) { return build(root, directory); });
 }
 
+model::ControlPolicy load_policy(const std::filesystem::path& file, const model::Model& model) {
+  const int clock_phases = model.obsolescence ? model.obsolescence->phases() : 1;
+  if (file.extension() == ".csv")
+    return model::make_table(read_policy_table(file), model.capacity, model.arrivals.phases(), model.service.phases(),
+                             clock_phases, model.modes(), file.string(), file.string());
+  return parse_yaml_document<model::ControlPolicy>(read_file(file), file.string(), [&](const YamlReader& root) {
+    return policy(root.has("policy") ? root.at("policy") : root, model.modes(), model.capacity,
+                  model.arrivals.phases(), model.service.phases(), clock_phases, file.parent_path());
+  });
+}
+
 Scenario load_scenario(const std::filesystem::path& file) {
   return parse_scenario(read_file(file), file.string(), file.parent_path());
 }

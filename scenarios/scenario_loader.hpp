@@ -30,4 +30,10 @@ Scenario load_scenario(const std::filesystem::path& file);
 // and a policy table's file name starts from `directory`.
 Scenario parse_scenario(const std::string& text, const std::string& label, const std::filesystem::path& directory = ".");
 
+// A policy for `model` from its own file, as `--policy FILE` gives it: a CSV table (the chain's
+// states, as `optimize --class markov --export-policy` writes), or YAML holding a `policy:` section
+// of a scenario file (or its keys alone), as `optimize --export-policy` writes for the other classes.
+// The rules are a scenario's; errors name the file.
+model::ControlPolicy load_policy(const std::filesystem::path& file, const model::Model& model);
+
 }  // namespace crawlq::scenarios

@@ -370,14 +370,34 @@ TEST_CASE("optimize --class markov: the exported table, read back by solve, cost
   CHECK(json_of(run).at("policy").at("kind") == "table");
 }
 
-TEST_CASE("optimize --export-policy with a class whose best is a threshold vector is refused",
-          "[cli][optimize][markov][bad-input]") {
+TEST_CASE("optimize --export-policy writes every class's best for --policy FILE, and --class all has none to write",
+          "[cli][optimize][markov]") {
   TempDirectory dir;
-  const ProcessResult run =
-      crawlq({"optimize", shipped("paper-example-1.yaml"), "--export-policy", (dir.path() / "x.csv").string()});
-  CHECK(run.exit_status == 2);
-  CHECK_THAT(run.err, Catch::Contains("--export-policy"));
-  CHECK(run.out.empty());
+  const std::string file = shipped("paper-example-1.yaml");
+  for (const std::string& form : {"thresholds", "levels", "phase-aware", "memory", "markov"}) {
+    INFO(form);
+    const std::string exported = (dir.path() / (form + (form == "markov" ? ".csv" : ".yaml"))).string();
+    const double best = optimize_json(file, {"--class", form, "--export-policy", exported}).at("best").at("cost").get<double>();
+    for (const std::string& command : {"solve", "validate"}) {
+      const ProcessResult run = crawlq({command, file, "--policy", exported, "--json", "--replications", "3",
+                                        "--horizon", "200"});
+      if (command == "solve") {
+        // (solve takes no simulation flags: run it without them)
+        const ProcessResult solved = crawlq({"solve", file, "--policy", exported, "--json"});
+        INFO(report(solved));
+        REQUIRE(solved.exit_status == 0);
+        CHECK(json_of(solved).at("cost").get<double>() == Approx(best).epsilon(1e-10));
+        continue;
+      }
+      INFO(report(run));
+      CHECK(run.exit_status == 0);
+    }
+  }
+  const ProcessResult all =
+      crawlq({"optimize", file, "--class", "all", "--export-policy", (dir.path() / "x.yaml").string()});
+  CHECK(all.exit_status == 2);
+  CHECK_THAT(all.err, Catch::Contains("--export-policy"));
+  CHECK(all.out.empty());
 }
 
 TEST_CASE("a policy table of the wrong length or with robots out of range is refused naming the file",

@@ -354,7 +354,7 @@ TEST_CASE("simulate: without --replications the run goes on until the headline m
   for (const char* key : {"p_loss", "p_served", "cost", "mean_sojourn_served"}) check_covers(j, exact, key, 4);
 }
 
-TEST_CASE("simulate: --replications alone fixes the run; --precision with it still goes on", "[cli][simulate][precision]") {
+TEST_CASE("simulate: --replications alone fixes the run, and --precision with it still goes on", "[cli][simulate][precision]") {
   const json fixed = simulate_json(shipped("paper-example-1.yaml"), {"--replications", "3", "--horizon", "1000"});
   CHECK(fixed.at("replications").get<int>() == 3);
   CHECK_FALSE(fixed.contains("precision"));
@@ -370,7 +370,7 @@ TEST_CASE("simulate: --replications alone fixes the run; --precision with it sti
 namespace crawlq::cli_test {
 namespace {
 
-TEST_CASE("simulate --trace --plot: the sample path drawn as SVG; --plot alone is refused", "[cli][simulate][plot]") {
+TEST_CASE("simulate --trace --plot: the sample path drawn as SVG, and --plot alone is refused", "[cli][simulate][plot]") {
   TempDirectory dir;
   const std::string csv = (dir.path() / "path.csv").string(), svg = (dir.path() / "path.svg").string();
   const ProcessResult run = crawlq(

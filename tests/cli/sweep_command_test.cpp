@@ -260,7 +260,7 @@ TEST_CASE("sweep: a refused scenario file is refused as by every command", "[cli
 namespace crawlq::cli_test {
 namespace {
 
-TEST_CASE("sweep --plot: the costs against the value drawn as SVG; a name not ending in .svg is refused",
+TEST_CASE("sweep --plot: the costs against the value drawn as SVG, and a name not ending in .svg is refused",
           "[cli][sweep][plot]") {
   TempDirectory dir;
   const std::string svg = (dir.path() / "costs.svg").string();

@@ -180,10 +180,11 @@ TEST_CASE("optimize through the request layer: Table 1's optimum and the keys of
   CHECK_FALSE(request.is_valid(&why));
   CHECK_THAT(why, Catch::StartsWith("--search local"));
   CHECK_THROWS_AS(api::parse_policy_class("mdp"), model::InputError);
-  request.policy_class = api::PolicyClass::kThresholds;
-  request.export_policy = "best.csv";
+  request.policy_class = api::PolicyClass::kAll;
+  request.search = analytic::Search::kAuto;
+  request.export_policy = "best.yaml";
   CHECK_FALSE(request.is_valid(&why));
-  CHECK_THAT(why, Catch::StartsWith("--export-policy best.csv: written for --class markov"));
+  CHECK_THAT(why, Catch::StartsWith("--export-policy best.yaml: --class all finds one best policy per class"));
 }
 
 TEST_CASE("optimize --class markov through the request layer: the full-state optimum and its certificate",

@@ -47,13 +47,14 @@ std::string message_of(const model::Model& m, SweepParameter p, double value) {
 
 }  // namespace
 
-TEST_CASE("sweep parameters: every name parses back to its parameter; an unknown one lists them",
+TEST_CASE("sweep parameters: every name parses back to its parameter, and an unknown one lists them",
           "[unit][validation][sweep]") {
-  REQUIRE(validation::sweep_parameters().size() == 9u);
+  REQUIRE(validation::sweep_parameters().size() == 10u);  // four model parameters and six cost weights
   for (const SweepParameter p : validation::sweep_parameters())
     CHECK(validation::parse_sweep_parameter(validation::parameter_name(p)) == p);
   CHECK(validation::parse_sweep_parameter("service-scale") == SweepParameter::kServiceScale);
   CHECK(validation::parse_sweep_parameter("costs.starvation") == SweepParameter::kStarvationCost);
+  CHECK(validation::parse_sweep_parameter("costs.holding") == SweepParameter::kHoldingCost);
   try {
     validation::parse_sweep_parameter("speed");
     FAIL("'speed' was accepted");
@@ -115,7 +116,7 @@ TEST_CASE("arrival-scale 2: every mode's rate doubled, the phase law unchanged",
   }
 }
 
-TEST_CASE("capacity: K replaced; the file's policy, a map of the old K, dropped",
+TEST_CASE("capacity: K replaced, and the file's policy, a map of the old K, dropped",
           "[unit][validation][sweep]") {
   const model::Model m = paper_example();
   REQUIRE(m.level_map());
