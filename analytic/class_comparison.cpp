@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace crawlq::analytic {
 
@@ -22,38 +23,65 @@ PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int t
   return optimize_thresholds(evaluator, threads).best;
 }
 
-ClassComparison compare_classes(const PolicyEvaluator& evaluator, const ClassComparisonOptions& options) {
+const std::vector<std::string>& policy_class_names() {
+  static const std::vector<std::string> names{"constant", "thresholds", "levels", "memory", "phase-aware", "markov"};
+  return names;
+}
+
+ClassRow best_of_class(const PolicyEvaluator& evaluator, const std::string& name, const ClassComparisonOptions& options,
+                       const std::optional<PolicyCost>& known_thresholds) {
   const model::Model& model = evaluator.model();
+  const auto thresholds = [&] {
+    return known_thresholds ? *known_thresholds
+                            : best_threshold(evaluator, options.search, options.threads, options.starts);
+  };
+  if (name == "constant") {
+    std::optional<ClassRow> best;
+    for (int r = 1; r <= model.modes(); ++r) {
+      const model::Policy policy = model::Policy::constant(r, model.modes(), model.capacity);
+      const double cost = evaluator.evaluate(policy).measures.cost;
+      if (!best || cost < best->cost) best = ClassRow{"constant", cost, "global", policy};
+    }
+    return *best;
+  }
+  if (name == "thresholds") {
+    const PolicyCost best = thresholds();
+    return {name, best.cost, choose_search(options.search, model) == Search::kLocal ? "local" : "global", best.policy};
+  }
+  if (name == "levels") {
+    if (const auto maps = level_map_count(model.modes(), model.capacity); maps && *maps <= options.max_maps) {
+      const LevelSearch levels = optimize_levels(evaluator, options.max_maps, options.threads);
+      return {name, levels.best.cost, "global", levels.best.policy};
+    }
+    const TableClassSearch levels =
+        optimize_table_class(evaluator, TableClass::kLevels, thresholds().policy, 0, options.threads);
+    return {name, levels.best->measures.cost, "local", levels.best->policy};
+  }
+  if (name == "memory" || name == "phase-aware") {
+    const TableClassSearch search =
+        optimize_table_class(evaluator, name == "memory" ? TableClass::kMemory : TableClass::kPhaseAware,
+                             thresholds().policy, kExhaustiveTables, options.threads);
+    return {name, search.best->measures.cost, search.exhaustive ? "global" : "local", search.best->policy};
+  }
+  if (name == "markov") {
+    const MarkovSearch markov =
+        optimize_markov_policies(evaluator, {.threads = options.threads, .search = options.search, .progress = nullptr});
+    return {name, markov.best->measures.cost, markov.global ? "global" : "heuristic", markov.best->policy};
+  }
+  throw std::invalid_argument("unknown policy class '" + name + "'");
+}
+
+ClassComparison compare_classes(const PolicyEvaluator& evaluator, const ClassComparisonOptions& options) {
   const auto say = [&](const std::string& line) {
     if (options.progress) options.progress(line);
   };
   ClassComparison c{.rows = {}, .markov = std::nullopt};
   say("thresholds");
-  const bool local = choose_search(options.search, model) == Search::kLocal;
   const PolicyCost thresholds = best_threshold(evaluator, options.search, options.threads, options.starts);
-  std::optional<ClassRow> constant;
-  for (int r = 1; r <= model.modes(); ++r) {
-    const model::Policy policy = model::Policy::constant(r, model.modes(), model.capacity);
-    const double cost = evaluator.evaluate(policy).measures.cost;
-    if (!constant || cost < constant->cost) constant = ClassRow{"constant", cost, "global", policy};
-  }
-  c.rows.push_back(*constant);
-  c.rows.push_back({"thresholds", thresholds.cost, local ? "local" : "global", thresholds.policy});
-  say("level maps");
-  if (const auto maps = level_map_count(model.modes(), model.capacity); maps && *maps <= options.max_maps) {
-    const LevelSearch levels = optimize_levels(evaluator, options.max_maps, options.threads);
-    c.rows.push_back({"levels", levels.best.cost, "global", levels.best.policy});
-  } else {
-    const TableClassSearch levels =
-        optimize_table_class(evaluator, TableClass::kLevels, thresholds.policy, 0, options.threads);
-    c.rows.push_back({"levels", levels.best->measures.cost, "local", levels.best->policy});
-  }
-  for (const TableClass table_class : {TableClass::kMemory, TableClass::kPhaseAware}) {
-    say(table_class_name(table_class));
-    const TableClassSearch search =
-        optimize_table_class(evaluator, table_class, thresholds.policy, kExhaustiveTables, options.threads);
-    c.rows.push_back({table_class_name(table_class), search.best->measures.cost, search.exhaustive ? "global" : "local",
-                      search.best->policy});
+  for (const std::string& name : policy_class_names()) {
+    if (name == "markov") break;
+    say(name);
+    c.rows.push_back(best_of_class(evaluator, name, options, thresholds));
   }
   say("every policy that sees the whole state");
   c.markov = optimize_markov_policies(evaluator, {.threads = options.threads, .search = options.search, .progress = nullptr});

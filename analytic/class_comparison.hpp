@@ -42,6 +42,15 @@ struct ClassComparisonOptions {
   std::function<void(const std::string&)> progress;
 };
 
+// The classes, from the smallest: "constant", "thresholds", "levels", "memory", "phase-aware",
+// "markov" (every policy that sees the whole state).
+const std::vector<std::string>& policy_class_names();
+
+// The best policy of one class by name (std::invalid_argument for an unknown one). `thresholds`: that
+// class's best when already known (the table classes start their descent from it).
+ClassRow best_of_class(const PolicyEvaluator& evaluator, const std::string& name, const ClassComparisonOptions& options,
+                       const std::optional<PolicyCost>& thresholds = std::nullopt);
+
 // The threshold class's best, exhaustive or local as `search` (and the model's size) decides.
 PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int threads, int starts);
 

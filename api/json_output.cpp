@@ -63,4 +63,25 @@ nlohmann::json sojourn_json(const analytic::SojournTimes& sojourn, analytic::Pag
   return j;
 }
 
+namespace {
+nlohmann::json cost_json(const nlohmann::json& policy, double cost) {
+  nlohmann::json j = policy;
+  j["cost"] = cost;
+  return j;
+}
+}  // namespace
+
+nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost, const std::string& table_file) {
+  return std::visit(model::Overloaded{
+                        [&](const model::Policy& p) { return cost_json(policy_json(p), cost); },
+                        [&](const model::PhaseAwarePolicy& p) { return cost_json({{"phase_aware", p.robots}}, cost); },
+                        [&](const model::MemoryPolicy& p) { return cost_json({{"memory", p.next}}, cost); },
+                        [&](const model::TablePolicy&) {
+                          return cost_json(
+                              {{"table", table_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(table_file)}}, cost);
+                        },
+                        [&](const model::HysteresisPolicy&) { return cost_json(control_policy_json(policy), cost); }},
+                    policy);
+}
+
 }  // namespace crawlq::api

@@ -38,4 +38,8 @@ nlohmann::json evaluation_json(const analytic::PolicyEvaluation& evaluation);
 // {"probability", "mean", "sd", "median", "p90", "p99"} of one page fate.
 nlohmann::json sojourn_json(const analytic::SojournTimes& sojourn, analytic::PageFate fate);
 
+// A class's best as optimize --json writes it: a policy object, {"phase_aware": [[...]]},
+// {"memory": [[...]]} or {"table": FILE or null}, with "cost".
+nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost, const std::string& table_file = "");
+
 }  // namespace crawlq::api

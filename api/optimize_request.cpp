@@ -103,28 +103,8 @@ analytic::TableClass table_class_of(PolicyClass c) {
   return c == PolicyClass::kMemory ? analytic::TableClass::kMemory : analytic::TableClass::kPhaseAware;
 }
 
-nlohmann::json cost_json(const nlohmann::json& policy, double cost) {
-  nlohmann::json j = policy;
-  j["cost"] = cost;
-  return j;
-}
-
-// A class's best as interface.md writes it: a policy object, {"phase_aware": [[...]]},
-// {"memory": [[...]]} or {"table": FILE or null}, with its cost.
-nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost, const std::string& table_file) {
-  return std::visit(model::Overloaded{
-                        [&](const model::Policy& p) { return cost_json(policy_json(p), cost); },
-                        [&](const model::PhaseAwarePolicy& p) { return cost_json({{"phase_aware", p.robots}}, cost); },
-                        [&](const model::MemoryPolicy& p) { return cost_json({{"memory", p.next}}, cost); },
-                        [&](const model::TablePolicy&) {
-                          return cost_json({{"table", table_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(table_file)}}, cost);
-                        },
-                        [&](const model::HysteresisPolicy&) { return cost_json(control_policy_json(policy), cost); }},
-                    policy);
-}
-
 nlohmann::json table_best_json(const analytic::TableClassSearch& search) {
-  return class_best_json(search.best->policy, search.best->measures.cost, "");
+  return class_best_json(search.best->policy, search.best->measures.cost);
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 #include "api/sweep_request.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include <stdexcept>
 
@@ -25,12 +28,15 @@ bool SweepRequest::is_valid(std::string* why) const {
     }
   }
   if (problem.empty() && threads < 0) problem = fmt::format("--threads: {}: must be 0 (all cores) or more", threads);
+  const auto& classes = analytic::policy_class_names();
+  if (problem.empty() && std::find(classes.begin(), classes.end(), policy_class) == classes.end())
+    problem = fmt::format("--class: unknown class '{}' (known: {})", policy_class, fmt::join(classes, ", "));
   return model::valid_unless(std::move(problem), why);
 }
 
 std::vector<validation::SweepRow> sweep(const SweepRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
-  return validation::sweep(request.model, request.parameter, request.values, request.threads);
+  return validation::sweep(request.model, request.parameter, request.values, request.threads, request.policy_class);
 }
 
 std::vector<int> thresholds_of(const validation::SweepRow& row) {
@@ -59,6 +65,11 @@ nlohmann::json row_json(validation::SweepParameter parameter, const validation::
                                                   : nlohmann::json(nullptr)}};
   // The best policy's measures; a row is a summary, so the probabilities of each level and mode stay out.
   put_measures(j, row.measures, false);
+  if (row.class_best) {
+    j["class_best"] = class_best_json(row.class_best->policy, row.class_best->cost);
+    j["class_best"]["class"] = row.class_best->name;
+    j["class_best"]["optimality"] = row.class_best->optimality;
+  }
   return j;
 }
 

@@ -16,6 +16,8 @@ struct SweepRequest {
   validation::SweepParameter parameter = validation::SweepParameter::kCapacity;
   std::vector<double> values;
   int threads = 0;  // values solved at once; 0: every core
+  // Besides the threshold optimum, each value's best of this class (analytic::policy_class_names()).
+  std::string policy_class = "thresholds";
 
   // False with `why` naming the field (as the command line's flag) and the value: a parameter that
   // means nothing for this model, a value out of its range.

@@ -41,6 +41,46 @@ std::vector<int> owners(const model::Model& model, validation::SweepParameter pa
   return owner;
 }
 
+// A class's best policy as numbers: its form's place in model::ControlPolicy, then its table.
+void put_policy(NumberWriter& out, const model::ControlPolicy& policy) {
+  out.put(static_cast<double>(policy.index()));
+  const auto put_rows = [&](const std::vector<std::vector<int>>& rows) {
+    out.put(static_cast<double>(rows.size()));
+    for (const auto& row : rows) out.put(row);
+  };
+  std::visit(model::Overloaded{[&](const model::Policy& p) { out.put(p.levels()); },
+                               [&](const model::PhaseAwarePolicy& p) { put_rows(p.robots); },
+                               [&](const model::MemoryPolicy& p) { put_rows(p.next); },
+                               [&](const model::HysteresisPolicy& h) {
+                                 out.put(std::vector<int>{h.high, h.low, h.switch_off, h.switch_on});
+                               },
+                               [&](const model::TablePolicy& t) { out.put(t.robots); }},
+             policy);
+}
+
+model::ControlPolicy policy_from(NumberReader& in, const model::Model& m) {
+  const auto form = static_cast<std::size_t>(in.number());
+  const auto rows = [&] {
+    std::vector<std::vector<int>> table(in.count());
+    for (auto& row : table) row = in.list<int>();
+    return table;
+  };
+  switch (form) {
+    case 0: return model::Policy::from_levels(in.list<int>(), m.modes(), m.capacity);
+    case 1: return model::make_phase_aware(rows(), m.modes(), m.capacity, m.arrivals.phases(), "phase-aware");
+    case 2: {
+      const auto h = in.list<int>();
+      return model::make_hysteresis(h[0], h[1], h[2], h[3], m.modes(), m.capacity, "hysteresis");
+    }
+    case 3: return model::make_memory(rows(), m.modes(), m.capacity, "memory");
+    default:
+      return model::make_table(in.list<int>(), m.capacity, m.arrivals.phases(), m.service.phases(),
+                               m.obsolescence ? m.obsolescence->phases() : 1, m.modes(), "markov optimum", "table");
+  }
+}
+
+const std::vector<std::string> kOptimality{"global", "local", "heuristic"};
+
 void put(NumberWriter& out, const SweepRow& row) {
   out.put(row.value);
   out.put(row.best.policy.levels());
@@ -50,9 +90,17 @@ void put(NumberWriter& out, const SweepRow& row) {
   put_measures(out, row.measures);
   out.put(row.mean_service_time);
   out.put(row.mean_obsolescence_time);
+  out.put(row.class_best ? 1.0 : 0.0);
+  if (!row.class_best) return;
+  out.put(row.class_best->cost);
+  out.put(static_cast<double>(std::find(kOptimality.begin(), kOptimality.end(), row.class_best->optimality) -
+                              kOptimality.begin()));
+  put_policy(out, row.class_best->policy);
 }
 
-SweepRow row_from(NumberReader& in, int modes) {
+SweepRow row_from(NumberReader& in, const model::Model& model, validation::SweepParameter parameter,
+                  const std::string& policy_class) {
+  const int modes = model.modes();
   const double value = in.number();
   const std::vector<int> levels = in.list<int>();
   const double cost = in.number();
@@ -61,6 +109,14 @@ SweepRow row_from(NumberReader& in, int modes) {
   analytic::Measures m;
   read_measures(in, m);
   const double mean_service_time = in.number();
+  const std::optional<double> mean_obsolescence_time = in.optional();
+  std::optional<analytic::ClassRow> class_best;
+  if (in.number() != 0) {
+    const double cost = in.number();
+    const std::string optimality = kOptimality.at(static_cast<std::size_t>(in.number()));
+    class_best = analytic::ClassRow{policy_class, cost, optimality,
+                                    policy_from(in, validation::with_parameter(model, parameter, value))};
+  }
   return SweepRow{.value = value,
                   .best = {.policy = model::Policy::from_levels(
                                levels, modes, static_cast<int>(levels.size()) - 1),
@@ -69,15 +125,17 @@ SweepRow row_from(NumberReader& in, int modes) {
                   .relative_profit = relative_profit,
                   .measures = std::move(m),
                   .mean_service_time = mean_service_time,
-                  .mean_obsolescence_time = in.optional()};
+                  .mean_obsolescence_time = mean_obsolescence_time,
+                  .class_best = std::move(class_best)};
 }
 
 }  // namespace
 
 std::vector<SweepRow> sweep_over_processes(const ProcessGroup& processes, const model::Model& model,
                                            validation::SweepParameter parameter,
-                                           const std::vector<double>& values, int threads) {
-  if (processes.size() == 1) return validation::sweep(model, parameter, values, threads);
+                                           const std::vector<double>& values, int threads,
+                                           const std::string& policy_class) {
+  if (processes.size() == 1) return validation::sweep(model, parameter, values, threads, policy_class);
 
   const std::vector<int> owner = owners(model, parameter, values, processes.size());
   std::vector<std::size_t> mine;  // indices into `values`, in value order
@@ -88,7 +146,7 @@ std::vector<SweepRow> sweep_over_processes(const ProcessGroup& processes, const 
       my_values.push_back(values[i]);
     }
   validation::SweepOutcomes outcomes =
-      validation::sweep_outcomes(model, parameter, my_values, threads);
+      validation::sweep_outcomes(model, parameter, my_values, threads, policy_class);
 
   // This share's first failure (its value's index, -1 for none; the message apart), then each row
   // after its value's index.
@@ -123,7 +181,7 @@ std::vector<SweepRow> sweep_over_processes(const ProcessGroup& processes, const 
     }
     while (!in.done()) {
       const auto i = static_cast<std::size_t>(in.number());
-      rows[i] = row_from(in, model.modes());
+      rows[i] = row_from(in, model, parameter, policy_class);
     }
   }
   if (first_failed) throw std::runtime_error(first_failure);

@@ -17,6 +17,7 @@ std::vector<validation::SweepRow> sweep_over_processes(const ProcessGroup& proce
                                                        const model::Model& model,
                                                        validation::SweepParameter parameter,
                                                        const std::vector<double>& values,
-                                                       int threads);
+                                                       int threads,
+                                                       const std::string& policy_class = "thresholds");
 
 }  // namespace crawlq::app

@@ -1,5 +1,7 @@
 #include "app/sweep_command.hpp"
 
+#include "analytic/class_comparison.hpp"
+
 #include "validation/output_file.hpp"
 
 #include <fmt/format.h>
@@ -32,6 +34,7 @@ struct SweepOptions {
   std::string csv;
   std::string plot;  // FILE.svg: C* and every C_r against the value
   int threads = 0;
+  std::string policy_class = "thresholds";
   bool json = false;
 };
 
@@ -85,7 +88,10 @@ void write_csv(std::ostream& out, const std::vector<SweepRow>& rows, int modes) 
   // The best policy's measures but its cost, which is the cost column already.
   for (const auto& measure : model::scalar_measures<double>())
     if (measure.name.key != "cost") out << ',' << measure.name.key;
-  out << ",mean_service_time,mean_obsolescence_time\n";
+  out << ",mean_service_time,mean_obsolescence_time";
+  const bool with_class = !rows.empty() && rows.front().class_best;
+  if (with_class) out << ",class_cost,class_optimality";
+  out << '\n';
   for (const SweepRow& row : rows) {
     out << fmt::format("{},{},{},{}", row.value, fmt::join(api::thresholds_of(row), " "),
                        levels_text(row.best.policy.levels()), row.best.cost);
@@ -93,8 +99,10 @@ void write_csv(std::ostream& out, const std::vector<SweepRow>& rows, int modes) 
     out << fmt::format(",{}", row.relative_profit);
     for (const auto& measure : model::scalar_measures<double>())
       if (measure.name.key != "cost") out << fmt::format(",{}", row.measures.*measure.field);
-    out << fmt::format(",{},{}\n", row.mean_service_time,
+    out << fmt::format(",{},{}", row.mean_service_time,
                        row.mean_obsolescence_time ? fmt::format("{}", *row.mean_obsolescence_time) : "");
+    if (row.class_best) out << fmt::format(",{},{}", row.class_best->cost, row.class_best->optimality);
+    out << '\n';
   }
 }
 
@@ -121,6 +129,14 @@ void print_table(const SweepOptions& o, const model::Model& model,
         row.measures.p_starvation, row.mean_service_time,
         row.mean_obsolescence_time ? fmt::format("{:.4g}", *row.mean_obsolescence_time) : "-");
   }
+  if (!rows.empty() && rows.front().class_best) {
+    fmt::print("\n  the best of --class {} at each value:\n  {:>10} {:>14} {:>12}  {}\n", o.policy_class, o.param,
+               "cost", "below C*", "optimality");
+    for (const SweepRow& row : rows)
+      fmt::print("  {:>10.6g} {:>14.8g} {:>11.2f}%  {}\n", row.value, row.class_best->cost,
+                 row.best.cost != 0 ? 100 * (row.best.cost - row.class_best->cost) / row.best.cost : 0.0,
+                 row.class_best->optimality);
+  }
   fmt::print(
       "\nC*: the best threshold policy's cost (2); C_r: r robots always active; "
       "R = 100 (1 - C* / min_r C_r);\nb_1, g_1: mean service and obsolescence times\n");
@@ -135,7 +151,8 @@ int run(const SweepOptions& o, const ProcessGroup& processes) {
                                   .model = model,
                                   .parameter = parameter,
                                   .values = parse_numbers(o.values, "--values"),
-                                  .threads = o.threads};
+                                  .threads = o.threads,
+                                  .policy_class = o.policy_class};
   if (std::string why; !request.is_valid(&why)) throw UsageError(why);
   const std::vector<double>& values = request.values;
   check_values(model, parameter, values, o.file);
@@ -158,7 +175,7 @@ int run(const SweepOptions& o, const ProcessGroup& processes) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<SweepRow> rows;
   try {
-    rows = sweep_over_processes(processes, model, parameter, values, o.threads);
+    rows = sweep_over_processes(processes, model, parameter, values, o.threads, o.policy_class);
   } catch (const std::runtime_error& e) {
     fmt::print(stderr, "{}: {}\n", o.file, e.what());
     return static_cast<int>(ExitCode::kFailed);
@@ -217,6 +234,12 @@ std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& proces
     parameters += (parameters.empty() ? "" : " | ") + validation::parameter_name(p);
   cmd->add_option("--param", o->param, parameters)
       ->required();
+  std::string classes;
+  for (const auto& name : analytic::policy_class_names()) classes += (classes.empty() ? "" : " | ") + name;
+  cmd->add_option("--class", o->policy_class,
+                  "also find each value's best of this class (" + classes +
+                      "; see optimize --help), beside the threshold optimum")
+      ->capture_default_str();
   cmd->add_option("--values", o->values,
                   "v1,v2,...: the values of the parameter, one row each, in this order")
       ->required();

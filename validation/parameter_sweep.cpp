@@ -61,12 +61,17 @@ model::ArrivalModes scaled(const model::ArrivalModes& arrivals, double s) {
   return model::ArrivalModes(std::move(modes));
 }
 
-SweepRow solve_one(const model::Model& model, double value) {
+SweepRow solve_one(const model::Model& model, double value, const std::string& policy_class) {
   const analytic::PolicyEvaluator evaluator(model);
   // One thread inside: the values are what runs in parallel.
   const analytic::ThresholdSearch search = analytic::optimize_thresholds(evaluator, 1);
   const analytic::PolicyEvaluation best = evaluator.evaluate(search.best.policy);
   const double profit = model::relative_profit(search.best.cost, search.constant);
+  std::optional<analytic::ClassRow> class_best;
+  if (policy_class != "thresholds")
+    class_best = analytic::best_of_class(evaluator, policy_class, {.threads = 1, .search = analytic::Search::kAuto,
+                                                                   .starts = 1, .max_maps = 1'000'000, .progress = nullptr},
+                                         search.best);
   return SweepRow{.value = value,
                   .best = search.best,
                   .constant = search.constant,
@@ -75,7 +80,8 @@ SweepRow solve_one(const model::Model& model, double value) {
                   .mean_service_time = model.service.mean(),
                   .mean_obsolescence_time = model.obsolescence
                                                 ? std::optional<double>(model.obsolescence->mean())
-                                                : std::nullopt};
+                                                : std::nullopt,
+                  .class_best = std::move(class_best)};
 }
 
 }  // namespace
@@ -161,7 +167,7 @@ model::Model with_parameter(const model::Model& model, SweepParameter parameter,
 }
 
 SweepOutcomes sweep_outcomes(const model::Model& model, SweepParameter parameter,
-                             const std::vector<double>& values, int threads) {
+                             const std::vector<double>& values, int threads, const std::string& policy_class) {
   // Every value is checked before the first solve, so that a bad one costs no time.
   std::vector<model::Model> models;
   models.reserve(values.size());
@@ -185,7 +191,7 @@ SweepOutcomes sweep_outcomes(const model::Model& model, SweepParameter parameter
     for (std::size_t n = next++; n < order.size(); n = next++) {
       const std::size_t i = order[n];
       try {
-        outcomes.rows[i] = solve_one(models[i], values[i]);
+        outcomes.rows[i] = solve_one(models[i], values[i], policy_class);
       } catch (const std::exception& e) {
         outcomes.failures[i] =
             fmt::format("{} {}: {}", parameter_name(parameter), values[i], e.what());
@@ -202,8 +208,8 @@ SweepOutcomes sweep_outcomes(const model::Model& model, SweepParameter parameter
 }
 
 std::vector<SweepRow> sweep(const model::Model& model, SweepParameter parameter,
-                            const std::vector<double>& values, int threads) {
-  SweepOutcomes outcomes = sweep_outcomes(model, parameter, values, threads);
+                            const std::vector<double>& values, int threads, const std::string& policy_class) {
+  SweepOutcomes outcomes = sweep_outcomes(model, parameter, values, threads, policy_class);
   // Every value was tried, so the first failure in value order is the same for any thread count.
   for (const auto& failure : outcomes.failures)
     if (failure) throw std::runtime_error(*failure);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analytic/class_comparison.hpp"
 #include "analytic/policy_search.hpp"
 #include "model/model.hpp"
 
@@ -49,14 +50,19 @@ struct SweepRow {
   analytic::Measures measures;   // of the best policy, every one
   double mean_service_time = 0;                  // b_1 of the transformed model
   std::optional<double> mean_obsolescence_time;  // g_1; nothing when pages never expire
+  // With a class other than thresholds: that class's best at this value (analytic::best_of_class).
+  std::optional<analytic::ClassRow> class_best;
 };
 
 // One row per value, in the order given. Every value is checked (with_parameter) before anything
 // is solved. The values are spread over `threads` threads (0: all cores), each optimisation on one
 // thread, so the rows do not depend on the thread count. A failed solve throws std::runtime_error
 // naming the parameter and the value.
+// `policy_class` (one of analytic::policy_class_names()): besides the threshold optimum, each row's
+// best of that class.
 std::vector<SweepRow> sweep(const model::Model& model, SweepParameter parameter,
-                            const std::vector<double>& values, int threads = 0);
+                            const std::vector<double>& values, int threads = 0,
+                            const std::string& policy_class = "thresholds");
 
 // As sweep, but a failed value stops nothing: each value's row, or why it failed (the message sweep
 // would throw), in the order given. For a caller that merges several sweeps' values (crawlq's
@@ -66,6 +72,7 @@ struct SweepOutcomes {
   std::vector<std::optional<std::string>> failures;
 };
 SweepOutcomes sweep_outcomes(const model::Model& model, SweepParameter parameter,
-                             const std::vector<double>& values, int threads = 0);
+                             const std::vector<double>& values, int threads = 0,
+                             const std::string& policy_class = "thresholds");
 
 }  // namespace crawlq::validation

@@ -279,3 +279,26 @@ TEST_CASE("sweep --plot: the costs against the value drawn as SVG, and a name no
 
 }  // namespace
 }  // namespace crawlq::cli_test
+
+namespace crawlq::cli_test {
+namespace {
+
+TEST_CASE("sweep --class: each value's best of the class, never above the threshold optimum", "[cli][sweep][markov]") {
+  const ProcessResult run = crawlq({"sweep", shipped("paper-example-1.yaml"), "--param", "obsolescence-scale", "--values",
+                                    "0.5,2", "--class", "markov", "--json"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  for (const auto& row : json_of(run).at("rows")) {
+    const auto& best = row.at("class_best");
+    CHECK(best.at("class") == "markov");
+    CHECK(best.at("optimality") == "heuristic");  // the paper's sojourn weight
+    CHECK(best.at("cost").get<double>() <= row.at("best").at("cost").get<double>() * (1 + 1e-12));
+  }
+  const ProcessResult bad = crawlq({"sweep", shipped("paper-example-1.yaml"), "--param", "capacity", "--values", "3",
+                                    "--class", "fullstate"});
+  CHECK(bad.exit_status == 2);
+  CHECK_THAT(bad.err, Catch::Contains("--class: unknown class 'fullstate'") && Catch::Contains("markov"));
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test

@@ -96,6 +96,18 @@ std::pair<std::string, std::string> split_first_line(const std::string& text) {
   return {text.substr(0, end), text.substr(end + 1)};
 }
 
+TEST_CASE("sweep --class under mpirun -np 2: each value's class best travels whole, as one process finds it",
+          "[mpi][sweep]") {
+  const std::string policy_class = GENERATE(as<std::string>{}, "phase-aware", "memory", "markov");
+  INFO("--class " << policy_class);
+  const std::vector<std::string> args{"sweep", shipped("paper-example-1.yaml"), "--param", "capacity", "--values",
+                                      "3,4,5", "--class", policy_class, "--json", "--threads", "1"};
+  const ProcessResult spread = succeeded(mpirun(args));
+  const ProcessResult one = succeeded(crawlq(args));
+  CHECK(spread.out == one.out);
+  CHECK(json_of(one).at("rows").at(2).at("class_best").at("class") == policy_class);
+}
+
 TEST_CASE("sweep under mpirun -np 2: the JSON, table and CSV of one process", "[mpi][sweep]") {
   const TempDirectory dir;
   const auto [name, param, values, rows] =
