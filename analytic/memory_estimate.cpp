@@ -62,6 +62,14 @@ MemoryEstimate sparse_lu_memory(const model::Model& model) {
   return e;
 }
 
+MemoryEstimate markov_control_memory(const model::Model& model) {
+  model::Model level_chain = model;
+  level_chain.policy.reset();
+  MemoryEstimate e = block_recursion_memory(level_chain);
+  e.bytes = e.states * (600.0 * model.modes() + 1000.0);
+  return e;
+}
+
 Method automatic_method(const model::Model& model) {
   // The iterative solver is faster from a few thousand states on (benchmarks/solve_by_capacity);
   // below that the direct recursion costs nothing and needs no convergence (kAutomaticRule).

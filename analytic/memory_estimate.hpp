@@ -29,6 +29,10 @@ inline constexpr const char* kAutomaticRule = "block-recursion up to 2000 states
 MemoryEstimate block_recursion_memory(const model::Model& model);
 MemoryEstimate iterative_memory(const model::Model& model);
 MemoryEstimate sparse_lu_memory(const model::Model& model);
+// Optimal control over full-state policies (markov_control.hpp): the N constant generators stored
+// and policy iteration's vectors. Measured: 0.85 GB at 262,142 states with N = 4 (the paper's example
+// at K = 16), about 600 bytes a state for each mode and 1,000 more.
+MemoryEstimate markov_control_memory(const model::Model& model);
 // The physical memory of this machine, in bytes.
 double physical_memory_bytes();
 // The largest capacity whose estimate fits in `bytes` (other parameters as in `model`), or nothing

@@ -57,6 +57,21 @@ void require_exact_engine_fits(const model::Model& model, const std::string& fil
     throw UsageError(fmt::format("{}: {}", file, why));
 }
 
+void require_markov_control_fits(const model::Model& model, const std::string& file, const std::string& flag) {
+  const double available = 0.8 * analytic::physical_memory_bytes();
+  const analytic::MemoryEstimate need = analytic::markov_control_memory(model);
+  if (need.bytes <= available) return;
+  model::Model m = model;
+  int largest = 0;
+  for (m.capacity = 1; m.capacity < model.capacity && analytic::markov_control_memory(m).bytes <= available; ++m.capacity)
+    largest = m.capacity;
+  throw UsageError(fmt::format("{}: {}: capacity {} makes {:.3g} states and every policy that sees them needs about "
+                               "{:.3g} GiB, more than the {:.3g} GiB this machine can give; {}",
+                               file, flag, model.capacity, need.states, need.bytes / (1 << 30), available / (1 << 30),
+                               largest ? fmt::format("the largest capacity that fits is {}", largest)
+                                       : std::string("even capacity 1 does not fit")));
+}
+
 void read_option_values_as_written(CLI::App& app) {
   for (CLI::Option* option : app.get_options()) {
     // An empty value would read as "not given": say so instead of ignoring the flag.

@@ -36,6 +36,10 @@ std::string exact_engine_refusal(const model::Model& model, analytic::Method met
 void require_exact_engine_fits(const model::Model& model, const std::string& file,
                                analytic::Method method = analytic::Method::kAuto);
 
+// Refuses (UsageError) a model whose optimal control over full-state policies would not fit in this
+// machine's memory, naming its size and the largest capacity that would.
+void require_markov_control_fits(const model::Model& model, const std::string& file, const std::string& flag);
+
 // Every option of `app` and its commands: a number-typed one reads its value as scenario files do
 // (parse_finite_number: "1e3" and "2.0" are whole numbers where CLI11 alone would refuse them), and
 // an empty value (`--export ""`) is refused rather than taken for "not given".

@@ -209,6 +209,8 @@ int run(const OptimizeOptions& o) {
   model::Model searched = request.model;
   searched.policy.reset();  // the searches solve level maps, whatever form the file's policy has
   require_exact_engine_fits(searched, o.file, request.method);
+  if (policy_class == api::PolicyClass::kMarkov || policy_class == api::PolicyClass::kAll)
+    require_markov_control_fits(searched, o.file, "--class " + o.policy_class);
   const model::Model& model = request.model;
   try {
     const api::OptimizeResult result = api::optimize(request);

@@ -471,3 +471,21 @@ TEST_CASE("optimize --class all: one row per class, each at least the optimum, i
 
 }  // namespace
 }  // namespace crawlq::cli_test
+
+namespace crawlq::cli_test {
+namespace {
+
+TEST_CASE("optimize --class markov refuses a chain whose every policy would not fit, before any work",
+          "[cli][optimize][markov][bad-input]") {
+  TempDirectory dir;
+  // K = 22 of the paper's example: 16.8 million states, four constant generators of them (57 GiB).
+  const std::string file = dir.write(
+      "k22.yaml", replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 22"));
+  const ProcessResult run = crawlq({"optimize", file, "--class", "markov"});
+  CHECK(run.exit_status == 2);
+  CHECK_THAT(run.err, Catch::Contains("--class markov") && Catch::Contains("largest capacity that fits"));
+  CHECK(run.out.empty());
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test
