@@ -21,6 +21,14 @@ StateSpace chain_space(const model::Model& model, const model::ControlPolicy& po
   return StateSpace(model, ControlledArrivals(model, policy).phases());
 }
 
+void PolicyEvaluator::add_sojourn_means_and_cost(PolicyEvaluation& e) const {
+  const SojournTimes sojourn = sojourn_times(e);
+  e.measures.mean_sojourn = sojourn.mean(PageFate::kAccepted);
+  e.measures.mean_sojourn_served = sojourn.mean(PageFate::kServed);
+  e.measures.mean_sojourn_obsolete = sojourn.mean(PageFate::kObsolete);
+  e.measures.cost = model::cost_criterion(model_.costs, e.measures);
+}
+
 const FullStateChain& PolicyEvaluator::full_state_chain() const {
   std::call_once(full_state_built_, [this] { full_state_ = std::make_unique<FullStateChain>(model_); });
   return *full_state_;
@@ -47,11 +55,7 @@ PolicyEvaluation PolicyEvaluator::evaluate_table(const model::TablePolicy& table
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (summary.status != SolverStatus::kConverged) return e;
   e.measures = chain.measures(table.robots, e.stationary.probabilities);
-  const SojournTimes sojourn = sojourn_times(e);
-  e.measures.mean_sojourn = sojourn.mean(PageFate::kAccepted);
-  e.measures.mean_sojourn_served = sojourn.mean(PageFate::kServed);
-  e.measures.mean_sojourn_obsolete = sojourn.mean(PageFate::kObsolete);
-  e.measures.cost = model::cost_criterion(model_.costs, e.measures);
+  add_sojourn_means_and_cost(e);
   return e;
 }
 
@@ -65,11 +69,7 @@ PolicyEvaluation PolicyEvaluator::evaluate(const model::ControlPolicy& policy,
                      .measures = {}};
   if (e.stationary.summary.status != SolverStatus::kConverged) return e;
   e.measures = compute_measures(model_, blocks.arrivals(), blocks.space(), e.stationary.probabilities);
-  const SojournTimes sojourn = sojourn_times(e);
-  e.measures.mean_sojourn = sojourn.mean(PageFate::kAccepted);
-  e.measures.mean_sojourn_served = sojourn.mean(PageFate::kServed);
-  e.measures.mean_sojourn_obsolete = sojourn.mean(PageFate::kObsolete);
-  e.measures.cost = model::cost_criterion(model_.costs, e.measures);
+  add_sojourn_means_and_cost(e);
   return e;
 }
 

@@ -52,6 +52,9 @@ class PolicyEvaluator {
   mutable std::unique_ptr<FullStateChain> full_state_;
 
   PolicyEvaluation evaluate_table(const model::TablePolicy& table, const Eigen::VectorXd* warm_start) const;
+  // The sojourn means from the tagged page's chain, then the cost (2), once the measures of the
+  // stationary vector are in `e`.
+  void add_sojourn_means_and_cost(PolicyEvaluation& e) const;
 };
 
 }  // namespace crawlq::analytic

@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
       double cost = 0, bound = 0;
       int steps = 0;
       if (sojourn) {
-        const analytic::MarkovSearch search = analytic::optimize_markov_policies(evaluator, {.threads = 0});
+        const analytic::MarkovSearch search = analytic::optimize_markov_policies(evaluator, analytic::MarkovSearchOptions{.threads = 0, .search = analytic::Search::kAuto, .progress = nullptr});
         cost = search.best->measures.cost, bound = search.lower_bound, steps = search.improvement_steps;
       } else {
         const auto optimum = analytic::optimize_markov(

@@ -155,7 +155,7 @@ TEST_CASE("markov search: with a sojourn weight the best candidate lies between 
     m.policy.reset();
     INFO("seed " << seed << "\n" << describe(m));
     const analytic::PolicyEvaluator evaluator(m);
-    const analytic::MarkovSearch search = analytic::optimize_markov_policies(evaluator, {.threads = 1});
+    const analytic::MarkovSearch search = analytic::optimize_markov_policies(evaluator, analytic::MarkovSearchOptions{.threads = 1, .search = analytic::Search::kAuto, .progress = nullptr});
     REQUIRE(search.best);
     CHECK_FALSE(search.global);
     CHECK(search.best->measures.cost <= search.threshold_best.cost * (1 + 1e-12));

@@ -153,18 +153,18 @@ TEST_CASE("simulate through the request layer: the simulator's numbers, any poli
 
 namespace crawlq {
 
+// The paper's first example, one thread, every other field at its default.
+api::OptimizeRequest optimize_request(api::PolicyClass policy_class) {
+  api::OptimizeRequest request{
+      .source = "paper-example-1.yaml", .model = example_request().model, .export_policy = "", .progress = nullptr};
+  request.policy_class = policy_class;
+  request.threads = 1;
+  return request;
+}
+
 TEST_CASE("optimize through the request layer: Table 1's optimum and the keys of optimize --json", "[api][optimize]") {
-  const api::SolveRequest example = example_request();
-  api::OptimizeRequest request{.source = "paper-example-1.yaml",
-                               .model = example.model,
-                               .policy_class = api::PolicyClass::kThresholds,
-                               .search = analytic::Search::kExhaustive,
-                               .method = analytic::Method::kAuto,
-                               .max_maps = 1'000'000,
-                               .threads = 1,
-                               .starts = 1,
-                               .export_policy = "",
-                               .progress = nullptr};
+  api::OptimizeRequest request = optimize_request(api::PolicyClass::kThresholds);
+  request.search = analytic::Search::kExhaustive;
   const api::OptimizeResult result = api::optimize(request);
   const auto& search = std::get<analytic::ThresholdSearch>(result.search);
   CHECK(search.best.policy.levels() == std::vector<int>{3, 3, 3, 1, 1, 1});
@@ -189,16 +189,7 @@ TEST_CASE("optimize through the request layer: Table 1's optimum and the keys of
 
 TEST_CASE("optimize --class markov through the request layer: the full-state optimum and its certificate",
           "[api][optimize][markov]") {
-  api::OptimizeRequest request{.source = "paper-example-1.yaml",
-                               .model = example_request().model,
-                               .policy_class = api::PolicyClass::kMarkov,
-                               .search = analytic::Search::kAuto,
-                               .method = analytic::Method::kAuto,
-                               .max_maps = 1'000'000,
-                               .threads = 1,
-                               .starts = 1,
-                               .export_policy = "",
-                               .progress = nullptr};
+  api::OptimizeRequest request = optimize_request(api::PolicyClass::kMarkov);
   // Sojourn weight 0: a certified global optimum, 16% below the best threshold policy (the figures
   // issue 15 gives from an independent brute force).
   request.model.costs.sojourn = 0;
