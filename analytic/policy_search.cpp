@@ -161,15 +161,15 @@ ThresholdSearch optimize_thresholds(const PolicyEvaluator& evaluator,
   return search;
 }
 
-std::vector<std::vector<int>> threshold_neighbours(const std::vector<int>& thresholds,
-                                                   int capacity) {
+std::vector<std::vector<int>> threshold_neighbours(const std::vector<int>& thresholds, int capacity,
+                                                   int size_of_step) {
   std::vector<std::vector<int>> neighbours;
   const int size = static_cast<int>(thresholds.size());
   for (int q = 0; q < size; ++q)
-    for (int step : {-1, +1}) {
+    for (int step : {-size_of_step, +size_of_step}) {
       std::vector<int> j = thresholds;
-      j[q] += step;
-      if (j[q] < -1 || j[q] > capacity) continue;
+      if ((step < 0 && j[q] == -1) || (step > 0 && j[q] == capacity)) continue;
+      j[q] = std::clamp(j[q] + step, -1, capacity);
       // Push the thresholds the move would overtake.
       for (int p = q + 1; step > 0 && p < size; ++p) j[p] = std::max(j[p], j[q]);
       for (int p = q - 1; step < 0 && p >= 0; --p) j[p] = std::min(j[p], j[q]);
@@ -177,6 +177,26 @@ std::vector<std::vector<int>> threshold_neighbours(const std::vector<int>& thres
         neighbours.push_back(j);
     }
   return neighbours;
+}
+
+std::vector<std::vector<int>> threshold_jumps(const std::vector<int>& thresholds, int capacity) {
+  // (The search asks for them only beyond kPlateauCapacity.)
+  std::vector<std::vector<int>> jumps;
+  const auto add = [&](std::vector<int> j) {
+    if (j != thresholds && std::find(jumps.begin(), jumps.end(), j) == jumps.end()) jumps.push_back(std::move(j));
+  };
+  for (int step = 2; step <= std::max(capacity, 1); step *= 2)
+    for (auto& j : threshold_neighbours(thresholds, capacity, step)) add(std::move(j));
+  const int size = static_cast<int>(thresholds.size());
+  for (int q = 0; q < size; ++q)
+    for (long long value = -1; value <= capacity; value = value < 1 ? value + 1 : 2 * value + 1) {  // -1, 0, 1, 3, 7, ...
+      std::vector<int> j = thresholds;
+      j[q] = static_cast<int>(value);
+      for (int p = q + 1; p < size; ++p) j[p] = std::max(j[p], j[q]);
+      for (int p = q - 1; p >= 0; --p) j[p] = std::min(j[p], j[q]);
+      add(std::move(j));
+    }
+  return jumps;
 }
 
 std::vector<std::vector<int>> threshold_start_grid(int modes, int capacity) {
@@ -252,12 +272,23 @@ LocalThresholdSearch optimize_thresholds_locally(const PolicyEvaluator& evaluato
     // descent that reaches a vector an earlier one passed through would follow it, so it stops
     // there.
     while (descended.insert(current).second) {
-      const std::vector<std::vector<int>> neighbours = threshold_neighbours(current, capacity);
-      if (neighbours.empty()) break;
-      auto stationary = solve(neighbours, warm.size() > 0 ? &warm : nullptr);
-      const std::vector<int> next = cheapest(neighbours);
-      if (!(cost_of.at(next) < cost_of.at(current))) break;
-      current = next;
+      // One level first; where no such neighbour costs less, the long jumps (threshold_jumps).
+      std::optional<std::vector<int>> next;
+      std::map<std::vector<int>, Eigen::VectorXd> stationary;
+      for (const bool jump : {false, true}) {
+        if (jump && capacity <= kPlateauCapacity) break;
+        const std::vector<std::vector<int>> neighbours =
+            jump ? threshold_jumps(current, capacity) : threshold_neighbours(current, capacity);
+        if (neighbours.empty()) continue;
+        stationary = solve(neighbours, warm.size() > 0 ? &warm : nullptr);
+        const std::vector<int> cheapest_neighbour = cheapest(neighbours);
+        if (cost_of.at(cheapest_neighbour) < cost_of.at(current)) {
+          next = cheapest_neighbour;
+          break;
+        }
+      }
+      if (!next) break;
+      current = *next;
       ++moves;
       const auto found = stationary.find(current);
       warm = found != stationary.end() ? std::move(found->second) : Eigen::VectorXd();

@@ -225,3 +225,32 @@ TEST_CASE("one mode: both searches solve the one policy there is", "[policy_sear
   CHECK(local.best.cost == all.best.cost);
   CHECK(local.constant == all.constant);
 }
+
+TEST_CASE("threshold_jumps: longer steps and the levels -1, 0, 1, 3, 7, ..., the others pushed along",
+          "[analytic][search]") {
+  const auto jumps = analytic::threshold_jumps({-1, 2, 20}, 20);
+  const std::set<std::vector<int>> set(jumps.begin(), jumps.end());
+  CHECK(set.size() == jumps.size());          // no repeats
+  CHECK_FALSE(set.count({-1, 2, 20}));         // nor the vector itself
+  CHECK(set.count({-1, 2, 3}));                // j_3 set to 3
+  CHECK(set.count({-1, 2, 16}));               // j_3 moved down by 4
+  CHECK(set.count({-1, 0, 0}));                // j_3 set to 0 pushes j_2 down with it
+  CHECK(set.count({7, 7, 20}));                // j_1 set to 7 pushes j_2 up
+  for (const auto& j : jumps) {
+    CHECK(std::is_sorted(j.begin(), j.end()));
+    CHECK(j.front() >= -1);
+    CHECK(j.back() <= 20);
+  }
+}
+
+TEST_CASE("local search in a long buffer leaves the plateau of seldom visited levels", "[analytic][search]") {
+  // The paper's example with an exponential clock of the same mean and K = 400: one-level moves
+  // from the start grid stopped at (-1, 2, 200), cost 68.53, where levels above ~20 are never
+  // reached and moving the last threshold changes nothing.
+  model::Model m = paper_example(400);
+  m.obsolescence = model::PhaseType::exponential(0.2);
+  const analytic::PolicyEvaluator evaluator(m);
+  const auto local = analytic::optimize_thresholds_locally(evaluator, {.threads = 2});
+  const double reference = evaluator.evaluate(model::Policy::from_thresholds({-1, 3, 3}, 4, 400)).measures.cost;
+  CHECK(local.best.cost <= reference * (1 + 1e-12));
+}
