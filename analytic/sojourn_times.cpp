@@ -52,12 +52,11 @@ double SojournTimes::transform(PageFate fate, double u) const {
 }
 
 void SojournTimes::extend_terms(std::size_t count) const {
-  const Eigen::SparseMatrix<double>& t = chain_.subgenerator();
   const double q = uniformisation_rate_;
   while (terms_[0].size() < count) {
     for (PageFate fate : {PageFate::kAccepted, PageFate::kServed, PageFate::kObsolete})
       terms_[static_cast<int>(fate)].push_back(power_.dot(chain_.exit(fate)) / q);
-    power_ = power_ + (power_ * t) / q;  // alpha P^{n+1} with P = I + T/q
+    power_ += chain_.left_multiply(power_) / q;  // alpha P^{n+1} with P = I + T/q
   }
 }
 

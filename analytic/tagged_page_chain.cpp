@@ -45,12 +45,115 @@ constexpr Eigen::Index kLargestSparseLuBlock = 64;
 }  // namespace
 
 namespace {
-void place(std::vector<Eigen::Triplet<double>>& entries, const Sparse& block, Eigen::Index row0,
-           Eigen::Index col0) {
-  for (Eigen::Index c = 0; c < block.outerSize(); ++c)
-    for (Sparse::InnerIterator it(block, c); it; ++it)
-      entries.emplace_back(row0 + it.row(), col0 + it.col(), it.value());
-}
+
+// Row by row from the model's rules (the tagged page with j pages ahead: the server's phase, the
+// clocks of those j pages from the head, its own clock last): each row's entries in column order,
+// so T is built once, by rows, with no triplets and no sort of the whole. The blocks are those of
+// the Lemma: the in-service block S; A_{j+1} = S (+) Gamma^(+)(j+1) on the diagonal; beside it
+// B_j (x) I_R (the head served, or a page ahead expiring), or S_0 beta (x) e_R with nobody ahead.
+class RowAssembler {
+ public:
+  RowAssembler(const model::Model& model, Eigen::Index size, Eigen::Index reserve)
+      : s_(model.service.subgenerator()),
+        s0_(model.service.exit_rates()),
+        beta_(model.service.initial()),
+        gamma_(model.obsolescence ? Eigen::MatrixXd(model.obsolescence->subgenerator()) : Eigen::MatrixXd::Zero(1, 1)),
+        gamma0_(model.obsolescence ? Eigen::VectorXd(model.obsolescence->exit_rates()) : Eigen::VectorXd::Zero(1)),
+        r_(static_cast<int>(gamma_.rows())),
+        t_(size, size) {
+    t_.reserve(reserve);
+  }
+
+  void in_service_rows() {
+    for (int s = 0; s < s_.rows(); ++s) {
+      for (int to = 0; to < s_.cols(); ++to) add(to, s_(s, to));
+      flush();
+    }
+  }
+
+  // The rows of the block with `ahead` pages ahead, at `row0`; `left0` is where the block it moves
+  // into starts (0: in service).
+  void waiting_rows(int ahead, Eigen::Index row0, Eigen::Index left0) {
+    const int clocks = ahead + 1;
+    Eigen::Index per_server = 1;
+    for (int c = 0; c < clocks; ++c) per_server *= r_;
+    std::vector<int> c(clocks, 0);  // clock phases, head first, own last
+    for (int s = 0; s < s_.rows(); ++s)
+      for (Eigen::Index rest = 0; rest < per_server; ++rest) {
+        Eigen::Index code = rest;
+        for (int k = clocks - 1; k >= 0; --k) {
+          c[k] = static_cast<int>(code % r_);
+          code /= r_;
+        }
+        const Eigen::Index row = row0 + s * per_server + rest;
+        // Moving up: service ends (the head enters service with beta; with nobody ahead, the tagged
+        // page does and its clock goes), or a page ahead expires.
+        const Eigen::Index below = per_server / r_;  // clock combinations one page fewer
+        if (ahead == 0) {
+          for (int to = 0; to < s_.rows(); ++to) add(left0 + to, s0_(s) * beta_(to));
+        } else {
+          const Eigen::Index without_head = rest % below;  // the clocks after the head
+          for (int to = 0; to < s_.rows(); ++to) add(left0 + to * below + without_head, s0_(s) * beta_(to));
+          for (int k = 0; k < ahead; ++k) add(left0 + s * below + without(c, k), gamma0_(c[k]));
+        }
+        // Within the block: the server moves, a clock moves.
+        for (int to = 0; to < s_.cols(); ++to) add(row0 + to * per_server + rest, s_(s, to));
+        double clock_diagonal = 0;
+        Eigen::Index weight = per_server;
+        for (int k = 0; k < clocks; ++k) {
+          weight /= r_;
+          clock_diagonal += gamma_(c[k], c[k]);
+          for (int to = 0; to < r_; ++to)
+            if (to != c[k]) add(row - (c[k] - to) * weight, gamma_(c[k], to));
+        }
+        add(row, clock_diagonal);
+        flush();
+      }
+  }
+
+  Eigen::SparseMatrix<double, Eigen::RowMajor> finish() {
+    t_.finalize();
+    t_.makeCompressed();
+    return std::move(t_);
+  }
+
+ private:
+  // The index among `below` combinations of the clocks without clock k.
+  Eigen::Index without(const std::vector<int>& c, int k) const {
+    Eigen::Index code = 0;
+    for (int i = 0; i < static_cast<int>(c.size()); ++i)
+      if (i != k) code = code * r_ + c[i];
+    return code;
+  }
+  void add(Eigen::Index col, double value) {
+    if (value != 0) row_.emplace_back(col, value);
+  }
+  // Sorted, equal columns summed (the head served into the server's own phase and the head
+  // expiring land on the same state).
+  void flush() {
+    std::sort(row_.begin(), row_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    const Eigen::Index r = next_row_++;
+    t_.startVec(r);
+    for (std::size_t i = 0; i < row_.size();) {
+      double sum = 0;
+      const Eigen::Index col = row_[i].first;
+      for (; i < row_.size() && row_[i].first == col; ++i) sum += row_[i].second;
+      t_.insertBack(r, col) = sum;
+    }
+    row_.clear();
+  }
+
+  Eigen::MatrixXd s_;
+  Eigen::VectorXd s0_;
+  Eigen::RowVectorXd beta_;
+  Eigen::MatrixXd gamma_;
+  Eigen::VectorXd gamma0_;
+  int r_;
+  Eigen::SparseMatrix<double, Eigen::RowMajor> t_;
+  std::vector<std::pair<Eigen::Index, double>> row_;
+  Eigen::Index next_row_ = 0;
+};
+
 }  // namespace
 
 TaggedPageChain::TaggedPageChain(const model::Model& model)
@@ -69,46 +172,37 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
     size_ += block;
   }
 
-  std::vector<Eigen::Triplet<double>> entries;
   served_exit_ = Eigen::VectorXd::Zero(size_);
   obsolete_exit_ = Eigen::VectorXd::Zero(size_);
-  place(entries, terms.s(), 0, 0);
   served_exit_.head(m) = Eigen::VectorXd(terms.s0());
+  // At most, a row with j pages ahead holds the server's M moves, each of the j+1 clocks' R-1, the
+  // head served into M phases and j expiries.
+  Eigen::Index entries = static_cast<Eigen::Index>(m) * m;
+  for (int ahead = 0; ahead <= max_pages_ahead(); ++ahead) {
+    const Eigen::Index block = (ahead + 1 <= max_pages_ahead() ? waiting_offset(ahead + 1) : size_) - waiting_offset(ahead);
+    entries += block * (2 * m + (ahead + 1) * (clock_phases_ - 1) + ahead + 1);
+  }
+  RowAssembler rows(model, size_, entries);
+  rows.in_service_rows();
+  const Eigen::VectorXd own_exit =
+      model.obsolescence ? Eigen::VectorXd(model.obsolescence->exit_rates()) : Eigen::VectorXd::Zero(1);
   for (int ahead = 0; ahead <= max_pages_ahead(); ++ahead) {
     const Eigen::Index row0 = waiting_offset(ahead);
-    const int clocks = ahead + 1;
-    place(entries, terms.a(clocks), row0, row0);  // A_{j+1}
-    // Service completion or a page ahead expiring moves the tagged page up: B-hat_j = B_j (x) I_R;
-    // with nobody ahead, completion puts the tagged page into service and drops its clock.
-    const Eigen::Index col0 = ahead == 0 ? 0 : waiting_offset(ahead - 1);
-    if (ahead == 0)
-      place(entries, kron(terms.s0_beta(), terms.e_r()), row0, col0);
-    else
-      place(entries, kron(terms.b(ahead), identity(clock_phases_)), row0, col0);
+    rows.waiting_rows(ahead, row0, ahead == 0 ? 0 : waiting_offset(ahead - 1));
     // Its own clock (the last) expiring ends the journey as obsolete.
-    const Eigen::Index block = terms.a(clocks).rows();
-    const Eigen::VectorXd own = Eigen::VectorXd(kron(identity(block / clock_phases_),
-                                                     to_sparse(Eigen::VectorXd(
-                                                         model.obsolescence
-                                                             ? model.obsolescence->exit_rates()
-                                                             : Eigen::VectorXd::Zero(1)))) *
-                                                Eigen::VectorXd::Ones(block / clock_phases_));
-    obsolete_exit_.segment(row0, block) = own;
+    const Eigen::Index block = (ahead + 1 <= max_pages_ahead() ? waiting_offset(ahead + 1) : size_) - row0;
+    for (Eigen::Index i = 0; i < block; ++i) obsolete_exit_(row0 + i) = own_exit(i % clock_phases_);
   }
-  t_.resize(size_, size_);
-  t_.setFromTriplets(entries.begin(), entries.end());
-  t_.makeCompressed();
+  t_ = rows.finish();
   accepted_exit_ = served_exit_ + obsolete_exit_;
   for (const Sparse& power : terms.gamma_powers(model.capacity)) gamma_powers_.push_back(Eigen::MatrixXd(power));
-  for (Eigen::Index i = 0; i < size_; ++i)
-    max_exit_rate_ = std::max(max_exit_rate_, -t_.coeff(i, i));
+  for (Eigen::Index i = 0; i < size_; ++i) max_exit_rate_ = std::max(max_exit_rate_, -t_.coeff(i, i));
 
   // -T is block lower-triangular in the pages ahead: a tagged page is served (block 0, in service)
   // after it waits with 0 pages ahead, and so on; nothing after it overtakes it. So (-T) x = t is
   // solved block by block from the server outwards, each diagonal block directly (DiagonalBlockSolver;
   // the whole chain at once fills in a sparse factorisation, and makes a Krylov method carry the
   // coupling across K blocks).
-  const Eigen::SparseMatrix<double, Eigen::RowMajor> minus_t = -t_;
   std::vector<Eigen::Index> starts{0};
   for (Eigen::Index offset : waiting_offsets_) starts.push_back(offset);
   starts.push_back(size_);
@@ -120,7 +214,8 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
   for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
     const Eigen::Index n = starts[b + 1] - starts[b];
     if (b == 0 || n <= kLargestSparseLuBlock)
-      diagonal.push_back(std::make_unique<DiagonalBlockSolver>(minus_t.block(starts[b], starts[b], n, n)));
+      diagonal.push_back(std::make_unique<DiagonalBlockSolver>(
+          Eigen::SparseMatrix<double>(-t_.block(starts[b], starts[b], n, n))));
     else
       diagonal.push_back(std::make_unique<DiagonalBlockSolver>(service, clock, static_cast<int>(b)));
   }
@@ -129,7 +224,7 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
     for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
       const Eigen::Index from = starts[b], n = starts[b + 1] - from;
       // The blocks not yet solved hold zeros, so this is t_b - sum over solved blocks c of A_bc x_c.
-      const Eigen::VectorXd right = rhs.segment(from, n) - minus_t.middleRows(from, n) * x;
+      const Eigen::VectorXd right = rhs.segment(from, n) + t_.middleRows(from, n) * x;
       x.segment(from, n) = diagonal[b]->solve(right);
     }
     return x;
@@ -161,6 +256,17 @@ TaggedPageChain::TaggedPageChain(const model::Model& model)
     moments_[static_cast<int>(PageFate::kAccepted)][k] =
         moments_[static_cast<int>(PageFate::kServed)][k] +
         moments_[static_cast<int>(PageFate::kObsolete)][k];
+}
+
+Eigen::RowVectorXd TaggedPageChain::left_multiply(const Eigen::RowVectorXd& x) const {
+  Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(t_.cols());
+  for (Eigen::Index r = 0; r < t_.outerSize(); ++r) {
+    const double weight = x(r);
+    if (weight == 0) continue;
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(t_, r); it; ++it)
+      y(it.col()) += weight * it.value();
+  }
+  return y;
 }
 
 const Eigen::VectorXd& TaggedPageChain::exit(PageFate fate) const {

@@ -26,7 +26,11 @@ class TaggedPageChain {
   Eigen::Index waiting_offset(int pages_ahead) const { return waiting_offsets_.at(pages_ahead); }
   int max_pages_ahead() const { return static_cast<int>(waiting_offsets_.size()) - 1; }
 
-  const Eigen::SparseMatrix<double>& subgenerator() const { return t_; }  // T
+  // T, by rows (assembled row by row: no triplets, no second copy).
+  const Eigen::SparseMatrix<double, Eigen::RowMajor>& subgenerator() const { return t_; }
+  // y = x T, scattered row by row (Eigen's row vector times a row-major matrix converts the matrix
+  // at every product).
+  Eigen::RowVectorXd left_multiply(const Eigen::RowVectorXd& x) const;
   const Eigen::VectorXd& served_exit() const { return served_exit_; }    // service completion
   const Eigen::VectorXd& obsolete_exit() const { return obsolete_exit_; }
   // Absorption rates into `fate` (accepted: either).
@@ -53,7 +57,7 @@ class TaggedPageChain {
 
   Eigen::Index size_ = 0;
   std::vector<Eigen::Index> waiting_offsets_;
-  Eigen::SparseMatrix<double> t_;
+  Eigen::SparseMatrix<double, Eigen::RowMajor> t_;
   Eigen::VectorXd served_exit_, obsolete_exit_, accepted_exit_;
   Eigen::VectorXd moments_[3][3];  // [fate][k]
   double max_exit_rate_ = 0;
