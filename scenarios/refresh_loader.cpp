@@ -51,7 +51,7 @@ model::RefreshPolicySpec policy(const YamlReader& r) {
   else if (k == "golden-ratio")
     p.kind = model::RefreshPolicyKind::kGoldenRatio;
   else
-    throw model::InputError(kind.path(), fmt::format("unknown policy '{}' (known: randomized, golden-ratio, cyclic)", k));
+    throw model::InputError(kind.path(), fmt::format("unknown policy {} (known: randomized, golden-ratio, cyclic)", kind.shown()));
   if (r.has("frequencies")) {
     const YamlReader f = r.at("frequencies");
     if (f.node().IsScalar()) {
