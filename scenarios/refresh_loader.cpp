@@ -26,7 +26,7 @@ model::AccessTime access_time(const YamlReader& r) {
 long cycle_length(const YamlReader& c) {
   if (!c.node().IsScalar()) c.number();  // refuses it, naming the key
   const std::string& text = c.node().Scalar();
-  const std::string shown = text.size() <= 40 ? text : text.substr(0, 40) + "...";
+  const std::string shown = c.shown();  // escaped and shortened: the message stays one line
   long value = 0;
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
