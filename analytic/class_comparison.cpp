@@ -17,12 +17,6 @@ double excess(double cost, double optimum) {
   return std::abs(gap) <= 1e-12 * std::max(1.0, std::abs(optimum)) ? 0.0 : gap;
 }
 
-PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int threads, int starts) {
-  if (choose_search(search, evaluator.model()) == Search::kLocal)
-    return optimize_thresholds_locally(evaluator, {.threads = threads, .starts = starts}).best;
-  return optimize_thresholds(evaluator, threads).best;
-}
-
 const std::vector<std::string>& policy_class_names() {
   static const std::vector<std::string> names{"constant", "thresholds", "levels", "memory", "phase-aware", "markov"};
   return names;
@@ -64,8 +58,9 @@ ClassRow best_of_class(const PolicyEvaluator& evaluator, const std::string& name
     return {name, search.best->measures.cost, search.exhaustive ? "global" : "local", search.best->policy};
   }
   if (name == "markov") {
-    const MarkovSearch markov =
-        optimize_markov_policies(evaluator, {.threads = options.threads, .search = options.search, .progress = nullptr});
+    const MarkovSearch markov = optimize_markov_policies(
+        evaluator, {.threads = options.threads, .search = options.search, .starts = options.starts,
+                    .threshold_best = known_thresholds, .progress = nullptr});
     return {name, markov.best->measures.cost, markov.global ? "global" : "heuristic", markov.best->policy};
   }
   throw std::invalid_argument("unknown policy class '" + name + "'");
@@ -84,7 +79,9 @@ ClassComparison compare_classes(const PolicyEvaluator& evaluator, const ClassCom
     c.rows.push_back(best_of_class(evaluator, name, options, thresholds));
   }
   say("every policy that sees the whole state");
-  c.markov = optimize_markov_policies(evaluator, {.threads = options.threads, .search = options.search, .progress = nullptr});
+  c.markov = optimize_markov_policies(evaluator, {.threads = options.threads, .search = options.search,
+                                                  .starts = options.starts, .threshold_best = thresholds,
+                                                  .progress = nullptr});
   c.rows.push_back({"markov", c.markov->best->measures.cost, c.markov->global ? "global" : "heuristic",
                     c.markov->best->policy});
   return c;

@@ -51,9 +51,6 @@ const std::vector<std::string>& policy_class_names();
 ClassRow best_of_class(const PolicyEvaluator& evaluator, const std::string& name, const ClassComparisonOptions& options,
                        const std::optional<PolicyCost>& thresholds = std::nullopt);
 
-// The threshold class's best, exhaustive or local as `search` (and the model's size) decides.
-PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int threads, int starts);
-
 ClassComparison compare_classes(const PolicyEvaluator& evaluator, const ClassComparisonOptions& options);
 
 }  // namespace crawlq::analytic

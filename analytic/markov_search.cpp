@@ -40,8 +40,9 @@ MarkovSearch optimize_markov_policies(const PolicyEvaluator& evaluator, const Ma
   say("the best threshold policy");
   const bool local = choose_search(options.search, model) == Search::kLocal;
   MarkovSearch result{.best = std::nullopt,
-                      .threshold_best = local ? optimize_thresholds_locally(evaluator, {.threads = options.threads}).best
-                                              : optimize_thresholds(evaluator, options.threads).best,
+                      .threshold_best = options.threshold_best
+                                            ? *options.threshold_best
+                                            : best_threshold(evaluator, options.search, options.threads, options.starts),
                       .global = false,
                       .lower_bound = 0,
                       .improvement_steps = 0,

@@ -36,6 +36,9 @@ struct MarkovSearch {
 struct MarkovSearchOptions {
   int threads = 0;  // the threshold search's; policy iteration runs on one
   Search search = Search::kAuto;
+  int starts = 1;  // the local threshold search's (policy_search.hpp)
+  // The threshold class's best when the caller has it already; otherwise searched here.
+  std::optional<PolicyCost> threshold_best = std::nullopt;
   std::function<void(const std::string&)> progress;  // a line per stage, for a terminal
 };
 

@@ -309,6 +309,12 @@ LocalThresholdSearch optimize_thresholds_locally(const PolicyEvaluator& evaluato
                               .solver_iterations = iterations};
 }
 
+PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int threads, int starts) {
+  if (choose_search(search, evaluator.model()) == Search::kLocal)
+    return optimize_thresholds_locally(evaluator, {.threads = threads, .starts = starts}).best;
+  return optimize_thresholds(evaluator, threads).best;
+}
+
 const char* search_name(Search search) {
   switch (search) {
     case Search::kAuto:

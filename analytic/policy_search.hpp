@@ -129,6 +129,9 @@ LocalThresholdSearch optimize_thresholds_locally(const PolicyEvaluator& evaluato
                                                  const ThresholdSearchOptions& options = {});
 
 // Throws std::invalid_argument naming the count and `max_maps` when there are more maps than that.
+// The threshold class's best, exhaustive or local as `search` (and the model's size) decides.
+PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int threads, int starts = 1);
+
 LevelSearch optimize_levels(const PolicyEvaluator& evaluator, std::int64_t max_maps, int threads = 0);
 
 }  // namespace crawlq::analytic

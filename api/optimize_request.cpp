@@ -130,7 +130,8 @@ OptimizeResult optimize(const OptimizeRequest& request) {
                                                    .progress = request.progress});
     if (request.policy_class == PolicyClass::kMarkov) {
       analytic::MarkovSearch markov = analytic::optimize_markov_policies(
-          evaluator, {.threads = request.threads, .search = request.search, .progress = request.progress});
+          evaluator, {.threads = request.threads, .search = request.search, .starts = request.starts,
+                      .progress = request.progress});
       export_policy(request, markov.best->policy);
       return markov;
     }

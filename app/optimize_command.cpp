@@ -173,8 +173,7 @@ void print_table_class(const OptimizeOptions& o, const model::Model& model, cons
   fmt::print("\nbest cost {:.8g}\n", best.measures.cost);
 }
 
-void print_comparison(const OptimizeOptions& o, const model::Model& model, const api::OptimizeRequest& request,
-                      const api::OptimizeResult& result) {
+void print_comparison(const OptimizeOptions& o, const model::Model& model, const api::OptimizeResult& result) {
   const auto& comparison = std::get<analytic::ClassComparison>(result.search);
   const double optimum = comparison.optimum();
   fmt::print("{} ({}): K = {}, {} modes; what each class of policies can do, {:.3g} s\n\n",
@@ -188,7 +187,6 @@ void print_comparison(const OptimizeOptions& o, const model::Model& model, const
              "  markov: by the whole state ({}; no policy costs less than {:.8g}).\n",
              comparison.markov->global ? "the global optimum" : "a heuristic's best: the sojourn term is a ratio",
              comparison.markov->lower_bound);
-  (void)request;
 }
 
 int run(const OptimizeOptions& o) {
@@ -233,7 +231,7 @@ int run(const OptimizeOptions& o) {
                    [&](const analytic::LevelSearch& s) { print_levels(o, model, s, result.seconds); },
                    [&](const analytic::MarkovSearch& s) { print_markov(o, model, s, result.seconds); },
                    [&](const analytic::TableClassSearch& s) { print_table_class(o, model, s, result.seconds); },
-                   [&](const analytic::ClassComparison&) { print_comparison(o, model, request, result); }},
+                   [&](const analytic::ClassComparison&) { print_comparison(o, model, result); }},
                result.search);
     return 0;
   } catch (const std::runtime_error& e) {
