@@ -66,28 +66,34 @@ TableClassSearch optimize_table_class(const PolicyEvaluator& evaluator, TableCla
   TableClassSearch result;
   result.tables = saturating_power(n, static_cast<std::int64_t>(entries));
 
-  // Its cost (2), or infinity for a table the engine refuses.
-  const auto cost_of = [&](const std::vector<int>& table) -> std::pair<double, std::optional<PolicyEvaluation>> {
+  // Its cost (2), or infinity for a table the engine refuses. Only costs are kept while searching
+  // (a round may solve hundreds of chains); the winner is evaluated again at the end.
+  const auto cost_of = [&](const std::vector<int>& table) {
     try {
-      PolicyEvaluation e = evaluator.evaluate(table_policy(table_class, model, table));
+      const PolicyEvaluation e = evaluator.evaluate(table_policy(table_class, model, table));
       if (e.stationary.summary.status != SolverStatus::kConverged)
         throw std::runtime_error("stationary solve failed: " + e.stationary.summary.message);
-      const double cost = e.measures.cost;
-      return {cost, std::move(e)};
+      return e.measures.cost;
     } catch (const model::InputError&) {
-      return {kRefused, std::nullopt};
+      return kRefused;
     }
   };
-  const auto keep_cheapest = [&](std::vector<std::vector<int>>& tables) {
-    std::vector<std::pair<double, std::optional<PolicyEvaluation>>> solved(tables.size());
-    parallel_for(tables.size(), threads, [&](std::size_t i) { solved[i] = cost_of(tables[i]); });
+  struct Solved {
+    std::vector<int> table;
+    double cost;
+  };
+  // The cheapest of `tables` (the first on ties, whatever the thread count), or none if all are refused.
+  const auto cheapest = [&](const std::vector<std::vector<int>>& tables) -> std::optional<Solved> {
+    std::vector<double> costs(tables.size());
+    parallel_for(tables.size(), threads, [&](std::size_t i) { costs[i] = cost_of(tables[i]); });
     result.policies_solved += static_cast<std::int64_t>(tables.size());
-    std::optional<std::size_t> cheapest;
-    for (std::size_t i = 0; i < solved.size(); ++i)
-      if (solved[i].second && (!cheapest || solved[i].first < solved[*cheapest].first)) cheapest = i;
-    return cheapest ? std::optional<std::pair<std::vector<int>, PolicyEvaluation>>(
-                          std::pair{tables[*cheapest], std::move(*solved[*cheapest].second)})
-                    : std::nullopt;
+    const auto least = std::min_element(costs.begin(), costs.end());
+    if (least == costs.end() || *least == kRefused) return std::nullopt;
+    return Solved{tables[static_cast<std::size_t>(least - costs.begin())], *least};
+  };
+  const auto finish = [&](const std::vector<int>& table) {
+    result.best = evaluator.evaluate(table_policy(table_class, model, table));
+    return result;
   };
 
   if (result.tables <= max_exhaustive) {
@@ -101,34 +107,31 @@ TableClassSearch optimize_table_class(const PolicyEvaluator& evaluator, TableCla
       }
       return false;
     }());
-    auto best = keep_cheapest(all);
+    const auto best = cheapest(all);
     if (!best) throw std::runtime_error(fmt::format("every {} table was refused", table_class_name(table_class)));
-    result.best = std::move(best->second);
     result.exhaustive = true;
-    return result;
+    return finish(best->table);
   }
 
   // The start as a table of this class: every column runs the level's robots.
-  std::vector<int> current;
-  for (int level = 0; level <= model.capacity; ++level) current.insert(current.end(), width, start.robots(level));
-  std::vector<std::vector<int>> first{current};
-  auto here = keep_cheapest(first);
+  std::vector<int> start_table;
+  for (int level = 0; level <= model.capacity; ++level) start_table.insert(start_table.end(), width, start.robots(level));
+  auto here = cheapest({start_table});
   if (!here) throw std::runtime_error("the start of the descent was refused");
   while (true) {
     std::vector<std::vector<int>> neighbours;
     for (std::size_t e = 0; e < entries; ++e)
       for (int value = 1; value <= n; ++value)
-        if (value != here->first[e]) {
-          neighbours.push_back(here->first);
+        if (value != here->table[e]) {
+          neighbours.push_back(here->table);
           neighbours.back()[e] = value;
         }
-    auto next = keep_cheapest(neighbours);
-    if (!next || next->second.measures.cost >= here->second.measures.cost) break;
-    here = std::move(next);
+    const auto next = cheapest(neighbours);
+    if (!next || next->cost >= here->cost) break;
+    here = next;
     ++result.moves;
   }
-  result.best = std::move(here->second);
-  return result;
+  return finish(here->table);
 }
 
 }  // namespace crawlq::analytic
