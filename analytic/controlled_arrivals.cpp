@@ -32,10 +32,6 @@ ArrivalRows mixed_rows(const model::ArrivalModes& arrivals, const std::vector<in
   return rows;
 }
 
-}  // namespace
-
-namespace {
-
 // The levels a batch can reach from `level` in `mode` (by model.admission), 0 excluded.
 std::vector<int> admitted_counts(const model::Model& model, int mode, int level) {
   const model::Bmap& bmap = model.arrivals.mode(mode);
@@ -153,17 +149,19 @@ void ControlledArrivals::take_memory(const model::Model& model, const model::Mem
   rows_.push_back(std::move(rows));
   level_rows_.assign(memory.next.size(), 0);
   for (const auto& next : memory.next) {
-    model::Matrix jump = model::Matrix::Zero(phases_, phases_);
     std::vector<int> entered;
     for (int r = 1; r <= n; ++r)
-      for (int nu = 0; nu < w; ++nu) {
-        entered.push_back((next[static_cast<std::size_t>(r - 1)] - 1) * w + nu);
-        jump((r - 1) * w + nu, entered.back()) = 1;
-      }
-    switches_.push_back(std::move(jump));
+      for (int nu = 0; nu < w; ++nu) entered.push_back((next[static_cast<std::size_t>(r - 1)] - 1) * w + nu);
     entered_.push_back(std::move(entered));
   }
   recurrent_empty_phase_ = environment_phase(recurrent_empty_mode(model, memory), 0);
+}
+
+std::optional<model::Matrix> ControlledArrivals::on_entering(int level) const {
+  if (!remembers()) return std::nullopt;
+  model::Matrix jump = model::Matrix::Zero(phases_, phases_);
+  for (int phase = 0; phase < phases_; ++phase) jump(phase, entered_phase(level, phase)) = 1;
+  return jump;
 }
 
 std::vector<model::Matrix> ControlledArrivals::by_admitted(int level) const {
@@ -174,7 +172,7 @@ std::vector<model::Matrix> ControlledArrivals::by_admitted(int level) const {
   for (int k = 1; k <= rows.max_batch(); ++k)
     grouped[static_cast<std::size_t>(model::accepted_pages(admission_, level, capacity(), k))] += rows.d_k(k);
   for (int a = 1; a <= most; ++a)
-    if (const auto* jump = on_entering(level + a)) grouped[static_cast<std::size_t>(a)] *= *jump;
+    if (const auto jump = on_entering(level + a)) grouped[static_cast<std::size_t>(a)] *= *jump;
   return grouped;
 }
 

@@ -38,20 +38,18 @@ class ControlledArrivals {
   int capacity() const { return static_cast<int>(level_rows_.size()) - 1; }
   // Of the environment: W, or N W with memory.
   int phases() const { return phases_; }
-  bool remembers() const { return !switches_.empty(); }
+  bool remembers() const { return !entered_.empty(); }
   const ArrivalRows& at_level(int level) const { return rows_[level_rows_[level]]; }
-  // The environment's jump on arriving at `level` from another level: nothing for a policy without
-  // memory, else a 0/1 matrix with one 1 a row.
-  const model::Matrix* on_entering(int level) const {
-    return switches_.empty() ? nullptr : &switches_[static_cast<std::size_t>(level)];
-  }
+  // The environment's jump on arriving at `level` from another level, as a 0/1 matrix with one 1 a
+  // row (from entered_phase); nothing for a policy without memory.
+  std::optional<model::Matrix> on_entering(int level) const;
   // The level's D_k grouped by how many pages of the batch get in (model.admission): index 0 holds
   // the batches lost whole (the environment still moves), index a those that add a pages, times
   // the switch on entering level + a.
   std::vector<model::Matrix> by_admitted(int level) const;
   // The environment phase the controller picks on entering `level` from `phase`.
   int entered_phase(int level, int phase) const {
-    return switches_.empty() ? phase : entered_[static_cast<std::size_t>(level)][static_cast<std::size_t>(phase)];
+    return entered_.empty() ? phase : entered_[static_cast<std::size_t>(level)][static_cast<std::size_t>(phase)];
   }
   // The environment phase of arrival phase `nu` with `robots` in force (they count only with memory).
   int environment_phase(int robots, int nu) const { return remembers() ? (robots - 1) * arrival_phases_ + nu : nu; }
@@ -81,8 +79,7 @@ class ControlledArrivals {
   std::vector<int> level_rows_;                // level -> index in rows_
   std::vector<std::vector<int>> robots_;       // by level, then phase (one entry: every phase)
   std::vector<std::vector<int>> next_;         // memory: by level, then mode in force
-  std::vector<model::Matrix> switches_;        // memory: by level entered
-  std::vector<std::vector<int>> entered_;      // memory: the same as phase maps
+  std::vector<std::vector<int>> entered_;      // memory: by level entered, the phase each goes to
 };
 
 }  // namespace crawlq::analytic

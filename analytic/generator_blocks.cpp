@@ -56,7 +56,7 @@ void GeneratorBlocks::build() const {
       for (int a = 1; a + 1 < static_cast<int>(row.size()); ++a)
         if (!admitted[a].isZero(0)) row[1 + a] = kron(kron(to_sparse(admitted[a]), rest), gamma_power(a));
       // A page leaves: the environment stays, or the controller switches on entering the level below.
-      const auto* jump = arrivals_.on_entering(level - 1);
+      const auto jump = arrivals_.on_entering(level - 1);
       const Sparse below = jump ? to_sparse(*jump) : iw;
       row[0] = waiting == 0 ? kron(below, terms.s0()) : kron(below, terms.b(waiting));
     }
