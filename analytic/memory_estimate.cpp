@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include "model/simulation_policy.hpp"
+
 namespace crawlq::analytic {
 
 double environment_phases(const model::Model& model) {
@@ -63,9 +65,11 @@ MemoryEstimate sparse_lu_memory(const model::Model& model) {
 }
 
 MemoryEstimate markov_control_memory(const model::Model& model) {
-  model::Model level_chain = model;
-  level_chain.policy.reset();
-  MemoryEstimate e = block_recursion_memory(level_chain);
+  // The chain of section 3 itself (a full-state policy adds no state): W (1 + M (1 + R + ... + R^(K-1))).
+  const long long states = model::chain_states(model.capacity, model.arrivals.phases(), model.service.phases(),
+                                               model.obsolescence ? model.obsolescence->phases() : 1);
+  MemoryEstimate e;
+  e.states = states > 0 ? static_cast<double>(states) : std::ldexp(1.0, 41);  // 0: beyond 2^40
   e.bytes = e.states * (600.0 * model.modes() + 1000.0);
   return e;
 }
