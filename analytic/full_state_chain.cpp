@@ -83,14 +83,16 @@ FullStateChain::FullStateChain(const model::Model& model) : model_(model), space
     }
   }
   const model::Costs& c = model.costs;
-  for (int r = 1; r <= n; ++r) {
-    Eigen::VectorXd rate = c.loss * lost_[r - 1] + c.obsolescence * expired_;
-    for (Eigen::Index x = 0; x < size; ++x) {
-      const int level = space_.state(x).level;
-      rate(x) += c.robot * r + (level == 0 ? c.starvation : 0.0) + c.holding * level;
-    }
-    cost_rate_.push_back(std::move(rate));
-  }
+  Eigen::VectorXd every_mode = c.obsolescence * expired_ + per_page(c.holding);
+  every_mode.head(space_.level_size(0)).array() += c.starvation;
+  for (int r = 1; r <= n; ++r) cost_rate_.push_back((c.loss * lost_[r - 1] + every_mode).array() + c.robot * r);
+}
+
+Eigen::VectorXd FullStateChain::per_page(double weight) const {
+  Eigen::VectorXd rate(size());
+  for (int level = 0; level <= space_.capacity(); ++level)
+    rate.segment(space_.level_offset(level), space_.level_size(level)).setConstant(weight * level);
+  return rate;
 }
 
 SparseMatrix FullStateChain::generator(const std::vector<int>& robots) const {
@@ -137,16 +139,18 @@ Measures FullStateChain::measures(const std::vector<int>& robots, const Eigen::V
   m.level_probabilities.assign(model_.capacity + 1, 0.0);
   m.mode_probabilities.assign(modes(), 0.0);
   double offered = 0, lost = 0;
-  for (Eigen::Index x = 0; x < size(); ++x) {
-    const int r = robots[static_cast<std::size_t>(x)];
-    const int level = space_.state(x).level;
-    offered += p(x) * offered_[r - 1](x);
-    lost += p(x) * lost_[r - 1](x);
-    m.level_probabilities[level] += p(x);
-    m.mode_probabilities[r - 1] += p(x);
-    m.mean_active_robots += r * p(x);
-    m.mean_in_system += level * p(x);
-    m.mean_in_queue += std::max(level - 1, 0) * p(x);
+  for (int level = 0; level <= model_.capacity; ++level) {
+    const Eigen::Index first = space_.level_offset(level);
+    for (Eigen::Index x = first; x < first + space_.level_size(level); ++x) {
+      const int r = robots[static_cast<std::size_t>(x)];
+      offered += p(x) * offered_[r - 1](x);
+      lost += p(x) * lost_[r - 1](x);
+      m.level_probabilities[level] += p(x);
+      m.mode_probabilities[r - 1] += p(x);
+      m.mean_active_robots += r * p(x);
+    }
+    m.mean_in_system += level * m.level_probabilities[level];
+    m.mean_in_queue += std::max(level - 1, 0) * m.level_probabilities[level];
   }
   m.lambda = offered;
   m.p_loss = lost / offered;

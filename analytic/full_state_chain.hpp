@@ -47,6 +47,8 @@ class FullStateChain {
   // c_hold times the level. (The sojourn term a V^(1) is a ratio, not such a rate.)
   const Eigen::VectorXd& cost_rate(int robots) const { return cost_rate_[static_cast<std::size_t>(robots - 1)]; }
   Eigen::VectorXd cost_rate(const std::vector<int>& robots) const;
+  // weight times the level, in each state (a holding cost's rate).
+  Eigen::VectorXd per_page(double weight) const;
 
   // The stationary vector under `robots` (warm: a previous one to start from).
   SparseSolution stationary(const std::vector<int>& robots, const Eigen::VectorXd* warm = nullptr,

@@ -12,13 +12,6 @@ namespace {
 // The empty system in arrival phase 0: its bias is 0, and the unknown there is the gain instead.
 constexpr Eigen::Index kPinned = 0;
 
-Eigen::VectorXd holding_rate(const FullStateChain& chain, double extra_holding) {
-  Eigen::VectorXd rate(chain.size());
-  for (int level = 0; level <= chain.model().capacity; ++level)
-    rate.segment(chain.space().level_offset(level), chain.space().level_size(level)).setConstant(extra_holding * level);
-  return rate;
-}
-
 }  // namespace
 
 PolicyValue evaluate_markov(const FullStateChain& chain, const std::vector<int>& robots, double extra_holding,
@@ -43,7 +36,7 @@ PolicyValue evaluate_markov(const FullStateChain& chain, const std::vector<int>&
   a.finalize();
   const Eigen::SparseMatrix<double> system = a;  // column-major for the solvers
   Eigen::VectorXd rhs = -chain.cost_rate(robots);
-  if (extra_holding != 0) rhs -= holding_rate(chain, extra_holding);
+  if (extra_holding != 0) rhs -= chain.per_page(extra_holding);
   Eigen::VectorXd guess;
   if (warm && warm->size() == n) guess = *warm;
   SparseSolution s = solve_sparse(system, rhs, guess.size() ? &guess : nullptr, stop);
@@ -60,7 +53,7 @@ PolicyValue evaluate_markov(const FullStateChain& chain, const std::vector<int>&
 std::vector<Eigen::VectorXd> bellman_values(const FullStateChain& chain, const Eigen::VectorXd& bias,
                                             double extra_holding) {
   std::vector<Eigen::VectorXd> values;
-  const Eigen::VectorXd holding = extra_holding != 0 ? holding_rate(chain, extra_holding) : Eigen::VectorXd();
+  const Eigen::VectorXd holding = extra_holding != 0 ? chain.per_page(extra_holding) : Eigen::VectorXd();
   for (int r = 1; r <= chain.modes(); ++r) {
     Eigen::VectorXd v = chain.cost_rate(r) + chain.constant_generator(r) * bias;
     if (extra_holding != 0) v += holding;
