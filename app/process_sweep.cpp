@@ -5,6 +5,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <variant>
 
 #include "analytic/memory_estimate.hpp"
 #include "analytic/policy_search.hpp"
@@ -57,6 +59,14 @@ void put_policy(NumberWriter& out, const model::ControlPolicy& policy) {
                                [&](const model::TablePolicy& t) { out.put(t.robots); }},
              policy);
 }
+
+// policy_from reads the form by its place in the variant: a reordering must fail here, not misread.
+static_assert(std::is_same_v<std::variant_alternative_t<0, model::ControlPolicy>, model::Policy> &&
+              std::is_same_v<std::variant_alternative_t<1, model::ControlPolicy>, model::PhaseAwarePolicy> &&
+              std::is_same_v<std::variant_alternative_t<2, model::ControlPolicy>, model::HysteresisPolicy> &&
+              std::is_same_v<std::variant_alternative_t<3, model::ControlPolicy>, model::MemoryPolicy> &&
+              std::is_same_v<std::variant_alternative_t<4, model::ControlPolicy>, model::TablePolicy> &&
+              std::variant_size_v<model::ControlPolicy> == 5);
 
 model::ControlPolicy policy_from(NumberReader& in, const model::Model& m) {
   const auto form = static_cast<std::size_t>(in.number());
