@@ -5,6 +5,7 @@
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseLU>
 #include <algorithm>
+#include <chrono>
 
 #include "analytic/pinned_system.hpp"
 #include "model/admission.hpp"
@@ -116,22 +117,35 @@ Eigen::VectorXd FullStateChain::cost_rate(const std::vector<int>& robots) const 
   return rate;
 }
 
-SparseSolution FullStateChain::stationary(const std::vector<int>& robots, const Eigen::VectorXd* warm,
-                                          const std::atomic<bool>* stop) const {
+StationaryResult FullStateChain::stationary(const std::vector<int>& robots, const Eigen::VectorXd* warm,
+                                            const std::atomic<bool>* stop) const {
+  const auto start = std::chrono::steady_clock::now();
   // The empty system in arrival phase 0 is pinned (every robot's arrival process reaches each of
   // its phases), or the warm start's likeliest state.
   Eigen::Index pinned = 0;
   if (warm && warm->size() == size()) warm->maxCoeff(&pinned);
-  const PinnedSystem system = pin_state(generator(robots), pinned);
+  const SparseMatrix q = generator(robots);
+  const PinnedSystem system = pin_state(q, pinned);
   Eigen::VectorXd guess;
   if (warm && warm->size() == size()) {
     guess.resize(size() - 1);
     for (Eigen::Index i = 0, j = 0; i < size(); ++i)
       if (i != pinned) guess(j++) = (*warm)(i) / (*warm)(pinned);
   }
-  SparseSolution s = solve_sparse(system.matrix, system.rhs, guess.size() ? &guess : nullptr, stop);
-  if (s.solved) s.x = unpin(s.x, pinned);
-  return s;
+  const SparseSolution s = solve_sparse(system.matrix, system.rhs, guess.size() ? &guess : nullptr, stop);
+  StationaryResult result;
+  StationarySummary& summary = result.summary;
+  summary.method = s.iterations > 1 ? Method::kIterative : Method::kSparseLu;
+  summary.iterations = s.iterations;
+  summary.message = s.message;
+  if (s.solved) {
+    result.probabilities = unpin(s.x, pinned);
+    summary.status = SolverStatus::kConverged;
+    if (accept_stationary(result.probabilities, summary))
+      summary.residual = (result.probabilities.transpose() * q).lpNorm<1>();
+  }
+  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
 }
 
 Measures FullStateChain::measures(const std::vector<int>& robots, const Eigen::VectorXd& p) const {

@@ -14,6 +14,7 @@
 #include "analytic/generator_blocks.hpp"
 #include "analytic/measures.hpp"
 #include "analytic/state_space.hpp"
+#include "analytic/stationary_solver.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::analytic {
@@ -50,9 +51,11 @@ class FullStateChain {
   // weight times the level, in each state (a holding cost's rate).
   Eigen::VectorXd per_page(double weight) const;
 
-  // The stationary vector under `robots` (warm: a previous one to start from).
-  SparseSolution stationary(const std::vector<int>& robots, const Eigen::VectorXd* warm = nullptr,
-                            const std::atomic<bool>* stop = nullptr) const;
+  // The stationary vector under `robots` (warm: a previous one to start from), checked and with its
+  // residual ||p Q||_1 as solve_stationary gives them; the method is sparse-lu while the chain is small
+  // (solve_sparse), iterative beyond.
+  StationaryResult stationary(const std::vector<int>& robots, const Eigen::VectorXd* warm = nullptr,
+                              const std::atomic<bool>* stop = nullptr) const;
   // Every measure of the stationary vector but the sojourn means and the cost.
   Measures measures(const std::vector<int>& robots, const Eigen::VectorXd& p) const;
 

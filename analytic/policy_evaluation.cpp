@@ -1,9 +1,6 @@
 #include "analytic/policy_evaluation.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <chrono>
 
 namespace crawlq::analytic {
 
@@ -36,24 +33,9 @@ const FullStateChain& PolicyEvaluator::full_state_chain() const {
 
 PolicyEvaluation PolicyEvaluator::evaluate_table(const model::TablePolicy& table,
                                                  const Eigen::VectorXd* warm_start) const {
-  const auto start = std::chrono::steady_clock::now();
   const FullStateChain& chain = full_state_chain();
-  PolicyEvaluation e{.policy = table, .stationary = {}, .measures = {}};
-  SparseSolution s = chain.stationary(table.robots, warm_start, stop_);
-  StationarySummary& summary = e.stationary.summary;
-  // The direct LU while the chain is small, BiCGSTAB beyond (solve_sparse).
-  summary.method = s.iterations > 1 ? Method::kIterative : Method::kSparseLu;
-  summary.iterations = s.iterations;
-  summary.message = s.message;
-  if (s.solved && s.x.minCoeff() >= -1e-10) {
-    e.stationary.probabilities = s.x.cwiseMax(0.0) / s.x.cwiseMax(0.0).sum();
-    summary.status = SolverStatus::kConverged;
-    summary.residual = (e.stationary.probabilities.transpose() * chain.generator(table.robots)).lpNorm<1>();
-  } else if (s.solved) {
-    summary.message = fmt::format("stationary vector has a negative entry {}", s.x.minCoeff());
-  }
-  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (summary.status != SolverStatus::kConverged) return e;
+  PolicyEvaluation e{.policy = table, .stationary = chain.stationary(table.robots, warm_start, stop_), .measures = {}};
+  if (e.stationary.summary.status != SolverStatus::kConverged) return e;
   e.measures = chain.measures(table.robots, e.stationary.probabilities);
   add_sojourn_means_and_cost(e);
   return e;

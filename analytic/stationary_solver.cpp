@@ -19,6 +19,20 @@ double residual(const GeneratorBlocks& blocks, const Eigen::VectorXd& p, int thr
 }
 }  // namespace
 
+bool accept_stationary(Eigen::VectorXd& p, StationarySummary& summary) {
+  // Round-off may leave tiny negative entries; anything beyond that is a failure, not something to
+  // hide.
+  const double most_negative = p.minCoeff();
+  if (!p.allFinite() || most_negative < -1e-10) {
+    summary.status = SolverStatus::kFailed;
+    summary.message = fmt::format("stationary vector has a negative entry {}", most_negative);
+    return false;
+  }
+  p = p.cwiseMax(0.0);
+  p /= p.sum();
+  return true;
+}
+
 StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method, const SolveOptions& options) {
   const auto solver = make_solver(method, blocks, options);
   if (const std::string why = solver->refusal(blocks); !why.empty())
@@ -28,19 +42,8 @@ StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method, 
   StationarySummary& summary = result.summary;
   summary.method = solver->method();
   Eigen::VectorXd& p = result.probabilities;
-  if (summary.status == SolverStatus::kConverged) {
-    // What the math promises: non-negative, sums to one, pQ = 0. Round-off may leave tiny negative
-    // entries; anything beyond that is a failure, not something to hide.
-    const double most_negative = p.minCoeff();
-    if (!p.allFinite() || most_negative < -1e-10) {
-      summary.status = SolverStatus::kFailed;
-      summary.message = fmt::format("stationary vector has a negative entry {}", most_negative);
-    } else {
-      p = p.cwiseMax(0.0);
-      p /= p.sum();
-      summary.residual = residual(blocks, p, std::max(1, options.threads));
-    }
-  }
+  if (summary.status == SolverStatus::kConverged && accept_stationary(p, summary))
+    summary.residual = residual(blocks, p, std::max(1, options.threads));
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

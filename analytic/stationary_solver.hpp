@@ -63,6 +63,11 @@ std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBloc
 StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method = Method::kAuto,
                                   const SolveOptions& options = {});
 
+// What the math promises of a solved stationary vector: finite, and non-negative but for round-off
+// (-1e-10). Then it is clamped at 0 and normalised, and true comes back; otherwise the summary is
+// marked failed with the reason, and false.
+bool accept_stationary(Eigen::VectorXd& p, StationarySummary& summary);
+
 const char* method_name(Method method);
 // Throws std::invalid_argument naming the known methods.
 Method parse_method(const std::string& name);
