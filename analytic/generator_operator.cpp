@@ -1,5 +1,6 @@
 #include "analytic/controlled_arrivals.hpp"
 #include "analytic/generator_operator.hpp"
+#include "analytic/clock_kernel.hpp"
 
 #include <algorithm>
 
@@ -13,98 +14,6 @@ using Index = Eigen::Index;
 
 // Below this many states an operator application is not worth waking a second thread for.
 constexpr Index kParallelGrain = Index{1} << 14;
-// Clock recursions of at most this many clocks run flat: they are in L1 by then.
-constexpr int kFlatClocks = 8;
-
-Index power(int base, int exponent) {
-  Index p = 1;
-  for (int i = 0; i < exponent; ++i) p *= base;
-  return p;
-}
-
-// The n waiting pages' clocks (head first, most significant) of one (arrival, service) block:
-// y_same += x (Gamma^(+)n without its diagonal), y_down += x Gamma_0^(+)n.
-class ClockKernel {
- public:
-  ClockKernel(const Eigen::MatrixXd& gamma, const Eigen::VectorXd& gamma_exit)
-      : gamma_(gamma), exit_(gamma_exit), r_(static_cast<int>(gamma.rows())) {}
-
-  void apply(const double* x, double* y_same, double* y_down, int n) const {
-    // One phase (an exponential clock): n clocks are one state that leaves at n times the rate; a
-    // pass per clock would make a long buffer cost K^2.
-    if (r_ == 1) {
-      if (n > 0) y_down[0] += n * exit_(0) * x[0];
-      return;
-    }
-    if (n <= kFlatClocks) {
-      for (int k = 0; k < n; ++k) one_clock(x, y_same, y_down, power(r_, k), power(r_, n - 1 - k));
-      return;
-    }
-    // The head clock over the whole block, then each head phase's sub-block on its own, which fits
-    // in cache a few levels down.
-    const Index half = power(r_, n - 1);
-    one_clock(x, y_same, y_down, 1, half);
-    for (int r = 0; r < r_; ++r) apply(x + r * half, y_same + r * half, y_down + r * (half / r_), n - 1);
-  }
-
- private:
-  // The clock with `outer` combinations of clocks before it and `inner` after it.
-  void one_clock(const double* x, double* y_same, double* y_down, Index outer, Index inner) const {
-    if (r_ == 2) {
-      two_phase_clock(x, y_same, y_down, outer, inner, gamma_(0, 1), gamma_(1, 0), exit_(0), exit_(1));
-      return;
-    }
-    for (Index o = 0; o < outer; ++o) {
-      const double* xo = x + o * r_ * inner;
-      double* yo = y_same + o * r_ * inner;
-      double* down = y_down + o * inner;
-      for (int from = 0; from < r_; ++from) {
-        const double* source = xo + from * inner;
-        for (int to = 0; to < r_; ++to) {
-          const double rate = gamma_(from, to);
-          if (to == from || rate == 0) continue;
-          double* target = yo + to * inner;
-          for (Index q = 0; q < inner; ++q) target[q] += rate * source[q];
-        }
-        const double rate = exit_(from);
-        if (rate == 0) continue;
-        for (Index q = 0; q < inner; ++q) down[q] += rate * source[q];
-      }
-    }
-  }
-
-  // Two phases (the paper's clocks): one branch-free pass that reads each pair once. Built for AVX2
-  // too, picked at run time, since this loop is most of a solve and runs in cache.
-  __attribute__((target_clones("avx2", "default"))) static void two_phase_clock(
-      const double* x, double* y_same, double* y_down, Index outer, Index inner, double to_second,
-      double to_first, double exit_first, double exit_second) {
-    if (inner == 1) {
-      for (Index o = 0; o < outer; ++o) {
-        const double first = x[2 * o], second = x[2 * o + 1];
-        y_same[2 * o + 1] += to_second * first;
-        y_same[2 * o] += to_first * second;
-        y_down[o] += exit_first * first + exit_second * second;
-      }
-      return;
-    }
-    for (Index o = 0; o < outer; ++o) {
-      const double* first = x + 2 * o * inner;
-      const double* second = first + inner;
-      double* y_first = y_same + 2 * o * inner;
-      double* y_second = y_first + inner;
-      double* down = y_down + o * inner;
-      for (Index q = 0; q < inner; ++q) {
-        y_second[q] += to_second * first[q];
-        y_first[q] += to_first * second[q];
-        down[q] += exit_first * first[q] + exit_second * second[q];
-      }
-    }
-  }
-
-  const Eigen::MatrixXd& gamma_;
-  const Eigen::VectorXd& exit_;
-  int r_;
-};
 
 }  // namespace
 

@@ -20,13 +20,13 @@ KroneckerSumSolver::KroneckerSumSolver(const Eigen::MatrixXd& first, const Eigen
   repeated_triangular_ = repeated_schur.matrixT();
 }
 
-Eigen::VectorXd KroneckerSumSolver::solve(const Eigen::VectorXd& b) const {
+Eigen::VectorXd KroneckerSumSolver::solve(const Eigen::VectorXd& b, double shift) const {
   ComplexVector w = b.cast<Complex>();
   transform(w, 0, first_unitary_.adjoint());
   for (int mode = 1; mode <= copies_; ++mode) transform(w, mode, repeated_unitary_.adjoint());
-  // -(sum) x = b: solve (sum) w = -b in the Schur basis.
+  // (shift - sum) x = b: solve (sum - shift) w = -b in the Schur basis.
   w = -w;
-  back_substitute(w.data(), 0, Complex(0.0));
+  back_substitute(w.data(), 0, Complex(-shift));
   transform(w, 0, first_unitary_);
   for (int mode = 1; mode <= copies_; ++mode) transform(w, mode, repeated_unitary_);
   return w.real();

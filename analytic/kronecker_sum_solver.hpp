@@ -15,8 +15,9 @@ class KroneckerSumSolver {
  public:
   KroneckerSumSolver(const Eigen::MatrixXd& first, const Eigen::MatrixXd& repeated, int copies);
   Eigen::Index size() const { return size_; }
-  // x with -(first (+) repeated^(+)copies) x = b; b in lexicographic order, `first`'s index slowest.
-  Eigen::VectorXd solve(const Eigen::VectorXd& b) const;
+  // x with (shift I - first (+) repeated^(+)copies) x = b; b in lexicographic order, `first`'s index
+  // slowest. A shift u > 0 gives the resolvent of Theorem 4's transforms.
+  Eigen::VectorXd solve(const Eigen::VectorXd& b, double shift = 0) const;
 
  private:
   using Complex = std::complex<double>;

@@ -10,7 +10,7 @@ PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method, int s
       method_(method),
       solve_threads_(std::max(1, solve_threads)),
       stop_(stop),
-      chain_(model),
+      chain_(model, std::max(1, solve_threads)),
       cache_(std::make_unique<BlockRecursionCache>()) {}
 
 StateSpace chain_space(const model::Model& model, const model::ControlPolicy& policy) {

@@ -1,6 +1,5 @@
 #include "analytic/sojourn_times.hpp"
 
-#include <Eigen/SparseLU>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,15 +11,50 @@ namespace crawlq::analytic {
 namespace {
 // Above this many expected jumps, look for the point where the sojourn has surely ended.
 constexpr double kShortcutJumps = 1e5;
-// More terms than this would take minutes (a sparse product each): refuse instead.
+// More terms than this would take minutes (a product with T each): refuse instead.
 constexpr double kMostJumps = 2e7;
+// Relative to the least likely fate, the mass below which a block of alpha P^n is dropped: it changes
+// no distribution function by more than this, and the top blocks are most of each product's work.
+constexpr double kNegligibleMass = 1e-18;
+// The Poisson tail beyond the last term: each distribution function is then exact to this, relatively
+// (the terms of a fate sum to its probability).
+constexpr double kPoissonTail = 1e-17;
+
+// The number of terms n with P(Poisson(mean) > n) < kPoissonTail: from the mode up, until the tail
+// (bounded by a geometric series once the ratio of successive terms is below one) is small enough.
+std::size_t poisson_terms(double mean) {
+  double n = std::floor(mean);
+  double pmf = std::exp(-mean + n * std::log(std::max(mean, 1e-300)) - std::lgamma(n + 1.0));
+  for (;; n += 1) {
+    const double ratio = mean / (n + 1.0);
+    if (ratio < 1 && pmf * ratio / (1 - ratio) < kPoissonTail) break;
+    pmf *= ratio;
+  }
+  return static_cast<std::size_t>(n) + 2;
+}
 }  // namespace
 
 SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd start)
     : chain_(chain),
       start_(std::move(start)),
       uniformisation_rate_(std::max(chain.max_exit_rate(), 1e-300)),
-      power_(start_) {}
+      power_(start_),
+      most_ahead_(chain.max_pages_ahead()) {
+  double least_likely = 1;
+  for (PageFate fate : {PageFate::kServed, PageFate::kObsolete})
+    if (probability(fate) > 0) least_likely = std::min(least_likely, probability(fate));
+  negligible_ = kNegligibleMass * least_likely;
+  drop_negligible_blocks();
+}
+
+void SojournTimes::drop_negligible_blocks() const {
+  for (; most_ahead_ >= 0; --most_ahead_) {
+    const Eigen::Index from = chain_.waiting_offset(most_ahead_);
+    auto block = power_.segment(from, chain_.size() - from);
+    if (block.cwiseAbs().sum() >= negligible_) return;
+    block.setZero();
+  }
+}
 
 double SojournTimes::probability(PageFate fate) const {
   return start_.dot(chain_.moment_vector(fate, 0));
@@ -45,10 +79,7 @@ double SojournTimes::transform(PageFate fate, double u) const {
   if (u == 0) return 1.0;
   if (u < 0) throw std::invalid_argument("the Laplace-Stieltjes transform needs u >= 0");
   // v(u) = alpha (uI - T)^{-1} t / P(fate): the probability that no catastrophe of rate u arrives.
-  Eigen::SparseMatrix<double> shifted = -chain_.subgenerator();
-  for (Eigen::Index i = 0; i < shifted.rows(); ++i) shifted.coeffRef(i, i) += u;
-  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu(shifted);
-  return start_.dot(lu.solve(chain_.exit(fate))) / p;
+  return start_.dot(chain_.resolvent(chain_.exit(fate), u)) / p;
 }
 
 void SojournTimes::extend_terms(std::size_t count) const {
@@ -56,7 +87,8 @@ void SojournTimes::extend_terms(std::size_t count) const {
   while (terms_[0].size() < count) {
     for (PageFate fate : {PageFate::kAccepted, PageFate::kServed, PageFate::kObsolete})
       terms_[static_cast<int>(fate)].push_back(power_.dot(chain_.exit(fate)) / q);
-    power_ += chain_.left_multiply(power_) / q;  // alpha P^{n+1} with P = I + T/q
+    power_ += chain_.left_multiply(power_, most_ahead_) / q;  // alpha P^{n+1} with P = I + T/q
+    drop_negligible_blocks();
   }
 }
 
@@ -67,6 +99,7 @@ double SojournTimes::joint_cdf(PageFate fate, double x) const {
   // (it is the chance of more than n jumps inside the system) and N(x) < n has a chance below 1e-30,
   // the sum is P(fate) itself, and the Poisson sum of ~qx terms need not be formed.
   const double spread = 12.0 * std::sqrt(mean_jumps) + 40.0;
+  const std::size_t count = poisson_terms(mean_jumps);
   if (mean_jumps > kShortcutJumps) {
     const auto within = static_cast<std::size_t>(std::min(mean_jumps - spread, kMostJumps));
     while (terms_[0].size() < within && power_.sum() > 1e-17) extend_terms(std::min(within, 2 * terms_[0].size() + 64));
@@ -75,8 +108,6 @@ double SojournTimes::joint_cdf(PageFate fate, double x) const {
       throw std::invalid_argument(fmt::format(
           "x = {:.6g} needs more than {:.0e} uniformisation terms and the sojourn has not ended by then", x, kMostJumps));
   }
-  // Poisson terms beyond mean + 12 sd (+ a margin for small means) weigh less than 1e-30.
-  const auto count = static_cast<std::size_t>(mean_jumps + spread);
   extend_terms(count);
   // sum_n P(N > n) term_n, with P(N > n) accumulated from the far tail for accuracy.
   std::vector<double> pmf(count);
@@ -99,10 +130,12 @@ double SojournTimes::cdf(PageFate fate, double x) const {
 double SojournTimes::quantile(PageFate fate, double level) const {
   if (level <= 0 || level >= 1) throw std::invalid_argument("a quantile level must lie in (0, 1)");
   if (probability(fate) <= 0) return 0.0;
+  // Each distribution function needs terms up to about q x, so the bracket grows in small steps:
+  // an overshoot costs products with T, a step only a sum over terms already made.
   double low = 0, high = std::max(mean(fate), 1e-12);
   while (cdf(fate, high) < level) {
     low = high;
-    high *= 2;
+    high *= 1.25;
   }
   while (high - low > 1e-10 * high) {
     const double middle = 0.5 * (low + high);

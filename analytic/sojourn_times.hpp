@@ -28,12 +28,16 @@ class SojournTimes {
   // P(tau <= x, fate) = sum_n P(Poisson(qx) > n) alpha P^n t / q with P = I + T/q.
   double joint_cdf(PageFate fate, double x) const;
   void extend_terms(std::size_t count) const;
+  // Zeroes the top blocks of alpha P^n while their mass is negligible, so products skip them.
+  void drop_negligible_blocks() const;
 
   const TaggedPageChain& chain_;
   Eigen::RowVectorXd start_;
   double uniformisation_rate_;
   mutable std::vector<double> terms_[3];  // alpha P^n t_fate / q for n = 0, 1, ...
   mutable Eigen::RowVectorXd power_;      // alpha P^n for the next n
+  mutable int most_ahead_;                // power_ is zero beyond the block with this many ahead
+  double negligible_ = 0;
 };
 
 }  // namespace crawlq::analytic

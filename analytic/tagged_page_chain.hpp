@@ -4,11 +4,11 @@
 // and (service phase) while it is served; absorbed as `served` or `obsolete`. Arrivals after the
 // tagged page cannot overtake it, so the chain does not depend on the policy.
 #include <Eigen/Core>
-#include <Eigen/SparseCore>
 #include <vector>
 
 #include "analytic/state_space.hpp"
 #include "analytic/controlled_arrivals.hpp"
+#include "analytic/tagged_page_operator.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::analytic {
@@ -17,20 +17,23 @@ enum class PageFate { kAccepted, kServed, kObsolete };
 
 class TaggedPageChain {
  public:
-  explicit TaggedPageChain(const model::Model& model);
+  // `threads` share each product with T (the sums are the same for any count).
+  explicit TaggedPageChain(const model::Model& model, int threads = 1);
 
   // Transient states: first the M in-service states, then for j = 0..K-2 the block of
   // M R^{j+1} waiting states (service phase slowest, then clocks ahead from the head, own clock last).
-  Eigen::Index size() const { return size_; }
+  Eigen::Index size() const { return operator_.size(); }
   Eigen::Index in_service_offset() const { return 0; }
-  Eigen::Index waiting_offset(int pages_ahead) const { return waiting_offsets_.at(pages_ahead); }
-  int max_pages_ahead() const { return static_cast<int>(waiting_offsets_.size()) - 1; }
+  Eigen::Index waiting_offset(int pages_ahead) const { return operator_.offset(pages_ahead); }
+  int max_pages_ahead() const { return operator_.max_pages_ahead(); }
 
-  // T, by rows (assembled row by row: no triplets, no second copy).
-  const Eigen::SparseMatrix<double, Eigen::RowMajor>& subgenerator() const { return t_; }
-  // y = x T, scattered row by row (Eigen's row vector times a row-major matrix converts the matrix
-  // at every product).
-  Eigen::RowVectorXd left_multiply(const Eigen::RowVectorXd& x) const;
+  // T, applied from its factors (never stored).
+  const TaggedPageOperator& subgenerator() const { return operator_; }
+  // y = x T, for x zero beyond the block with `most_ahead` pages ahead.
+  Eigen::RowVectorXd left_multiply(const Eigen::RowVectorXd& x, int most_ahead) const;
+  // (shift I - T)^{-1} rhs, solved block by block from the server outwards (-T is block
+  // lower-triangular in the pages ahead); shift 0 gives (-T)^{-1}.
+  Eigen::VectorXd resolvent(const Eigen::VectorXd& rhs, double shift) const;
   const Eigen::VectorXd& served_exit() const { return served_exit_; }    // service completion
   const Eigen::VectorXd& obsolete_exit() const { return obsolete_exit_; }
   // Absorption rates into `fate` (accepted: either).
@@ -55,15 +58,18 @@ class TaggedPageChain {
   double add_arrivals(const model::Model& model, const ControlledArrivals& arrivals, const StateSpace& space,
                       const Eigen::VectorXd& p, Eigen::RowVectorXd& start) const;
 
-  Eigen::Index size_ = 0;
-  std::vector<Eigen::Index> waiting_offsets_;
-  Eigen::SparseMatrix<double, Eigen::RowMajor> t_;
+  class BlockSolvers;
+  Eigen::VectorXd solve_blocks(const BlockSolvers& solvers, const Eigen::VectorXd& rhs) const;
+
+  TaggedPageOperator operator_;
+  int threads_;
   Eigen::VectorXd served_exit_, obsolete_exit_, accepted_exit_;
   Eigen::VectorXd moments_[3][3];  // [fate][k]
   double max_exit_rate_ = 0;
   model::RowVector beta_, gamma_;
   std::vector<model::RowVector> gamma_powers_;  // gamma^{(x)l}, l = 0..K: the clocks of new pages
   int service_phases_, clock_phases_;
+  int capacity_;
 };
 
 }  // namespace crawlq::analytic

@@ -177,4 +177,20 @@ double BruteForceSojourn::cdf(Fate fate, double x) const {
   return joint / probability_of_fate;
 }
 
+double BruteForceSojourn::standard_deviation(Fate fate) const {
+  const double probability_of_fate = probability(fate);
+  if (probability_of_fate <= 0) return 0.0;
+  const Eigen::VectorXd first = fundamental_ * (fundamental_ * exit(fate));
+  const double second = 2 * start_.dot(fundamental_ * first) / probability_of_fate;
+  const double m = start_.dot(first) / probability_of_fate;
+  return std::sqrt(std::max(second - m * m, 0.0));
+}
+
+double BruteForceSojourn::transform(Fate fate, double u) const {
+  const double probability_of_fate = probability(fate);
+  if (probability_of_fate <= 0) return 1.0;
+  const Eigen::MatrixXd shifted = u * Eigen::MatrixXd::Identity(size(), size()) - t_;
+  return start_.dot(shifted.partialPivLu().solve(exit(fate))) / probability_of_fate;
+}
+
 }  // namespace crawlq::crosscheck

@@ -32,6 +32,10 @@ class BruteForceSojourn {
   double mean(Fate fate) const;
   // P(tau <= x | fate), by a dense matrix exponential.
   double cdf(Fate fate, double x) const;
+  // sqrt(E[tau^2 | fate] - E[tau | fate]^2), E[tau^2; fate] = 2 alpha (-T)^{-3} t_fate.
+  double standard_deviation(Fate fate) const;
+  // E[e^{-u tau} | fate] = alpha (uI - T)^{-1} t_fate / P(fate), by a dense LU.
+  double transform(Fate fate, double u) const;
 
  private:
   void enumerate_states(int capacity);

@@ -109,6 +109,10 @@ void compare_sojourn(const analytic::PolicyEvaluation& evaluation,
                 brute.probability(fate.brute));
     check_close("mean(" + name + ")", engine.mean(fate.engine), brute.mean(fate.brute));
     if (brute.probability(fate.brute) <= 0) continue;  // no law to compare
+    check_close("sd(" + name + ")", engine.standard_deviation(fate.engine), brute.standard_deviation(fate.brute));
+    for (double u : {0.5 / scale, 4.0 / scale})
+      check_close("transform(" + name + ", " + std::to_string(u) + ")", engine.transform(fate.engine, u),
+                  brute.transform(fate.brute, u));
     for (double x : {0.25 * scale, scale, 3.0 * scale})
       check_close("cdf(" + name + ", " + std::to_string(x) + ")", engine.cdf(fate.engine, x),
                   brute.cdf(fate.brute, x));
@@ -188,6 +192,17 @@ TEST_CASE("exact engine vs brute force: memory and hysteresis policies on random
 
 TEST_CASE("exact engine vs brute force: full-state tables on random models", "[crosscheck][policy]") {
   compare_random_policies(601, 30, PolicyForm::kTable);
+}
+
+TEST_CASE("exact engine vs brute force: the paper's example at K = 8, where the tagged page's blocks take Schur forms",
+          "[crosscheck]") {
+  // With 6 pages ahead its block has 2 x 2^7 = 256 states: past the dense limit of 64, so the
+  // moments and transforms go through Kronecker-sum solves, the distribution through the operator.
+  model::Model model =
+      scenarios::load_scenario(std::filesystem::path(CRAWLQ_SOURCE_DIR) / "scenarios/data/paper-example-1.yaml").model;
+  model.capacity = 8;
+  REQUIRE(analytic::TaggedPageChain(model).max_pages_ahead() == 6);
+  compare_with_brute_force(model, model::Policy::from_thresholds({-1, 2, 5}, model.modes(), model.capacity));
 }
 
 TEST_CASE("exact engine vs brute force: the scenario files", "[crosscheck]") {

@@ -78,12 +78,17 @@ TEST_CASE("local search on random models: the optimum, except at the listed loca
     CHECK(local.best.cost >= all.best.cost * (1 - 1e-9));
     CHECK(local.policies_solved <= all.policies_solved);
     check_local_minimum(evaluator, local.best);
-    if (!(local.best.policy == all.best.policy)) local_only.insert(seed);
+    // Two policies can tie to the last bit (a level the chain never reaches under either): either
+    // is optimal, and which one a search reports depends on rounding only.
+    const auto missed = [&](const analytic::PolicyCost& found) {
+      return !(found.policy == all.best.policy) && found.cost > all.best.cost * (1 + 1e-12);
+    };
+    if (missed(local.best)) local_only.insert(seed);
     // Descending from every grid vector escapes these local minima (at the price of more solves).
     const auto every =
         analytic::optimize_thresholds_locally(evaluator, {.threads = 1, .starts = 0});
     check_local_minimum(evaluator, every.best);
-    if (!(every.best.policy == all.best.policy)) local_only_from_every_start.insert(seed);
+    if (missed(every.best)) local_only_from_every_start.insert(seed);
   }
   CHECK(models == 221);
   INFO("seeds where the local search missed the optimum: " << fmt::format(
