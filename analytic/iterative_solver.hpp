@@ -1,8 +1,8 @@
 #pragma once
 // A Krylov solver for chains too large for the block recursion's dense blocks. Q is never stored:
-// BiCGSTAB (Eigen's, through its matrix-free protocol) multiplies by Q^T applied from the model's
-// small matrices (generator_operator.hpp), one state's equation replaced by p_pin = 1, with the
-// diagonal of Q as preconditioner. The paper's chains converge in 35-57 iterations from K = 12 to
+// BiCGSTAB (parallel_bicgstab.hpp: its vector work shared by threads too) multiplies by Q^T applied
+// from the model's small matrices (generator_operator.hpp), one state's equation replaced by
+// p_pin = 1, with the diagonal of Q as preconditioner. The paper's chains converge in 35-57 iterations from K = 12 to
 // K = 20. (An incomplete LU preconditioner needs fewer iterations, but it needs Q stored and its
 // factorisation took 230 s at K = 14.) A warm start (a neighbouring policy's solution) is taken.
 #include <Eigen/Core>
