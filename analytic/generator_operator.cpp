@@ -14,6 +14,15 @@ using Index = Eigen::Index;
 
 // Below this many states an operator application is not worth waking a second thread for.
 constexpr Index kParallelGrain = Index{1} << 14;
+// A level's blocks split into at most this many pieces each, of at least this many states.
+constexpr Index kMostPieces = 16;
+constexpr Index kSmallestPiece = Index{1} << 9;
+
+Index power(int base, int exponent) {
+  Index p = 1;
+  for (int i = 0; i < exponent; ++i) p *= base;
+  return p;
+}
 
 }  // namespace
 
@@ -84,22 +93,43 @@ Eigen::VectorXd GeneratorOperator::apply(const Eigen::VectorXd& x, int threads) 
   return y;
 }
 
-// Every entry of y is owned by one (arrival phase, service phase) block of its level, and a block's
-// entries only ever gather from x: the W M blocks are independent tasks, one parallel region in all.
+// Every entry of y is owned by one piece of one (arrival phase, service phase) block of its level, and a
+// piece's entries only gather from x, except its expiries into the level below, which land in a piece
+// no other task of this level writes: level by level, the pieces are independent tasks.
 void GeneratorOperator::apply(const double* x, double* y, int threads) const {
   const int blocks = w_ * m_;
   if (arrivals_.remembers()) {
     // A page leaving switches the mode, so a block's expiries land in another block one level
     // down: level by level, every block below is started before any lands there.
     for (int level = 1; level <= space_.capacity(); ++level)
-      for (int block = 0; block < blocks; ++block) apply_block(level, block, x, y);
+      for (int block = 0; block < blocks; ++block)
+        for (Index piece = 0; piece < power(r_, split_clocks(level)); ++piece) apply_piece(level, block, piece, x, y);
     apply_level_zero(x, y);
     return;
   }
-#pragma omp parallel for num_threads(threads) schedule(static) if (space_.size() >= kParallelGrain)
-  for (int block = 0; block < blocks; ++block)
-    for (int level = 1; level <= space_.capacity(); ++level) apply_block(level, block, x, y);
+#pragma omp parallel num_threads(threads) if (threads > 1 && space_.size() >= kParallelGrain)
+  for (int level = 1; level <= space_.capacity(); ++level) {
+    const Index pieces = power(r_, split_clocks(level));
+#pragma omp for schedule(static)
+    for (Index task = 0; task < blocks * pieces; ++task)
+      apply_piece(level, static_cast<int>(task / pieces), task % pieces, x, y);
+  }
   apply_level_zero(x, y);
+}
+
+int GeneratorOperator::split_clocks(int level) const {
+  // Enough pieces for 16 cores with W M = 1, none smaller than a few thousand states, and one clock
+  // left unsplit below (its pieces then have the same prefixes).
+  const int clocks = level - 1;
+  if (r_ < 2 || clocks < 2) return 0;
+  int split = 0;
+  Index pieces = 1;
+  const Index block = power(r_, clocks);
+  while (split < clocks - 1 && pieces * r_ <= kMostPieces && block / (pieces * r_) >= kSmallestPiece) {
+    ++split;
+    pieces *= r_;
+  }
+  return split;
 }
 
 void GeneratorOperator::apply_level_zero(const double* x, double* y) const {
@@ -113,15 +143,19 @@ void GeneratorOperator::apply_level_zero(const double* x, double* y) const {
     for (int s = 0; s < m_; ++s) y0(arrivals_.entered_phase(0, a)) += x1[a * m_ + s] * service_exit_(s);
 }
 
-// Built for AVX2 too, picked at run time: the other third of a solve. No sum changes order.
-__attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_block(int level, int block, const double* x, double* y) const {
+// Built for AVX2 too, picked at run time: the other third of a solve. No sum changes order: each entry
+// of y gets its terms in the order of a whole block done at once.
+__attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_piece(int level, int block, Index piece,
+                                                                                   const double* x, double* y) const {
   const int arrival = block / m_, service = block % m_;
   const Index clocks = space_.level_size(level) / (w_ * m_);  // R^(level-1) waiting clocks' phases
+  const int split = split_clocks(level);
+  const Index piece_size = clocks / power(r_, split), c0 = piece * piece_size, c1 = c0 + piece_size;
   const Index offset = space_.level_offset(level);
   const double* xb = x + offset + block * clocks;
   double* yb = y + offset + block * clocks;
   const double* d = diagonal_.data() + offset + block * clocks;
-  for (Index c = 0; c < clocks; ++c) yb[c] = d[c] * xb[c];
+  for (Index c = c0; c < c1; ++c) yb[c] = d[c] * xb[c];
 
   // The arrival phase moves with no page admitted; the service phase moves.
   const Eigen::MatrixXd& stay = levels_[level].stay_off_diagonal;
@@ -129,13 +163,13 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
     const double rate = stay(from, arrival);
     if (from == arrival || rate == 0) continue;
     const double* source = x + offset + (from * m_ + service) * clocks;
-    for (Index c = 0; c < clocks; ++c) yb[c] += rate * source[c];
+    for (Index c = c0; c < c1; ++c) yb[c] += rate * source[c];
   }
   for (int from = 0; from < m_; ++from) {
     const double rate = service_(from, service);
     if (from == service || rate == 0) continue;
     const double* source = x + offset + (arrival * m_ + from) * clocks;
-    for (Index c = 0; c < clocks; ++c) yb[c] += rate * source[c];
+    for (Index c = c0; c < c1; ++c) yb[c] += rate * source[c];
   }
 
   // Service ends one level up: the head page there starts service (beta) and its clock goes. With
@@ -149,7 +183,7 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
         if (rate == 0) continue;
         for (int head = 0; head < r_; ++head) {
           const double* source = x + up + (above * m_ + from) * up_clocks + head * clocks;
-          for (Index c = 0; c < clocks; ++c) yb[c] += rate * source[c];
+          for (Index c = c0; c < c1; ++c) yb[c] += rate * source[c];
         }
       }
     }
@@ -161,16 +195,22 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
     if (a > static_cast<int>(from_level.size())) continue;
     const Eigen::MatrixXd& admitting = from_level[a - 1];
     const Eigen::VectorXd& fresh = new_clocks_[a];
-    const Index width = fresh.size(), old_clocks = clocks / width;
+    const Index width = fresh.size();
     const Index source_offset = space_.level_offset(level - a);
     for (int from = 0; from < w_; ++from) {
       const double rate = admitting(from, arrival);
       if (rate == 0) continue;
-      const double* source = x + source_offset + (from * m_ + service) * old_clocks;
-      for (Index c = 0; c < old_clocks; ++c) {
+      const double* source = x + source_offset + (from * m_ + service) * (clocks / width);
+      if (width <= piece_size) {  // the piece is whole fan-outs (both are powers of R)
+        for (Index c = c0 / width; c < c1 / width; ++c) {
+          const double flow = rate * source[c];
+          double* target = yb + c * width;
+          for (Index j = 0; j < width; ++j) target[j] += flow * fresh(j);
+        }
+      } else {  // the piece is inside one old state's fan-out
+        const Index c = c0 / width;
         const double flow = rate * source[c];
-        double* target = yb + c * width;
-        for (Index j = 0; j < width; ++j) target[j] += flow * fresh(j);
+        for (Index j = c0; j < c1; ++j) yb[j] += flow * fresh(j - c * width);
       }
     }
   }
@@ -180,16 +220,43 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
     const double rate = flow(arrival) * service_start_(service);
     const Eigen::VectorXd& waiting = new_clocks_[level - 1];
     if (rate != 0)
-      for (Index c = 0; c < clocks; ++c) yb[c] += rate * waiting(c);
+      for (Index c = c0; c < c1; ++c) yb[c] += rate * waiting(c);
   }
 
-  // Waiting clocks change phase (this block) or expire (the same block one level down, which was
-  // started before this level's turn).
-  if (level >= 2) {
-    const int block_below = arrivals_.entered_phase(level - 1, arrival) * m_ + service;
-    const Index below = space_.level_offset(level - 1) + block_below * (clocks / r_);
-    ClockKernel(clock_, clock_exit_).apply(xb, yb, y + below, level - 1);
+  // Waiting clocks change phase (this piece) or expire (the same piece of the block one level down).
+  if (level < 2) return;
+  const int block_below = arrivals_.entered_phase(level - 1, arrival) * m_ + service;
+  double* y_down = y + space_.level_offset(level - 1) + block_below * (clocks / r_) + piece * (piece_size / r_);
+  // The split clocks first, in order, as a pass over the whole block would: their moves come from
+  // other pieces of x, their expiries from the R pieces with that clock put back.
+  for (int k = 0; k < split; ++k) {
+    const Index stride = power(r_, split - 1 - k);  // clock k's weight in a piece's number
+    const int phase = static_cast<int>((piece / stride) % r_);
+    for (int from = 0; from < r_; ++from) {
+      const double rate = clock_(from, phase);
+      if (from == phase || rate == 0) continue;
+      const double* source = xb + (piece + (from - phase) * stride) * piece_size;
+      for (Index q = 0; q < piece_size; ++q) yb[c0 + q] += rate * source[q];
+    }
+    // With clock k removed this piece's prefix is k's neighbours; put each phase of k back.
+    const Index high = piece / (stride * r_), low = piece % (stride * r_);
+    const Index chunk = piece_size / r_;
+    const auto with_clock = [&](int ph) { return xb + ((high * r_ + ph) * stride * r_ + low) * chunk; };
+    if (r_ == 2) {
+      const double* first = with_clock(0);
+      const double* second = with_clock(1);
+      const double exit_first = clock_exit_(0), exit_second = clock_exit_(1);
+      for (Index q = 0; q < chunk; ++q) y_down[q] += exit_first * first[q] + exit_second * second[q];
+    } else {
+      for (int ph = 0; ph < r_; ++ph) {
+        const double rate = clock_exit_(ph);
+        if (rate == 0) continue;
+        const double* source = with_clock(ph);
+        for (Index q = 0; q < chunk; ++q) y_down[q] += rate * source[q];
+      }
+    }
   }
+  ClockKernel(clock_, clock_exit_).apply(xb + c0, yb + c0, y_down, level - 1 - split);
 }
 
 }  // namespace crawlq::analytic

@@ -34,8 +34,13 @@ class GeneratorOperator {
     std::vector<Eigen::MatrixXd> admitting;
   };
   void apply_level_zero(const double* x, double* y) const;
-  // The entries of y in one (arrival phase, service phase) block of a level >= 1.
-  void apply_block(int level, int block, const double* x, double* y) const;
+  // How many leading clocks split a level's (arrival phase, service phase) blocks into pieces: fixed by
+  // the level alone, so the pieces, and every sum, are the same for any thread count.
+  int split_clocks(int level) const;
+  // The entries of y in one piece of one (arrival phase, service phase) block of a level >= 1 (the
+  // block's states whose first split_clocks(level) clocks spell `piece`), and that piece's expiries
+  // into the same piece of the block below (started before this level's turn).
+  void apply_piece(int level, int block, Eigen::Index piece, const double* x, double* y) const;
 
   const ControlledArrivals& arrivals_;
   StateSpace space_;

@@ -112,8 +112,15 @@ Sparse KroneckerTerms::b(int n) const {
 }
 
 Eigen::VectorXd KroneckerTerms::total_expiry_rate(int n) const {
-  if (n == 0) return Eigen::VectorXd::Zero(1);
-  return Eigen::VectorXd(expiry_sum(n) * Eigen::VectorXd::Ones(power(clock_phases(), n - 1)));
+  // One clock more adds its own rate to each combination of the others: no R^n x R^(n-1) matrix.
+  const Eigen::VectorXd exit = Eigen::VectorXd(gamma0_);
+  Eigen::VectorXd total = Eigen::VectorXd::Zero(1);
+  for (int k = 0; k < n; ++k) {
+    Eigen::VectorXd longer(total.size() * exit.size());
+    for (Eigen::Index c = 0; c < longer.size(); ++c) longer(c) = total(c / exit.size()) + exit(c % exit.size());
+    total = std::move(longer);
+  }
+  return total;
 }
 
 }  // namespace crawlq::analytic

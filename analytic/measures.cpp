@@ -54,13 +54,13 @@ Measures compute_measures(const model::Model& model, const ControlledArrivals& a
     const Eigen::RowVectorXd by_rest = view.colwise().sum();
     const int waiting = level - 1;
     const Eigen::VectorXd s0 = Eigen::VectorXd(terms.s0());
-    const Eigen::VectorXd clocks_one = Eigen::VectorXd::Ones(by_rest.size() / s0.size());
-    served += by_rest.dot(Eigen::VectorXd(kron(terms.s0(), to_sparse(clocks_one))));
-    if (waiting > 0) {
-      const Eigen::VectorXd expiry = terms.total_expiry_rate(waiting);
-      const Eigen::VectorXd server_one = Eigen::VectorXd::Ones(terms.service_phases());
-      expired += by_rest.dot(Eigen::VectorXd(kron(to_sparse(server_one), to_sparse(expiry))));
-    }
+    // by_rest as (service phase) x (clocks): completions weigh each row by S_0, expiries each column by
+    // the clocks' total rate.
+    const Eigen::Index clocks = by_rest.size() / s0.size();
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> by_server(
+        by_rest.data(), s0.size(), clocks);
+    served += (by_server.rowwise().sum()).dot(s0);
+    if (waiting > 0) expired += (by_server.colwise().sum()).dot(terms.total_expiry_rate(waiting).transpose());
   }
   m.lambda = offered;
   m.p_loss = lost / offered;

@@ -14,6 +14,22 @@
 #include "benchmark_support.hpp"
 #include "scenarios/scenario_loader.hpp"
 
+namespace {
+constexpr const char* kSinglePhase = R"(
+capacity: 5
+arrivals:
+  kind: poisson
+  modes:
+    - {rate: 3.0, batch: [0.4, 0.3, 0.2, 0.1]}
+    - {rate: 2.0, batch: [0.4, 0.3, 0.2, 0.1]}
+    - {rate: 1.2, batch: [0.4, 0.3, 0.2, 0.1]}
+    - {rate: 0.6, batch: [0.4, 0.3, 0.2, 0.1]}
+service: {exponential: {mean: 0.2}}
+obsolescence: {gamma: [0.3, 0.7], Gamma: [[-0.6, 0.4], [0.1, -0.3]]}
+costs: {loss: 5, obsolescence: 10, sojourn: 2, robot: 20, starvation: 300}
+)";
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace crawlq;
   CLI::App app("The paper's first example at capacity K under 3 robots up to 2 pages, then 1, solved by the\n"
@@ -26,8 +42,13 @@ int main(int argc, char** argv) {
   app.add_option("K", capacities, "capacities to solve, e.g. 18 20")->required()->check(CLI::Range(2, 40));
   app.add_option("--threads", threads, "threads inside the solve (default: $CRAWLQ_THREADS, else 2)")
       ->check(CLI::NonNegativeNumber);
+  bool single_phase = false;
+  app.add_flag("--single-phase", single_phase,
+               "a model with one arrival phase and one service phase (W = M = 1; batches of 1-4 pages, the "
+               "paper's two-phase clock), where no split by (arrival, service) phase is left to share");
   return benchmarks::run_benchmark(app, argc, argv, [&] {
-  const auto scenario = scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml");
+  const auto scenario = single_phase ? scenarios::parse_scenario(kSinglePhase, "single-phase")
+                                     : scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml");
   for (const int capacity : capacities) {
     model::Model m = scenario.model;
     m.capacity = capacity;

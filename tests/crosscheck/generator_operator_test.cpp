@@ -74,7 +74,9 @@ TEST_CASE("generator operator: equals the assembled blocks past the flat clock c
   const auto scenario = scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml");
   for (const std::string admission : {"partial", "whole"}) {
     model::Model m = scenario.model;
-    m.capacity = 12;  // 11 waiting clocks: the recursion splits on the head clock three times
+    // 11 waiting clocks: the recursion splits on the head clock three times, and the top levels'
+    // blocks are split into pieces by their first clocks (split_clocks).
+    m.capacity = 12;
     if (admission == "whole") m.admission = model::Admission::kRejectBatch;
     for (const model::ControlPolicy& policy : std::vector<model::ControlPolicy>{
              model::Policy::from_levels({4, 4, 3, 1, 2, 1, 4, 1, 1, 3, 1, 2, 1}, 4, 12),
@@ -94,6 +96,21 @@ TEST_CASE("generator operator: equals the assembled blocks past the flat clock c
     }
     }
   }
+}
+
+TEST_CASE("generator operator: a three-phase clock, pieces split by their first clocks", "[crosscheck]") {
+  model::Model m = scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
+  Eigen::MatrixXd clock(3, 3);
+  clock << -1.0, 0.5, 0.25, 0.125, -0.5, 0.25, 0.2, 0.1, -0.6;
+  m.obsolescence = model::PhaseType(model::RowVector(Eigen::RowVector3d(0.5, 0.3, 0.2)), clock);
+  m.capacity = 9;  // 3^8 clocks at the top level: pieces of 3^6 states
+  const analytic::GeneratorBlocks blocks(m, model::Policy::from_levels({4, 4, 3, 1, 2, 1, 4, 1, 1, 3}, 4, 9));
+  const analytic::GeneratorOperator q(m, blocks.arrivals());
+  const Eigen::VectorXd x = random_vector(q.space().size(), 11);
+  const Eigen::VectorXd assembled = (x.transpose() * blocks.assemble()).transpose();
+  const Eigen::VectorXd one_thread = q.apply(x, 1);
+  CHECK(relative_gap(one_thread, assembled) < 1e-13);
+  CHECK((q.apply(x, 2).array() == one_thread.array()).all());
 }
 
 }  // namespace
