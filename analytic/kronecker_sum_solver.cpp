@@ -3,6 +3,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 namespace crawlq::analytic {
 
@@ -22,36 +23,39 @@ KroneckerSumSolver::KroneckerSumSolver(const Eigen::MatrixXd& first, const Eigen
 
 Eigen::VectorXd KroneckerSumSolver::solve(const Eigen::VectorXd& b, double shift) const {
   ComplexVector w = b.cast<Complex>();
-  transform(w, 0, first_unitary_.adjoint());
-  for (int mode = 1; mode <= copies_; ++mode) transform(w, mode, repeated_unitary_.adjoint());
+  transform(w, true);
   // (shift - sum) x = b: solve (sum - shift) w = -b in the Schur basis.
   w = -w;
   back_substitute(w.data(), 0, Complex(-shift));
-  transform(w, 0, first_unitary_);
-  for (int mode = 1; mode <= copies_; ++mode) transform(w, mode, repeated_unitary_);
+  transform(w, false);
   return w.real();
 }
 
-void KroneckerSumSolver::transform(ComplexVector& y, int mode, const ComplexMatrix& a) const {
-  const Eigen::Index width = a.rows();
+void KroneckerSumSolver::transform(ComplexVector& y, bool inverse) const {
+  std::vector<Complex> mixed(static_cast<std::size_t>(std::max(first_size_, repeated_size_)));
+  transform_from(y.data(), 0, inverse, mixed.data());
+}
+
+void KroneckerSumSolver::transform_from(Complex* y, int mode, bool inverse, Complex* mixed) const {
+  const ComplexMatrix& unitary = mode == 0 ? first_unitary_ : repeated_unitary_;
+  const Eigen::Index width = unitary.rows();
   Eigen::Index inner = 1;
   for (int m = copies_; m > mode; --m) inner *= repeated_size_;
-  const Eigen::Index outer = size_ / (inner * width);
-  // One factor's phases are `inner` apart: mix whole rows of that stride, contiguous inside.
-  ComplexVector mixed(width * inner);
-  for (Eigen::Index o = 0; o < outer; ++o) {
-    Complex* base = y.data() + o * width * inner;
-    mixed.setZero();
-    for (Eigen::Index to = 0; to < width; ++to)
-      for (Eigen::Index from = 0; from < width; ++from) {
-        const Complex entry = a(to, from);
-        if (entry == Complex(0.0)) continue;
-        const Complex* source = base + from * inner;
-        Complex* target = mixed.data() + to * inner;
-        for (Eigen::Index q = 0; q < inner; ++q) target[q] += entry * source[q];
-      }
-    std::copy(mixed.data(), mixed.data() + width * inner, base);
+  // One factor's phases are `inner` apart: each column of phases mixed in place through a small
+  // buffer (no copy of the vector), U^* on the way in, U on the way out.
+  for (Eigen::Index q = 0; q < inner; ++q) {
+    for (Eigen::Index to = 0; to < width; ++to) {
+      Complex sum(0.0);
+      for (Eigen::Index from = 0; from < width; ++from)
+        sum += (inverse ? std::conj(unitary(from, to)) : unitary(to, from)) * y[from * inner + q];
+      mixed[to] = sum;
+    }
+    for (Eigen::Index to = 0; to < width; ++to) y[to * inner + q] = mixed[to];
   }
+  // The factors act on different indices and commute: the later ones go sub-block by sub-block,
+  // which stay in cache once small, instead of a pass over the whole vector each.
+  if (mode < copies_)
+    for (Eigen::Index r = 0; r < width; ++r) transform_from(y + r * inner, mode + 1, inverse, mixed);
 }
 
 void KroneckerSumSolver::back_substitute(Complex* w, int mode, Complex shift) const {

@@ -24,8 +24,10 @@ class KroneckerSumSolver {
   using ComplexMatrix = Eigen::MatrixXcd;
   using ComplexVector = Eigen::VectorXcd;
 
-  // y = (A on the factor `mode`) y, in place; mode 0 is `first`.
-  void transform(ComplexVector& y, int mode, const ComplexMatrix& a) const;
+  // y = (U_first (x) U_rep (x) ...) y, or its adjoint when `inverse`, in place.
+  void transform(ComplexVector& y, bool inverse) const;
+  // The factors from `mode` on over one sub-block; `mixed` holds one column of phases.
+  void transform_from(Complex* y, int mode, bool inverse, Complex* mixed) const;
   // (shift + the triangular sum of factors mode..copies) w = rhs over one contiguous block, in place.
   void back_substitute(Complex* w, int mode, Complex shift) const;
 

@@ -13,9 +13,10 @@ namespace {
 constexpr double kShortcutJumps = 1e5;
 // More terms than this would take minutes (a product with T each): refuse instead.
 constexpr double kMostJumps = 2e7;
-// Relative to the least likely fate, the mass below which a block of alpha P^n is dropped: it changes
-// no distribution function by more than this, and the top blocks are most of each product's work.
-constexpr double kNegligibleMass = 1e-18;
+// Relative to the least likely fate, the mass below which a block of alpha P^n is dropped: each drop
+// changes a distribution function by at most this, relatively, and there are at most K - 1 of them,
+// far below the quantiles' 1e-10; the top blocks are most of each product's work.
+constexpr double kNegligibleMass = 1e-15;
 // The Poisson tail beyond the last term: each distribution function is then exact to this, relatively
 // (the terms of a fate sum to its probability).
 constexpr double kPoissonTail = 1e-17;
@@ -84,10 +85,19 @@ double SojournTimes::transform(PageFate fate, double u) const {
 
 void SojournTimes::extend_terms(std::size_t count) const {
   const double q = uniformisation_rate_;
+  const Eigen::Index m = chain_.waiting_offset(0);  // only the in-service states complete service
+  if (product_.size() != power_.size()) product_.resize(power_.size());
   while (terms_[0].size() < count) {
-    for (PageFate fate : {PageFate::kAccepted, PageFate::kServed, PageFate::kObsolete})
-      terms_[static_cast<int>(fate)].push_back(power_.dot(chain_.exit(fate)) / q);
-    power_ += chain_.left_multiply(power_, most_ahead_) / q;  // alpha P^{n+1} with P = I + T/q
+    // alpha P^n is zero past the active blocks: every sum and update stops there.
+    const Eigen::Index active = most_ahead_ < chain_.max_pages_ahead() ? chain_.waiting_offset(most_ahead_ + 1) : power_.size();
+    const double served = power_.head(m).dot(chain_.served_exit().head(m).transpose()) / q;
+    const double obsolete = power_.head(active).dot(chain_.obsolete_exit().head(active).transpose()) / q;
+    terms_[static_cast<int>(PageFate::kServed)].push_back(served);
+    terms_[static_cast<int>(PageFate::kObsolete)].push_back(obsolete);
+    terms_[static_cast<int>(PageFate::kAccepted)].push_back(served + obsolete);
+    // alpha P^{n+1} with P = I + T/q.
+    chain_.subgenerator().left_multiply(power_.data(), product_.data(), most_ahead_, chain_.threads());
+    power_.head(active) += product_.head(active) / q;
     drop_negligible_blocks();
   }
 }

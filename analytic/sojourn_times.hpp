@@ -36,6 +36,7 @@ class SojournTimes {
   double uniformisation_rate_;
   mutable std::vector<double> terms_[3];  // alpha P^n t_fate / q for n = 0, 1, ...
   mutable Eigen::RowVectorXd power_;      // alpha P^n for the next n
+  mutable Eigen::RowVectorXd product_;    // alpha P^n T
   mutable int most_ahead_;                // power_ is zero beyond the block with this many ahead
   double negligible_ = 0;
 };

@@ -132,12 +132,6 @@ Eigen::VectorXd TaggedPageChain::resolvent(const Eigen::VectorXd& rhs, double sh
   return solve_blocks(BlockSolvers(operator_, shift), rhs);
 }
 
-Eigen::RowVectorXd TaggedPageChain::left_multiply(const Eigen::RowVectorXd& x, int most_ahead) const {
-  Eigen::RowVectorXd y = Eigen::RowVectorXd::Zero(size());
-  operator_.left_multiply(x.data(), y.data(), most_ahead, threads_);
-  return y;
-}
-
 const Eigen::VectorXd& TaggedPageChain::exit(PageFate fate) const {
   switch (fate) {
     case PageFate::kServed: return served_exit_;

@@ -29,8 +29,7 @@ class TaggedPageChain {
 
   // T, applied from its factors (never stored).
   const TaggedPageOperator& subgenerator() const { return operator_; }
-  // y = x T, for x zero beyond the block with `most_ahead` pages ahead.
-  Eigen::RowVectorXd left_multiply(const Eigen::RowVectorXd& x, int most_ahead) const;
+  int threads() const { return threads_; }  // for products with T
   // (shift I - T)^{-1} rhs, solved block by block from the server outwards (-T is block
   // lower-triangular in the pages ahead); shift 0 gives (-T)^{-1}.
   Eigen::VectorXd resolvent(const Eigen::VectorXd& rhs, double shift) const;
