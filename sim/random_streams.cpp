@@ -12,6 +12,17 @@ std::uint64_t mix(std::uint64_t x) {
 }
 }  // namespace
 
+Xoshiro256::Xoshiro256(std::uint64_t seed) {
+  // Four SplitMix64 outputs in a row: never all zero, the one state xoshiro cannot leave.
+  for (std::uint64_t& word : s_) word = mix(seed += 0x9e3779b97f4a7c15ULL);
+}
+
+Xoshiro256 Xoshiro256::from_state(const std::array<std::uint64_t, 4>& state) {
+  Xoshiro256 engine;
+  for (std::size_t i = 0; i < 4; ++i) engine.s_[i] = state[i];
+  return engine;
+}
+
 RandomStream::RandomStream(std::uint64_t seed, std::uint64_t replication, Source source)
     : engine_(mix(mix(mix(seed) ^ replication) ^ static_cast<std::uint64_t>(source))) {}
 

@@ -68,3 +68,18 @@ TEST_CASE("the robots' phase process brings batches at the rates theta D_k e", "
     }
   }
 }
+
+TEST_CASE("the random engine is xoshiro256++ as its authors publish it", "[sim][sampler]") {
+  // The reference code's first outputs from the state {1, 2, 3, 4}.
+  auto engine = crawlq::sim::Xoshiro256::from_state({1, 2, 3, 4});
+  for (const std::uint64_t expected :
+       {41943041ULL, 58720359ULL, 3588806011781223ULL, 3591011842654386ULL, 9228616714210784205ULL})
+    CHECK(engine() == expected);
+  // Streams of one seed differ by replication and by source.
+  crawlq::sim::RandomStream a(1, 0, crawlq::sim::Source::kArrivals), b(1, 1, crawlq::sim::Source::kArrivals),
+      c(1, 0, crawlq::sim::Source::kService), again(1, 0, crawlq::sim::Source::kArrivals);
+  const double first = a.uniform();
+  CHECK(first != b.uniform());
+  CHECK(first != c.uniform());
+  CHECK(first == again.uniform());
+}
