@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -19,23 +20,25 @@ bool batches_are_single(const model::ArrivalModes& arrivals) {
   return true;
 }
 
-GeneratorBlocks::GeneratorBlocks(const model::Model& model, const model::ControlPolicy& policy)
+GeneratorBlocks::GeneratorBlocks(const model::Model& model, const model::ControlPolicy& policy,
+                                 std::shared_ptr<const PolicyFreeBlocks> shared)
     : model_(model),
       policy_(policy),
       arrivals_(model, policy),
       space_(model, arrivals_.phases()),
-      single_arrivals_(batches_are_single(model.arrivals)) {}
+      single_arrivals_(batches_are_single(model.arrivals)),
+      policy_free_(std::move(shared)) {
+  if (policy_free_ && policy_free_->environment_phases() != space_.arrival_phases())
+    throw std::logic_error("GeneratorBlocks: shared blocks for another number of environment phases");
+}
 
 void GeneratorBlocks::build() const {
   const model::Model& model = model_;
   const int capacity = model.capacity;
-  const KroneckerTerms terms(model.service, model.obsolescence ? &*model.obsolescence : nullptr);
   const Eigen::Index w = space_.arrival_phases();
-  const Sparse iw = identity(w);
-
-  // gamma^{(x)a} once for each a a batch can add; no batch adds more than the longest.
-  const std::vector<Sparse> gamma_powers = terms.gamma_powers(std::min(capacity, model.arrivals.max_batch()));
-  const auto gamma_power = [&](int a) -> const Sparse& { return gamma_powers[static_cast<std::size_t>(a)]; };
+  if (!policy_free_) policy_free_ = std::make_shared<PolicyFreeBlocks>(model_, w);
+  const PolicyFreeBlocks& fixed = *policy_free_;
+  const auto gamma_power = [&](int a) -> const Sparse& { return fixed.gamma_power(a); };
 
   blocks_.resize(capacity + 1);
   for (int level = 0; level <= capacity; ++level) {
@@ -48,17 +51,15 @@ void GeneratorBlocks::build() const {
       row[1] = stay;
       for (int a = 1; a + 1 < static_cast<int>(row.size()); ++a)
         if (!admitted[a].isZero(0))
-          row[1 + a] = kron(kron(to_sparse(admitted[a]), terms.beta()), gamma_power(a - 1));
+          row[1 + a] = kron(kron(to_sparse(admitted[a]), fixed.beta()), gamma_power(a - 1));
     } else {
-      const int waiting = level - 1;
       const Sparse rest = identity(space_.level_size(level) / w);
-      row[1] = Sparse(kron(stay, rest) + kron(iw, terms.a(waiting)));
+      row[1] = Sparse(kron(stay, rest) + fixed.within(level));
       for (int a = 1; a + 1 < static_cast<int>(row.size()); ++a)
         if (!admitted[a].isZero(0)) row[1 + a] = kron(kron(to_sparse(admitted[a]), rest), gamma_power(a));
       // A page leaves: the environment stays, or the controller switches on entering the level below.
       const auto jump = arrivals_.on_entering(level - 1);
-      const Sparse below = jump ? to_sparse(*jump) : iw;
-      row[0] = waiting == 0 ? kron(below, terms.s0()) : kron(below, terms.b(waiting));
+      row[0] = jump ? kron(to_sparse(*jump), fixed.leaving_alone(level)) : fixed.leaving(level);
     }
     // Blocks past the last batch that reaches them are zero and not kept: a long buffer with short
     // batches would otherwise hold K^2 / 2 of them.

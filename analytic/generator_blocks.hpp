@@ -5,11 +5,13 @@
 // iterative solver applies Q from its factors (generator_operator.hpp) and never asks for them.
 #include <Eigen/SparseCore>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <utility>
 #include <vector>
 
 #include "analytic/controlled_arrivals.hpp"
+#include "analytic/policy_free_blocks.hpp"
 #include "analytic/state_space.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
@@ -23,7 +25,10 @@ bool batches_are_single(const model::ArrivalModes& arrivals);
 
 class GeneratorBlocks {
  public:
-  GeneratorBlocks(const model::Model& model, const model::ControlPolicy& policy);
+  // `shared`: the policy-free parts for this model and this policy's number of environment phases,
+  // from a PolicyEvaluator that solves many policies (nullptr: built here when needed).
+  GeneratorBlocks(const model::Model& model, const model::ControlPolicy& policy,
+                  std::shared_ptr<const PolicyFreeBlocks> shared = nullptr);
 
   const model::Model& model() const { return model_; }
   const model::ControlPolicy& policy() const { return policy_; }
@@ -47,6 +52,7 @@ class GeneratorBlocks {
   ControlledArrivals arrivals_;
   StateSpace space_;
   bool single_arrivals_;
+  mutable std::shared_ptr<const PolicyFreeBlocks> policy_free_;
   mutable std::once_flag built_;
   // blocks_[from][to - from + 1], up to the last block that is not zero.
   mutable std::vector<std::vector<SparseMatrix>> blocks_;

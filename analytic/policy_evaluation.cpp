@@ -26,6 +26,13 @@ void PolicyEvaluator::add_sojourn_means_and_cost(PolicyEvaluation& e) const {
   e.measures.cost = model::cost_criterion(model_.costs, e.measures);
 }
 
+std::shared_ptr<const PolicyFreeBlocks> PolicyEvaluator::policy_free(Eigen::Index environment_phases) const {
+  const std::lock_guard<std::mutex> lock(policy_free_mutex_);
+  auto& shared = policy_free_[environment_phases];
+  if (!shared) shared = std::make_shared<PolicyFreeBlocks>(model_, environment_phases);
+  return shared;
+}
+
 const FullStateChain& PolicyEvaluator::full_state_chain() const {
   std::call_once(full_state_built_, [this] { full_state_ = std::make_unique<FullStateChain>(model_); });
   return *full_state_;
@@ -44,7 +51,8 @@ PolicyEvaluation PolicyEvaluator::evaluate_table(const model::TablePolicy& table
 PolicyEvaluation PolicyEvaluator::evaluate(const model::ControlPolicy& policy,
                                            const Eigen::VectorXd* warm_start) const {
   if (const auto* table = std::get_if<model::TablePolicy>(&policy)) return evaluate_table(*table, warm_start);
-  const GeneratorBlocks blocks(model_, policy);
+  const ControlledArrivals arrivals(model_, policy);
+  const GeneratorBlocks blocks(model_, policy, policy_free(arrivals.phases()));
   PolicyEvaluation e{.policy = policy,
                      .stationary = solve_stationary(
                          blocks, method_, {.cache = cache_.get(), .warm_start = warm_start, .threads = solve_threads_, .stop = stop_}),

@@ -1,5 +1,6 @@
 #pragma once
 // One policy solved end to end: stationary vector, measures, sojourn means and the cost (2).
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -48,6 +49,10 @@ class PolicyEvaluator {
   const std::atomic<bool>* stop_;
   TaggedPageChain chain_;
   std::unique_ptr<BlockRecursionCache> cache_;
+  // The policy-free blocks, by number of environment phases (a memory policy has more).
+  std::shared_ptr<const PolicyFreeBlocks> policy_free(Eigen::Index environment_phases) const;
+  mutable std::mutex policy_free_mutex_;
+  mutable std::map<Eigen::Index, std::shared_ptr<const PolicyFreeBlocks>> policy_free_;
   mutable std::once_flag full_state_built_;
   mutable std::unique_ptr<FullStateChain> full_state_;
 

@@ -2,21 +2,16 @@
 
 namespace crawlq::validation {
 
-namespace {
-// Printed costs have 3 to 5 digits; 0.1% separates most printed values from computed ones that differ.
-constexpr double kCostPrecision = 0.001;
-}  // namespace
-
 sim::ReplicationPlan PolicySimulation::plan(const model::Model& model, int replications, double horizon_share) const {
   const double horizon = sim::busiest_mode_horizon(model) * horizon_share;
   return {.seed = seed_, .replications = replications, .warmup = horizon / 20, .horizon = horizon, .threads = threads_};
 }
 
-sim::Interval PolicySimulation::cost(const model::Model& model, const model::Policy& policy) const {
+sim::Interval PolicySimulation::cost(const model::Model& model, const model::Policy& policy, double precision) const {
   const sim::LevelMapPolicy simulated(policy);
   if (quick_) return sim::simulate(model, simulated, plan(model, 4, 0.25)).cost;
   // The cost alone decides: a rare loss (K = 30) would hold a 1% target on P_loss for ever.
-  return sim::simulate_to_precision(model, simulated, plan(model, 10, 1.0), kCostPrecision, 20.0,
+  return sim::simulate_to_precision(model, simulated, plan(model, 10, 1.0), precision, 20.0,
                                     {&sim::SimulationSummary::cost})
       .summary.cost;
 }

@@ -16,8 +16,9 @@ class PolicySimulation {
  public:
   PolicySimulation(std::uint64_t seed, int threads, bool quick) : seed_(seed), threads_(threads), quick_(quick) {}
 
-  // Until the cost's half-width is within 0.1% of it (20 s at most); quick: 4 short replications.
-  sim::Interval cost(const model::Model& model, const model::Policy& policy) const;
+  // Until the cost's half-width is within `precision` of it (0.1%: printed costs have 3 to 5 digits;
+  // 20 s at most); quick: 4 short replications.
+  sim::Interval cost(const model::Model& model, const model::Policy& policy, double precision = 0.001) const;
   // A fixed run of 10 replications (quick: 3 short ones): points of a figure.
   sim::Interval cost_point(const model::Model& model, const model::Policy& policy) const;
   // Cost of b minus cost of a, paired replication by replication on the same streams.
