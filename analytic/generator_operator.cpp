@@ -17,6 +17,8 @@ constexpr Index kParallelGrain = Index{1} << 14;
 // A level's blocks split into at most this many pieces each, of at least this many states.
 constexpr Index kMostPieces = 16;
 constexpr Index kSmallestPiece = Index{1} << 9;
+// Levels this large on average are shared piece by piece, one level at a time.
+constexpr Index kSmallestLevelShared = Index{1} << 12;
 
 Index power(int base, int exponent) {
   Index p = 1;
@@ -107,12 +109,22 @@ void GeneratorOperator::apply(const double* x, double* y, int threads) const {
     apply_level_zero(x, y);
     return;
   }
-#pragma omp parallel num_threads(threads) if (threads > 1 && space_.size() >= kParallelGrain)
-  for (int level = 1; level <= space_.capacity(); ++level) {
-    const Index pieces = power(r_, split_clocks(level));
+  const bool parallel = threads > 1 && space_.size() >= kParallelGrain;
+  if (space_.size() / (space_.capacity() + 1) < kSmallestLevelShared) {
+    // Many small levels (a long buffer): a barrier a level would cost more than the level. A block's
+    // pieces of every level in turn instead, blocks side by side: the same sums in the same order.
+#pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
+    for (int block = 0; block < blocks; ++block)
+      for (int level = 1; level <= space_.capacity(); ++level)
+        for (Index piece = 0; piece < power(r_, split_clocks(level)); ++piece) apply_piece(level, block, piece, x, y);
+  } else {
+#pragma omp parallel num_threads(threads) if (parallel)
+    for (int level = 1; level <= space_.capacity(); ++level) {
+      const Index pieces = power(r_, split_clocks(level));
 #pragma omp for schedule(static)
-    for (Index task = 0; task < blocks * pieces; ++task)
-      apply_piece(level, static_cast<int>(task / pieces), task % pieces, x, y);
+      for (Index task = 0; task < blocks * pieces; ++task)
+        apply_piece(level, static_cast<int>(task / pieces), task % pieces, x, y);
+    }
   }
   apply_level_zero(x, y);
 }

@@ -114,6 +114,7 @@ Sparse KroneckerTerms::b(int n) const {
 Eigen::VectorXd KroneckerTerms::total_expiry_rate(int n) const {
   // One clock more adds its own rate to each combination of the others: no R^n x R^(n-1) matrix.
   const Eigen::VectorXd exit = Eigen::VectorXd(gamma0_);
+  if (exit.size() == 1) return Eigen::VectorXd::Constant(1, n * exit(0));  // one phase: n clocks, one state
   Eigen::VectorXd total = Eigen::VectorXd::Zero(1);
   for (int k = 0; k < n; ++k) {
     Eigen::VectorXd longer(total.size() * exit.size());

@@ -75,9 +75,21 @@ MemoryEstimate markov_control_memory(const model::Model& model) {
 }
 
 Method automatic_method(const model::Model& model) {
-  // The iterative solver is faster from a few thousand states on (benchmarks/solve_by_capacity);
-  // below that the direct recursion costs nothing and needs no convergence (kAutomaticRule).
-  return block_recursion_memory(model).states <= 2000 ? Method::kBlockRecursion : Method::kIterative;
+  // The iterative solver is faster from a few thousand states on when the levels grow with K (the
+  // clocks' R^(K-1)); below that the direct recursion costs nothing and needs no convergence. With
+  // small levels (a clock of one phase, or none: a long buffer) the recursion's dense work is the
+  // levels' cubes, linear in K, while a Krylov method needs more iterations the longer the chain
+  // (benchmarks/solve_by_capacity; kAutomaticRule).
+  const double w = environment_phases(model);
+  const double m = model.service.phases();
+  const double r = model.obsolescence ? model.obsolescence->phases() : 1;
+  if (block_recursion_memory(model).states <= 2000) return Method::kBlockRecursion;
+  double cubes = w * w * w, level = w;
+  for (int k = 1; k <= model.capacity && cubes <= kLargestRecursionWork; ++k) {
+    level = k == 1 ? w * m : level * r;
+    cubes += level * level * level;
+  }
+  return cubes <= kLargestRecursionWork ? Method::kBlockRecursion : Method::kIterative;
 }
 
 MemoryEstimate estimate_memory(const model::Model& model, Method method) {

@@ -50,8 +50,8 @@ SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd star
 
 void SojournTimes::drop_negligible_blocks() const {
   for (; most_ahead_ >= 0; --most_ahead_) {
-    const Eigen::Index from = chain_.waiting_offset(most_ahead_);
-    auto block = power_.segment(from, chain_.size() - from);
+    // The blocks above were dropped already: only this one is summed.
+    auto block = power_.segment(chain_.waiting_offset(most_ahead_), chain_.subgenerator().block_size(most_ahead_));
     if (block.cwiseAbs().sum() >= negligible_) return;
     block.setZero();
   }

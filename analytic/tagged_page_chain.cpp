@@ -33,16 +33,17 @@ class TaggedPageChain::BlockSolvers {
     const Eigen::MatrixXd& s = op.service();
     const Eigen::MatrixXd& clock = op.clock();
     in_service_.compute(shift * Eigen::MatrixXd::Identity(s.rows(), s.cols()) - s);
+    // The clocks' Kronecker sum grows by one clock a block; with one phase it stays 1 x 1, so a long
+    // buffer costs K, not K^2.
+    Eigen::MatrixXd clocks = Eigen::MatrixXd::Zero(1, 1);
     for (int ahead = 0; ahead <= op.max_pages_ahead(); ++ahead) {
-      const int clocks = ahead + 1;
       if (op.block_size(ahead) > kLargestDenseBlock) {
-        kronecker_.push_back(std::make_unique<KroneckerSumSolver>(s, clock, clocks));
+        kronecker_.push_back(std::make_unique<KroneckerSumSolver>(s, clock, ahead + 1));
         dense_.emplace_back();
         continue;
       }
-      Eigen::MatrixXd sum = clock;
-      for (int c = 1; c < clocks; ++c) sum = model::kron_sum(sum, clock);
-      sum = model::kron_sum(s, sum);
+      clocks = model::kron_sum(clocks, clock);
+      const Eigen::MatrixXd sum = model::kron_sum(s, clocks);
       dense_.emplace_back(shift * Eigen::MatrixXd::Identity(sum.rows(), sum.cols()) - sum);
       kronecker_.push_back(nullptr);
     }

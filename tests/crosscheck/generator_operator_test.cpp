@@ -98,6 +98,20 @@ TEST_CASE("generator operator: equals the assembled blocks past the flat clock c
   }
 }
 
+TEST_CASE("generator operator: a long buffer of small levels, blocks side by side, for any thread count",
+          "[crosscheck]") {
+  model::Model m = scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
+  m.obsolescence = model::PhaseType(model::RowVector::Ones(1), model::Matrix::Constant(1, 1, -0.2));
+  m.capacity = 3000;  // 4 states a level: levels in turn would cost a barrier each
+  const analytic::GeneratorBlocks blocks(m, model::Policy::from_thresholds({-1, 2, 40}, 4, m.capacity));
+  const analytic::GeneratorOperator q(m, blocks.arrivals());
+  const Eigen::VectorXd x = random_vector(q.space().size(), 13);
+  const Eigen::VectorXd assembled = (x.transpose() * blocks.assemble()).transpose();
+  const Eigen::VectorXd one_thread = q.apply(x, 1);
+  CHECK(relative_gap(one_thread, assembled) < 1e-13);
+  CHECK((q.apply(x, 2).array() == one_thread.array()).all());
+}
+
 TEST_CASE("generator operator: a three-phase clock, pieces split by their first clocks", "[crosscheck]") {
   model::Model m = scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
   Eigen::MatrixXd clock(3, 3);

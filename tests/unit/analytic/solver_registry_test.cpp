@@ -48,4 +48,18 @@ TEST_CASE("auto resolves through the registry to the rule it prints", "[analytic
   CHECK(std::string(analytic::kAutomaticRule).find("2000") != std::string::npos);
 }
 
+TEST_CASE("auto keeps the block recursion for a long buffer whose levels stay small", "[analytic][registry]") {
+  // One clock phase: every level has W M = 4 states however long the buffer, so the recursion's work
+  // is linear in K while a Krylov method needs more iterations the longer the chain.
+  model::Model m = paper_example();
+  m.obsolescence = model::PhaseType(model::RowVector::Ones(1), model::Matrix::Constant(1, 1, -0.2));
+  m.capacity = 5000;
+  CHECK(analytic::estimate_memory(m).states > 2000);
+  CHECK(&analytic::registration(analytic::Method::kAuto, m) ==
+        &analytic::registration(analytic::Method::kBlockRecursion, m));
+  m.obsolescence.reset();
+  CHECK(&analytic::registration(analytic::Method::kAuto, m) ==
+        &analytic::registration(analytic::Method::kBlockRecursion, m));
+}
+
 }  // namespace crawlq
