@@ -155,6 +155,72 @@ void GeneratorOperator::apply_level_zero(const double* x, double* y) const {
     for (int s = 0; s < m_; ++s) y0(arrivals_.entered_phase(0, a)) += x1[a * m_ + s] * service_exit_(s);
 }
 
+// The entries [c0, c1) of one (arrival, service) block of `level` gather what batches bring from the
+// levels below: the only moves up, so a forward sweep over the levels can solve with them.
+void GeneratorOperator::add_arrivals(int level, int block, Index c0, Index c1, const double* x, double* yb) const {
+  const int arrival = block / m_, service = block % m_;
+  const Index clocks = space_.level_size(level) / (w_ * m_);
+  const Index piece_size = c1 - c0;
+  // Batches that admitted a pages from level - a: the new pages' clocks (gamma each) at the tail.
+  for (int a = 1; a < level && a <= longest_batch_; ++a) {
+    const auto& from_level = levels_[level - a].admitting;
+    if (a > static_cast<int>(from_level.size())) continue;
+    const Eigen::MatrixXd& admitting = from_level[a - 1];
+    const Eigen::VectorXd& fresh = new_clocks_[a];
+    const Index width = fresh.size();
+    const Index source_offset = space_.level_offset(level - a);
+    for (int from = 0; from < w_; ++from) {
+      const double rate = admitting(from, arrival);
+      if (rate == 0) continue;
+      const double* source = x + source_offset + (from * m_ + service) * (clocks / width);
+      if (width <= piece_size) {  // the piece is whole fan-outs (both are powers of R)
+        for (Index c = c0 / width; c < c1 / width; ++c) {
+          const double flow = rate * source[c];
+          double* target = yb + c * width;
+          for (Index j = 0; j < width; ++j) target[j] += flow * fresh(j);
+        }
+      } else {  // the piece is inside one old state's fan-out
+        const Index c = c0 / width;
+        const double flow = rate * source[c];
+        for (Index j = c0; j < c1; ++j) yb[j] += flow * fresh(j - c * width);
+      }
+    }
+  }
+  // A batch into the empty system: its first page starts service (beta), the rest wait.
+  if (level <= static_cast<int>(levels_[0].admitting.size())) {
+    const Eigen::RowVectorXd flow = Eigen::Map<const Eigen::RowVectorXd>(x, w_) * levels_[0].admitting[level - 1];
+    const double rate = flow(arrival) * service_start_(service);
+    const Eigen::VectorXd& waiting = new_clocks_[level - 1];
+    if (rate != 0)
+      for (Index c = c0; c < c1; ++c) yb[c] += rate * waiting(c);
+  }
+}
+
+void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, int threads) const {
+  const double* d = diagonal_.data();
+  // The pinned state is set where it lies, before any level above reads it (its diagonal may be 0).
+  for (int a = 0; a < w_; ++a) z[a] = a == pinned ? r[a] : r[a] / d[a];
+  const int blocks = w_ * m_;
+  const bool parallel = threads > 1 && space_.size() >= kParallelGrain &&
+                        space_.size() / (space_.capacity() + 1) >= kSmallestLevelShared;
+#pragma omp parallel num_threads(threads) if (parallel)
+  for (int level = 1; level <= space_.capacity(); ++level) {
+    const Index pieces = power(r_, split_clocks(level));
+    const Index clocks = space_.level_size(level) / blocks, piece_size = clocks / pieces;
+#pragma omp for schedule(static)
+    for (Index task = 0; task < blocks * pieces; ++task) {
+      const int block = static_cast<int>(task / pieces);
+      const Index c0 = (task % pieces) * piece_size, c1 = c0 + piece_size;
+      const Index offset = space_.level_offset(level) + block * clocks;
+      double* zb = z + offset;
+      for (Index c = c0; c < c1; ++c) zb[c] = 0;
+      add_arrivals(level, block, c0, c1, z, zb);
+      for (Index c = c0; c < c1; ++c) zb[c] = (r[offset + c] - zb[c]) / d[offset + c];
+      if (pinned >= offset + c0 && pinned < offset + c1) z[pinned] = r[pinned];
+    }
+  }
+}
+
 // Built for AVX2 too, picked at run time: the other third of a solve. No sum changes order: each entry
 // of y gets its terms in the order of a whole block done at once.
 __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_piece(int level, int block, Index piece,
@@ -201,39 +267,7 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
     }
   }
 
-  // Batches that admitted a pages from level - a: the new pages' clocks (gamma each) at the tail.
-  for (int a = 1; a < level && a <= longest_batch_; ++a) {
-    const auto& from_level = levels_[level - a].admitting;
-    if (a > static_cast<int>(from_level.size())) continue;
-    const Eigen::MatrixXd& admitting = from_level[a - 1];
-    const Eigen::VectorXd& fresh = new_clocks_[a];
-    const Index width = fresh.size();
-    const Index source_offset = space_.level_offset(level - a);
-    for (int from = 0; from < w_; ++from) {
-      const double rate = admitting(from, arrival);
-      if (rate == 0) continue;
-      const double* source = x + source_offset + (from * m_ + service) * (clocks / width);
-      if (width <= piece_size) {  // the piece is whole fan-outs (both are powers of R)
-        for (Index c = c0 / width; c < c1 / width; ++c) {
-          const double flow = rate * source[c];
-          double* target = yb + c * width;
-          for (Index j = 0; j < width; ++j) target[j] += flow * fresh(j);
-        }
-      } else {  // the piece is inside one old state's fan-out
-        const Index c = c0 / width;
-        const double flow = rate * source[c];
-        for (Index j = c0; j < c1; ++j) yb[j] += flow * fresh(j - c * width);
-      }
-    }
-  }
-  // A batch into the empty system: its first page starts service (beta), the rest wait.
-  if (level <= static_cast<int>(levels_[0].admitting.size())) {
-    const Eigen::RowVectorXd flow = Eigen::Map<const Eigen::RowVectorXd>(x, w_) * levels_[0].admitting[level - 1];
-    const double rate = flow(arrival) * service_start_(service);
-    const Eigen::VectorXd& waiting = new_clocks_[level - 1];
-    if (rate != 0)
-      for (Index c = c0; c < c1; ++c) yb[c] += rate * waiting(c);
-  }
+  add_arrivals(level, block, c0, c1, x, yb);
 
   // Waiting clocks change phase (this piece) or expire (the same piece of the block one level down).
   if (level < 2) return;

@@ -24,6 +24,10 @@ class GeneratorOperator {
   // y = x Q, y already of the chain's size; `threads` split the work inside one level, never a sum.
   void apply(const double* x, double* y, int threads = 1) const;
   Eigen::VectorXd apply(const Eigen::VectorXd& x, int threads = 1) const;
+  // z with (D + L) z = r for Q^T: D its diagonal, L the batches' moves up from lower levels (the only
+  // ones), one forward sweep over the levels: a Gauss-Seidel preconditioner by level. The `pinned`
+  // state's equation is z = r.
+  void forward_sweep(const double* r, double* z, Eigen::Index pinned, int threads = 1) const;
   // The diagonal of Q: minus each state's total outflow rate.
   const Eigen::VectorXd& diagonal() const { return diagonal_; }
 
@@ -41,6 +45,7 @@ class GeneratorOperator {
   // block's states whose first split_clocks(level) clocks spell `piece`), and that piece's expiries
   // into the same piece of the block below (started before this level's turn).
   void apply_piece(int level, int block, Eigen::Index piece, const double* x, double* y) const;
+  void add_arrivals(int level, int block, Eigen::Index c0, Eigen::Index c1, const double* x, double* yb) const;
 
   const ControlledArrivals& arrivals_;
   StateSpace space_;

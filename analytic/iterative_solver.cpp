@@ -29,9 +29,13 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
   const Eigen::VectorXd rhs = Eigen::VectorXd::Unit(n, pinned);
   Eigen::VectorXd x = warm ? Eigen::VectorXd(*options_.initial_guess / (*options_.initial_guess)(pinned))
                            : Eigen::VectorXd::Zero(n);
-  const KrylovSummary krylov = parallel_bicgstab(
-      pinned_transpose, inverse_diagonal, rhs, x,
-      {.tolerance = options_.tolerance, .max_iterations = options_.max_iterations, .threads = threads, .stop = options_.stop});
+  const KrylovOptions krylov_options{
+      .tolerance = options_.tolerance, .max_iterations = options_.max_iterations, .threads = threads, .stop = options_.stop};
+  const LinearOperator sweep = [&](const double* in, double* out) { q.forward_sweep(in, out, pinned, threads); };
+  const KrylovSummary krylov =
+      options_.preconditioner == Preconditioner::kJacobi
+          ? parallel_bicgstab(pinned_transpose, inverse_diagonal, rhs, x, krylov_options)
+          : parallel_bicgstab(pinned_transpose, sweep, rhs, x, krylov_options);
   result.summary.iterations = krylov.iterations;
   if (krylov.cancelled) {
     result.summary.message = "cancelled";

@@ -43,10 +43,21 @@ std::array<double, Count> sums(Index n, int threads, Body&& body) {
 
 KrylovSummary parallel_bicgstab(const LinearOperator& a, const Eigen::VectorXd& inverse_diagonal, const Eigen::VectorXd& b,
                                 Eigen::VectorXd& x, const KrylovOptions& options) {
+  const int threads = std::max(1, options.threads);
+  const double* d = inverse_diagonal.data();
+  const LinearOperator jacobi = [&](const double* in, double* out) {
+    for_chunks(b.size(), threads, [&](Index begin, Index end, Index) {
+      for (Index i = begin; i < end; ++i) out[i] = d[i] * in[i];
+    });
+  };
+  return parallel_bicgstab(a, jacobi, b, x, options);
+}
+
+KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& preconditioner, const Eigen::VectorXd& b,
+                                Eigen::VectorXd& x, const KrylovOptions& options) {
   const Index n = b.size();
   const int threads = std::max(1, options.threads);
   KrylovSummary summary;
-  const double* d = inverse_diagonal.data();
   Eigen::VectorXd r(n), r0(n), p = Eigen::VectorXd::Zero(n), v = Eigen::VectorXd::Zero(n), y(n), z(n), t(n);
 
   const double b_norm2 = sums<1>(n, threads, [&](Index i, auto& s) { s[0] += b[i] * b[i]; })[0];
@@ -84,20 +95,16 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const Eigen::VectorXd& 
     }
     const double beta = (rho / rho_old) * (alpha / w);
     for_chunks(n, threads, [&](Index begin, Index end, Index) {
-      for (Index i = begin; i < end; ++i) {
-        p[i] = r[i] + beta * (p[i] - w * v[i]);
-        y[i] = d[i] * p[i];
-      }
+      for (Index i = begin; i < end; ++i) p[i] = r[i] + beta * (p[i] - w * v[i]);
     });
+    preconditioner(p.data(), y.data());
     a(y.data(), v.data());
     alpha = rho / sums<1>(n, threads, [&](Index i, auto& s) { s[0] += r0[i] * v[i]; })[0];
     // s = r - alpha v overwrites r: r is not needed again this iteration.
     for_chunks(n, threads, [&](Index begin, Index end, Index) {
-      for (Index i = begin; i < end; ++i) {
-        r[i] -= alpha * v[i];
-        z[i] = d[i] * r[i];
-      }
+      for (Index i = begin; i < end; ++i) r[i] -= alpha * v[i];
     });
+    preconditioner(r.data(), z.data());
     a(z.data(), t.data());
     const auto ts = sums<2>(n, threads, [&](Index i, auto& s) {
       s[0] += t[i] * r[i];

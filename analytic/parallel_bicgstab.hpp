@@ -31,5 +31,8 @@ using LinearOperator = std::function<void(const double* x, double* y)>;
 // diag(inverse_diagonal).
 KrylovSummary parallel_bicgstab(const LinearOperator& a, const Eigen::VectorXd& inverse_diagonal, const Eigen::VectorXd& b,
                                 Eigen::VectorXd& x, const KrylovOptions& options);
+// The same with any right preconditioner: out = M^{-1} in.
+KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& preconditioner, const Eigen::VectorXd& b,
+                                Eigen::VectorXd& x, const KrylovOptions& options);
 
 }  // namespace crawlq::analytic

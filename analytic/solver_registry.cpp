@@ -20,6 +20,7 @@ std::unique_ptr<StationarySolver> make_iterative(const SolveOptions& options) {
   if (options.warm_start) iterative.initial_guess = *options.warm_start;
   iterative.threads = options.threads;
   iterative.stop = options.stop;
+  iterative.preconditioner = options.preconditioner;
   return std::make_unique<IterativeSolver>(iterative);
 }
 

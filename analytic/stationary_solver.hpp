@@ -45,6 +45,12 @@ class StationarySolver {
 
 class BlockRecursionCache;
 
+// What the iterative solver's BiCGSTAB is preconditioned with.
+enum class Preconditioner {
+  kLevelSweep,  // Gauss-Seidel by level: one forward sweep over the batches' moves up (the default)
+  kJacobi,      // Q's diagonal alone (before issue 16; kept to measure against)
+};
+
 struct SolveOptions {
   // Lets block-recursion solves of one model share level factors.
   BlockRecursionCache* cache = nullptr;
@@ -54,6 +60,7 @@ struct SolveOptions {
   int threads = 1;
   // Set from another thread to stop a long (iterative) solve early; it comes back failed, "cancelled".
   const std::atomic<bool>* stop = nullptr;
+  Preconditioner preconditioner = Preconditioner::kLevelSweep;
 };
 
 std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks& blocks,

@@ -42,6 +42,8 @@ int main(int argc, char** argv) {
   app.add_option("K", capacities, "capacities to solve, e.g. 18 20")->required()->check(CLI::Range(2, 40));
   app.add_option("--threads", threads, "threads inside the solve (default: $CRAWLQ_THREADS, else 2)")
       ->check(CLI::NonNegativeNumber);
+  bool jacobi = false;
+  app.add_flag("--jacobi", jacobi, "precondition with Q's diagonal alone (the solver before issue 16), to measure against");
   bool single_phase = false;
   app.add_flag("--single-phase", single_phase,
                "a model with one arrival phase and one service phase (W = M = 1; batches of 1-4 pages, the "
@@ -56,7 +58,10 @@ int main(int argc, char** argv) {
     const auto start = std::chrono::steady_clock::now();
     const analytic::GeneratorBlocks blocks(m, policy);
     const double built = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const auto r = analytic::solve_stationary(blocks, analytic::Method::kIterative, {.threads = threads});
+    const auto r = analytic::solve_stationary(
+        blocks, analytic::Method::kIterative,
+        {.threads = threads,
+         .preconditioner = jacobi ? analytic::Preconditioner::kJacobi : analytic::Preconditioner::kLevelSweep});
     const auto measures = analytic::compute_measures(m, blocks.arrivals(), blocks.space(), r.probabilities);
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
