@@ -24,7 +24,7 @@ MemoryEstimate estimate_memory(const model::Model& model, Method method = Method
 // What kAuto picks: the block recursion while the chain is small, the iterative solver beyond.
 Method automatic_method(const model::Model& model);
 inline constexpr const char* kAutomaticRule =
-    "block-recursion up to 2000 states or while the levels stay small (a long buffer), iterative beyond";
+    "block-recursion up to 2000 states or while the levels stay small, as in a long buffer; iterative beyond";
 // The sum over levels of (level size)^3 up to which the block recursion is picked whatever the states.
 inline constexpr double kLargestRecursionWork = 1e8;
 
