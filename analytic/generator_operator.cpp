@@ -3,6 +3,7 @@
 #include "analytic/clock_kernel.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "model/admission.hpp"
 
@@ -97,15 +98,15 @@ Eigen::VectorXd GeneratorOperator::apply(const Eigen::VectorXd& x, int threads) 
 
 // Every entry of y is owned by one piece of one (arrival phase, service phase) block of its level, and a
 // piece's entries only gather from x, except its expiries into the level below, which land in a piece
-// no other task of this level writes: level by level, the pieces are independent tasks.
+// no other task of this level writes: level by level, the pieces of one arrival phase (its M service
+// blocks together, which share the pages starting service) are independent tasks.
 void GeneratorOperator::apply(const double* x, double* y, int threads) const {
-  const int blocks = w_ * m_;
   if (arrivals_.remembers()) {
     // A page leaving switches the mode, so a block's expiries land in another block one level
     // down: level by level, every block below is started before any lands there.
     for (int level = 1; level <= space_.capacity(); ++level)
-      for (int block = 0; block < blocks; ++block)
-        for (Index piece = 0; piece < power(r_, split_clocks(level)); ++piece) apply_piece(level, block, piece, x, y);
+      for (int arrival = 0; arrival < w_; ++arrival)
+        for (Index piece = 0; piece < power(r_, split_clocks(level)); ++piece) apply_pieces(level, arrival, piece, x, y);
     apply_level_zero(x, y);
     return;
   }
@@ -114,16 +115,16 @@ void GeneratorOperator::apply(const double* x, double* y, int threads) const {
     // Many small levels (a long buffer): a barrier a level would cost more than the level. A block's
     // pieces of every level in turn instead, blocks side by side: the same sums in the same order.
 #pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
-    for (int block = 0; block < blocks; ++block)
+    for (int arrival = 0; arrival < w_; ++arrival)
       for (int level = 1; level <= space_.capacity(); ++level)
-        for (Index piece = 0; piece < power(r_, split_clocks(level)); ++piece) apply_piece(level, block, piece, x, y);
+        for (Index piece = 0; piece < power(r_, split_clocks(level)); ++piece) apply_pieces(level, arrival, piece, x, y);
   } else {
 #pragma omp parallel num_threads(threads) if (parallel)
     for (int level = 1; level <= space_.capacity(); ++level) {
       const Index pieces = power(r_, split_clocks(level));
 #pragma omp for schedule(static)
-      for (Index task = 0; task < blocks * pieces; ++task)
-        apply_piece(level, static_cast<int>(task / pieces), task % pieces, x, y);
+      for (Index task = 0; task < w_ * pieces; ++task)
+        apply_pieces(level, static_cast<int>(task / pieces), task % pieces, x, y);
     }
   }
   apply_level_zero(x, y);
@@ -196,10 +197,10 @@ void GeneratorOperator::add_arrivals(int level, int block, Index c0, Index c1, c
   }
 }
 
-void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, int threads) const {
+void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, double pinned_scale, int threads) const {
   const double* d = diagonal_.data();
   // The pinned state is set where it lies, before any level above reads it (its diagonal may be 0).
-  for (int a = 0; a < w_; ++a) z[a] = a == pinned ? r[a] : r[a] / d[a];
+  for (int a = 0; a < w_; ++a) z[a] = a == pinned ? r[a] / pinned_scale : r[a] / d[a];
   const int blocks = w_ * m_;
   const bool parallel = threads > 1 && space_.size() >= kParallelGrain &&
                         space_.size() / (space_.capacity() + 1) >= kSmallestLevelShared;
@@ -216,15 +217,46 @@ void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, 
       for (Index c = c0; c < c1; ++c) zb[c] = 0;
       add_arrivals(level, block, c0, c1, z, zb);
       for (Index c = c0; c < c1; ++c) zb[c] = (r[offset + c] - zb[c]) / d[offset + c];
-      if (pinned >= offset + c0 && pinned < offset + c1) z[pinned] = r[pinned];
+      if (pinned >= offset + c0 && pinned < offset + c1) z[pinned] = r[pinned] / pinned_scale;
     }
   }
 }
 
-// Built for AVX2 too, picked at run time: the other third of a solve. No sum changes order: each entry
-// of y gets its terms in the order of a whole block done at once.
+// The pages that start service at a level: where a service ends one level up, whatever the server's
+// phase and the head's clock, with memory from the environment phases the controller sends to
+// `arrival`. One sum for the piece's M service blocks, which read the level above once, not M times.
+void GeneratorOperator::started_from_above(int level, int arrival, Index piece, const double* x, double* started) const {
+  const Index clocks = space_.level_size(level) / (w_ * m_);
+  const Index piece_size = clocks / power(r_, split_clocks(level)), c0 = piece * piece_size;
+  for (Index q = 0; q < piece_size; ++q) started[q] = 0;
+  if (level >= space_.capacity()) return;
+  const Index up = space_.level_offset(level + 1), up_clocks = clocks * r_;
+  for (int above = 0; above < w_; ++above) {
+    if (arrivals_.entered_phase(level, above) != arrival) continue;
+    for (int from = 0; from < m_; ++from) {
+      const double rate = service_exit_(from);
+      if (rate == 0) continue;
+      for (int head = 0; head < r_; ++head) {
+        const double* source = x + up + (above * m_ + from) * up_clocks + head * clocks + c0;
+        for (Index q = 0; q < piece_size; ++q) started[q] += rate * source[q];
+      }
+    }
+  }
+}
+
+// The M service blocks of one arrival phase's piece: the started pages summed once, then each block.
+void GeneratorOperator::apply_pieces(int level, int arrival, Index piece, const double* x, double* y) const {
+  thread_local std::vector<double> started;
+  const Index clocks = space_.level_size(level) / (w_ * m_);
+  started.resize(static_cast<std::size_t>(clocks / power(r_, split_clocks(level))));
+  started_from_above(level, arrival, piece, x, started.data());
+  for (int service = 0; service < m_; ++service) apply_piece(level, arrival * m_ + service, piece, x, y, started.data());
+}
+
+// Built for AVX2 too, picked at run time: the other third of a solve.
 __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_piece(int level, int block, Index piece,
-                                                                                   const double* x, double* y) const {
+                                                                                   const double* x, double* y,
+                                                                                   const double* started) const {
   const int arrival = block / m_, service = block % m_;
   const Index clocks = space_.level_size(level) / (w_ * m_);  // R^(level-1) waiting clocks' phases
   const int split = split_clocks(level);
@@ -250,21 +282,11 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
     for (Index c = c0; c < c1; ++c) yb[c] += rate * source[c];
   }
 
-  // Service ends one level up: the head page there starts service (beta) and its clock goes. With
-  // memory, the environment phases above that the controller sends to this one.
-  if (level < space_.capacity()) {
-    const Index up = space_.level_offset(level + 1), up_clocks = clocks * r_;
-    for (int above = 0; above < w_; ++above) {
-      if (arrivals_.entered_phase(level, above) != arrival) continue;
-      for (int from = 0; from < m_; ++from) {
-        const double rate = service_exit_(from) * service_start_(service);
-        if (rate == 0) continue;
-        for (int head = 0; head < r_; ++head) {
-          const double* source = x + up + (above * m_ + from) * up_clocks + head * clocks;
-          for (Index c = c0; c < c1; ++c) yb[c] += rate * source[c];
-        }
-      }
-    }
+  // Service ends one level up (`started`, summed once for the piece's every service phase): the
+  // next page starts service with beta.
+  if (level < space_.capacity() && service_start_(service) != 0) {
+    const double rate = service_start_(service);
+    for (Index q = 0; q < piece_size; ++q) yb[c0 + q] += rate * started[q];
   }
 
   add_arrivals(level, block, c0, c1, x, yb);

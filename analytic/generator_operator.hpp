@@ -26,8 +26,8 @@ class GeneratorOperator {
   Eigen::VectorXd apply(const Eigen::VectorXd& x, int threads = 1) const;
   // z with (D + L) z = r for Q^T: D its diagonal, L the batches' moves up from lower levels (the only
   // ones), one forward sweep over the levels: a Gauss-Seidel preconditioner by level. The `pinned`
-  // state's equation is z = r.
-  void forward_sweep(const double* r, double* z, Eigen::Index pinned, int threads = 1) const;
+  // state's equation is pinned_scale z = r.
+  void forward_sweep(const double* r, double* z, Eigen::Index pinned, double pinned_scale = 1, int threads = 1) const;
   // The diagonal of Q: minus each state's total outflow rate.
   const Eigen::VectorXd& diagonal() const { return diagonal_; }
 
@@ -44,7 +44,10 @@ class GeneratorOperator {
   // The entries of y in one piece of one (arrival phase, service phase) block of a level >= 1 (the
   // block's states whose first split_clocks(level) clocks spell `piece`), and that piece's expiries
   // into the same piece of the block below (started before this level's turn).
-  void apply_piece(int level, int block, Eigen::Index piece, const double* x, double* y) const;
+  // `started`: started_from_above for this piece.
+  void apply_piece(int level, int block, Eigen::Index piece, const double* x, double* y, const double* started) const;
+  void apply_pieces(int level, int arrival, Eigen::Index piece, const double* x, double* y) const;
+  void started_from_above(int level, int arrival, Eigen::Index piece, const double* x, double* started) const;
   void add_arrivals(int level, int block, Eigen::Index c0, Eigen::Index c1, const double* x, double* yb) const;
 
   const ControlledArrivals& arrivals_;

@@ -14,6 +14,8 @@ using Index = Eigen::Index;
 // The unit of both the work split and the sums: fixed, so a dot product's partial sums and their
 // order never depend on the thread count.
 constexpr Index kChunk = Index{1} << 14;
+// How often a converged recursion is checked against the true residual and restarted.
+constexpr int kTrueResidualChecks = 3;
 
 // body(begin, end, chunk) over the fixed chunks of [0, n), side by side; returns nothing.
 template <typename Body>
@@ -79,7 +81,18 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
   double rho = 1, alpha = 1, w = 1;
   const double epsilon2 = std::numeric_limits<double>::epsilon() * std::numeric_limits<double>::epsilon();
 
-  while (r_norm2 > threshold2 && summary.iterations < options.max_iterations) {
+  // The recursion's residual drifts from b - A x in ill-conditioned systems (rates far apart): at its
+  // convergence the true residual is taken, and the recursion restarted from x while it is too large.
+  int checks_left = kTrueResidualChecks;
+  while (summary.iterations < options.max_iterations) {
+    if (r_norm2 <= threshold2) {
+      if (checks_left-- == 0) break;
+      r0_norm2 = r_norm2 = residual();
+      if (r_norm2 <= threshold2) break;
+      rho = alpha = w = 1;
+      p.setZero();
+      v.setZero();
+    }
     if (options.stop && *options.stop) {
       summary.cancelled = true;
       break;

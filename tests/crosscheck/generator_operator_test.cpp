@@ -123,7 +123,7 @@ TEST_CASE("generator operator: the forward sweep solves the levels' lower triang
   const Eigen::VectorXd r = random_vector(space.size(), 17);
   const Eigen::Index pinned = 1;
   Eigen::VectorXd z(space.size());
-  q.forward_sweep(r.data(), z.data(), pinned, 1);
+  q.forward_sweep(r.data(), z.data(), pinned, 1.0, 1);
   const auto assembled = blocks.assemble();
   std::vector<int> level_of(static_cast<std::size_t>(space.size()));
   for (int level = 0; level <= m.capacity; ++level)
@@ -137,7 +137,7 @@ TEST_CASE("generator operator: the forward sweep solves the levels' lower triang
   lower_times_z(pinned) = z(pinned);
   CHECK(relative_gap(lower_times_z, r) < 1e-12);
   Eigen::VectorXd shared(space.size());
-  q.forward_sweep(r.data(), shared.data(), pinned, 2);
+  q.forward_sweep(r.data(), shared.data(), pinned, 1.0, 2);
   CHECK((shared.array() == z.array()).all());
 }
 
