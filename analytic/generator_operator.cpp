@@ -21,7 +21,9 @@ constexpr Index kSmallestPiece = Index{1} << 9;
 // Levels this large on average are shared piece by piece, one level at a time.
 constexpr Index kSmallestLevelShared = Index{1} << 12;
 
+// One clock phase is the long buffer's case, where a loop to the exponent a level would cost K^2.
 Index power(int base, int exponent) {
+  if (base == 1) return 1;
   Index p = 1;
   for (int i = 0; i < exponent; ++i) p *= base;
   return p;

@@ -20,7 +20,9 @@ Sparse kron(const Sparse& a, const Sparse& b) {
 }
 
 namespace {
+// One clock phase is the long buffer's case, where a loop to the exponent a level would cost K^2.
 Eigen::Index power(int base, int exponent) {
+  if (base == 1) return 1;
   Eigen::Index p = 1;
   for (int i = 0; i < exponent; ++i) p *= base;
   return p;
