@@ -1,6 +1,7 @@
 #include "analytic/controlled_arrivals.hpp"
 #include "analytic/generator_operator.hpp"
 #include "analytic/clock_kernel.hpp"
+#include "analytic/kronecker_terms.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -21,13 +22,6 @@ constexpr Index kSmallestPiece = Index{1} << 9;
 // Levels this large on average are shared piece by piece, one level at a time.
 constexpr Index kSmallestLevelShared = Index{1} << 12;
 
-// One clock phase is the long buffer's case, where a loop to the exponent a level would cost K^2.
-Index power(int base, int exponent) {
-  if (base == 1) return 1;
-  Index p = 1;
-  for (int i = 0; i < exponent; ++i) p *= base;
-  return p;
-}
 
 }  // namespace
 

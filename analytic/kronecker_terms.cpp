@@ -19,15 +19,12 @@ Sparse kron(const Sparse& a, const Sparse& b) {
   return result;
 }
 
-namespace {
-// One clock phase is the long buffer's case, where a loop to the exponent a level would cost K^2.
 Eigen::Index power(int base, int exponent) {
-  if (base == 1) return 1;
+  if (base == 1) return 1;  // one clock phase: a long buffer, where a loop to K a level would cost K^2
   Eigen::Index p = 1;
   for (int i = 0; i < exponent; ++i) p *= base;
   return p;
 }
-}  // namespace
 
 KroneckerTerms::KroneckerTerms(const model::PhaseType& service,
                                const model::PhaseType* obsolescence) {

@@ -13,6 +13,8 @@ using Sparse = Eigen::SparseMatrix<double>;
 Sparse to_sparse(const Eigen::MatrixXd& dense);
 Sparse identity(Eigen::Index n);
 Sparse kron(const Sparse& a, const Sparse& b);
+// base^exponent: the clock combinations of `exponent` pages with `base` phases each.
+Eigen::Index power(int base, int exponent);
 
 // The small matrices of one model, with the obsolescence clock of a page that never expires taken
 // as one phase with no exit (Gamma = 0, gamma = 1).
