@@ -154,35 +154,38 @@ void GeneratorOperator::apply_level_zero(const double* x, double* y) const {
 
 // The entries [c0, c1) of one (arrival, service) block of `level` gather what batches bring from the
 // levels below: the only moves up, so a forward sweep over the levels can solve with them.
+// A batch of a pages puts gamma^(x)a after the old clocks, so the batches of every size are one Horner
+// scheme: t = source_A, then t = t (x) gamma + source_a down to a = 1, and y += t (x) gamma. Each step
+// works on R times fewer entries than the next: the whole costs about two passes over the piece,
+// where a fan-out per batch size and source phase costs one each.
 void GeneratorOperator::add_arrivals(int level, int block, Index c0, Index c1, const double* x, double* yb) const {
   const int arrival = block / m_, service = block % m_;
   const Index clocks = space_.level_size(level) / (w_ * m_);
   const Index piece_size = c1 - c0;
-  // Batches that admitted a pages from level - a: the new pages' clocks (gamma each) at the tail.
-  for (int a = 1; a < level && a <= longest_batch_; ++a) {
+  const auto admitting = [&](int a) -> const Eigen::MatrixXd* {
     const auto& from_level = levels_[level - a].admitting;
-    if (a > static_cast<int>(from_level.size())) continue;
-    const Eigen::MatrixXd& admitting = from_level[a - 1];
+    return a <= static_cast<int>(from_level.size()) ? &from_level[a - 1] : nullptr;
+  };
+  const int largest = std::min(level - 1, longest_batch_);
+  // Batch sizes whose fan-out fits in the piece go through the scheme; larger ones (a piece inside one
+  // old state's fan-out: short levels, many clock phases) fan out on their own.
+  int nested = 0;
+  while (nested < largest && new_clocks_[nested + 1].size() <= piece_size) ++nested;
+  for (int a = nested + 1; a <= largest; ++a) {
+    const Eigen::MatrixXd* rates = admitting(a);
+    if (!rates) continue;
     const Eigen::VectorXd& fresh = new_clocks_[a];
     const Index width = fresh.size();
-    const Index source_offset = space_.level_offset(level - a);
     for (int from = 0; from < w_; ++from) {
-      const double rate = admitting(from, arrival);
+      const double rate = (*rates)(from, arrival);
       if (rate == 0) continue;
-      const double* source = x + source_offset + (from * m_ + service) * (clocks / width);
-      if (width <= piece_size) {  // the piece is whole fan-outs (both are powers of R)
-        for (Index c = c0 / width; c < c1 / width; ++c) {
-          const double flow = rate * source[c];
-          double* target = yb + c * width;
-          for (Index j = 0; j < width; ++j) target[j] += flow * fresh(j);
-        }
-      } else {  // the piece is inside one old state's fan-out
-        const Index c = c0 / width;
-        const double flow = rate * source[c];
-        for (Index j = c0; j < c1; ++j) yb[j] += flow * fresh(j - c * width);
-      }
+      const double* source = x + space_.level_offset(level - a) + (from * m_ + service) * (clocks / width);
+      const Index c = c0 / width;
+      const double flow = rate * source[c];
+      for (Index j = c0; j < c1; ++j) yb[j] += flow * fresh(j - c * width);
     }
   }
+  if (nested > 0) add_nested_arrivals(level, block, c0, c1, nested, x, yb);
   // A batch into the empty system: its first page starts service (beta), the rest wait.
   if (level <= static_cast<int>(levels_[0].admitting.size())) {
     const Eigen::RowVectorXd flow = Eigen::Map<const Eigen::RowVectorXd>(x, w_) * levels_[0].admitting[level - 1];
@@ -191,6 +194,50 @@ void GeneratorOperator::add_arrivals(int level, int block, Index c0, Index c1, c
     if (rate != 0)
       for (Index c = c0; c < c1; ++c) yb[c] += rate * waiting(c);
   }
+}
+
+void GeneratorOperator::add_nested_arrivals(int level, int block, Index c0, Index c1, int nested, const double* x,
+                                            double* yb) const {
+  const int arrival = block / m_, service = block % m_;
+  const Index clocks = space_.level_size(level) / (w_ * m_);
+  const Index piece_size = c1 - c0;
+  thread_local std::vector<double> sum, fanned;
+  const double* gamma = new_clocks_[1].data();
+  bool any = false;
+  for (int a = nested; a >= 1; --a) {
+    const Index width = new_clocks_[a].size(), entries = piece_size / width;
+    fanned.resize(static_cast<std::size_t>(entries));
+    if (any)
+      for (Index i = 0; i < entries / r_; ++i)
+        for (int j = 0; j < r_; ++j) fanned[i * r_ + j] = sum[i] * gamma[j];
+    const auto& from_level = levels_[level - a].admitting;
+    if (a <= static_cast<int>(from_level.size())) {
+      const Eigen::MatrixXd& rates = from_level[a - 1];
+      for (int from = 0; from < w_; ++from) {
+        const double rate = rates(from, arrival);
+        if (rate == 0) continue;
+        const double* source = x + space_.level_offset(level - a) + (from * m_ + service) * (clocks / width) + c0 / width;
+        if (any) {
+          for (Index i = 0; i < entries; ++i) fanned[i] += rate * source[i];
+        } else {
+          for (Index i = 0; i < entries; ++i) fanned[i] = rate * source[i];
+          any = true;
+        }
+      }
+    }
+    if (any) std::swap(sum, fanned);
+  }
+  if (!any) return;
+  if (r_ == 2) {  // the paper's clocks: two stores a source entry, unrolled
+    const double first = gamma[0], second = gamma[1];
+    for (Index i = 0; i < piece_size / 2; ++i) {
+      yb[c0 + 2 * i] += sum[i] * first;
+      yb[c0 + 2 * i + 1] += sum[i] * second;
+    }
+    return;
+  }
+  for (Index i = 0; i < piece_size / r_; ++i)
+    for (int j = 0; j < r_; ++j) yb[c0 + i * r_ + j] += sum[i] * gamma[j];
 }
 
 void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, double pinned_scale, int threads) const {

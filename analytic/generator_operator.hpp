@@ -49,6 +49,9 @@ class GeneratorOperator {
   void apply_pieces(int level, int arrival, Eigen::Index piece, const double* x, double* y) const;
   void started_from_above(int level, int arrival, Eigen::Index piece, const double* x, double* started) const;
   void add_arrivals(int level, int block, Eigen::Index c0, Eigen::Index c1, const double* x, double* yb) const;
+  // The batches of 1..`nested` pages, whose fan-outs fit in the piece [c0, c1).
+  void add_nested_arrivals(int level, int block, Eigen::Index c0, Eigen::Index c1, int nested, const double* x,
+                           double* yb) const;
 
   const ControlledArrivals& arrivals_;
   StateSpace space_;

@@ -156,5 +156,28 @@ TEST_CASE("generator operator: a three-phase clock, pieces split by their first 
   CHECK((q.apply(x, 2).array() == one_thread.array()).all());
 }
 
+TEST_CASE("generator operator: batches whose fresh clocks outnumber a piece's states, for any thread count",
+          "[crosscheck]") {
+  // Batches of up to 8 pages with a three-phase clock: at the top levels 3^7 and 3^8 fresh clock
+  // combinations span several pieces of 3^6 states, so those batches fan out outside the nested sum.
+  const model::Model m = scenarios::parse_scenario(R"(
+capacity: 9
+arrivals:
+  kind: poisson
+  modes:
+    - {rate: 1.5, batch: [0.3, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]}
+    - {rate: 0.5, batch: [0.2, 0, 0.3, 0, 0, 0, 0.2, 0.3]}
+service: {exponential: {mean: 0.5}}
+obsolescence: {gamma: [0.5, 0.3, 0.2], Gamma: [[-1, 0.5, 0.25], [0.125, -0.5, 0.25], [0.2, 0.1, -0.6]]}
+)", "long-batches").model;
+  const analytic::GeneratorBlocks blocks(m, model::Policy::from_levels({2, 2, 1, 1, 2, 1, 2, 1, 1, 1}, 2, 9));
+  const analytic::GeneratorOperator q(m, blocks.arrivals());
+  const Eigen::VectorXd x = random_vector(q.space().size(), 19);
+  const Eigen::VectorXd assembled = (x.transpose() * blocks.assemble()).transpose();
+  const Eigen::VectorXd one_thread = q.apply(x, 1);
+  CHECK(relative_gap(one_thread, assembled) < 1e-13);
+  CHECK((q.apply(x, 2).array() == one_thread.array()).all());
+}
+
 }  // namespace
 }  // namespace crawlq::crosscheck
