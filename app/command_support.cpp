@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "analytic/memory_estimate.hpp"
+#include "api/request_checks.hpp"
 #include "analytic/policy_forms.hpp"
 #include "analytic/solver_registry.hpp"
 #include "analytic/stationary_solver.hpp"
@@ -34,42 +35,6 @@ scenarios::Scenario load(const std::string& file) {
 void print_notes() {
   for (const auto& note : pending_notes()) fmt::print(stderr, "{}\n", note);
   pending_notes().clear();
-}
-
-std::string exact_engine_refusal(const model::Model& model, analytic::Method method) {
-  const analytic::MemoryEstimate need = analytic::estimate_memory(model, method);
-  // Leave a fifth of the machine to everything else.
-  const double available = 0.8 * analytic::physical_memory_bytes();
-  if (need.bytes <= available) return "";
-  const auto largest = analytic::largest_capacity_within(model, available, method);
-  return fmt::format(
-      "capacity: {} makes {:.3g} states and needs about {:.3g} GiB for the exact engine, more than the {:.3g} GiB "
-      "this machine can give; {}",
-      model.capacity, need.states, need.bytes / (1 << 30), available / (1 << 30),
-      largest ? fmt::format("the largest capacity that fits is {}", *largest) : std::string("even capacity 1 does not fit"));
-}
-
-void require_exact_engine_fits(const model::Model& model, const std::string& file, analytic::Method method) {
-  const analytic::SolverRegistration& solver = analytic::registration(method, model);
-  if (const std::string why = solver.refusal(model); !why.empty())
-    throw UsageError(fmt::format("{}: --method {}: {}", file, solver.name, why));
-  if (const std::string why = exact_engine_refusal(model, method); !why.empty())
-    throw UsageError(fmt::format("{}: {}", file, why));
-}
-
-void require_markov_control_fits(const model::Model& model, const std::string& file, const std::string& flag) {
-  const double available = 0.8 * analytic::physical_memory_bytes();
-  const analytic::MemoryEstimate need = analytic::markov_control_memory(model);
-  if (need.bytes <= available) return;
-  model::Model m = model;
-  int largest = 0;
-  for (m.capacity = 1; m.capacity < model.capacity && analytic::markov_control_memory(m).bytes <= available; ++m.capacity)
-    largest = m.capacity;
-  throw UsageError(fmt::format("{}: {}: capacity {} makes {:.3g} states and every policy that sees them needs about "
-                               "{:.3g} GiB, more than the {:.3g} GiB this machine can give; {}",
-                               file, flag, model.capacity, need.states, need.bytes / (1 << 30), available / (1 << 30),
-                               largest ? fmt::format("the largest capacity that fits is {}", largest)
-                                       : std::string("even capacity 1 does not fit")));
 }
 
 void read_option_values_as_written(CLI::App& app) {
@@ -192,12 +157,8 @@ model::ControlPolicy chosen_policy(const scenarios::Scenario& scenario, const Po
   if (!flags.levels.empty())
     return model::Policy::from_levels(parse_integers(flags.levels, "--levels"), m.modes(), m.capacity, "--levels");
   if (!flags.file.empty()) return scenarios::load_policy(flags.file, m);
-  if (m.policy) return *m.policy;
-  if (m.modes() == 1) return model::Policy::constant(1, 1, m.capacity);  // the only policy there is
-  throw UsageError(fmt::format(
-      "{}: no policy: the file has no `policy:` section; give --thresholds j1,...,j{} or --levels "
-      "m0,...,m{}",
-      file, m.modes() - 1, m.capacity));
+  return api::policy_or_default(
+      m, file, fmt::format("give --thresholds j1,...,j{} or --levels m0,...,m{}", m.modes() - 1, m.capacity));
 }
 
 }  // namespace crawlq::app

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analytic/stationary_solver.hpp"
+#include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 #include "model/model.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -28,17 +29,11 @@ class UsageError : public model::InputError {
 scenarios::Scenario load(const std::string& file);
 void print_notes();
 
-// Why the exact chain of `model` would not fit in this machine's memory (its size and the largest
-// capacity that would), or empty when it fits.
-std::string exact_engine_refusal(const model::Model& model, analytic::Method method = analytic::Method::kAuto);
-// Refuses (UsageError) a model `method` cannot take: one whose exact chain would not fit in this
-// machine's memory (naming its size and the largest capacity that would), or batches under qbd.
-void require_exact_engine_fits(const model::Model& model, const std::string& file,
-                               analytic::Method method = analytic::Method::kAuto);
-
-// Refuses (UsageError) a model whose optimal control over full-state policies would not fit in this
-// machine's memory, naming its size and the largest capacity that would.
-void require_markov_control_fits(const model::Model& model, const std::string& file, const std::string& flag);
+// The checks every caller of the request layer makes (exact_engine_refusal, require_exact_engine_fits,
+// require_markov_control_fits) live there.
+using api::exact_engine_refusal;
+using api::require_exact_engine_fits;
+using api::require_markov_control_fits;
 
 // Every option of `app` and its commands: a number-typed one reads its value as scenario files do
 // (parse_finite_number: "1e3" and "2.0" are whole numbers where CLI11 alone would refuse them), and

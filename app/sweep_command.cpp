@@ -74,7 +74,7 @@ void check_values(const model::Model& model, SweepParameter parameter,
     try {
       require_exact_engine_fits(changed, file);
       if (policy_class == "markov") require_markov_control_fits(changed, file, "--class markov");
-    } catch (const UsageError& e) {
+    } catch (const model::InputError& e) {
       throw UsageError(fmt::format("--values: {} {} is too large: {}", name, v, e.what()));
     }
   }
