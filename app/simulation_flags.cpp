@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "app/command_support.hpp"
+#include "api/simulation_choices.hpp"
 
 namespace crawlq::app {
 
@@ -31,17 +32,17 @@ void add_simulation_flags(CLI::App* command, SimulationFlags& flags) {
 }
 
 validation::SimulationSettings simulation_settings(const SimulationFlags& f) {
-  const std::uint64_t seed = parse_seed(f.seed);
-  const validation::SimulationSettings settings{
-      .seed = seed,
-      .replications = f.replications,
-      .horizon = f.horizon,
-      .warmup = f.warmup,
-      .threads = f.threads,
-      .precision = f.precision_given || !f.replications_given ? f.precision : 0.0,
-      .time_limit = f.time_limit};
-  if (std::string why; !settings.is_valid(&why)) throw UsageError(why);
-  return settings;
+  try {
+    return api::simulation_settings({.seed = parse_seed(f.seed),
+                                     .replications = f.replications_given ? std::optional<int>(f.replications) : std::nullopt,
+                                     .horizon = f.horizon,
+                                     .warmup = f.warmup,
+                                     .threads = f.threads,
+                                     .precision = f.precision_given ? std::optional<double>(f.precision) : std::nullopt,
+                                     .time_limit = f.time_limit});
+  } catch (const model::InputError& e) {
+    throw UsageError(e.what());
+  }
 }
 
 }  // namespace crawlq::app

@@ -16,6 +16,7 @@
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"
 #include "validation/engine_comparison.hpp"
+#include "api/simulation_choices.hpp"
 
 namespace crawlq::app {
 
@@ -106,10 +107,7 @@ int run(const ValidateOptions& o) {
   // The pilot that measures the pace also gives the default horizon, so it runs once a file.
   for (auto& c : cases) {
     const model::Model& simulated_model = simulated_scenario ? simulated_scenario->model : c.scenario.model;
-    const std::unique_ptr<sim::Policy> policy = sim::make_policy(c.policy);
-    const sim::Pace pace = sim::measure_pace(simulated_model, *policy, settings.seed);
-    api::require_simulation_fits(simulated_model, pace, settings, c.file);
-    c.horizon = settings.horizon.value_or(sim::default_horizon(pace));
+    c.horizon = api::validation_horizon(simulated_model, c.policy, settings, c.file);
   }
 
   nlohmann::json all = nlohmann::json::array();
