@@ -1,5 +1,7 @@
 #include "api/sweep_request.hpp"
 
+#include "api/request_checks.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -11,6 +13,20 @@
 #include "model/input_error.hpp"
 
 namespace crawlq::api {
+
+void require_sweep_fits(const SweepRequest& request) {
+  const std::string name = validation::parameter_name(request.parameter);
+  for (const double v : request.values) {
+    model::Model changed = validation::with_parameter(request.model, request.parameter, v);
+    changed.policy.reset();  // each value's search solves level maps
+    try {
+      require_exact_engine_fits(changed, request.source);
+      if (request.policy_class == "markov") require_markov_control_fits(changed, request.source, "--class markov");
+    } catch (const model::InputError& e) {
+      throw model::InputError(fmt::format("--values: {} {} is too large: {}", name, v, e.what()));
+    }
+  }
+}
 
 bool SweepRequest::is_valid(std::string* why) const {
   std::string problem;

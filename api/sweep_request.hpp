@@ -27,6 +27,9 @@ struct SweepRequest {
 // One row per value, in order, on this process's threads (the command line may spread the values
 // over processes instead; the rows are the same). Throws model::InputError when the request is not
 // valid, std::runtime_error naming the value when a solve fails.
+// Every value's chain against this machine's memory, before anything is solved (is_valid has checked
+// the values themselves): model::InputError naming --values, the value and why.
+void require_sweep_fits(const SweepRequest& request);
 std::vector<validation::SweepRow> sweep(const SweepRequest& request);
 nlohmann::json to_json(const SweepRequest& request, const std::vector<validation::SweepRow>& rows);
 // The best policy's thresholds, empty for a one-mode model.

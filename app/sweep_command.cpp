@@ -63,23 +63,6 @@ validation::Figure sweep_figure(const model::Model& model, SweepParameter parame
   return f;
 }
 
-// Every value's chain against this machine's memory, before anything is solved (the request has
-// checked the values themselves): refused with nothing computed and nothing printed.
-void check_values(const model::Model& model, SweepParameter parameter,
-                  const std::vector<double>& values, const std::string& file, const std::string& policy_class) {
-  const std::string name = validation::parameter_name(parameter);
-  for (const double v : values) {
-    model::Model changed = validation::with_parameter(model, parameter, v);
-    changed.policy.reset();  // each value's search solves level maps
-    try {
-      require_exact_engine_fits(changed, file);
-      if (policy_class == "markov") require_markov_control_fits(changed, file, "--class markov");
-    } catch (const model::InputError& e) {
-      throw UsageError(fmt::format("--values: {} {} is too large: {}", name, v, e.what()));
-    }
-  }
-}
-
 // One line per value; thresholds and levels space-separated inside their field; an absent
 // obsolescence time is an empty field.
 void write_csv(std::ostream& out, const std::vector<SweepRow>& rows, int modes) {
@@ -156,7 +139,7 @@ int run(const SweepOptions& o, const ProcessGroup& processes) {
                                   .policy_class = o.policy_class};
   if (std::string why; !request.is_valid(&why)) throw UsageError(why);
   const std::vector<double>& values = request.values;
-  check_values(model, parameter, values, o.file, o.policy_class);
+  api::require_sweep_fits(request);
   if (!o.plot.empty() && std::filesystem::path(o.plot).extension() != ".svg")
     throw UsageError(fmt::format("--plot {}: give a file name ending in .svg", o.plot));
   // Rank 0 alone writes files; the others learn whether it can before any work starts. The CSV is

@@ -22,6 +22,35 @@ endif()
 # its parallel products pick their blocking by the thread count, which would change the last bits.
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 add_compile_definitions(EIGEN_DONT_PARALLELIZE)
+# The Python package (python/): Debian's pybind11-dev, python3-dev and python3-numpy, for Debian's own
+# interpreter, named outright: a PATH may put another python3 first (pyenv, a virtualenv), whose
+# modules and ABI are not the ones Debian's packages installed.
+if(NOT DEFINED CRAWLQ_PYTHON_INTERPRETER)
+  set(CRAWLQ_PYTHON_INTERPRETER /usr/bin/python3 CACHE FILEPATH "the python3 the package is built for")
+endif()
+set(crawlq_python_found OFF)
+if(NOT DEFINED CRAWLQ_PYTHON OR CRAWLQ_PYTHON)
+  set(Python3_EXECUTABLE ${CRAWLQ_PYTHON_INTERPRETER})
+  find_package(Python3 COMPONENTS Interpreter Development.Module NumPy QUIET)
+  find_package(pybind11 2.10 CONFIG QUIET)
+  # Not in the sanitizer builds by default: an instrumented extension loads into an uninstrumented
+  # python3 only with the sanitizer's runtime preloaded.
+  if(Python3_FOUND AND Python3_NumPy_FOUND AND pybind11_FOUND AND NOT CRAWLQ_SANITIZE AND NOT CRAWLQ_FUZZ)
+    set(crawlq_python_found ON)
+  endif()
+endif()
+option(CRAWLQ_PYTHON "Build the Python package (python/): on by default when its Debian packages are there"
+       ${crawlq_python_found})
+if(CRAWLQ_PYTHON)
+  if(NOT crawlq_python_found)
+    message(FATAL_ERROR "CRAWLQ_PYTHON=ON needs pybind11-dev, python3-dev and python3-numpy for "
+                        "${CRAWLQ_PYTHON_INTERPRETER} (apt-get install pybind11-dev python3-dev python3-numpy)")
+  endif()
+  # Every part is linked into the extension module as well as the executable. -fno-semantic-interposition
+  # keeps the calls inside the libraries direct, as they are without -fPIC.
+  set(CMAKE_POSITION_INDEPENDENT_CODE ON)
+  add_compile_options(-fno-semantic-interposition)
+endif()
 if(CRAWLQ_BUILD_TESTS)
   find_package(Catch2 2 REQUIRED)
   include(Catch)

@@ -298,9 +298,15 @@ model::ControlPolicy load_policy(const std::filesystem::path& file, const model:
   if (file.extension() == ".csv")
     return model::make_table(read_policy_table(file), model.capacity, model.arrivals.phases(), model.service.phases(),
                              clock_phases, model.modes(), file.string(), file.string());
-  return parse_yaml_document<model::ControlPolicy>(read_file(file), file.string(), [&](const YamlReader& root) {
+  return parse_policy(read_file(file), file.string(), model, file.parent_path());
+}
+
+model::ControlPolicy parse_policy(const std::string& text, const std::string& label, const model::Model& model,
+                                  const std::filesystem::path& directory) {
+  const int clock_phases = model.obsolescence ? model.obsolescence->phases() : 1;
+  return parse_yaml_document<model::ControlPolicy>(text, label, [&](const YamlReader& root) {
     return policy(root.has("policy") ? root.at("policy") : root, model.modes(), model.capacity,
-                  model.arrivals.phases(), model.service.phases(), clock_phases, file.parent_path());
+                  model.arrivals.phases(), model.service.phases(), clock_phases, directory);
   });
 }
 

@@ -35,5 +35,9 @@ Scenario parse_scenario(const std::string& text, const std::string& label, const
 // of a scenario file (or its keys alone), as `optimize --export-policy` writes for the other classes.
 // The rules are a scenario's; errors name the file.
 model::ControlPolicy load_policy(const std::filesystem::path& file, const model::Model& model);
+// The same from text in memory (YAML or JSON): `label` names it in errors, and a table's file name
+// starts from `directory`.
+model::ControlPolicy parse_policy(const std::string& text, const std::string& label, const model::Model& model,
+                                  const std::filesystem::path& directory = ".");
 
 }  // namespace crawlq::scenarios

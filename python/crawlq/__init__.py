@@ -1,0 +1,262 @@
+"""crawlq from Python: the queue between a search engine's crawling robots and its indexer.
+
+The functions and methods mirror the command line: ``crawlq solve FILE --levels 3,3,3,1,1,1 --json``
+is ``crawlq.load(FILE).solve(levels=[3, 3, 3, 1, 1, 1])``, and the result's attributes are the
+command's JSON keys (``r.cost``, ``r.p_loss``, ``r.level_probabilities`` as a numpy array). Both call
+the same engines through the same requests, so they give the same numbers to the last digit.
+
+    >>> import crawlq
+    >>> sc = crawlq.load("scenarios/data/paper-example-1.yaml")
+    >>> r = sc.solve(thresholds=[-1, 2, 2]); r.cost           # the paper's optimum
+    >>> best = sc.optimize(); best.best.thresholds
+    >>> s = sc.simulate(replications=8, seed=1); s.p_loss.mean, s.p_loss.half_width
+
+Bad input raises :class:`InputError` (a ``ValueError``) with the message the command line prints.
+Long computations release the GIL and stop on Ctrl-C (KeyboardInterrupt) within a second; solve,
+simulate and validate stop their work at once, optimize, sweep and reproduce finish their current
+one first.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from . import _crawlq
+from ._results import Interval, IntervalArray, Result, SolveResult, SweepResult
+
+__all__ = [
+    "InputError",
+    "Interval",
+    "IntervalArray",
+    "Result",
+    "Scenario",
+    "SolveResult",
+    "SweepResult",
+    "load",
+    "parameters",
+    "refresh",
+    "reproduce",
+    "reproduce_sections",
+]
+
+#: Bad input: a broken scenario rule, a policy of the wrong shape, a value out of range. A ValueError.
+InputError = _crawlq.InputError
+#: What a copy of a scenario can change (``Scenario.with_``) and ``sweep`` can vary: ``capacity``,
+#: the scales of service, obsolescence and arrivals, and each cost weight (``costs.loss``, ...).
+parameters: tuple[str, ...] = tuple(_crawlq.parameters)
+#: The sections ``reproduce`` knows.
+reproduce_sections: tuple[str, ...] = tuple(_crawlq.reproduce_sections)
+
+
+def _plain(value: Any) -> Any:
+    """numpy values as the JSON a scenario's policy section is written in."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not a policy value")
+
+
+def _policy_arguments(thresholds: Any, levels: Any, policy: Any) -> tuple[str | None, str | None]:
+    """(the text of a ``policy:`` section, a policy file): at most one of the three given."""
+    given = [name for name, v in (("thresholds", thresholds), ("levels", levels), ("policy", policy)) if v is not None]
+    if len(given) > 1:
+        raise InputError(f"policy: give one of thresholds=, levels= and policy=, not {' and '.join(given)}")
+    if thresholds is not None:
+        return json.dumps({"thresholds": np.asarray(thresholds).tolist()}), None
+    if levels is not None:
+        return json.dumps({"levels": np.asarray(levels).tolist()}), None
+    if policy is None:
+        return None, None
+    if isinstance(policy, (str, os.PathLike)):
+        return None, os.fspath(policy)
+    if isinstance(policy, dict):
+        return json.dumps(policy, default=_plain), None
+    table = np.asarray(policy)
+    if table.ndim == 2:  # robots by level (K + 1 rows) and arrival phase (W columns)
+        return json.dumps({"phase-aware": table.tolist()}), None
+    raise InputError(
+        "policy: give a policy section as a dict ({'thresholds': [...]}, {'phase-aware': [[...]]}, ...), "
+        "a table of robots by level and arrival phase, or a policy file's path"
+    )
+
+
+class Scenario:
+    """A scenario file's model, and copies of it with one thing changed.
+
+    Make one with :func:`load`, :meth:`from_dict` or :meth:`from_yaml`. A scenario is immutable:
+    ``with_capacity``, ``with_``, ``with_costs`` and ``with_policy`` return changed copies.
+    """
+
+    def __init__(self, text: str, name: str, directory: str | os.PathLike = ".",
+                 changes: Sequence[tuple[str, float]] = (), policy: tuple[str | None, str | None] = (None, None)):
+        self._source = _crawlq.Source(text, name, os.fspath(directory), list(changes))
+        self._policy = policy
+        # Parsed now, so a broken scenario is refused where it is made, not at its first use.
+        self._description = _crawlq.describe(self._source)
+
+    @classmethod
+    def from_dict(cls, data: dict, name: str = "<dict>", directory: str | os.PathLike = ".") -> "Scenario":
+        """A scenario from its YAML's JSON form (``to_dict()`` of another, or the lab's)."""
+        return cls(json.dumps(data, default=_plain), name, directory)
+
+    @classmethod
+    def from_yaml(cls, text: str, name: str = "<yaml>", directory: str | os.PathLike = ".") -> "Scenario":
+        """A scenario from the text of a scenario file (YAML or JSON)."""
+        return cls(text, name, directory)
+
+    # -- what it is ---------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """The label messages give it: the file's path, or the name given."""
+        return self._source.label
+
+    @property
+    def capacity(self) -> int:
+        return int(self._description["capacity"])
+
+    @property
+    def changes(self) -> list[tuple[str, float]]:
+        """The changes made to the file's model, in order (``with_`` and friends)."""
+        return list(self._source.changes)
+
+    def to_dict(self) -> dict:
+        """The scenario as written, in its YAML's JSON form (without ``changes``, which apply to the model)."""
+        return _crawlq.scenario_json(self._source.text, self._source.label)
+
+    def describe(self) -> Result:
+        """``crawlq describe --json``: sizes, rates and checks, counted without building the chain."""
+        return Result(dict(self._description))
+
+    def __repr__(self) -> str:
+        changed = "".join(f", {k} = {v:g}" for k, v in self._source.changes)
+        return f"<crawlq.Scenario {self.name}: K = {self.capacity}{changed}>"
+
+    # -- copies -------------------------------------------------------------------------------
+    def _copy(self, changes: Sequence[tuple[str, float]], policy: tuple[str | None, str | None] | None = None) -> "Scenario":
+        return Scenario(self._source.text, self._source.label, self._source.directory, changes,
+                        self._policy if policy is None else policy)
+
+    def with_(self, parameter: str, value: float) -> "Scenario":
+        """A copy with one parameter changed, as ``sweep --param`` changes it (see ``crawlq.parameters``).
+
+        ``with_("service-scale", 2)`` halves every service time; a new capacity drops the file's policy.
+        """
+        return self._copy([*self._source.changes, (parameter, float(value))])
+
+    def with_capacity(self, capacity: int) -> "Scenario":
+        """A copy with buffer capacity K = ``capacity`` (the file's own policy, a map of the old K, is dropped)."""
+        return self.with_("capacity", capacity)
+
+    def with_costs(self, **weights: float) -> "Scenario":
+        """A copy with cost weights changed: ``with_costs(loss=10, robot=5)``."""
+        changes = [*self._source.changes, *((f"costs.{k}", float(v)) for k, v in weights.items())]
+        return self._copy(changes)
+
+    def with_policy(self, thresholds: Any = None, levels: Any = None, policy: Any = None) -> "Scenario":
+        """A copy whose policy, when a method is given none, is this one (any form ``solve`` takes)."""
+        return self._copy(self._source.changes, _policy_arguments(thresholds, levels, policy))
+
+    def _policy_or_own(self, thresholds: Any, levels: Any, policy: Any) -> tuple[str | None, str | None]:
+        if thresholds is None and levels is None and policy is None:
+            return self._policy
+        return _policy_arguments(thresholds, levels, policy)
+
+    # -- the commands ---------------------------------------------------------------------------
+    def solve(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None, *,
+              method: str = "auto", threads: int = 0, sojourn: bool = False, transforms: Iterable[float] = (),
+              cdf: Iterable[float] = ()) -> SolveResult:
+        """``crawlq solve --json``: the exact measures and cost of one policy.
+
+        The policy: ``thresholds=[j1, ...]``, ``levels=[m0, ..., mK]``, or ``policy=`` any form of a
+        scenario's ``policy:`` section as a dict, a table of robots by level and arrival phase, or a
+        policy file's path (as ``optimize(export_policy=...)`` writes); none: the scenario's own.
+        ``sojourn=True`` adds the sojourn times' laws, ``transforms=[u, ...]`` their Laplace-Stieltjes
+        transforms, ``cdf=[x, ...]`` their distribution functions. ``method``: auto, direct,
+        block-recursive, iterative, sparse-lu or qbd; ``threads``: inside the solve (0: every core).
+        The result's ``stationary`` is the stationary vector, in the order of ``solve --export``.
+        """
+        policy_text, policy_file = self._policy_or_own(thresholds, levels, policy)
+        data, stationary = _crawlq.solve(self._source, policy_text, policy_file, method, threads, sojourn,
+                                         [float(u) for u in transforms], [float(x) for x in cdf])
+        return SolveResult(data, stationary)
+
+    def optimize(self, policy_class: str = "thresholds", *, search: str = "auto", method: str = "auto",
+                 max_maps: int = 1_000_000, threads: int = 0, starts: int = 1,
+                 export_policy: str | os.PathLike | None = None) -> Result:
+        """``crawlq optimize --class CLASS --json``: the policy of least cost over a class.
+
+        Classes: thresholds (the paper's), levels, phase-aware, memory, markov (every policy that sees
+        the whole state) and all (each of them, with the price of each restriction). ``search``:
+        exhaustive, local or auto for the thresholds; ``export_policy``: a file to write the best
+        policy to, in a form ``solve(policy=...)`` reads back.
+        """
+        return Result(_crawlq.optimize(self._source, policy_class, search, method, int(max_maps), threads, starts,
+                                       os.fspath(export_policy) if export_policy is not None else ""))
+
+    def simulate(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None,
+                 *, seed: int = 1, replications: int | None = None, horizon: float | None = None,
+                 warmup: float | None = None, threads: int = 0, precision: float | None = None,
+                 time_limit: float = 50) -> Result:
+        """``crawlq simulate --json``: every measure as an :class:`Interval` (95%), by the simulator.
+
+        Without ``replications`` (or with ``precision``), replications are added until the headline
+        half-widths are within ``precision`` (default 1%) of their estimates or ``time_limit`` seconds
+        pass; ``replications`` alone runs exactly that many. The same seed gives the same numbers for
+        any ``threads``.
+        """
+        policy_text, policy_file = self._policy_or_own(thresholds, levels, policy)
+        return Result(_crawlq.simulate(self._source, policy_text, policy_file, int(seed), replications, horizon, warmup,
+                                       threads, precision, float(time_limit)))
+
+    def validate(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None,
+                 *, seed: int = 1, replications: int | None = None, horizon: float | None = None,
+                 warmup: float | None = None, threads: int = 0, precision: float | None = None,
+                 time_limit: float = 50) -> Result:
+        """``crawlq validate --json`` on this scenario: each measure exact and simulated, its z-score and
+        verdict; ``agrees`` is the verdict on them all."""
+        policy_text, policy_file = self._policy_or_own(thresholds, levels, policy)
+        return Result(_crawlq.validate(self._source, policy_text, policy_file, int(seed), replications, horizon, warmup,
+                                       threads, precision, float(time_limit)))
+
+    def sweep(self, param: str, values: Iterable[float], *, threads: int = 0,
+              policy_class: str = "thresholds") -> SweepResult:
+        """``crawlq sweep --param P --values ... --json``: the best policy re-optimised at each value
+        (the paper's Tables 2-4). ``to_rows()`` / ``to_pandas()`` give one row a value."""
+        return SweepResult(_crawlq.sweep(self._source, param, [float(v) for v in values], threads, policy_class))
+
+
+def load(path: str | os.PathLike) -> Scenario:
+    """A scenario file (YAML or JSON, the format of interface.md); InputError when it breaks a rule."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read the file: {e.strerror}") from None
+    return Scenario(text, str(path), path.parent)
+
+
+def reproduce(sections: Iterable[str] = (), *, seed: int = 1, threads: int = 0, quick: bool = False,
+              out: str | os.PathLike | None = None) -> Result:
+    """``crawlq reproduce --json``: the papers' tables recomputed beside the printed values.
+
+    ``sections`` from ``crawlq.reproduce_sections`` (none: the tables and refresh); ``out``: a
+    directory for the report (report.md, report.html and the figures).
+    """
+    return Result(_crawlq.reproduce(int(seed), threads, quick, list(sections),
+                                    os.fspath(out) if out is not None else None))
+
+
+def refresh(path: str | os.PathLike, *, simulate: bool = False, seed: int = 1, replications: int = 10,
+            horizon: float | None = None, threads: int = 0) -> Result:
+    """``crawlq refresh --json``: page refresh scheduling (Coffman, Liu, Weber 1998) from its file."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise InputError(f"{path}: cannot read the file: {e.strerror}") from None
+    return Result(_crawlq.refresh(text, str(path), simulate, int(seed), replications, horizon, threads))

@@ -1,0 +1,185 @@
+"""Results as Python objects: the JSON of a command, its keys as attributes.
+
+A result wraps the dict the command line's ``--json`` prints for the same request (``to_dict()``
+returns it, equal key for key and digit for digit). Reading an attribute converts on the way out:
+lists of numbers become numpy arrays, a simulated measure ``{"mean", "half_width"}`` an
+:class:`Interval`, a list of them an :class:`IntervalArray`, nested objects results of their own.
+"""
+from __future__ import annotations
+
+import copy
+import numbers
+from typing import Any, Iterator
+
+import numpy as np
+
+
+class Interval:
+    """A simulated measure: the mean of the replications and the half-width of its 95% interval."""
+
+    __slots__ = ("mean", "half_width")
+
+    def __init__(self, mean: float, half_width: float) -> None:
+        self.mean = float(mean)
+        self.half_width = float(half_width)
+
+    @property
+    def low(self) -> float:
+        return self.mean - self.half_width
+
+    @property
+    def high(self) -> float:
+        return self.mean + self.half_width
+
+    def __contains__(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+    def __float__(self) -> float:
+        return self.mean
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Interval) and (self.mean, self.half_width) == (other.mean, other.half_width)
+
+    def __repr__(self) -> str:
+        return f"{self.mean:.6g} ± {self.half_width:.2g}"
+
+
+class IntervalArray:
+    """A list of simulated measures (level or mode probabilities) as two numpy arrays."""
+
+    __slots__ = ("mean", "half_width")
+
+    def __init__(self, intervals: list[dict]) -> None:
+        self.mean = np.array([i["mean"] for i in intervals], dtype=float)
+        self.half_width = np.array([i["half_width"] for i in intervals], dtype=float)
+
+    def __len__(self) -> int:
+        return len(self.mean)
+
+    def __getitem__(self, i: int) -> Interval:
+        return Interval(self.mean[i], self.half_width[i])
+
+    def __iter__(self) -> Iterator[Interval]:
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(repr(i) for i in self) + "]"
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _is_interval(x: Any) -> bool:
+    return isinstance(x, dict) and set(x) == {"mean", "half_width"}
+
+
+def wrap(value: Any) -> Any:
+    """A JSON value as the attribute a user reads."""
+    if isinstance(value, dict):
+        return Interval(value["mean"], value["half_width"]) if _is_interval(value) else Result(value)
+    if isinstance(value, list):
+        if value and all(_is_number(x) for x in value):
+            whole = all(isinstance(x, numbers.Integral) for x in value)
+            return np.array(value, dtype=np.int64 if whole else float)
+        if value and all(_is_interval(x) for x in value):
+            return IntervalArray(value)
+        if value and all(isinstance(x, list) and x and all(_is_number(y) for y in x) for x in value) and len(
+            {len(x) for x in value}
+        ) == 1:
+            return np.array(value, dtype=float)
+        return [wrap(x) for x in value]
+    return value
+
+
+class Result:
+    """The JSON of a command as an object: ``r.p_loss`` is ``r.to_dict()["p_loss"]``, converted.
+
+    ``r["key"]`` reads keys that are not identifiers; ``keys()`` lists them all.
+    """
+
+    def __init__(self, data: dict) -> None:
+        object.__setattr__(self, "_data", data)
+
+    def to_dict(self) -> dict:
+        """The command's JSON, as ``json.loads`` of ``crawlq <command> --json`` would give it."""
+        return copy.deepcopy(self._data)
+
+    def keys(self) -> list[str]:
+        return list(self._data)
+
+    def __getitem__(self, key: str) -> Any:
+        return wrap(self._data[key])
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return wrap(self._data[name])
+        except KeyError:
+            raise AttributeError(f"no key {name!r} in this result; its keys: {', '.join(self._data)}") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("results are read-only; to_dict() gives a copy to change")
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._data
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | {k for k in self._data if k.isidentifier()})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Result) and self._data == other._data
+
+    def _scalars(self) -> list[tuple[str, Any]]:
+        return [(k, v) for k, v in self._data.items() if _is_number(v) or _is_interval(v) or isinstance(v, (str, bool))]
+
+    def __repr__(self) -> str:
+        lines = [f"<{type(self).__name__}>"]
+        for key, value in self._scalars():
+            shown = repr(wrap(value)) if _is_interval(value) else (f"{value:.6g}" if _is_number(value) else repr(value))
+            lines.append(f"  {key:<28} {shown}")
+        others = [k for k in self._data if k not in dict(self._scalars())]
+        if others:
+            lines.append("  also: " + ", ".join(others))
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for key, value in self._scalars():
+            shown = repr(wrap(value)) if _is_interval(value) else (f"{value:.6g}" if _is_number(value) else str(value))
+            rows.append(f"<tr><td><code>{key}</code></td><td>{shown}</td></tr>")
+        others = [k for k in self._data if k not in dict(self._scalars())]
+        tail = f"<p>also: {', '.join(others)}</p>" if others else ""
+        return f"<table><tr><th>key</th><th>value</th></tr>{''.join(rows)}</table>{tail}"
+
+
+class SolveResult(Result):
+    """``solve``'s result; ``stationary`` is the stationary vector in the order of ``solve --export``."""
+
+    def __init__(self, data: dict, stationary: np.ndarray) -> None:
+        super().__init__(data)
+        object.__setattr__(self, "stationary", stationary)
+
+
+class SweepResult(Result):
+    """``sweep``'s result; ``to_rows()`` flattens it for a table, ``to_pandas()`` makes the table."""
+
+    def to_rows(self) -> list[dict]:
+        """One flat dict a value: the value, the best thresholds and cost, and every scalar measure."""
+        rows = []
+        for row in self._data["rows"]:
+            flat = {}
+            for key, value in row.items():
+                if isinstance(value, dict):
+                    for inner, x in value.items():
+                        if not isinstance(x, (list, dict)) or inner in ("thresholds", "levels"):
+                            flat[f"{key}.{inner}"] = x
+                elif not isinstance(value, list) or key in ("thresholds", "levels"):
+                    flat[key] = value
+            rows.append(flat)
+        return rows
+
+    def to_pandas(self):
+        """The rows as a pandas DataFrame (pandas must be installed: ``apt-get install python3-pandas``)."""
+        import pandas  # noqa: PLC0415 - optional, imported only when asked for
+
+        return pandas.DataFrame(self.to_rows())

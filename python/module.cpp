@@ -1,0 +1,375 @@
+// The extension module under the crawlq package: each function builds a request of the request layer
+// (api/), runs it with the GIL released, and hands back the JSON the command of the same name prints,
+// as Python objects. The package (crawlq/__init__.py) gives it its shape; nothing here parses a flag.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "analytic/policy_forms.hpp"
+#include "api/describe_request.hpp"
+#include "api/optimize_request.hpp"
+#include "api/refresh_request.hpp"
+#include "api/reproduce_request.hpp"
+#include "api/request_checks.hpp"
+#include "api/simulate_request.hpp"
+#include "api/simulation_choices.hpp"
+#include "api/solve_request.hpp"
+#include "api/sweep_request.hpp"
+#include "api/validate_request.hpp"
+#include "model/input_error.hpp"
+#include "validation/parameter_sweep.hpp"
+#include "scenarios/refresh_loader.hpp"
+#include "scenarios/scenario_loader.hpp"
+#include "scenarios/yaml_json.hpp"
+
+namespace py = pybind11;
+
+namespace crawlq::python {
+
+namespace {
+
+// How often a running request looks for Ctrl-C: well within the second the package promises.
+constexpr auto kSignalPoll = std::chrono::milliseconds(100);
+
+py::object to_python(const nlohmann::json& j) {
+  using Type = nlohmann::json::value_t;
+  switch (j.type()) {
+    case Type::boolean:
+      return py::bool_(j.get<bool>());
+    case Type::number_integer:
+      return py::int_(j.get<std::int64_t>());
+    case Type::number_unsigned:
+      return py::int_(j.get<std::uint64_t>());
+    case Type::number_float:
+      return py::float_(j.get<double>());
+    case Type::string:
+      return py::str(j.get_ref<const std::string&>());
+    case Type::array: {
+      py::list list;
+      for (const auto& item : j) list.append(to_python(item));
+      return list;
+    }
+    case Type::object: {
+      py::dict dict;
+      for (const auto& [key, value] : j.items()) dict[py::str(key)] = to_python(value);
+      return dict;
+    }
+    default:
+      return py::none();
+  }
+}
+
+// `work(cancel)` on a thread of its own while this one, holding the GIL only to look, waits for it
+// and for Ctrl-C: on Ctrl-C the work is told to stop (requests that take a Cancellation stop within
+// moments; the others finish first) and KeyboardInterrupt is raised. Other Python threads run
+// meanwhile.
+template <class Work>
+auto run_released(Work&& work) -> decltype(work(nullptr)) {
+  using Result = decltype(work(nullptr));
+  api::Cancellation cancel{false};
+  std::optional<Result> result;
+  std::exception_ptr error;
+  bool interrupted = false;
+  {
+    py::gil_scoped_release release;
+    std::mutex mutex;
+    std::condition_variable finished;
+    bool done = false;
+    std::thread worker([&] {
+      try {
+        result.emplace(work(&cancel));
+      } catch (...) {
+        error = std::current_exception();
+      }
+      const std::lock_guard lock(mutex);
+      done = true;
+      finished.notify_one();
+    });
+    std::unique_lock lock(mutex);
+    while (!finished.wait_for(lock, kSignalPoll, [&] { return done; })) {
+      if (interrupted) continue;
+      lock.unlock();
+      {
+        const py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) {
+          interrupted = true;
+          cancel = true;
+        }
+      }
+      lock.lock();
+    }
+    lock.unlock();
+    worker.join();
+  }
+  if (interrupted) throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals set
+  if (error) std::rethrow_exception(error);
+  return std::move(*result);
+}
+
+// A named choice's refusal (std::invalid_argument listing the known names) as bad input naming the keyword.
+template <class Parse>
+auto choice(const std::string& keyword, const std::string& value, Parse parse) -> decltype(parse(value)) {
+  try {
+    return parse(value);
+  } catch (const std::invalid_argument& e) {
+    throw model::InputError(keyword + ": " + e.what());
+  }
+}
+
+// A scenario as the package holds it: its text (YAML or JSON), the name messages give it, and the
+// directory its relative file names start from.
+// `changes`: (a parameter of `sweep --param`, its value), applied in order to the model read.
+struct Source {
+  std::string text, label, directory;
+  std::vector<std::pair<std::string, double>> changes;
+};
+
+scenarios::Scenario load(const Source& s) {
+  scenarios::Scenario scenario = scenarios::parse_scenario(s.text, s.label, s.directory);
+  for (const auto& [name, value] : s.changes) {
+    const validation::SweepParameter parameter = choice("change", name, validation::parse_sweep_parameter);
+    try {
+      validation::require_applicable(scenario.model, parameter);
+      scenario.model = validation::with_parameter(scenario.model, parameter, value);
+    } catch (const std::invalid_argument& e) {
+      throw model::InputError(s.label, e.what());
+    }
+  }
+  return scenario;
+}
+
+// The policy given (the text of a `policy:` section, or a policy file), else the scenario's own.
+model::ControlPolicy chosen_policy(const Source& s, const scenarios::Scenario& scenario,
+                                   const std::optional<std::string>& policy_text, const std::optional<std::string>& policy_file) {
+  if (policy_text) return scenarios::parse_policy(*policy_text, "policy", scenario.model, s.directory);
+  if (policy_file) return scenarios::load_policy(*policy_file, scenario.model);
+  return api::policy_or_default(scenario.model, s.label,
+                                "give thresholds=[...], levels=[...] or policy={...} (any form of a scenario's policy)");
+}
+
+void require_valid(bool valid, const std::string& why) {
+  if (!valid) throw model::InputError(why);
+}
+
+py::object scenario_json(const std::string& text, const std::string& label) {
+  return to_python(scenarios::yaml_to_json(text, label));
+}
+
+py::object describe(const Source& s) {
+  const scenarios::Scenario scenario = load(s);
+  return to_python(api::describe({.model = scenario.model, .repairs = scenario.repairs}));
+}
+
+py::tuple solve(const Source& s, const std::optional<std::string>& policy_text, const std::optional<std::string>& policy_file,
+                const std::string& method, int threads, bool sojourn, const std::vector<double>& transforms,
+                const std::vector<double>& cdf_points) {
+  const scenarios::Scenario scenario = load(s);
+  api::SolveRequest request{.source = s.label,
+                            .model = scenario.model,
+                            .policy = chosen_policy(s, scenario, policy_text, policy_file),
+                            .method = choice("method", method, analytic::parse_method),
+                            .threads = threads,
+                            .sojourn = sojourn,
+                            .transforms = transforms,
+                            .cdf_points = cdf_points};
+  std::string why;
+  require_valid(request.is_valid(&why), why);
+  request.model.policy = request.policy;  // the chain is that of the policy solved (memory adds the mode)
+  api::require_exact_engine_fits(request.model, s.label, request.method);
+  const api::SolveResult result = run_released([&](const api::Cancellation* cancel) { return api::solve(request, cancel); });
+  const analytic::StationaryResult& stationary = result.evaluation.stationary;
+  if (stationary.summary.status != analytic::SolverStatus::kConverged)
+    throw std::runtime_error(s.label + ": the stationary solve failed: " + stationary.summary.message);
+  const Eigen::VectorXd& p = stationary.probabilities;
+  py::array_t<double> probabilities(p.size());
+  std::copy(p.data(), p.data() + p.size(), probabilities.mutable_data());
+  return py::make_tuple(to_python(api::to_json(request, result)), std::move(probabilities));
+}
+
+py::object optimize(const Source& s, const std::string& policy_class, const std::string& search, const std::string& method,
+                    std::int64_t max_maps, int threads, int starts, const std::string& export_policy) {
+  const scenarios::Scenario scenario = load(s);
+  const api::OptimizeRequest request{.source = s.label,
+                                     .model = scenario.model,
+                                     .policy_class = api::parse_policy_class(policy_class),
+                                     .search = choice("search", search, analytic::parse_search),
+                                     .method = choice("method", method, analytic::parse_method),
+                                     .max_maps = max_maps,
+                                     .threads = threads,
+                                     .starts = starts,
+                                     .export_policy = export_policy,
+                                     .progress = nullptr};
+  std::string why;
+  require_valid(request.is_valid(&why), why);
+  model::Model searched = request.model;
+  searched.policy.reset();  // the searches solve level maps, whatever form the file's policy has
+  api::require_exact_engine_fits(searched, s.label, request.method);
+  if (request.policy_class == api::PolicyClass::kMarkov || request.policy_class == api::PolicyClass::kAll)
+    api::require_markov_control_fits(searched, s.label, "class " + policy_class);
+  const api::OptimizeResult result = run_released([&](const api::Cancellation*) { return api::optimize(request); });
+  return to_python(api::to_json(request, result));
+}
+
+validation::SimulationSettings settings_of(std::uint64_t seed, std::optional<int> replications, std::optional<double> horizon,
+                                           std::optional<double> warmup, int threads, std::optional<double> precision,
+                                           double time_limit) {
+  return api::simulation_settings({.seed = seed,
+                                   .replications = replications,
+                                   .horizon = horizon,
+                                   .warmup = warmup,
+                                   .threads = threads,
+                                   .precision = precision,
+                                   .time_limit = time_limit});
+}
+
+py::object simulate(const Source& s, const std::optional<std::string>& policy_text, const std::optional<std::string>& policy_file,
+                    std::uint64_t seed, std::optional<int> replications, std::optional<double> horizon,
+                    std::optional<double> warmup, int threads, std::optional<double> precision, double time_limit) {
+  const scenarios::Scenario scenario = load(s);
+  const api::SimulateRequest request{.source = s.label,
+                                     .model = scenario.model,
+                                     .policy = chosen_policy(s, scenario, policy_text, policy_file),
+                                     .settings = settings_of(seed, replications, horizon, warmup, threads, precision, time_limit)};
+  const api::SimulateResult result =
+      run_released([&](const api::Cancellation* cancel) { return api::simulate(request, cancel); });
+  return to_python(api::to_json(request, result));
+}
+
+py::object validate(const Source& s, const std::optional<std::string>& policy_text, const std::optional<std::string>& policy_file,
+                    std::uint64_t seed, std::optional<int> replications, std::optional<double> horizon,
+                    std::optional<double> warmup, int threads, std::optional<double> precision, double time_limit) {
+  const scenarios::Scenario scenario = load(s);
+  const model::ControlPolicy policy = chosen_policy(s, scenario, policy_text, policy_file);
+  const validation::SimulationSettings settings =
+      settings_of(seed, replications, horizon, warmup, threads, precision, time_limit);
+  std::string absent = analytic::exact_refusal(policy);
+  if (absent.empty()) absent = api::exact_engine_refusal(scenario.model);
+  const api::ValidateRequest request{.source = s.label, .model = scenario.model, .policy = policy, .settings = settings,
+                                     .simulated_model = std::nullopt, .exact_absent = absent};
+  const auto [resolved, result] = run_released([&](const api::Cancellation*) {
+    api::ValidateRequest with_horizon = request;
+    with_horizon.settings.horizon = api::validation_horizon(request.model, request.policy, request.settings, s.label);
+    api::ValidateResult comparison = api::validate(with_horizon);
+    return std::make_pair(std::move(with_horizon), std::move(comparison));
+  });
+  // As `validate --json` prints one file: its comparison, the summary, the verdict.
+  const bool simulated_only = !result.exact_absent.empty();
+  const bool differs = !simulated_only && !result.comparison.agrees();
+  const nlohmann::json j{{"scenarios", nlohmann::json::array({api::to_json(resolved, result)})},
+                         {"summary",
+                          {{"agree", !simulated_only && !differs ? 1 : 0},
+                           {"differ", differs ? 1 : 0},
+                           {"simulated_only", simulated_only ? 1 : 0}}},
+                         {"agrees", !differs}};
+  return to_python(j);
+}
+
+py::object sweep(const Source& s, const std::string& parameter, const std::vector<double>& values, int threads,
+                 const std::string& policy_class) {
+  const scenarios::Scenario scenario = load(s);
+  const api::SweepRequest request{.source = s.label,
+                                  .model = scenario.model,
+                                  .parameter = choice("param", parameter, validation::parse_sweep_parameter),
+                                  .values = values,
+                                  .threads = threads,
+                                  .policy_class = policy_class};
+  std::string why;
+  require_valid(request.is_valid(&why), why);
+  api::require_sweep_fits(request);
+  const auto rows = run_released([&](const api::Cancellation*) { return api::sweep(request); });
+  return to_python(api::to_json(request, rows));
+}
+
+py::object reproduce(std::uint64_t seed, int threads, bool quick, const std::vector<std::string>& sections,
+                     const std::optional<std::string>& out) {
+  api::ReproduceRequest request;
+  request.seed = seed;
+  request.threads = threads;
+  request.quick = quick;
+  request.sections.insert(sections.begin(), sections.end());
+  request.report_directory = out;
+  std::string why;
+  require_valid(request.is_valid(&why), why);
+  const api::ReproduceResult result = run_released([&](const api::Cancellation*) { return api::reproduce(request); });
+  return to_python(api::to_json(result));
+}
+
+py::object refresh(const std::string& text, const std::string& label, bool simulate, std::uint64_t seed, int replications,
+                   std::optional<double> horizon, int threads) {
+  const scenarios::RefreshScenario scenario = scenarios::parse_refresh_scenario(text, label);
+  const api::RefreshRequest request{.source = label,
+                                    .model = scenario.model,
+                                    .simulate = simulate,
+                                    .seed = seed,
+                                    .replications = replications,
+                                    .horizon = horizon,
+                                    .threads = threads};
+  std::string why;
+  require_valid(request.is_valid(&why), why);
+  const api::RefreshResult result = run_released([&](const api::Cancellation*) { return api::refresh(request); });
+  return to_python(api::to_json(request, result));
+}
+
+// The message a command line would print, without its "crawlq: " (Python names the package itself).
+std::string message_of(const model::InputError& e) {
+  const std::string shown = e.shown();
+  constexpr std::string_view prefix = "crawlq: ";
+  return shown.rfind(prefix, 0) == 0 ? shown.substr(prefix.size()) : shown;
+}
+
+}  // namespace
+
+}  // namespace crawlq::python
+
+PYBIND11_MODULE(_crawlq, m) {
+  using namespace crawlq::python;
+  using crawlq::python::Source;
+  m.doc() = "crawlq's engines, one function per command; use the crawlq package, which gives them their shape.";
+  static py::exception<crawlq::model::InputError> input_error(m, "InputError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const crawlq::model::InputError& e) {
+      input_error(message_of(e).c_str());
+    }
+  });
+  py::class_<Source>(m, "Source")
+      .def(py::init<std::string, std::string, std::string, std::vector<std::pair<std::string, double>>>(), py::arg("text"),
+           py::arg("label"), py::arg("directory"), py::arg("changes"))
+      .def_readonly("text", &Source::text)
+      .def_readonly("label", &Source::label)
+      .def_readonly("directory", &Source::directory)
+      .def_readonly("changes", &Source::changes);
+  std::vector<std::string> parameters;
+  for (const auto parameter : crawlq::validation::sweep_parameters())
+    parameters.push_back(crawlq::validation::parameter_name(parameter));
+  m.attr("parameters") = parameters;
+  m.def("scenario_json", &scenario_json, py::arg("text"), py::arg("label"));
+  m.def("describe", &describe, py::arg("source"));
+  m.def("solve", &solve, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"), py::arg("method"),
+        py::arg("threads"), py::arg("sojourn"), py::arg("transforms"), py::arg("cdf_points"));
+  m.def("optimize", &optimize, py::arg("source"), py::arg("policy_class"), py::arg("search"), py::arg("method"),
+        py::arg("max_maps"), py::arg("threads"), py::arg("starts"), py::arg("export_policy"));
+  m.def("simulate", &simulate, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"), py::arg("seed"),
+        py::arg("replications"), py::arg("horizon"), py::arg("warmup"), py::arg("threads"), py::arg("precision"),
+        py::arg("time_limit"));
+  m.def("validate", &validate, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"), py::arg("seed"),
+        py::arg("replications"), py::arg("horizon"), py::arg("warmup"), py::arg("threads"), py::arg("precision"),
+        py::arg("time_limit"));
+  m.def("sweep", &sweep, py::arg("source"), py::arg("parameter"), py::arg("values"), py::arg("threads"),
+        py::arg("policy_class"));
+  m.def("reproduce", &reproduce, py::arg("seed"), py::arg("threads"), py::arg("quick"), py::arg("sections"), py::arg("out"));
+  m.def("refresh", &refresh, py::arg("text"), py::arg("label"), py::arg("simulate"), py::arg("seed"),
+        py::arg("replications"), py::arg("horizon"), py::arg("threads"));
+  m.attr("reproduce_sections") = crawlq::api::reproduce_sections();
+}

@@ -1,0 +1,79 @@
+"""Every method against the command line's JSON, to the last digit (timings aside)."""
+import numpy as np
+import pytest
+
+import crawlq
+from conftest import PAPER, SCENARIOS, without_timing
+
+SHIPPED = sorted(p for p in SCENARIOS.glob("*.yaml") if not p.name.startswith("refresh-"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_describe_and_solve_equal_the_command_line(cli, path):
+    scenario = crawlq.load(path)
+    assert scenario.describe().to_dict() == cli.json("describe", path)
+    assert without_timing(scenario.solve(sojourn=True).to_dict()) == without_timing(cli.json("solve", path, "--sojourn"))
+
+
+def test_solve_with_each_policy_form_equals_the_command_line(cli):
+    scenario = crawlq.load(PAPER)
+    assert without_timing(scenario.solve(levels=[3, 3, 3, 1, 1, 1]).to_dict()) == without_timing(
+        cli.json("solve", PAPER, "--levels", "3,3,3,1,1,1"))
+    assert without_timing(scenario.solve(thresholds=np.array([0, 1, 4])).to_dict()) == without_timing(
+        cli.json("solve", PAPER, "--thresholds", "0,1,4"))
+    assert without_timing(scenario.solve(transforms=[0.5, 2], cdf=[1, 3]).to_dict()) == without_timing(
+        cli.json("solve", PAPER, "--lst", "0.5,2", "--cdf", "1,3"))
+
+
+def test_a_phase_aware_table_from_a_numpy_array(cli, tmp_path):
+    table = np.array([[1, 3], [1, 3], [2, 3], [1, 1], [1, 1], [1, 1]])
+    policy_file = tmp_path / "table.yaml"
+    policy_file.write_text("policy:\n  phase-aware: " + str(table.tolist()) + "\n")
+    expected = without_timing(cli.json("solve", PAPER, "--policy", policy_file))
+    assert without_timing(crawlq.load(PAPER).solve(policy=table).to_dict()) == expected
+    assert without_timing(crawlq.load(PAPER).solve(policy=policy_file).to_dict()) == expected
+
+
+@pytest.mark.parametrize("policy_class", ["thresholds", "levels", "phase-aware"])
+def test_optimize_equals_the_command_line(cli, policy_class):
+    got = crawlq.load(PAPER).optimize(policy_class)
+    assert without_timing(got.to_dict()) == without_timing(cli.json("optimize", PAPER, "--class", policy_class))
+
+
+def test_simulate_and_validate_equal_the_command_line(cli):
+    scenario = crawlq.load(PAPER)
+    simulated = scenario.simulate(replications=4, seed=7, horizon=2000, threads=1)
+    assert without_timing(simulated.to_dict()) == without_timing(
+        cli.json("simulate", PAPER, "--replications", 4, "--seed", 7, "--horizon", 2000))
+    validated = scenario.validate(replications=4, seed=3, horizon=3000)
+    assert without_timing(validated.to_dict()) == without_timing(
+        cli.json("validate", PAPER, "--replications", 4, "--seed", 3, "--horizon", 3000))
+
+
+def test_sweep_and_changed_copies_equal_the_command_line(cli):
+    scenario = crawlq.load(PAPER)
+    swept = scenario.sweep("service-scale", [0.5, 2])
+    assert without_timing(swept.to_dict()) == without_timing(
+        cli.json("sweep", PAPER, "--param", "service-scale", "--values", "0.5,2"))
+    # A copy with the parameter changed is the model the sweep solved at that value.
+    row = swept.to_dict()["rows"][1]
+    best = scenario.with_("service-scale", 2).optimize()
+    assert best.best.cost == row["cost"]
+    assert best.best.thresholds.tolist() == row["best"]["thresholds"]
+    cheaper = scenario.with_costs(robot=1)
+    assert cheaper.solve().cost < scenario.solve().cost
+    assert scenario.with_capacity(8).solve(thresholds=[-1, 2, 2]).to_dict()["states"] > scenario.solve().to_dict()["states"]
+
+
+def test_refresh_equals_the_command_line(cli):
+    path = SCENARIOS / "refresh-paper-example.yaml"
+    assert without_timing(crawlq.refresh(path).to_dict()) == without_timing(cli.json("refresh", path))
+
+
+def test_a_scenario_from_its_dict_solves_as_the_file(cli):
+    scenario = crawlq.load(PAPER)
+    again = crawlq.Scenario.from_dict(scenario.to_dict(), name=str(PAPER))
+    assert without_timing(again.solve().to_dict()) == without_timing(cli.json("solve", PAPER))
+    text = PAPER.read_text()
+    assert without_timing(crawlq.Scenario.from_yaml(text, name=str(PAPER)).solve().to_dict()) == without_timing(
+        cli.json("solve", PAPER))

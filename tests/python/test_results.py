@@ -1,0 +1,44 @@
+"""Results as a notebook user reads them: numpy arrays of the right shape and type, intervals."""
+import numpy as np
+
+import crawlq
+from conftest import PAPER
+
+
+def test_solve_gives_numpy_vectors():
+    r = crawlq.load(PAPER).solve()
+    assert r.level_probabilities.dtype == np.float64 and r.level_probabilities.shape == (6,)
+    assert r.mode_probabilities.shape == (4,)
+    assert r.stationary.dtype == np.float64 and r.stationary.shape == (r.states,)
+    assert abs(r.stationary.sum() - 1) < 1e-12
+    assert r.policy.levels.dtype == np.int64 and list(r.policy.levels) == [3, 3, 3, 1, 1, 1]
+    assert r["p_loss"] == r.p_loss == r.to_dict()["p_loss"]
+    assert "p_loss" in repr(r) and "p_loss" in dir(r)
+
+
+def test_simulated_measures_are_intervals():
+    s = crawlq.load(PAPER).simulate(replications=3, horizon=500, seed=2)
+    assert isinstance(s.p_loss, crawlq.Interval)
+    assert s.p_loss.half_width > 0 and s.p_loss.low < s.p_loss.mean < s.p_loss.high
+    levels = s.level_probabilities
+    assert isinstance(levels, crawlq.IntervalArray) and levels.mean.shape == (6,) and levels.half_width.shape == (6,)
+    assert abs(levels.mean.sum() - 1) < 1e-9
+
+
+def test_results_are_read_only_and_to_dict_is_a_copy():
+    r = crawlq.load(PAPER).solve()
+    d = r.to_dict()
+    d["cost"] = 0
+    assert r.cost != 0
+    try:
+        r.cost = 1
+    except AttributeError:
+        pass
+    else:
+        raise AssertionError("a result took an assignment")
+
+
+def test_sweep_rows_are_flat():
+    rows = crawlq.load(PAPER).sweep("capacity", [3, 5]).to_rows()
+    assert [row["value"] for row in rows] == [3, 5]
+    assert all(isinstance(row["cost"], float) for row in rows)
