@@ -13,6 +13,7 @@
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
 #include "api/json_output.hpp"
+#include "api/compare_request.hpp"
 #include "api/simulate_request.hpp"
 #include "app/process_replications.hpp"
 #include "app/simulation_flags.hpp"
@@ -65,28 +66,17 @@ model::Policy comparison_policy(const scenarios::Scenario& scenario, const std::
   return std::get<model::Policy>(chosen_policy(scenario, flags, file));  // thresholds or levels: a level map
 }
 
-int run_comparison(const SimulateOptions& o, const scenarios::Scenario& scenario, const model::Policy& policy_a,
-                   const sim::ReplicationPlan& plan, const ProcessGroup& processes) {
-  const model::Model& m = scenario.model;
-  const model::Policy policy_b = comparison_policy(scenario, o.compare, o.file);
-  const sim::LevelMapPolicy a(policy_a), b(policy_b);
-  const sim::PolicyComparison c = sim::compare_policies(m, a, b, plan);
+int run_comparison(const SimulateOptions& o, const api::CompareRequest& request, const ProcessGroup& processes) {
+  const api::CompareResult result = api::compare(request);
+  const sim::PolicyComparison& c = result.comparison;
+  const sim::ReplicationPlan& plan = result.plan;
   if (!processes.is_root()) return 0;
   if (o.json) {
-    nlohmann::json j{{"a", {{"policy", api::policy_json(policy_a)}, {"cost", api::interval_json(c.a.cost)}}},
-                     {"b", {{"policy", api::policy_json(policy_b)}, {"cost", api::interval_json(c.b.cost)}}},
-                     {"difference", nlohmann::json::object()},
-                     {"independent_cost_half_width", c.independent_cost_half_width},
-                     {"events", c.a.events + c.b.events},
-                     {"replications", plan.replications},
-                     {"seed", plan.seed},
-                     {"horizon", plan.horizon},
-                     {"warmup", plan.warmup},
-                     {"seconds", c.a.seconds + c.b.seconds}};
-    api::put_measures(j["difference"], c.difference, false);
-    std::cout << j.dump(2) << '\n';
+    std::cout << api::to_json(request, result).dump(2) << '\n';
     return 0;
   }
+  const model::Policy& policy_a = std::get<model::Policy>(request.a);
+  const model::Policy& policy_b = std::get<model::Policy>(request.b);
   fmt::print("A: robots per level {}, cost {:.6g} +- {:.3g}\n", levels_text(policy_a.levels()), c.a.cost.mean,
              c.a.cost.half_width);
   fmt::print("B: robots per level {}, cost {:.6g} +- {:.3g}\n", levels_text(policy_b.levels()), c.b.cost.mean,
@@ -153,15 +143,14 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
     };
   if (!o.compare.empty()) {
     if (!level_map) throw UsageError("--compare: policy A must be a level map (give --thresholds or --levels)");
-    const sim::Pace pace = sim::measure_pace(m, *simulated, seed);
-    api::require_simulation_fits(m, pace, settings, o.file);
-    sim::ReplicationPlan plan{.seed = seed, .replications = settings.replications, .warmup = 0,
-                              .horizon = settings.horizon ? *settings.horizon : sim::default_horizon(pace),
-                              .threads = settings.threads};
-    if (processes.size() > 1) plan.spread = &spread;
-    plan.progress = progress;
-    plan.warmup = settings.warmup ? *settings.warmup : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
-    return run_comparison(o, scenario, *level_map, plan, processes);
+    const api::CompareRequest request{.source = o.file,
+                                      .model = m,
+                                      .a = *level_map,
+                                      .b = comparison_policy(scenario, o.compare, o.file),
+                                      .settings = settings,
+                                      .spread = processes.size() > 1 ? &spread : nullptr,
+                                      .progress = progress};
+    return run_comparison(o, request, processes);
   }
   const api::SimulateRequest request{.source = o.file,
                                      .model = m,

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analytic/policy_forms.hpp"
+#include "api/compare_request.hpp"
 #include "api/describe_request.hpp"
 #include "api/optimize_request.hpp"
 #include "api/refresh_request.hpp"
@@ -245,6 +246,22 @@ py::object simulate(const Source& s, const std::optional<std::string>& policy_te
   return to_python(api::to_json(request, result));
 }
 
+py::object compare(const Source& s, const std::optional<std::string>& a_text, const std::optional<std::string>& a_file,
+                   const std::optional<std::string>& b_text, const std::optional<std::string>& b_file, std::uint64_t seed,
+                   int replications, std::optional<double> horizon, std::optional<double> warmup, int threads,
+                   double time_limit) {
+  const scenarios::Scenario scenario = load(s);
+  const api::CompareRequest request{
+      .source = s.label,
+      .model = scenario.model,
+      .a = chosen_policy(s, scenario, a_text, a_file),
+      .b = chosen_policy(s, scenario, b_text, b_file),
+      .settings = settings_of(seed, replications, horizon, warmup, threads, std::nullopt, time_limit)};
+  const api::CompareResult result =
+      run_released([&](const api::Cancellation* cancel) { return api::compare(request, cancel); });
+  return to_python(api::to_json(request, result));
+}
+
 py::object validate(const Source& s, const std::optional<std::string>& policy_text, const std::optional<std::string>& policy_file,
                     std::uint64_t seed, std::optional<int> replications, std::optional<double> horizon,
                     std::optional<double> warmup, int threads, std::optional<double> precision, double time_limit) {
@@ -362,6 +379,9 @@ PYBIND11_MODULE(_crawlq, m) {
         py::arg("max_maps"), py::arg("threads"), py::arg("starts"), py::arg("export_policy"));
   m.def("simulate", &simulate, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"), py::arg("seed"),
         py::arg("replications"), py::arg("horizon"), py::arg("warmup"), py::arg("threads"), py::arg("precision"),
+        py::arg("time_limit"));
+  m.def("compare", &compare, py::arg("source"), py::arg("a_text"), py::arg("a_file"), py::arg("b_text"), py::arg("b_file"),
+        py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("warmup"), py::arg("threads"),
         py::arg("time_limit"));
   m.def("validate", &validate, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"), py::arg("seed"),
         py::arg("replications"), py::arg("horizon"), py::arg("warmup"), py::arg("threads"), py::arg("precision"),

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -61,7 +61,44 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not a policy value")
 
 
-def _policy_arguments(thresholds: Any, levels: Any, policy: Any) -> tuple[str | None, str | None]:
+def _function_policy(function: Callable[[int, int, int], int], description: dict) -> dict:
+    """A Python policy ``function(level, arrival_phase, mode) -> robots`` as the policy form it is.
+
+    The function is called once for each level 0..K, arrival phase 0..W-1 and mode 1..N before
+    anything runs (so it must not depend on anything else), and the table of its answers becomes a
+    level map when only the level matters, a phase-aware table when the arrival phase does too, and a
+    memory table (the next mode by the level and the mode in force, taken at each change of level)
+    when the mode does: forms both engines run at full speed.
+    """
+    capacity, phases, modes = description["capacity"], description["arrival_phases"], len(description["modes"])
+    table = []
+    for level in range(capacity + 1):
+        rows = []
+        for phase in range(phases):
+            row = []
+            for mode in range(1, modes + 1):
+                robots = function(level, phase, mode)
+                if isinstance(robots, bool) or not isinstance(robots, (int, np.integer)) or not 1 <= robots <= modes:
+                    raise InputError(f"policy: {getattr(function, '__name__', 'the function')}(level={level}, "
+                                     f"arrival_phase={phase}, mode={mode}) returned {robots!r}: give a whole number "
+                                     f"of robots from 1 to {modes}")
+                row.append(int(robots))
+            rows.append(row)
+        table.append(rows)
+    by_mode = any(len(set(row)) > 1 for rows in table for row in rows)
+    by_phase = any(len({tuple(row) for row in rows}) > 1 for rows in table)
+    if by_mode and by_phase:
+        raise InputError("policy: the function's answer depends on both the arrival phase and the mode in force; "
+                         "crawlq runs policies of the level and one of them (phase-aware or memory)")
+    if by_mode:
+        return {"memory": [rows[0] for rows in table]}
+    if by_phase:
+        return {"phase-aware": [[row[0] for row in rows] for rows in table]}
+    return {"levels": [rows[0][0] for rows in table]}
+
+
+def _policy_arguments(thresholds: Any, levels: Any, policy: Any,
+                      description: dict | None = None) -> tuple[str | None, str | None]:
     """(the text of a ``policy:`` section, a policy file): at most one of the three given."""
     given = [name for name, v in (("thresholds", thresholds), ("levels", levels), ("policy", policy)) if v is not None]
     if len(given) > 1:
@@ -76,6 +113,8 @@ def _policy_arguments(thresholds: Any, levels: Any, policy: Any) -> tuple[str | 
         return None, os.fspath(policy)
     if isinstance(policy, dict):
         return json.dumps(policy, default=_plain), None
+    if callable(policy) and description is not None:
+        return json.dumps(_function_policy(policy, description)), None
     table = np.asarray(policy)
     if table.ndim == 2:  # robots by level (K + 1 rows) and arrival phase (W columns)
         return json.dumps({"phase-aware": table.tolist()}), None
@@ -159,12 +198,12 @@ class Scenario:
 
     def with_policy(self, thresholds: Any = None, levels: Any = None, policy: Any = None) -> "Scenario":
         """A copy whose policy, when a method is given none, is this one (any form ``solve`` takes)."""
-        return self._copy(self._source.changes, _policy_arguments(thresholds, levels, policy))
+        return self._copy(self._source.changes, _policy_arguments(thresholds, levels, policy, self._description))
 
     def _policy_or_own(self, thresholds: Any, levels: Any, policy: Any) -> tuple[str | None, str | None]:
         if thresholds is None and levels is None and policy is None:
             return self._policy
-        return _policy_arguments(thresholds, levels, policy)
+        return _policy_arguments(thresholds, levels, policy, self._description)
 
     # -- the commands ---------------------------------------------------------------------------
     def solve(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None, *,
@@ -174,7 +213,9 @@ class Scenario:
 
         The policy: ``thresholds=[j1, ...]``, ``levels=[m0, ..., mK]``, or ``policy=`` any form of a
         scenario's ``policy:`` section as a dict, a table of robots by level and arrival phase, or a
-        policy file's path (as ``optimize(export_policy=...)`` writes); none: the scenario's own.
+        policy file's path (as ``optimize(export_policy=...)`` writes), or a Python function
+        ``policy(level, arrival_phase, mode) -> robots`` (levels 0..K, arrival phases from 0, modes
+        1..N), tabulated once before the run; none: the scenario's own.
         ``sojourn=True`` adds the sojourn times' laws, ``transforms=[u, ...]`` their Laplace-Stieltjes
         transforms, ``cdf=[x, ...]`` their distribution functions. ``method``: auto, direct,
         block-recursive, iterative, sparse-lu or qbd; ``threads``: inside the solve (0: every core).
@@ -212,6 +253,22 @@ class Scenario:
         policy_text, policy_file = self._policy_or_own(thresholds, levels, policy)
         return Result(_crawlq.simulate(self._source, policy_text, policy_file, int(seed), replications, horizon, warmup,
                                        threads, precision, float(time_limit)))
+
+    def compare(self, a: Any, b: Any, *, seed: int = 1, replications: int = 10, horizon: float | None = None,
+                warmup: float | None = None, threads: int = 0, time_limit: float = 50) -> Result:
+        """``crawlq simulate --compare --json``: policies ``a`` and ``b`` on common random numbers.
+
+        Each replication runs both policies on the same arrivals, services and clocks, so that
+        ``difference`` (B - A, every measure as an :class:`Interval`) is far tighter than two
+        independent runs give (``independent_cost_half_width``). ``a`` and ``b`` take any form of
+        ``policy=``: a dict such as ``{"thresholds": [-1, 2, 2]}``, a table, a file, a function.
+        """
+        a_text, a_file = _policy_arguments(None, None, a, self._description)
+        b_text, b_file = _policy_arguments(None, None, b, self._description)
+        if (a_text, a_file) == (None, None) or (b_text, b_file) == (None, None):
+            raise InputError("compare: give both policies, a and b")
+        return Result(_crawlq.compare(self._source, a_text, a_file, b_text, b_file, int(seed), replications, horizon,
+                                      warmup, threads, float(time_limit)))
 
     def validate(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None,
                  *, seed: int = 1, replications: int | None = None, horizon: float | None = None,

@@ -1,0 +1,36 @@
+#pragma once
+// `simulate --compare` as a request: two policies simulated on common random numbers (the same
+// arrivals, services and clocks in each replication), so that their difference is measured far more
+// tightly than two independent runs would; with the JSON of `crawlq simulate --compare --json`.
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "api/solve_request.hpp"
+#include "model/control_policy.hpp"
+#include "model/model.hpp"
+#include "sim/replications.hpp"
+#include "validation/engine_comparison.hpp"
+
+namespace crawlq::api {
+
+struct CompareRequest {
+  std::string source;  // what messages call the model: its file's name
+  model::Model model;
+  model::ControlPolicy a, b;
+  validation::SimulationSettings settings;  // precision is not used: exactly `replications` run
+  const sim::ReplicationSpread* spread = nullptr;
+  std::function<void(int done)> progress = nullptr;
+};
+
+struct CompareResult {
+  sim::PolicyComparison comparison;
+  sim::ReplicationPlan plan;  // the horizon and warm-up that ran (both chosen for policy A)
+};
+
+// Throws model::InputError naming the source when the run could not fit (require_simulation_fits).
+CompareResult compare(const CompareRequest& request, const Cancellation* cancel = nullptr);
+// The keys of `simulate --compare --json` (interface.md).
+nlohmann::json to_json(const CompareRequest& request, const CompareResult& result);
+
+}  // namespace crawlq::api
