@@ -50,6 +50,8 @@ PolicyEvaluation PolicyEvaluator::evaluate_table(const model::TablePolicy& table
 
 PolicyEvaluation PolicyEvaluator::evaluate(const model::ControlPolicy& policy,
                                            const Eigen::VectorXd* warm_start) const {
+  // A search of many quick solves stops between them (parallel_for rethrows the first exception).
+  if (stop_ && stop_->load()) throw Cancelled();
   if (const auto* table = std::get_if<model::TablePolicy>(&policy)) return evaluate_table(*table, warm_start);
   const ControlledArrivals arrivals(model_, policy);
   const GeneratorBlocks blocks(model_, policy, policy_free(arrivals.phases()));

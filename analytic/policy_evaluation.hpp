@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 
 #include "analytic/block_recursive_solver.hpp"
 #include "analytic/full_state_chain.hpp"
@@ -22,6 +23,12 @@ struct PolicyEvaluation {
 // The states of the chain `policy` is solved on: that of section 3, whose arrival phases are the
 // mode in force and the arrival phase (mode-major) for a policy with memory.
 StateSpace chain_space(const model::Model& model, const model::ControlPolicy& policy);
+
+// Thrown by PolicyEvaluator::evaluate once its `stop` is set: a search over policies ends there.
+class Cancelled : public std::runtime_error {
+ public:
+  Cancelled() : std::runtime_error("cancelled") {}
+};
 
 // Solves many policies of one model, sharing what does not depend on the policy (the tagged-page
 // chain and its factorisation).

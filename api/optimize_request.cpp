@@ -109,9 +109,9 @@ nlohmann::json table_best_json(const analytic::TableClassSearch& search) {
 
 }  // namespace
 
-OptimizeResult optimize(const OptimizeRequest& request) {
+OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* cancel) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
-  const analytic::PolicyEvaluator evaluator(request.model, request.method);
+  const analytic::PolicyEvaluator evaluator(request.model, request.method, 1, cancel);
   const auto start = std::chrono::steady_clock::now();
   auto search = [&]() -> decltype(OptimizeResult::search) {
     if (request.policy_class == PolicyClass::kPhaseAware || request.policy_class == PolicyClass::kMemory) {

@@ -54,8 +54,8 @@ struct OptimizeResult {
 };
 
 // Throws model::InputError naming the source when the request is not valid or the class cannot be
-// enumerated; std::runtime_error when a solve fails.
-OptimizeResult optimize(const OptimizeRequest& request);
+// enumerated; std::runtime_error when a solve fails; analytic::Cancelled soon after `cancel` is set.
+OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* cancel = nullptr);
 // The keys of `optimize --json` (interface.md).
 nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& result);
 

@@ -217,7 +217,7 @@ py::object optimize(const Source& s, const std::string& policy_class, const std:
   api::require_exact_engine_fits(searched, s.label, request.method);
   if (request.policy_class == api::PolicyClass::kMarkov || request.policy_class == api::PolicyClass::kAll)
     api::require_markov_control_fits(searched, s.label, "class " + policy_class);
-  const api::OptimizeResult result = run_released([&](const api::Cancellation*) { return api::optimize(request); });
+  const api::OptimizeResult result = run_released([&](const api::Cancellation* cancel) { return api::optimize(request, cancel); });
   return to_python(api::to_json(request, result));
 }
 

@@ -7,6 +7,8 @@ import textwrap
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 import crawlq
 from conftest import PAPER
 
@@ -20,15 +22,22 @@ def test_two_threads_solve_at_once_and_agree_with_one():
     assert together == alone
 
 
-def test_ctrl_c_stops_a_long_simulation_within_a_second():
-    # A child interpreter starts a simulation that would run for minutes, is sent SIGINT, and must
-    # raise KeyboardInterrupt soon after and still answer a solve.
+LONG_RUNS = {
+    "simulate": "scenario.simulate(precision=1e-6, time_limit=600, threads=1)",
+    "optimize": "scenario.with_capacity(10).optimize('levels', max_maps=10**8)",  # 4^11 level maps
+}
+
+
+@pytest.mark.parametrize("work", LONG_RUNS, ids=list(LONG_RUNS))
+def test_ctrl_c_stops_a_long_run_within_a_second(work):
+    # A child interpreter starts work that would run for minutes, is sent SIGINT, and must raise
+    # KeyboardInterrupt soon after and still answer a solve.
     script = textwrap.dedent(f"""
         import sys, time, crawlq
         scenario = crawlq.load({str(PAPER)!r})
         print("ready", flush=True)
         try:
-            scenario.simulate(precision=1e-6, time_limit=600, threads=1)
+            {LONG_RUNS[work]}
             print("finished", flush=True)
         except KeyboardInterrupt:
             print("interrupted", time.monotonic(), flush=True)
