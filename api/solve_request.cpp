@@ -43,6 +43,10 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
                          return evaluator.evaluate(request.policy);
                        } catch (const std::invalid_argument& refusal) {  // the method refuses this model
                          throw model::InputError(request.source, refusal.what());
+                       } catch (const analytic::Cancelled&) {  // cancelled before it began: the same answer
+                         analytic::PolicyEvaluation stopped{.policy = request.policy, .stationary = {}, .measures = {}};
+                         stopped.stationary.summary.message = "cancelled";
+                         return stopped;
                        }
                      }(),
                      .sojourn = std::nullopt,
