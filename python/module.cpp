@@ -353,6 +353,9 @@ PYBIND11_MODULE(_crawlq, m) {
   using crawlq::python::Source;
   m.doc() = "crawlq's engines, one function per command; use the crawlq package, which gives them their shape.";
   static py::exception<crawlq::model::InputError> input_error(m, "InputError", PyExc_ValueError);
+  input_error.attr("__doc__") =
+      "Bad input (a ValueError): a scenario that breaks a rule, a policy of the wrong shape, a value out of range.\n"
+      "The message is the command line's: the file, the key and the value.";
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -87,7 +87,8 @@ def wrap(value: Any) -> Any:
         if value and all(isinstance(x, list) and x and all(_is_number(y) for y in x) for x in value) and len(
             {len(x) for x in value}
         ) == 1:
-            return np.array(value, dtype=float)
+            whole = all(isinstance(y, numbers.Integral) for x in value for y in x)
+            return np.array(value, dtype=np.int64 if whole else float)
         return [wrap(x) for x in value]
     return value
 

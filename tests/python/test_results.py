@@ -42,3 +42,23 @@ def test_sweep_rows_are_flat():
     rows = crawlq.load(PAPER).sweep("capacity", [3, 5]).to_rows()
     assert [row["value"] for row in rows] == [3, 5]
     assert all(isinstance(row["cost"], float) for row in rows)
+
+
+def test_the_stubs_name_every_function_of_the_extension():
+    import ast
+    from pathlib import Path
+
+    stub = ast.parse((Path(crawlq.__file__).parent / "_crawlq.pyi").read_text())
+    stubbed = {node.name for node in stub.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    stubbed |= {node.target.id for node in stub.body if isinstance(node, ast.AnnAssign)}
+    assert stubbed == {name for name in dir(crawlq._crawlq) if not name.startswith("_")}
+
+
+def test_every_public_name_and_method_teaches_through_help():
+    for name in crawlq.__all__:
+        item = getattr(crawlq, name)
+        if callable(item):
+            assert item.__doc__, name
+    for method in ("solve", "optimize", "simulate", "validate", "compare", "sweep", "describe", "with_", "with_capacity",
+                   "with_costs", "with_policy", "from_dict", "from_yaml", "to_dict"):
+        assert getattr(crawlq.Scenario, method).__doc__, method
