@@ -8,6 +8,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -128,26 +129,34 @@ auto choice(const std::string& keyword, const std::string& value, Parse parse) -
 }
 
 // A scenario as the package holds it: its text (YAML or JSON), the name messages give it, and the
-// directory its relative file names start from.
-// `changes`: (a parameter of `sweep --param`, its value), applied in order to the model read.
-struct Source {
+// directory its relative file names start from. `changes`: (a parameter of `sweep --param`, its value),
+// applied in order to the model read. Read once, when made (a broken one is refused there), and kept.
+class Source {
+ public:
+  Source(std::string text, std::string label, std::string directory, std::vector<std::pair<std::string, double>> changes)
+      : text(std::move(text)), label(std::move(label)), directory(std::move(directory)), changes(std::move(changes)) {
+    scenarios::Scenario read = scenarios::parse_scenario(this->text, this->label, this->directory);
+    for (const auto& [name, value] : this->changes) {
+      const validation::SweepParameter parameter = choice("change", name, validation::parse_sweep_parameter);
+      try {
+        validation::require_applicable(read.model, parameter);
+        read.model = validation::with_parameter(read.model, parameter, value);
+      } catch (const std::invalid_argument& e) {
+        throw model::InputError(this->label, e.what());
+      }
+    }
+    scenario_ = std::make_shared<const scenarios::Scenario>(std::move(read));
+  }
+  const scenarios::Scenario& scenario() const { return *scenario_; }
+
   std::string text, label, directory;
   std::vector<std::pair<std::string, double>> changes;
+
+ private:
+  std::shared_ptr<const scenarios::Scenario> scenario_;
 };
 
-scenarios::Scenario load(const Source& s) {
-  scenarios::Scenario scenario = scenarios::parse_scenario(s.text, s.label, s.directory);
-  for (const auto& [name, value] : s.changes) {
-    const validation::SweepParameter parameter = choice("change", name, validation::parse_sweep_parameter);
-    try {
-      validation::require_applicable(scenario.model, parameter);
-      scenario.model = validation::with_parameter(scenario.model, parameter, value);
-    } catch (const std::invalid_argument& e) {
-      throw model::InputError(s.label, e.what());
-    }
-  }
-  return scenario;
-}
+const scenarios::Scenario& load(const Source& s) { return s.scenario(); }
 
 // The policy given (the text of a `policy:` section, or a policy file), else the scenario's own.
 model::ControlPolicy chosen_policy(const Source& s, const scenarios::Scenario& scenario,
@@ -167,14 +176,14 @@ py::object scenario_json(const std::string& text, const std::string& label) {
 }
 
 py::object describe(const Source& s) {
-  const scenarios::Scenario scenario = load(s);
+  const scenarios::Scenario& scenario = load(s);
   return to_python(api::describe({.model = scenario.model, .repairs = scenario.repairs}));
 }
 
 py::tuple solve(const Source& s, const std::optional<std::string>& policy_text, const std::optional<std::string>& policy_file,
                 const std::string& method, int threads, bool sojourn, const std::vector<double>& transforms,
                 const std::vector<double>& cdf_points) {
-  const scenarios::Scenario scenario = load(s);
+  const scenarios::Scenario& scenario = load(s);
   api::SolveRequest request{.source = s.label,
                             .model = scenario.model,
                             .policy = chosen_policy(s, scenario, policy_text, policy_file),
@@ -199,7 +208,7 @@ py::tuple solve(const Source& s, const std::optional<std::string>& policy_text, 
 
 py::object optimize(const Source& s, const std::string& policy_class, const std::string& search, const std::string& method,
                     std::int64_t max_maps, int threads, int starts, const std::string& export_policy) {
-  const scenarios::Scenario scenario = load(s);
+  const scenarios::Scenario& scenario = load(s);
   const api::OptimizeRequest request{.source = s.label,
                                      .model = scenario.model,
                                      .policy_class = api::parse_policy_class(policy_class),
@@ -236,7 +245,7 @@ validation::SimulationSettings settings_of(std::uint64_t seed, std::optional<int
 py::object simulate(const Source& s, const std::optional<std::string>& policy_text, const std::optional<std::string>& policy_file,
                     std::uint64_t seed, std::optional<int> replications, std::optional<double> horizon,
                     std::optional<double> warmup, int threads, std::optional<double> precision, double time_limit) {
-  const scenarios::Scenario scenario = load(s);
+  const scenarios::Scenario& scenario = load(s);
   const api::SimulateRequest request{.source = s.label,
                                      .model = scenario.model,
                                      .policy = chosen_policy(s, scenario, policy_text, policy_file),
@@ -250,7 +259,7 @@ py::object compare(const Source& s, const std::optional<std::string>& a_text, co
                    const std::optional<std::string>& b_text, const std::optional<std::string>& b_file, std::uint64_t seed,
                    int replications, std::optional<double> horizon, std::optional<double> warmup, int threads,
                    double time_limit) {
-  const scenarios::Scenario scenario = load(s);
+  const scenarios::Scenario& scenario = load(s);
   const api::CompareRequest request{
       .source = s.label,
       .model = scenario.model,
@@ -265,7 +274,7 @@ py::object compare(const Source& s, const std::optional<std::string>& a_text, co
 py::object validate(const Source& s, const std::optional<std::string>& policy_text, const std::optional<std::string>& policy_file,
                     std::uint64_t seed, std::optional<int> replications, std::optional<double> horizon,
                     std::optional<double> warmup, int threads, std::optional<double> precision, double time_limit) {
-  const scenarios::Scenario scenario = load(s);
+  const scenarios::Scenario& scenario = load(s);
   const model::ControlPolicy policy = chosen_policy(s, scenario, policy_text, policy_file);
   const validation::SimulationSettings settings =
       settings_of(seed, replications, horizon, warmup, threads, precision, time_limit);
@@ -293,7 +302,7 @@ py::object validate(const Source& s, const std::optional<std::string>& policy_te
 
 py::object sweep(const Source& s, const std::string& parameter, const std::vector<double>& values, int threads,
                  const std::string& policy_class) {
-  const scenarios::Scenario scenario = load(s);
+  const scenarios::Scenario& scenario = load(s);
   const api::SweepRequest request{.source = s.label,
                                   .model = scenario.model,
                                   .parameter = choice("param", parameter, validation::parse_sweep_parameter),

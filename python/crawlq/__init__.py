@@ -12,9 +12,9 @@ the same engines through the same requests, so they give the same numbers to the
     >>> s = sc.simulate(replications=8, seed=1); s.p_loss.mean, s.p_loss.half_width
 
 Bad input raises :class:`InputError` (a ``ValueError``) with the message the command line prints.
-Long computations release the GIL and stop on Ctrl-C (KeyboardInterrupt) within a second; solve,
-simulate and validate stop their work at once, optimize, sweep and reproduce finish their current
-one first.
+Long computations release the GIL and stop on Ctrl-C (KeyboardInterrupt) within a second: solve,
+simulate, validate, compare and optimize stop their work at once; sweep, reproduce and refresh run
+to their end first.
 """
 from __future__ import annotations
 

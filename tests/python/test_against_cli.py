@@ -77,3 +77,9 @@ def test_a_scenario_from_its_dict_solves_as_the_file(cli):
     text = PAPER.read_text()
     assert without_timing(crawlq.Scenario.from_yaml(text, name=str(PAPER)).solve().to_dict()) == without_timing(
         cli.json("solve", PAPER))
+
+
+def test_reproduce_equals_the_command_line(cli):
+    got = crawlq.reproduce(["refresh"], quick=True)
+    assert without_timing(got.to_dict()) == without_timing(cli.json("reproduce", "--sections", "refresh", "--quick"))
+    assert got.rows
