@@ -23,6 +23,7 @@
 #include "api/refresh_request.hpp"
 #include "api/reproduce_request.hpp"
 #include "api/request_checks.hpp"
+#include "api/scenario_source.hpp"
 #include "api/simulate_request.hpp"
 #include "api/simulation_choices.hpp"
 #include "api/solve_request.hpp"
@@ -128,31 +129,18 @@ auto choice(const std::string& keyword, const std::string& value, Parse parse) -
   }
 }
 
-// A scenario as the package holds it: its text (YAML or JSON), the name messages give it, and the
-// directory its relative file names start from. `changes`: (a parameter of `sweep --param`, its value),
-// applied in order to the model read. Read once, when made (a broken one is refused there), and kept.
+// A scenario as the package holds it (api::ScenarioSource), read once, when made: a broken one is
+// refused there, and every call after uses the model read.
 class Source {
  public:
   Source(std::string text, std::string label, std::string directory, std::vector<std::pair<std::string, double>> changes)
-      : text(std::move(text)), label(std::move(label)), directory(std::move(directory)), changes(std::move(changes)) {
-    scenarios::Scenario read = scenarios::parse_scenario(this->text, this->label, this->directory);
-    for (const auto& [name, value] : this->changes) {
-      const validation::SweepParameter parameter = choice("change", name, validation::parse_sweep_parameter);
-      try {
-        validation::require_applicable(read.model, parameter);
-        read.model = validation::with_parameter(read.model, parameter, value);
-      } catch (const std::invalid_argument& e) {
-        throw model::InputError(this->label, e.what());
-      }
-    }
-    scenario_ = std::make_shared<const scenarios::Scenario>(std::move(read));
-  }
+      : source_{std::move(text), std::move(label), std::move(directory), std::move(changes)},
+        scenario_(std::make_shared<const scenarios::Scenario>(api::read_scenario(source_))) {}
   const scenarios::Scenario& scenario() const { return *scenario_; }
-
-  std::string text, label, directory;
-  std::vector<std::pair<std::string, double>> changes;
+  const api::ScenarioSource& source() const { return source_; }
 
  private:
+  api::ScenarioSource source_;
   std::shared_ptr<const scenarios::Scenario> scenario_;
 };
 
@@ -161,9 +149,9 @@ const scenarios::Scenario& load(const Source& s) { return s.scenario(); }
 // The policy given (the text of a `policy:` section, or a policy file), else the scenario's own.
 model::ControlPolicy chosen_policy(const Source& s, const scenarios::Scenario& scenario,
                                    const std::optional<std::string>& policy_text, const std::optional<std::string>& policy_file) {
-  if (policy_text) return scenarios::parse_policy(*policy_text, "policy", scenario.model, s.directory);
+  if (policy_text) return scenarios::parse_policy(*policy_text, "policy", scenario.model, s.source().directory);
   if (policy_file) return scenarios::load_policy(*policy_file, scenario.model);
-  return api::policy_or_default(scenario.model, s.label,
+  return api::policy_or_default(scenario.model, s.source().label,
                                 "give thresholds=[...], levels=[...] or policy={...} (any form of a scenario's policy)");
 }
 
@@ -184,7 +172,7 @@ py::tuple solve(const Source& s, const std::optional<std::string>& policy_text, 
                 const std::string& method, int threads, bool sojourn, const std::vector<double>& transforms,
                 const std::vector<double>& cdf_points) {
   const scenarios::Scenario& scenario = load(s);
-  api::SolveRequest request{.source = s.label,
+  api::SolveRequest request{.source = s.source().label,
                             .model = scenario.model,
                             .policy = chosen_policy(s, scenario, policy_text, policy_file),
                             .method = choice("method", method, analytic::parse_method),
@@ -195,11 +183,11 @@ py::tuple solve(const Source& s, const std::optional<std::string>& policy_text, 
   std::string why;
   require_valid(request.is_valid(&why), why);
   request.model.policy = request.policy;  // the chain is that of the policy solved (memory adds the mode)
-  api::require_exact_engine_fits(request.model, s.label, request.method);
+  api::require_exact_engine_fits(request.model, s.source().label, request.method);
   const api::SolveResult result = run_released([&](const api::Cancellation* cancel) { return api::solve(request, cancel); });
   const analytic::StationaryResult& stationary = result.evaluation.stationary;
   if (stationary.summary.status != analytic::SolverStatus::kConverged)
-    throw std::runtime_error(s.label + ": the stationary solve failed: " + stationary.summary.message);
+    throw std::runtime_error(s.source().label + ": the stationary solve failed: " + stationary.summary.message);
   const Eigen::VectorXd& p = stationary.probabilities;
   py::array_t<double> probabilities(p.size());
   std::copy(p.data(), p.data() + p.size(), probabilities.mutable_data());
@@ -209,7 +197,7 @@ py::tuple solve(const Source& s, const std::optional<std::string>& policy_text, 
 py::object optimize(const Source& s, const std::string& policy_class, const std::string& search, const std::string& method,
                     std::int64_t max_maps, int threads, int starts, const std::string& export_policy) {
   const scenarios::Scenario& scenario = load(s);
-  const api::OptimizeRequest request{.source = s.label,
+  const api::OptimizeRequest request{.source = s.source().label,
                                      .model = scenario.model,
                                      .policy_class = api::parse_policy_class(policy_class),
                                      .search = choice("search", search, analytic::parse_search),
@@ -223,9 +211,9 @@ py::object optimize(const Source& s, const std::string& policy_class, const std:
   require_valid(request.is_valid(&why), why);
   model::Model searched = request.model;
   searched.policy.reset();  // the searches solve level maps, whatever form the file's policy has
-  api::require_exact_engine_fits(searched, s.label, request.method);
+  api::require_exact_engine_fits(searched, s.source().label, request.method);
   if (request.policy_class == api::PolicyClass::kMarkov || request.policy_class == api::PolicyClass::kAll)
-    api::require_markov_control_fits(searched, s.label, "class " + policy_class);
+    api::require_markov_control_fits(searched, s.source().label, "class " + policy_class);
   const api::OptimizeResult result = run_released([&](const api::Cancellation* cancel) { return api::optimize(request, cancel); });
   return to_python(api::to_json(request, result));
 }
@@ -246,7 +234,7 @@ py::object simulate(const Source& s, const std::optional<std::string>& policy_te
                     std::uint64_t seed, std::optional<int> replications, std::optional<double> horizon,
                     std::optional<double> warmup, int threads, std::optional<double> precision, double time_limit) {
   const scenarios::Scenario& scenario = load(s);
-  const api::SimulateRequest request{.source = s.label,
+  const api::SimulateRequest request{.source = s.source().label,
                                      .model = scenario.model,
                                      .policy = chosen_policy(s, scenario, policy_text, policy_file),
                                      .settings = settings_of(seed, replications, horizon, warmup, threads, precision, time_limit)};
@@ -261,7 +249,7 @@ py::object compare(const Source& s, const std::optional<std::string>& a_text, co
                    double time_limit) {
   const scenarios::Scenario& scenario = load(s);
   const api::CompareRequest request{
-      .source = s.label,
+      .source = s.source().label,
       .model = scenario.model,
       .a = chosen_policy(s, scenario, a_text, a_file),
       .b = chosen_policy(s, scenario, b_text, b_file),
@@ -280,11 +268,11 @@ py::object validate(const Source& s, const std::optional<std::string>& policy_te
       settings_of(seed, replications, horizon, warmup, threads, precision, time_limit);
   std::string absent = analytic::exact_refusal(policy);
   if (absent.empty()) absent = api::exact_engine_refusal(scenario.model);
-  const api::ValidateRequest request{.source = s.label, .model = scenario.model, .policy = policy, .settings = settings,
+  const api::ValidateRequest request{.source = s.source().label, .model = scenario.model, .policy = policy, .settings = settings,
                                      .simulated_model = std::nullopt, .exact_absent = absent};
   const auto [resolved, result] = run_released([&](const api::Cancellation*) {
     api::ValidateRequest with_horizon = request;
-    with_horizon.settings.horizon = api::validation_horizon(request.model, request.policy, request.settings, s.label);
+    with_horizon.settings.horizon = api::validation_horizon(request.model, request.policy, request.settings, s.source().label);
     api::ValidateResult comparison = api::validate(with_horizon);
     return std::make_pair(std::move(with_horizon), std::move(comparison));
   });
@@ -303,7 +291,7 @@ py::object validate(const Source& s, const std::optional<std::string>& policy_te
 py::object sweep(const Source& s, const std::string& parameter, const std::vector<double>& values, int threads,
                  const std::string& policy_class) {
   const scenarios::Scenario& scenario = load(s);
-  const api::SweepRequest request{.source = s.label,
+  const api::SweepRequest request{.source = s.source().label,
                                   .model = scenario.model,
                                   .parameter = choice("param", parameter, validation::parse_sweep_parameter),
                                   .values = values,
@@ -375,10 +363,10 @@ PYBIND11_MODULE(_crawlq, m) {
   py::class_<Source>(m, "Source")
       .def(py::init<std::string, std::string, std::string, std::vector<std::pair<std::string, double>>>(), py::arg("text"),
            py::arg("label"), py::arg("directory"), py::arg("changes"))
-      .def_readonly("text", &Source::text)
-      .def_readonly("label", &Source::label)
-      .def_readonly("directory", &Source::directory)
-      .def_readonly("changes", &Source::changes);
+      .def_property_readonly("text", [](const Source& s) { return s.source().text; })
+      .def_property_readonly("label", [](const Source& s) { return s.source().label; })
+      .def_property_readonly("directory", [](const Source& s) { return s.source().directory; })
+      .def_property_readonly("changes", [](const Source& s) { return s.source().changes; });
   std::vector<std::string> parameters;
   for (const auto parameter : crawlq::validation::sweep_parameters())
     parameters.push_back(crawlq::validation::parameter_name(parameter));
