@@ -13,6 +13,9 @@ find_package(yaml-cpp REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(nlohmann_json REQUIRED)
 find_package(Threads REQUIRED)
+# The lab's web server (`crawlq lab`): Debian's libcpp-httplib-dev, a compiled library found by pkg-config.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET cpp-httplib)
 if(CRAWLQ_MPI)
   # Debian's libopenmpi-dev; crawlq calls MPI's C functions only, so the deprecated C++ bindings stay out.
   set(MPI_CXX_SKIP_MPICXX ON)

@@ -1,0 +1,154 @@
+#include "app/lab_api.hpp"
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analytic/policy_evaluation.hpp"
+#include "api/describe_request.hpp"
+#include "api/optimize_request.hpp"
+#include "api/request_checks.hpp"
+#include "api/scenario_source.hpp"
+#include "model/input_error.hpp"
+
+namespace crawlq::app {
+
+namespace {
+
+// A body's value at `key` as T, or `fallback` when absent; InputError naming the key otherwise.
+template <class T>
+T field(const nlohmann::json& body, const char* key, T fallback) {
+  const auto found = body.find(key);
+  if (found == body.end() || found->is_null()) return fallback;
+  try {
+    return found->get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw model::InputError(key, fmt::format("'{}' is not the kind of value this key takes", found->dump()));
+  }
+}
+
+struct LabScenario {
+  std::string label;
+  scenarios::Scenario scenario;
+};
+
+LabScenario read(const nlohmann::json& body) {
+  if (!body.is_object()) throw model::InputError("the request's body must be a JSON object with a \"scenario\"");
+  const auto scenario = body.find("scenario");
+  if (scenario == body.end() || !scenario->is_object())
+    throw model::InputError("scenario", "give the scenario as an object (its YAML's JSON form)");
+  api::ScenarioSource source{.text = scenario->dump(), .label = field<std::string>(body, "name", "scenario"),
+                             .directory = ".", .changes = {}};
+  for (const auto& change : field<nlohmann::json>(body, "changes", nlohmann::json::array())) {
+    if (!change.is_array() || change.size() != 2 || !change[0].is_string() || !change[1].is_number())
+      throw model::InputError("changes", fmt::format("{}: give [\"parameter\", value]", change.dump()));
+    source.changes.emplace_back(change[0].get<std::string>(), change[1].get<double>());
+  }
+  return {source.label, api::read_scenario(source)};
+}
+
+model::ControlPolicy policy_of(const nlohmann::json& body, const LabScenario& s) {
+  const auto policy = body.find("policy");
+  if (policy != body.end() && !policy->is_null())
+    return scenarios::parse_policy(policy->dump(), "policy", s.scenario.model);
+  return api::policy_or_default(s.scenario.model, s.label, "give \"policy\": {\"thresholds\": [...]} or another form");
+}
+
+}  // namespace
+
+nlohmann::json lab_solve(const nlohmann::json& body, const api::Cancellation* cancel) {
+  const LabScenario s = read(body);
+  api::SolveRequest request{.source = s.label,
+                            .model = s.scenario.model,
+                            .policy = policy_of(body, s),
+                            .method = analytic::Method::kAuto,
+                            .threads = 1,  // requests run side by side; one thread each
+                            .sojourn = field<bool>(body, "sojourn", false),
+                            .transforms = {},
+                            .cdf_points = {}};
+  request.model.policy = request.policy;
+  api::require_exact_engine_fits(request.model, s.label);
+  const api::SolveResult result = api::solve(request, cancel);
+  const auto& summary = result.evaluation.stationary.summary;
+  if (summary.status != analytic::SolverStatus::kConverged)
+    throw std::runtime_error(fmt::format("{}: the stationary solve failed: {}", s.label, summary.message));
+  return api::to_json(request, result);
+}
+
+nlohmann::json lab_optimize(const nlohmann::json& body, const api::Cancellation* cancel) {
+  const LabScenario s = read(body);
+  const std::string policy_class = field<std::string>(body, "class", "thresholds");
+  api::OptimizeRequest request{.source = s.label,
+                               .model = s.scenario.model,
+                               .policy_class = api::parse_policy_class(policy_class),
+                               .search = analytic::Search::kAuto,
+                               .method = analytic::Method::kAuto,
+                               .max_maps = 1'000'000,
+                               .threads = 1,
+                               .starts = 1,
+                               .export_policy = "",
+                               .progress = nullptr};
+  try {
+    request.search = analytic::parse_search(field<std::string>(body, "search", "auto"));
+  } catch (const std::invalid_argument& e) {
+    throw model::InputError("search", e.what());
+  }
+  if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
+  model::Model searched = request.model;
+  searched.policy.reset();
+  api::require_exact_engine_fits(searched, s.label);
+  if (request.policy_class == api::PolicyClass::kMarkov || request.policy_class == api::PolicyClass::kAll)
+    api::require_markov_control_fits(searched, s.label, "class " + policy_class);
+  return api::to_json(request, api::optimize(request, cancel));
+}
+
+nlohmann::json lab_describe(const nlohmann::json& body) {
+  const LabScenario s = read(body);
+  return api::describe({.model = s.scenario.model, .repairs = s.scenario.repairs});
+}
+
+nlohmann::json lab_landscape(const nlohmann::json& body, const api::Cancellation* cancel) {
+  const LabScenario s = read(body);
+  model::Model model = s.scenario.model;
+  model.policy.reset();
+  const int modes = model.modes(), capacity = model.capacity;
+  if (modes < 3) throw model::InputError("axes", fmt::format("{} modes make {} thresholds: a landscape needs two", modes, modes - 1));
+  auto thresholds = field<std::vector<int>>(body, "thresholds", std::vector<int>(static_cast<std::size_t>(modes - 1), -1));
+  const auto axes = field<std::vector<int>>(body, "axes", {0, 1});
+  if (static_cast<int>(thresholds.size()) != modes - 1)
+    throw model::InputError("thresholds", fmt::format("{} values for {} modes: give {}", thresholds.size(), modes, modes - 1));
+  if (axes.size() != 2 || axes[0] == axes[1] || axes[0] < 0 || axes[1] < 0 || axes[0] >= modes - 1 || axes[1] >= modes - 1)
+    throw model::InputError("axes", fmt::format("give two different thresholds from 0 to {}", modes - 2));
+  api::require_exact_engine_fits(model, s.label);
+  const analytic::PolicyEvaluator evaluator(model, analytic::Method::kAuto, 1, cancel);
+  nlohmann::json values = nlohmann::json::array(), grid = nlohmann::json::array();
+  for (int j = -1; j <= capacity; ++j) values.push_back(j);
+  std::optional<std::pair<std::vector<int>, double>> best;
+  for (int a = -1; a <= capacity; ++a) {
+    nlohmann::json row = nlohmann::json::array();
+    for (int b = -1; b <= capacity; ++b) {
+      thresholds[static_cast<std::size_t>(axes[0])] = a;
+      thresholds[static_cast<std::size_t>(axes[1])] = b;
+      if (!std::is_sorted(thresholds.begin(), thresholds.end())) {
+        row.push_back(nullptr);
+        continue;
+      }
+      const auto e = evaluator.evaluate(model::Policy::from_thresholds(thresholds, modes, capacity));
+      if (e.stationary.summary.status != analytic::SolverStatus::kConverged) {
+        row.push_back(nullptr);
+        continue;
+      }
+      row.push_back(e.measures.cost);
+      if (!best || e.measures.cost < best->second) best.emplace(thresholds, e.measures.cost);
+    }
+    grid.push_back(std::move(row));
+  }
+  nlohmann::json j{{"axes", axes}, {"values", values}, {"cost", grid}};
+  j["best"] = best ? nlohmann::json{{"thresholds", best->first}, {"cost", best->second}} : nlohmann::json(nullptr);
+  return j;
+}
+
+}  // namespace crawlq::app

@@ -1,0 +1,165 @@
+#include "app/lab_command.hpp"
+
+#include <fmt/format.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/command_support.hpp"
+#include "app/embedded_files.hpp"
+#include "app/lab_api.hpp"
+#include "model/input_error.hpp"
+#include "scenarios/yaml_document.hpp"
+#include "scenarios/yaml_json.hpp"
+
+// Last: it brings <resolv.h>, whose `_res` macro breaks Eigen's headers included after it.
+#include <httplib.h>
+
+namespace crawlq::app {
+
+namespace {
+
+// Scenarios are a few kilobytes; a body far larger is refused (413) before it is read whole.
+constexpr std::size_t kLargestBody = std::size_t{1} << 20;
+
+struct LabOptions {
+  std::vector<std::string> files;
+  int port = 8080;
+  std::string host = "127.0.0.1";
+};
+
+// The scenarios the page offers: the FILEs given, else the shipped ones built into the binary, the
+// paper's first example first. Each in its YAML's JSON form, checked now: a broken FILE is refused
+// before the server starts.
+nlohmann::json offered_scenarios(const std::vector<std::string>& files) {
+  nlohmann::json offered = nlohmann::json::array();
+  const auto add = [&](const std::string& name, const std::string& text) {
+    nlohmann::json body{{"scenario", scenarios::yaml_to_json(text, name)}, {"name", name}};
+    lab_describe(body);  // the same rules as solve: refused here, not on the page
+    offered.push_back(std::move(body));
+  };
+  if (!files.empty()) {
+    for (const auto& file : files) add(file, scenarios::read_file(file));
+    return offered;
+  }
+  for (const char* shipped : {"paper-example-1", "teaching-two-robots", "teaching-hysteresis", "paper-real-data"})
+    if (const EmbeddedFile* file = embedded_file(fmt::format("scenarios/{}.yaml", shipped)))
+      add(shipped, std::string(file->content));
+  return offered;
+}
+
+std::string message_of(const model::InputError& e) {
+  const std::string shown = e.shown();
+  return shown.rfind("crawlq: ", 0) == 0 ? shown.substr(8) : shown;
+}
+
+// A POST route: the body read as JSON, `answer` run on it; bad input 400, anything else 500, each
+// with {"error": message}.
+template <class Answer>
+void post(httplib::Server& server, const std::string& path, Answer answer) {
+  server.Post(path, [answer](const httplib::Request& request, httplib::Response& response) {
+    nlohmann::json reply;
+    try {
+      nlohmann::json body;
+      try {
+        body = nlohmann::json::parse(request.body);
+      } catch (const nlohmann::json::parse_error& e) {
+        throw model::InputError(fmt::format("the request's body is not JSON: {}", e.what()));
+      }
+      reply = answer(body);
+    } catch (const model::InputError& e) {
+      response.status = 400;
+      reply = {{"error", message_of(e)}};
+    } catch (const std::exception& e) {
+      response.status = 500;
+      reply = {{"error", e.what()}};
+    }
+    response.set_content(reply.dump(), "application/json");
+  });
+}
+
+void serve_file(httplib::Server& server, const std::string& path, const std::string& name, const char* type) {
+  server.Get(path, [name, type](const httplib::Request&, httplib::Response& response) {
+    const EmbeddedFile* file = embedded_file(name);
+    if (!file) {
+      response.status = 404;
+      return;
+    }
+    response.set_content(std::string(file->content), type);
+  });
+}
+
+int run(const LabOptions& o) {
+  const nlohmann::json offered = offered_scenarios(o.files);
+  httplib::Server server;
+  server.set_payload_max_length(kLargestBody);
+  serve_file(server, "/", "index.html", "text/html; charset=utf-8");
+  serve_file(server, "/lab.js", "lab.js", "text/javascript; charset=utf-8");
+  serve_file(server, "/lab.css", "lab.css", "text/css; charset=utf-8");
+  server.Get("/api/scenarios", [offered](const httplib::Request&, httplib::Response& response) {
+    response.set_content(nlohmann::json{{"scenarios", offered}}.dump(), "application/json");
+  });
+  post(server, "/api/solve", [](const nlohmann::json& body) { return lab_solve(body); });
+  post(server, "/api/optimize", [](const nlohmann::json& body) { return lab_optimize(body); });
+  post(server, "/api/describe", [](const nlohmann::json& body) { return lab_describe(body); });
+  post(server, "/api/landscape", [](const nlohmann::json& body) { return lab_landscape(body); });
+
+  int port = o.port;
+  if (port == 0) {
+    port = server.bind_to_any_port(o.host);
+  } else if (!server.bind_to_port(o.host, port)) {
+    port = -1;
+  }
+  if (port < 0)
+    throw UsageError(fmt::format("--port {}: cannot listen on {}:{} (in use, or not an address of this machine)",
+                                 o.port, o.host, o.port));
+  // Ctrl-C and SIGTERM stop the server from a thread that waits for them, not from a handler.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  std::thread watcher([&] {
+    int signal_number = 0;
+    sigwait(&stop_signals, &signal_number);
+    server.stop();
+  });
+  const std::string host = o.host.find(':') != std::string::npos ? "[" + o.host + "]" : o.host;
+  fmt::print("crawlq lab: open http://{}:{}/  ({} scenario{}; Ctrl-C stops it)\n", host, port, offered.size(),
+             offered.size() == 1 ? "" : "s");
+  std::fflush(stdout);
+  server.listen_after_bind();
+  pthread_kill(watcher.native_handle(), SIGTERM);  // stopped some other way: end the watcher too
+  watcher.join();
+  return 0;
+}
+
+}  // namespace
+
+std::function<int()> add_lab_command(CLI::App& app) {
+  auto o = std::make_shared<LabOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "lab",
+      "An interactive page for teaching and exploring, served on this machine: sliders for the capacity,\n"
+      "the scales and the costs, the policy as bars to drag, the exact measures and cost as they change,\n"
+      "the cost landscape over two thresholds, and a guess-the-optimum mode. Open the printed address in a\n"
+      "browser. The page's JSON API (POST /api/solve, /api/optimize, /api/describe, /api/landscape) answers\n"
+      "what the commands of the same name print with --json.\n"
+      "Examples: crawlq lab\n"
+      "          crawlq lab scenarios/data/paper-example-1.yaml --port 9000");
+  cmd->add_option("FILE", o->files, "scenario files to offer (default: the shipped ones, the paper's first example first)");
+  cmd->add_option("--port", o->port, "port to listen on (0: any free one, printed)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  cmd->add_option("--host", o->host, "address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network)")
+      ->capture_default_str();
+  return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
+}
+
+}  // namespace crawlq::app
