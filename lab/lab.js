@@ -215,13 +215,18 @@ async function drawLandscape() {
   if (a === b) { $("landscape-note").textContent = "Choose two different thresholds."; return; }
   const base = thresholds ?? Array(n - 1).fill(-1);
   const key = JSON.stringify([state.changes, a, b, base.filter((_, i) => i !== a && i !== b), state.scenario]);
+  // Calls that overlap share one request; an answer for an older key is not drawn.
   if (state.landscapeKey !== key) {
     state.landscapeKey = key;
-    try {
-      state.landscape = await api("/api/landscape", body({ thresholds: base, axes: [a, b] }));
-    } catch (error) { $("landscape-note").textContent = error.message; return; }
+    state.landscapeRequest = api("/api/landscape", body({ thresholds: base, axes: [a, b] }));
   }
-  const L = state.landscape, size = L.values.length, margin = 28, cell = (canvas.width - margin) / size;
+  let L;
+  try {
+    L = await state.landscapeRequest;
+  } catch (error) { $("landscape-note").textContent = error.message; return; }
+  if (state.landscapeKey !== key) return;
+  state.landscape = L;
+  const size = L.values.length, margin = 28, cell = (canvas.width - margin) / size;
   const costs = L.cost.flat().filter((c) => c !== null), low = Math.min(...costs), high = Math.max(...costs);
   ctx.clearRect(0, 0, canvas.width, canvas.height);
   // The thresholds' values along the top (columns) and the left (rows).
