@@ -19,13 +19,16 @@ std::string exact_engine_refusal(const model::Model& model, analytic::Method met
   if (need.bytes <= available) return "";
   const auto largest = analytic::largest_capacity_within(model, available, method);
   return fmt::format(
-      "capacity: {} makes {:.3g} states and needs about {:.3g} GiB for the exact engine, more than the {:.3g} GiB "
+      "capacity: {} makes {:.3g} states and needs about {:.3g} GiB for the exact engine, more than "
+      "the {:.3g} GiB "
       "this machine can give; {}",
       model.capacity, need.states, need.bytes / (1 << 30), available / (1 << 30),
-      largest ? fmt::format("the largest capacity that fits is {}", *largest) : std::string("even capacity 1 does not fit"));
+      largest ? fmt::format("the largest capacity that fits is {}", *largest)
+              : std::string("even capacity 1 does not fit"));
 }
 
-void require_exact_engine_fits(const model::Model& model, const std::string& source, analytic::Method method) {
+void require_exact_engine_fits(const model::Model& model, const std::string& source,
+                               analytic::Method method) {
   const analytic::SolverRegistration& solver = analytic::registration(method, model);
   if (const std::string why = solver.refusal(model); !why.empty())
     throw model::InputError(fmt::format("{}: --method {}: {}", source, solver.name, why));
@@ -33,26 +36,33 @@ void require_exact_engine_fits(const model::Model& model, const std::string& sou
     throw model::InputError(fmt::format("{}: {}", source, why));
 }
 
-void require_markov_control_fits(const model::Model& model, const std::string& source, const std::string& what_asked) {
+void require_markov_control_fits(const model::Model& model, const std::string& source,
+                                 const std::string& what_asked) {
   const double available = available_bytes();
   const analytic::MemoryEstimate need = analytic::markov_control_memory(model);
   if (need.bytes <= available) return;
   model::Model m = model;
   int largest = 0;
-  for (m.capacity = 1; m.capacity < model.capacity && analytic::markov_control_memory(m).bytes <= available; ++m.capacity)
+  for (m.capacity = 1;
+       m.capacity < model.capacity && analytic::markov_control_memory(m).bytes <= available;
+       ++m.capacity)
     largest = m.capacity;
-  throw model::InputError(fmt::format("{}: {}: capacity {} makes {:.3g} states and every policy that sees them needs about "
-                                      "{:.3g} GiB, more than the {:.3g} GiB this machine can give; {}",
-                                      source, what_asked, model.capacity, need.states, need.bytes / (1 << 30),
-                                      available / (1 << 30),
-                                      largest ? fmt::format("the largest capacity that fits is {}", largest)
-                                              : std::string("even capacity 1 does not fit")));
+  throw model::InputError(fmt::format(
+      "{}: {}: capacity {} makes {:.3g} states and every policy that sees them needs about "
+      "{:.3g} GiB, more than the {:.3g} GiB this machine can give; {}",
+      source, what_asked, model.capacity, need.states, need.bytes / (1 << 30),
+      available / (1 << 30),
+      largest ? fmt::format("the largest capacity that fits is {}", largest)
+              : std::string("even capacity 1 does not fit")));
 }
 
-model::ControlPolicy policy_or_default(const model::Model& model, const std::string& source, const std::string& how) {
+model::ControlPolicy policy_or_default(const model::Model& model, const std::string& source,
+                                       const std::string& how) {
   if (model.policy) return *model.policy;
-  if (model.modes() == 1) return model::Policy::constant(1, 1, model.capacity);  // the only policy there is
-  throw model::InputError(fmt::format("{}: no policy: the file has no `policy:` section; {}", source, how));
+  if (model.modes() == 1)
+    return model::Policy::constant(1, 1, model.capacity);  // the only policy there is
+  throw model::InputError(
+      fmt::format("{}: no policy: the file has no `policy:` section; {}", source, how));
 }
 
 }  // namespace crawlq::api

@@ -1,8 +1,8 @@
 #pragma once
 // A scenario as a program holds it rather than as a file on disk: its text (YAML or JSON), the name
 // messages give it, the directory its relative file names start from, and changes to apply to the
-// model read (any parameter of `sweep --param`, in order). The Python package's Scenario and the lab's
-// requests are this; both read it here, so a changed copy means the same model in both.
+// model read (any parameter of `sweep --param`, in order). The Python package's Scenario and the
+// lab's requests are this; both read it here, so a changed copy means the same model in both.
 #include <string>
 #include <utility>
 #include <vector>

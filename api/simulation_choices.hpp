@@ -1,8 +1,8 @@
 #pragma once
-// A simulation's settings as a user chooses them (the flags of simulate, validate and reproduce; the
-// keywords of the Python package), turned into the run's settings by one rule: unless the user fixes
-// the number of replications alone, the run goes on until the headline half-widths are within 1% of
-// their estimates, since an interval too wide to decide anything is no default.
+// A simulation's settings as a user chooses them (the flags of simulate, validate and reproduce;
+// the keywords of the Python package), turned into the run's settings by one rule: unless the user
+// fixes the number of replications alone, the run goes on until the headline half-widths are within
+// 1% of their estimates, since an interval too wide to decide anything is no default.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,7 +15,8 @@ namespace crawlq::api {
 
 struct SimulationChoices {
   std::uint64_t seed = 1;
-  std::optional<int> replications;  // given alone: exactly this many; else the sequential mode's first batch
+  std::optional<int>
+      replications;  // given alone: exactly this many; else the sequential mode's first batch
   std::optional<double> horizon;    // default: a million pages at the busiest mode
   std::optional<double> warmup;     // default: MSER-5 on a pilot run
   int threads = 0;                  // replications at once; 0: every core
@@ -26,9 +27,11 @@ struct SimulationChoices {
 // The checked settings; model::InputError naming the flag and the value otherwise.
 validation::SimulationSettings simulation_settings(const SimulationChoices& choices);
 
-// The horizon a validation of `policy` on `simulated` runs: the settings', else the default at the pace
-// a pilot run measures; model::InputError naming `source` when the run could not finish in time.
+// The horizon a validation of `policy` on `simulated` runs: the settings', else the default at the
+// pace a pilot run measures; model::InputError naming `source` when the run could not finish in
+// time.
 double validation_horizon(const model::Model& simulated, const model::ControlPolicy& policy,
-                          const validation::SimulationSettings& settings, const std::string& source);
+                          const validation::SimulationSettings& settings,
+                          const std::string& source);
 
 }  // namespace crawlq::api

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <cmath>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -9,10 +12,16 @@
 
 #include "analytic/policy_evaluation.hpp"
 #include "api/describe_request.hpp"
+#include "api/json_output.hpp"
 #include "api/optimize_request.hpp"
 #include "api/request_checks.hpp"
 #include "api/scenario_source.hpp"
 #include "model/input_error.hpp"
+#include "sim/horizon.hpp"
+#include "sim/observer.hpp"
+#include "sim/policy.hpp"
+#include "sim/replications.hpp"
+#include "sim/simulator.hpp"
 
 namespace crawlq::app {
 
@@ -26,7 +35,8 @@ T field(const nlohmann::json& body, const char* key, T fallback) {
   try {
     return found->get<T>();
   } catch (const nlohmann::json::exception&) {
-    throw model::InputError(key, fmt::format("'{}' is not the kind of value this key takes", found->dump()));
+    throw model::InputError(
+        key, fmt::format("'{}' is not the kind of value this key takes", found->dump()));
   }
 }
 
@@ -36,15 +46,20 @@ struct LabScenario {
 };
 
 LabScenario read(const nlohmann::json& body) {
-  if (!body.is_object()) throw model::InputError("the request's body must be a JSON object with a \"scenario\"");
+  if (!body.is_object())
+    throw model::InputError("the request's body must be a JSON object with a \"scenario\"");
   const auto scenario = body.find("scenario");
   if (scenario == body.end() || !scenario->is_object())
     throw model::InputError("scenario", "give the scenario as an object (its YAML's JSON form)");
-  api::ScenarioSource source{.text = scenario->dump(), .label = field<std::string>(body, "name", "scenario"),
-                             .directory = ".", .changes = {}};
+  api::ScenarioSource source{.text = scenario->dump(),
+                             .label = field<std::string>(body, "name", "scenario"),
+                             .directory = ".",
+                             .changes = {}};
   for (const auto& change : field<nlohmann::json>(body, "changes", nlohmann::json::array())) {
-    if (!change.is_array() || change.size() != 2 || !change[0].is_string() || !change[1].is_number())
-      throw model::InputError("changes", fmt::format("{}: give [\"parameter\", value]", change.dump()));
+    if (!change.is_array() || change.size() != 2 || !change[0].is_string() ||
+        !change[1].is_number())
+      throw model::InputError("changes",
+                              fmt::format("{}: give [\"parameter\", value]", change.dump()));
     source.changes.emplace_back(change[0].get<std::string>(), change[1].get<double>());
   }
   return {source.label, api::read_scenario(source)};
@@ -54,10 +69,100 @@ model::ControlPolicy policy_of(const nlohmann::json& body, const LabScenario& s)
   const auto policy = body.find("policy");
   if (policy != body.end() && !policy->is_null())
     return scenarios::parse_policy(policy->dump(), "policy", s.scenario.model);
-  return api::policy_or_default(s.scenario.model, s.label, "give \"policy\": {\"thresholds\": [...]} or another form");
+  return api::policy_or_default(s.scenario.model, s.label,
+                                "give \"policy\": {\"thresholds\": [...]} or another form");
 }
 
+// One sample path as the page draws it: every batch, service, expiry and decision, up to a cap.
+class PathRecorder final : public sim::Observer {
+ public:
+  explicit PathRecorder(std::size_t most) : most_(most) {}
+  void on_interval(double, double, int, int) override {}
+  void on_batch(double time, int batch, int accepted) override {
+    add({time, "batch", batch, accepted});
+  }
+  void on_served(double time, double sojourn) override { add({time, "served", sojourn}); }
+  void on_expired(double time, double sojourn) override { add({time, "expired", sojourn}); }
+  void on_state(double time, int level, int robots) override {
+    add({time, "state", level, robots});
+  }
+  bool wants_state() const override { return true; }
+  nlohmann::json take() { return std::move(events_); }
+  const std::atomic<bool>& full() const { return full_; }
+
+ private:
+  void add(nlohmann::json event) {
+    if (events_.size() >= most_) {
+      full_ = true;
+      return;
+    }
+    events_.push_back(std::move(event));
+  }
+  std::size_t most_;
+  nlohmann::json events_ = nlohmann::json::array();
+  std::atomic<bool> full_{false};
+};
+
+// The page's path: enough to watch for a minute, little enough to send at once.
+constexpr std::size_t kMostPathEvents = 20000;
+constexpr double kPathEvents = 2000, kReplicationEvents = 2e5;
+
 }  // namespace
+
+std::function<void(const LabEmit&, const api::Cancellation*)> lab_simulation(
+    const nlohmann::json& body) {
+  const auto s = std::make_shared<const LabScenario>(read(body));
+  const model::Model& model = s->scenario.model;
+  const model::ControlPolicy policy = policy_of(body, *s);
+  const std::shared_ptr<const sim::Policy> simulated = sim::make_policy(policy);
+  const auto seed = field<std::uint64_t>(body, "seed", 1);
+  const int replications = field<int>(body, "replications", 20);
+  if (replications < 2 || replications > 1000)
+    throw model::InputError("replications", fmt::format("{}: give 2 to 1000", replications));
+  const sim::Pace pace = sim::measure_pace(model, *simulated, seed);
+  const double per_time = std::max(pace.events_per_time, 1e-300);
+  const double path_horizon = field<double>(body, "path_horizon", kPathEvents / per_time);
+  const double horizon = field<double>(body, "horizon", kReplicationEvents / per_time);
+  if (!(path_horizon > 0) || !(horizon > 0) || !std::isfinite(path_horizon) ||
+      !std::isfinite(horizon))
+    throw model::InputError("horizon", "give positive times");
+  if ((path_horizon + 1.1 * horizon * replications) * per_time > 1e9)
+    throw model::InputError(
+        "horizon", "more than 10^9 events in all: give a shorter horizon or fewer replications");
+  return [s, simulated, seed, replications, path_horizon, horizon](
+             const LabEmit& emit, const api::Cancellation* cancel) {
+    const model::Model& model = s->scenario.model;
+    PathRecorder path(kMostPathEvents);
+    sim::Simulator(model, *simulated)
+        .run(seed, 0, 0.0, path_horizon, {&path}, sim::RunLimits{.stop = &path.full()});
+    if (!emit("path", {{"events", path.take()}, {"horizon", path_horizon}})) return;
+
+    sim::ReplicationPlan plan{.seed = seed,
+                              .replications = replications,
+                              .warmup = 0.1 * horizon,
+                              .horizon = horizon,
+                              .threads = 1};
+    plan.stop = cancel;
+    std::vector<sim::ReplicationEstimate> estimates;
+    std::uint64_t events = 0;
+    double seconds = 0;
+    // Two replications a round: an interval needs two, and the page sees it narrow round by round.
+    for (int first = 0; first < replications; first += 2) {
+      if (cancel && *cancel) return;
+      const auto started = std::chrono::steady_clock::now();
+      sim::ReplicationBatch batch =
+          sim::run_replications(model, *simulated, plan, first, std::min(2, replications - first));
+      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      events += batch.events;
+      for (auto& e : batch.estimates) estimates.push_back(std::move(e));
+      if (batch.cut_short) return;
+      const sim::SimulationSummary summary = sim::summarize(model, estimates, events, seconds);
+      nlohmann::json j{{"replications", estimates.size()}, {"events", events}};
+      api::put_measures(j, summary, false);
+      if (!emit("estimates", j)) return;
+    }
+  };
+}
 
 nlohmann::json lab_solve(const nlohmann::json& body, const api::Cancellation* cancel) {
   const LabScenario s = read(body);
@@ -74,7 +179,8 @@ nlohmann::json lab_solve(const nlohmann::json& body, const api::Cancellation* ca
   const api::SolveResult result = api::solve(request, cancel);
   const auto& summary = result.evaluation.stationary.summary;
   if (summary.status != analytic::SolverStatus::kConverged)
-    throw std::runtime_error(fmt::format("{}: the stationary solve failed: {}", s.label, summary.message));
+    throw std::runtime_error(
+        fmt::format("{}: the stationary solve failed: {}", s.label, summary.message));
   return api::to_json(request, result);
 }
 
@@ -100,7 +206,8 @@ nlohmann::json lab_optimize(const nlohmann::json& body, const api::Cancellation*
   model::Model searched = request.model;
   searched.policy.reset();
   api::require_exact_engine_fits(searched, s.label);
-  if (request.policy_class == api::PolicyClass::kMarkov || request.policy_class == api::PolicyClass::kAll)
+  if (request.policy_class == api::PolicyClass::kMarkov ||
+      request.policy_class == api::PolicyClass::kAll)
     api::require_markov_control_fits(searched, s.label, "class " + policy_class);
   return api::to_json(request, api::optimize(request, cancel));
 }
@@ -115,13 +222,20 @@ nlohmann::json lab_landscape(const nlohmann::json& body, const api::Cancellation
   model::Model model = s.scenario.model;
   model.policy.reset();
   const int modes = model.modes(), capacity = model.capacity;
-  if (modes < 3) throw model::InputError("axes", fmt::format("{} modes make {} thresholds: a landscape needs two", modes, modes - 1));
-  auto thresholds = field<std::vector<int>>(body, "thresholds", std::vector<int>(static_cast<std::size_t>(modes - 1), -1));
+  if (modes < 3)
+    throw model::InputError(
+        "axes",
+        fmt::format("{} modes make {} thresholds: a landscape needs two", modes, modes - 1));
+  auto thresholds = field<std::vector<int>>(
+      body, "thresholds", std::vector<int>(static_cast<std::size_t>(modes - 1), -1));
   const auto axes = field<std::vector<int>>(body, "axes", {0, 1});
   if (static_cast<int>(thresholds.size()) != modes - 1)
-    throw model::InputError("thresholds", fmt::format("{} values for {} modes: give {}", thresholds.size(), modes, modes - 1));
-  if (axes.size() != 2 || axes[0] == axes[1] || axes[0] < 0 || axes[1] < 0 || axes[0] >= modes - 1 || axes[1] >= modes - 1)
-    throw model::InputError("axes", fmt::format("give two different thresholds from 0 to {}", modes - 2));
+    throw model::InputError("thresholds", fmt::format("{} values for {} modes: give {}",
+                                                      thresholds.size(), modes, modes - 1));
+  if (axes.size() != 2 || axes[0] == axes[1] || axes[0] < 0 || axes[1] < 0 ||
+      axes[0] >= modes - 1 || axes[1] >= modes - 1)
+    throw model::InputError("axes",
+                            fmt::format("give two different thresholds from 0 to {}", modes - 2));
   api::require_exact_engine_fits(model, s.label);
   const analytic::PolicyEvaluator evaluator(model, analytic::Method::kAuto, 1, cancel);
   nlohmann::json values = nlohmann::json::array(), grid = nlohmann::json::array();
@@ -136,7 +250,8 @@ nlohmann::json lab_landscape(const nlohmann::json& body, const api::Cancellation
         row.push_back(nullptr);
         continue;
       }
-      const auto e = evaluator.evaluate(model::Policy::from_thresholds(thresholds, modes, capacity));
+      const auto e =
+          evaluator.evaluate(model::Policy::from_thresholds(thresholds, modes, capacity));
       if (e.stationary.summary.status != analytic::SolverStatus::kConverged) {
         row.push_back(nullptr);
         continue;
@@ -147,7 +262,8 @@ nlohmann::json lab_landscape(const nlohmann::json& body, const api::Cancellation
     grid.push_back(std::move(row));
   }
   nlohmann::json j{{"axes", axes}, {"values", values}, {"cost", grid}};
-  j["best"] = best ? nlohmann::json{{"thresholds", best->first}, {"cost", best->second}} : nlohmann::json(nullptr);
+  j["best"] = best ? nlohmann::json{{"thresholds", best->first}, {"cost", best->second}}
+                   : nlohmann::json(nullptr);
   return j;
 }
 

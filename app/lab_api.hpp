@@ -1,13 +1,15 @@
 #pragma once
-// The lab's JSON API: each POST body holds a scenario in its YAML's JSON form and what to do with it;
-// each answer is the JSON of the command of the same name (the request layer's to_json), so the page,
-// the command line and the Python package give the same numbers. Bad input throws model::InputError,
-// which the server answers with status 400 and the command line's message.
+// The lab's JSON API: each POST body holds a scenario in its YAML's JSON form and what to do with
+// it; each answer is the JSON of the command of the same name (the request layer's to_json), so the
+// page, the command line and the Python package give the same numbers. Bad input throws
+// model::InputError, which the server answers with status 400 and the command line's message.
 //
-// Body: {"scenario": {...}, "name": "label for messages" (optional), "changes": [["capacity", 8], ...]
-// (optional, any `sweep --param`), "policy": {...} (optional, a scenario's `policy:` forms), and the
-// options of each route}.
+// Body: {"scenario": {...}, "name": "label for messages" (optional), "changes": [["capacity", 8],
+// ...] (optional, any `sweep --param`), "policy": {...} (optional, a scenario's `policy:` forms),
+// and the options of each route}.
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "api/solve_request.hpp"
 
@@ -19,9 +21,23 @@ nlohmann::json lab_solve(const nlohmann::json& body, const api::Cancellation* ca
 nlohmann::json lab_optimize(const nlohmann::json& body, const api::Cancellation* cancel = nullptr);
 // `crawlq describe --json`.
 nlohmann::json lab_describe(const nlohmann::json& body);
-// The cost over two thresholds: {"thresholds": [j1, ...] (the others' values), "axes": [a, b] (which
-// two vary, 0-based)} -> {"axes", "values": [-1..K], "cost": [[cost or null]] (row: axis a's value,
-// column: axis b's; null where the vector would decrease), "best": {"thresholds", "cost"}}.
+// The cost over two thresholds: {"thresholds": [j1, ...] (the others' values), "axes": [a, b]
+// (which two vary, 0-based)} -> {"axes", "values": [-1..K], "cost": [[cost or null]] (row: axis a's
+// value, column: axis b's; null where the vector would decrease), "best": {"thresholds", "cost"}}.
 nlohmann::json lab_landscape(const nlohmann::json& body, const api::Cancellation* cancel = nullptr);
+
+// The simulation as the page animates it, sent as it is made: `emit(kind, data)` once with kind
+// "path"
+// ({"events": [[time, what, ...], ...], "horizon"}, one sample path from time 0: [t, "batch",
+// pages, accepted], [t, "served", sojourn], [t, "expired", sojourn], [t, "state", level, robots]),
+// then once a round with kind "estimates" ({"replications", every scalar measure as {"mean",
+// "half_width"}}) as independent replications add up. Body options: "seed" (1), "path_horizon"
+// (time units of the path, default about 2000 events of it), "replications" (20), "horizon" (each
+// replication's, default about 200,000 events). lab_simulation checks the body (model::InputError)
+// and returns the run, which stops when `emit` returns false (the page went away) or `cancel` is
+// set.
+using LabEmit = std::function<bool(const std::string& kind, const nlohmann::json& data)>;
+std::function<void(const LabEmit& emit, const api::Cancellation* cancel)> lab_simulation(
+    const nlohmann::json& body);
 
 }  // namespace crawlq::app

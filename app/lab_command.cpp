@@ -48,7 +48,8 @@ nlohmann::json offered_scenarios(const std::vector<std::string>& files) {
     for (const auto& file : files) add(file, scenarios::read_file(file));
     return offered;
   }
-  for (const char* shipped : {"paper-example-1", "teaching-two-robots", "teaching-hysteresis", "paper-real-data"})
+  for (const char* shipped :
+       {"paper-example-1", "teaching-two-robots", "teaching-hysteresis", "paper-real-data"})
     if (const EmbeddedFile* file = embedded_file(fmt::format("scenarios/{}.yaml", shipped)))
       add(shipped, std::string(file->content));
   return offered;
@@ -84,7 +85,44 @@ void post(httplib::Server& server, const std::string& path, Answer answer) {
   });
 }
 
-void serve_file(httplib::Server& server, const std::string& path, const std::string& name, const char* type) {
+// Server-sent events: "event: KIND" and "data: JSON" a message. Bad input before anything is sent
+// is a 400 as for the other routes; a failure after that ends the stream with an "error" event.
+// Server-sent events: "event: KIND" and "data: JSON" a message. Bad input is a 400 as for the other
+// routes, before anything is sent; a failure after that ends the stream with an "error" event.
+void stream_simulation(const httplib::Request& request, httplib::Response& response) {
+  std::function<void(const LabEmit&, const api::Cancellation*)> run;
+  try {
+    nlohmann::json body;
+    try {
+      body = nlohmann::json::parse(request.body);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw model::InputError(fmt::format("the request's body is not JSON: {}", e.what()));
+    }
+    run = lab_simulation(body);
+  } catch (const model::InputError& e) {
+    response.status = 400;
+    response.set_content(nlohmann::json{{"error", message_of(e)}}.dump(), "application/json");
+    return;
+  }
+  response.set_header("Cache-Control", "no-store");
+  response.set_chunked_content_provider(
+      "text/event-stream", [run](std::size_t, httplib::DataSink& sink) {
+        const auto send = [&sink](const std::string& kind, const nlohmann::json& data) {
+          const std::string message = fmt::format("event: {}\ndata: {}\n\n", kind, data.dump());
+          return sink.is_writable() && sink.write(message.data(), message.size());
+        };
+        try {
+          run(send, nullptr);
+        } catch (const std::exception& e) {
+          send("error", {{"error", e.what()}});
+        }
+        sink.done();
+        return true;
+      });
+}
+
+void serve_file(httplib::Server& server, const std::string& path, const std::string& name,
+                const char* type) {
   server.Get(path, [name, type](const httplib::Request&, httplib::Response& response) {
     const EmbeddedFile* file = embedded_file(name);
     if (!file) {
@@ -109,6 +147,9 @@ int run(const LabOptions& o) {
   post(server, "/api/optimize", [](const nlohmann::json& body) { return lab_optimize(body); });
   post(server, "/api/describe", [](const nlohmann::json& body) { return lab_describe(body); });
   post(server, "/api/landscape", [](const nlohmann::json& body) { return lab_landscape(body); });
+  server.Post("/api/simulate", [](const httplib::Request& request, httplib::Response& response) {
+    stream_simulation(request, response);
+  });
 
   int port = o.port;
   if (port == 0) {
@@ -117,8 +158,9 @@ int run(const LabOptions& o) {
     port = -1;
   }
   if (port < 0)
-    throw UsageError(fmt::format("--port {}: cannot listen on {}:{} (in use, or not an address of this machine)",
-                                 o.port, o.host, o.port));
+    throw UsageError(
+        fmt::format("--port {}: cannot listen on {}:{} (in use, or not an address of this machine)",
+                    o.port, o.host, o.port));
   // Ctrl-C and SIGTERM stop the server from a thread that waits for them, not from a handler.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
@@ -131,8 +173,8 @@ int run(const LabOptions& o) {
     server.stop();
   });
   const std::string host = o.host.find(':') != std::string::npos ? "[" + o.host + "]" : o.host;
-  fmt::print("crawlq lab: open http://{}:{}/  ({} scenario{}; Ctrl-C stops it)\n", host, port, offered.size(),
-             offered.size() == 1 ? "" : "s");
+  fmt::print("crawlq lab: open http://{}:{}/  ({} scenario{}; Ctrl-C stops it)\n", host, port,
+             offered.size(), offered.size() == 1 ? "" : "s");
   std::fflush(stdout);
   server.listen_after_bind();
   pthread_kill(watcher.native_handle(), SIGTERM);  // stopped some other way: end the watcher too
@@ -144,20 +186,29 @@ int run(const LabOptions& o) {
 
 std::function<int()> add_lab_command(CLI::App& app) {
   auto o = std::make_shared<LabOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "lab",
-      "An interactive page for teaching and exploring, served on this machine: sliders for the capacity,\n"
-      "the scales and the costs, the policy as bars to drag, the exact measures and cost as they change,\n"
-      "the cost landscape over two thresholds, and a guess-the-optimum mode. Open the printed address in a\n"
-      "browser. The page's JSON API (POST /api/solve, /api/optimize, /api/describe, /api/landscape) answers\n"
-      "what the commands of the same name print with --json.\n"
-      "Examples: crawlq lab\n"
-      "          crawlq lab scenarios/data/paper-example-1.yaml --port 9000");
-  cmd->add_option("FILE", o->files, "scenario files to offer (default: the shipped ones, the paper's first example first)");
+  CLI::App* cmd =
+      app.add_subcommand("lab",
+                         "An interactive page for teaching and exploring, served on this machine: "
+                         "sliders for the capacity,\n"
+                         "the scales and the costs, the policy as bars to drag, the exact measures "
+                         "and cost as they change,\n"
+                         "the cost landscape over two thresholds, and a guess-the-optimum mode. "
+                         "Open the printed address in a\n"
+                         "browser. The page's JSON API (POST /api/solve, /api/optimize, "
+                         "/api/describe, /api/landscape) answers\n"
+                         "what the commands of the same name print with --json; POST /api/simulate "
+                         "streams a sample path\n"
+                         "and running estimates (server-sent events).\n"
+                         "Examples: crawlq lab\n"
+                         "          crawlq lab scenarios/data/paper-example-1.yaml --port 9000");
+  cmd->add_option(
+      "FILE", o->files,
+      "scenario files to offer (default: the shipped ones, the paper's first example first)");
   cmd->add_option("--port", o->port, "port to listen on (0: any free one, printed)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
-  cmd->add_option("--host", o->host, "address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network)")
+  cmd->add_option("--host", o->host,
+                  "address to listen on (127.0.0.1: this machine only; 0.0.0.0: every network)")
       ->capture_default_str();
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }

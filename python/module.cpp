@@ -1,6 +1,7 @@
-// The extension module under the crawlq package: each function builds a request of the request layer
-// (api/), runs it with the GIL released, and hands back the JSON the command of the same name prints,
-// as Python objects. The package (crawlq/__init__.py) gives it its shape; nothing here parses a flag.
+// The extension module under the crawlq package: each function builds a request of the request
+// layer (api/), runs it with the GIL released, and hands back the JSON the command of the same name
+// prints, as Python objects. The package (crawlq/__init__.py) gives it its shape; nothing here
+// parses a flag.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -30,10 +31,10 @@
 #include "api/sweep_request.hpp"
 #include "api/validate_request.hpp"
 #include "model/input_error.hpp"
-#include "validation/parameter_sweep.hpp"
 #include "scenarios/refresh_loader.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "scenarios/yaml_json.hpp"
+#include "validation/parameter_sweep.hpp"
 
 namespace py = pybind11;
 
@@ -119,9 +120,11 @@ auto run_released(Work&& work) -> decltype(work(nullptr)) {
   return std::move(*result);
 }
 
-// A named choice's refusal (std::invalid_argument listing the known names) as bad input naming the keyword.
+// A named choice's refusal (std::invalid_argument listing the known names) as bad input naming the
+// keyword.
 template <class Parse>
-auto choice(const std::string& keyword, const std::string& value, Parse parse) -> decltype(parse(value)) {
+auto choice(const std::string& keyword, const std::string& value, Parse parse)
+    -> decltype(parse(value)) {
   try {
     return parse(value);
   } catch (const std::invalid_argument& e) {
@@ -133,7 +136,8 @@ auto choice(const std::string& keyword, const std::string& value, Parse parse) -
 // refused there, and every call after uses the model read.
 class Source {
  public:
-  Source(std::string text, std::string label, std::string directory, std::vector<std::pair<std::string, double>> changes)
+  Source(std::string text, std::string label, std::string directory,
+         std::vector<std::pair<std::string, double>> changes)
       : source_{std::move(text), std::move(label), std::move(directory), std::move(changes)},
         scenario_(std::make_shared<const scenarios::Scenario>(api::read_scenario(source_))) {}
   const scenarios::Scenario& scenario() const { return *scenario_; }
@@ -148,11 +152,14 @@ const scenarios::Scenario& load(const Source& s) { return s.scenario(); }
 
 // The policy given (the text of a `policy:` section, or a policy file), else the scenario's own.
 model::ControlPolicy chosen_policy(const Source& s, const scenarios::Scenario& scenario,
-                                   const std::optional<std::string>& policy_text, const std::optional<std::string>& policy_file) {
-  if (policy_text) return scenarios::parse_policy(*policy_text, "policy", scenario.model, s.source().directory);
+                                   const std::optional<std::string>& policy_text,
+                                   const std::optional<std::string>& policy_file) {
+  if (policy_text)
+    return scenarios::parse_policy(*policy_text, "policy", scenario.model, s.source().directory);
   if (policy_file) return scenarios::load_policy(*policy_file, scenario.model);
-  return api::policy_or_default(scenario.model, s.source().label,
-                                "give thresholds=[...], levels=[...] or policy={...} (any form of a scenario's policy)");
+  return api::policy_or_default(
+      scenario.model, s.source().label,
+      "give thresholds=[...], levels=[...] or policy={...} (any form of a scenario's policy)");
 }
 
 void require_valid(bool valid, const std::string& why) {
@@ -168,8 +175,9 @@ py::object describe(const Source& s) {
   return to_python(api::describe({.model = scenario.model, .repairs = scenario.repairs}));
 }
 
-py::tuple solve(const Source& s, const std::optional<std::string>& policy_text, const std::optional<std::string>& policy_file,
-                const std::string& method, int threads, bool sojourn, const std::vector<double>& transforms,
+py::tuple solve(const Source& s, const std::optional<std::string>& policy_text,
+                const std::optional<std::string>& policy_file, const std::string& method,
+                int threads, bool sojourn, const std::vector<double>& transforms,
                 const std::vector<double>& cdf_points) {
   const scenarios::Scenario& scenario = load(s);
   api::SolveRequest request{.source = s.source().label,
@@ -182,20 +190,24 @@ py::tuple solve(const Source& s, const std::optional<std::string>& policy_text, 
                             .cdf_points = cdf_points};
   std::string why;
   require_valid(request.is_valid(&why), why);
-  request.model.policy = request.policy;  // the chain is that of the policy solved (memory adds the mode)
+  request.model.policy =
+      request.policy;  // the chain is that of the policy solved (memory adds the mode)
   api::require_exact_engine_fits(request.model, s.source().label, request.method);
-  const api::SolveResult result = run_released([&](const api::Cancellation* cancel) { return api::solve(request, cancel); });
+  const api::SolveResult result =
+      run_released([&](const api::Cancellation* cancel) { return api::solve(request, cancel); });
   const analytic::StationaryResult& stationary = result.evaluation.stationary;
   if (stationary.summary.status != analytic::SolverStatus::kConverged)
-    throw std::runtime_error(s.source().label + ": the stationary solve failed: " + stationary.summary.message);
+    throw std::runtime_error(s.source().label +
+                             ": the stationary solve failed: " + stationary.summary.message);
   const Eigen::VectorXd& p = stationary.probabilities;
   py::array_t<double> probabilities(p.size());
   std::copy(p.data(), p.data() + p.size(), probabilities.mutable_data());
   return py::make_tuple(to_python(api::to_json(request, result)), std::move(probabilities));
 }
 
-py::object optimize(const Source& s, const std::string& policy_class, const std::string& search, const std::string& method,
-                    std::int64_t max_maps, int threads, int starts, const std::string& export_policy) {
+py::object optimize(const Source& s, const std::string& policy_class, const std::string& search,
+                    const std::string& method, std::int64_t max_maps, int threads, int starts,
+                    const std::string& export_policy) {
   const scenarios::Scenario& scenario = load(s);
   const api::OptimizeRequest request{.source = s.source().label,
                                      .model = scenario.model,
@@ -212,15 +224,18 @@ py::object optimize(const Source& s, const std::string& policy_class, const std:
   model::Model searched = request.model;
   searched.policy.reset();  // the searches solve level maps, whatever form the file's policy has
   api::require_exact_engine_fits(searched, s.source().label, request.method);
-  if (request.policy_class == api::PolicyClass::kMarkov || request.policy_class == api::PolicyClass::kAll)
+  if (request.policy_class == api::PolicyClass::kMarkov ||
+      request.policy_class == api::PolicyClass::kAll)
     api::require_markov_control_fits(searched, s.source().label, "class " + policy_class);
-  const api::OptimizeResult result = run_released([&](const api::Cancellation* cancel) { return api::optimize(request, cancel); });
+  const api::OptimizeResult result =
+      run_released([&](const api::Cancellation* cancel) { return api::optimize(request, cancel); });
   return to_python(api::to_json(request, result));
 }
 
-validation::SimulationSettings settings_of(std::uint64_t seed, std::optional<int> replications, std::optional<double> horizon,
-                                           std::optional<double> warmup, int threads, std::optional<double> precision,
-                                           double time_limit) {
+validation::SimulationSettings settings_of(std::uint64_t seed, std::optional<int> replications,
+                                           std::optional<double> horizon,
+                                           std::optional<double> warmup, int threads,
+                                           std::optional<double> precision, double time_limit) {
   return api::simulation_settings({.seed = seed,
                                    .replications = replications,
                                    .horizon = horizon,
@@ -230,49 +245,61 @@ validation::SimulationSettings settings_of(std::uint64_t seed, std::optional<int
                                    .time_limit = time_limit});
 }
 
-py::object simulate(const Source& s, const std::optional<std::string>& policy_text, const std::optional<std::string>& policy_file,
-                    std::uint64_t seed, std::optional<int> replications, std::optional<double> horizon,
-                    std::optional<double> warmup, int threads, std::optional<double> precision, double time_limit) {
+py::object simulate(const Source& s, const std::optional<std::string>& policy_text,
+                    const std::optional<std::string>& policy_file, std::uint64_t seed,
+                    std::optional<int> replications, std::optional<double> horizon,
+                    std::optional<double> warmup, int threads, std::optional<double> precision,
+                    double time_limit) {
   const scenarios::Scenario& scenario = load(s);
-  const api::SimulateRequest request{.source = s.source().label,
-                                     .model = scenario.model,
-                                     .policy = chosen_policy(s, scenario, policy_text, policy_file),
-                                     .settings = settings_of(seed, replications, horizon, warmup, threads, precision, time_limit)};
+  const api::SimulateRequest request{
+      .source = s.source().label,
+      .model = scenario.model,
+      .policy = chosen_policy(s, scenario, policy_text, policy_file),
+      .settings = settings_of(seed, replications, horizon, warmup, threads, precision, time_limit)};
   const api::SimulateResult result =
       run_released([&](const api::Cancellation* cancel) { return api::simulate(request, cancel); });
   return to_python(api::to_json(request, result));
 }
 
-py::object compare(const Source& s, const std::optional<std::string>& a_text, const std::optional<std::string>& a_file,
-                   const std::optional<std::string>& b_text, const std::optional<std::string>& b_file, std::uint64_t seed,
-                   int replications, std::optional<double> horizon, std::optional<double> warmup, int threads,
+py::object compare(const Source& s, const std::optional<std::string>& a_text,
+                   const std::optional<std::string>& a_file,
+                   const std::optional<std::string>& b_text,
+                   const std::optional<std::string>& b_file, std::uint64_t seed, int replications,
+                   std::optional<double> horizon, std::optional<double> warmup, int threads,
                    double time_limit) {
   const scenarios::Scenario& scenario = load(s);
-  const api::CompareRequest request{
-      .source = s.source().label,
-      .model = scenario.model,
-      .a = chosen_policy(s, scenario, a_text, a_file),
-      .b = chosen_policy(s, scenario, b_text, b_file),
-      .settings = settings_of(seed, replications, horizon, warmup, threads, std::nullopt, time_limit)};
+  const api::CompareRequest request{.source = s.source().label,
+                                    .model = scenario.model,
+                                    .a = chosen_policy(s, scenario, a_text, a_file),
+                                    .b = chosen_policy(s, scenario, b_text, b_file),
+                                    .settings = settings_of(seed, replications, horizon, warmup,
+                                                            threads, std::nullopt, time_limit)};
   const api::CompareResult result =
       run_released([&](const api::Cancellation* cancel) { return api::compare(request, cancel); });
   return to_python(api::to_json(request, result));
 }
 
-py::object validate(const Source& s, const std::optional<std::string>& policy_text, const std::optional<std::string>& policy_file,
-                    std::uint64_t seed, std::optional<int> replications, std::optional<double> horizon,
-                    std::optional<double> warmup, int threads, std::optional<double> precision, double time_limit) {
+py::object validate(const Source& s, const std::optional<std::string>& policy_text,
+                    const std::optional<std::string>& policy_file, std::uint64_t seed,
+                    std::optional<int> replications, std::optional<double> horizon,
+                    std::optional<double> warmup, int threads, std::optional<double> precision,
+                    double time_limit) {
   const scenarios::Scenario& scenario = load(s);
   const model::ControlPolicy policy = chosen_policy(s, scenario, policy_text, policy_file);
   const validation::SimulationSettings settings =
       settings_of(seed, replications, horizon, warmup, threads, precision, time_limit);
   std::string absent = analytic::exact_refusal(policy);
   if (absent.empty()) absent = api::exact_engine_refusal(scenario.model);
-  const api::ValidateRequest request{.source = s.source().label, .model = scenario.model, .policy = policy, .settings = settings,
-                                     .simulated_model = std::nullopt, .exact_absent = absent};
+  const api::ValidateRequest request{.source = s.source().label,
+                                     .model = scenario.model,
+                                     .policy = policy,
+                                     .settings = settings,
+                                     .simulated_model = std::nullopt,
+                                     .exact_absent = absent};
   const auto [resolved, result] = run_released([&](const api::Cancellation*) {
     api::ValidateRequest with_horizon = request;
-    with_horizon.settings.horizon = api::validation_horizon(request.model, request.policy, request.settings, s.source().label);
+    with_horizon.settings.horizon =
+        api::validation_horizon(request.model, request.policy, request.settings, s.source().label);
     api::ValidateResult comparison = api::validate(with_horizon);
     return std::make_pair(std::move(with_horizon), std::move(comparison));
   });
@@ -288,15 +315,16 @@ py::object validate(const Source& s, const std::optional<std::string>& policy_te
   return to_python(j);
 }
 
-py::object sweep(const Source& s, const std::string& parameter, const std::vector<double>& values, int threads,
-                 const std::string& policy_class) {
+py::object sweep(const Source& s, const std::string& parameter, const std::vector<double>& values,
+                 int threads, const std::string& policy_class) {
   const scenarios::Scenario& scenario = load(s);
-  const api::SweepRequest request{.source = s.source().label,
-                                  .model = scenario.model,
-                                  .parameter = choice("param", parameter, validation::parse_sweep_parameter),
-                                  .values = values,
-                                  .threads = threads,
-                                  .policy_class = policy_class};
+  const api::SweepRequest request{
+      .source = s.source().label,
+      .model = scenario.model,
+      .parameter = choice("param", parameter, validation::parse_sweep_parameter),
+      .values = values,
+      .threads = threads,
+      .policy_class = policy_class};
   std::string why;
   require_valid(request.is_valid(&why), why);
   api::require_sweep_fits(request);
@@ -304,7 +332,8 @@ py::object sweep(const Source& s, const std::string& parameter, const std::vecto
   return to_python(api::to_json(request, rows));
 }
 
-py::object reproduce(std::uint64_t seed, int threads, bool quick, const std::vector<std::string>& sections,
+py::object reproduce(std::uint64_t seed, int threads, bool quick,
+                     const std::vector<std::string>& sections,
                      const std::optional<std::string>& out) {
   api::ReproduceRequest request;
   request.seed = seed;
@@ -314,12 +343,14 @@ py::object reproduce(std::uint64_t seed, int threads, bool quick, const std::vec
   request.report_directory = out;
   std::string why;
   require_valid(request.is_valid(&why), why);
-  const api::ReproduceResult result = run_released([&](const api::Cancellation*) { return api::reproduce(request); });
+  const api::ReproduceResult result =
+      run_released([&](const api::Cancellation*) { return api::reproduce(request); });
   return to_python(api::to_json(result));
 }
 
-py::object refresh(const std::string& text, const std::string& label, bool simulate, std::uint64_t seed, int replications,
-                   std::optional<double> horizon, int threads) {
+py::object refresh(const std::string& text, const std::string& label, bool simulate,
+                   std::uint64_t seed, int replications, std::optional<double> horizon,
+                   int threads) {
   const scenarios::RefreshScenario scenario = scenarios::parse_refresh_scenario(text, label);
   const api::RefreshRequest request{.source = label,
                                     .model = scenario.model,
@@ -330,7 +361,8 @@ py::object refresh(const std::string& text, const std::string& label, bool simul
                                     .threads = threads};
   std::string why;
   require_valid(request.is_valid(&why), why);
-  const api::RefreshResult result = run_released([&](const api::Cancellation*) { return api::refresh(request); });
+  const api::RefreshResult result =
+      run_released([&](const api::Cancellation*) { return api::refresh(request); });
   return to_python(api::to_json(request, result));
 }
 
@@ -348,10 +380,13 @@ std::string message_of(const model::InputError& e) {
 PYBIND11_MODULE(_crawlq, m) {
   using namespace crawlq::python;
   using crawlq::python::Source;
-  m.doc() = "crawlq's engines, one function per command; use the crawlq package, which gives them their shape.";
+  m.doc() =
+      "crawlq's engines, one function per command; use the crawlq package, which gives them their "
+      "shape.";
   static py::exception<crawlq::model::InputError> input_error(m, "InputError", PyExc_ValueError);
   input_error.attr("__doc__") =
-      "Bad input (a ValueError): a scenario that breaks a rule, a policy of the wrong shape, a value out of range.\n"
+      "Bad input (a ValueError): a scenario that breaks a rule, a policy of the wrong shape, a "
+      "value out of range.\n"
       "The message is the command line's: the file, the key and the value.";
   py::register_exception_translator([](std::exception_ptr p) {
     try {
@@ -361,8 +396,9 @@ PYBIND11_MODULE(_crawlq, m) {
     }
   });
   py::class_<Source>(m, "Source")
-      .def(py::init<std::string, std::string, std::string, std::vector<std::pair<std::string, double>>>(), py::arg("text"),
-           py::arg("label"), py::arg("directory"), py::arg("changes"))
+      .def(py::init<std::string, std::string, std::string,
+                    std::vector<std::pair<std::string, double>>>(),
+           py::arg("text"), py::arg("label"), py::arg("directory"), py::arg("changes"))
       .def_property_readonly("text", [](const Source& s) { return s.source().text; })
       .def_property_readonly("label", [](const Source& s) { return s.source().label; })
       .def_property_readonly("directory", [](const Source& s) { return s.source().directory; })
@@ -373,23 +409,26 @@ PYBIND11_MODULE(_crawlq, m) {
   m.attr("parameters") = parameters;
   m.def("scenario_json", &scenario_json, py::arg("text"), py::arg("label"));
   m.def("describe", &describe, py::arg("source"));
-  m.def("solve", &solve, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"), py::arg("method"),
-        py::arg("threads"), py::arg("sojourn"), py::arg("transforms"), py::arg("cdf_points"));
-  m.def("optimize", &optimize, py::arg("source"), py::arg("policy_class"), py::arg("search"), py::arg("method"),
-        py::arg("max_maps"), py::arg("threads"), py::arg("starts"), py::arg("export_policy"));
-  m.def("simulate", &simulate, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"), py::arg("seed"),
-        py::arg("replications"), py::arg("horizon"), py::arg("warmup"), py::arg("threads"), py::arg("precision"),
-        py::arg("time_limit"));
-  m.def("compare", &compare, py::arg("source"), py::arg("a_text"), py::arg("a_file"), py::arg("b_text"), py::arg("b_file"),
-        py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("warmup"), py::arg("threads"),
-        py::arg("time_limit"));
-  m.def("validate", &validate, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"), py::arg("seed"),
-        py::arg("replications"), py::arg("horizon"), py::arg("warmup"), py::arg("threads"), py::arg("precision"),
-        py::arg("time_limit"));
-  m.def("sweep", &sweep, py::arg("source"), py::arg("parameter"), py::arg("values"), py::arg("threads"),
-        py::arg("policy_class"));
-  m.def("reproduce", &reproduce, py::arg("seed"), py::arg("threads"), py::arg("quick"), py::arg("sections"), py::arg("out"));
-  m.def("refresh", &refresh, py::arg("text"), py::arg("label"), py::arg("simulate"), py::arg("seed"),
-        py::arg("replications"), py::arg("horizon"), py::arg("threads"));
+  m.def("solve", &solve, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"),
+        py::arg("method"), py::arg("threads"), py::arg("sojourn"), py::arg("transforms"),
+        py::arg("cdf_points"));
+  m.def("optimize", &optimize, py::arg("source"), py::arg("policy_class"), py::arg("search"),
+        py::arg("method"), py::arg("max_maps"), py::arg("threads"), py::arg("starts"),
+        py::arg("export_policy"));
+  m.def("simulate", &simulate, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"),
+        py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("warmup"),
+        py::arg("threads"), py::arg("precision"), py::arg("time_limit"));
+  m.def("compare", &compare, py::arg("source"), py::arg("a_text"), py::arg("a_file"),
+        py::arg("b_text"), py::arg("b_file"), py::arg("seed"), py::arg("replications"),
+        py::arg("horizon"), py::arg("warmup"), py::arg("threads"), py::arg("time_limit"));
+  m.def("validate", &validate, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"),
+        py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("warmup"),
+        py::arg("threads"), py::arg("precision"), py::arg("time_limit"));
+  m.def("sweep", &sweep, py::arg("source"), py::arg("parameter"), py::arg("values"),
+        py::arg("threads"), py::arg("policy_class"));
+  m.def("reproduce", &reproduce, py::arg("seed"), py::arg("threads"), py::arg("quick"),
+        py::arg("sections"), py::arg("out"));
+  m.def("refresh", &refresh, py::arg("text"), py::arg("label"), py::arg("simulate"),
+        py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("threads"));
   m.attr("reproduce_sections") = crawlq::api::reproduce_sections();
 }

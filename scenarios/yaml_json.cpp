@@ -13,12 +13,14 @@ namespace {
 nlohmann::json scalar_json(const YAML::Node& node) {
   const std::string& text = node.Scalar();
   if (node.Tag() == "!") return text;  // quoted: a string whatever it spells
-  if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL") return nullptr;
+  if (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL")
+    return nullptr;
   if (text == "true" || text == "True" || text == "TRUE") return true;
   if (text == "false" || text == "False" || text == "FALSE") return false;
   std::int64_t whole = 0;
   const char* end = text.data() + text.size();
-  if (const auto [stop, error] = std::from_chars(text.data(), end, whole); error == std::errc() && stop == end)
+  if (const auto [stop, error] = std::from_chars(text.data(), end, whole);
+      error == std::errc() && stop == end)
     return whole;
   if (const auto number = model::parse_finite_number(text)) return *number;
   return text;

@@ -1,45 +1,50 @@
-"""A real browser (Debian's chromium, headless) loads the page, moves a threshold with the keyboard,
-and finds the cost the API gives; no console errors; screenshots kept as test artefacts."""
-import json
-import re
-import shutil
-import subprocess
-
+"""A real browser (Debian's chromium, headless, through the DevTools protocol) loads the page, moves a
+threshold with the keyboard and finds the cost the API gives, reveals the optimum, runs the animated
+simulation; no console errors; screenshots kept as test artefacts."""
 import pytest
 
 from conftest import ARTEFACTS
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def chromium(*args):
-    assert CHROMIUM, "chromium is not installed (apt-get install chromium)"
-    return subprocess.run([CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
-                           "--v=0", "--virtual-time-budget=20000", *args], capture_output=True, text=True, timeout=120)
+from devtools import Browser
 
 
-def console_errors(stderr):
-    return [line for line in stderr.splitlines() if "CONSOLE" in line and ("Error" in line or "Uncaught" in line)]
+@pytest.fixture
+def browser():
+    opened = Browser()
+    yield opened
+    opened.close()
 
 
-def test_the_page_moves_a_threshold_and_shows_the_apis_cost(lab):
-    done = chromium("--dump-dom", lab.url + "/?selftest=1")
-    found = re.search(r'<pre id="selftest">([^<]*)</pre>', done.stdout)
-    assert found, done.stderr[-2000:]
-    report = json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+def test_the_page_moves_a_threshold_shows_the_apis_cost_and_animates(lab, browser):
+    browser.open(lab.url + "/")
+    browser.evaluate("window.crawlqReady")
+    report = browser.evaluate("window.crawlqSelfTest()")
     assert report["levels"] != [3, 3, 3, 1, 1, 1]          # the bar moved
     assert report["pageCost"] == report["apiCost"]          # the page shows what the API answers
     assert report["shownCost"] == pytest.approx(report["apiCost"], abs=5e-5)
     assert report["pageCost"] != report["startCost"]
     assert report["landscapeCells"] == 28                   # every ordered pair of two thresholds
     assert "the best threshold policy (-1, 2, 2)" in report["verdict"]
-    assert not console_errors(done.stderr)
+    assert report["replications"] == 20
+    estimated = report["estimatedCost"]
+    assert abs(estimated["mean"] - report["exactCost"]) < 4 * estimated["half_width"]
+    assert report["frames"] > 5                              # the animation draws frames
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    browser.screenshot(ARTEFACTS / "lab-after-self-test.png")
+    browser.evaluate("document.getElementById('simulation').scrollIntoView()")
+    browser.screenshot(ARTEFACTS / "lab-simulation.png")
+    assert browser.errors() == []
 
 
 @pytest.mark.parametrize("size", [(1400, 1000), (900, 1300)], ids=["projector", "laptop"])
 def test_screenshots_for_the_record(lab, size):
-    ARTEFACTS.mkdir(parents=True, exist_ok=True)
-    shot = ARTEFACTS / f"lab-{size[0]}x{size[1]}.png"
-    done = chromium(f"--window-size={size[0]},{size[1]}", f"--screenshot={shot}", lab.url + "/")
-    assert shot.exists() and shot.stat().st_size > 10_000, done.stderr[-2000:]
-    assert not console_errors(done.stderr)
+    browser = Browser(*size)
+    try:
+        browser.open(lab.url + "/")
+        browser.evaluate("window.crawlqReady")
+        ARTEFACTS.mkdir(parents=True, exist_ok=True)
+        shot = ARTEFACTS / f"lab-{size[0]}x{size[1]}.png"
+        browser.screenshot(shot)
+        assert shot.stat().st_size > 10_000
+        assert browser.errors() == []
+    finally:
+        browser.close()
