@@ -9,6 +9,7 @@ const state = {
   described: null,      // /api/describe of the scenario as written
   changes: {},          // parameter -> value (sweep's names: capacity, service-scale, costs.loss, ...)
   levels: [],           // robots at levels 0..K
+  table: null,          // robots by level and arrival phase, when the phase-aware table is in use
   filePolicy: null,     // the scenario's own levels
   solved: null,
   optimum: null,        // /api/optimize of the current model
@@ -101,6 +102,12 @@ function resizeLevels(k) {
   const last = state.levels[state.levels.length - 1] ?? 1;
   while (state.levels.length < k + 1) state.levels.push(last);
   state.levels.length = k + 1;
+  if (state.table) {
+    const lastRow = state.table[state.table.length - 1];
+    while (state.table.length < k + 1) state.table.push(lastRow.slice());
+    state.table.length = k + 1;
+  }
+  if (state.described) drawTable();
 }
 
 // ---- the policy as bars -----------------------------------------------------------------------
@@ -149,12 +156,35 @@ function drawPolicy() {
   svg.onpointerup = () => { dragging = false; };
 }
 
+function currentPolicy() { return state.table ? { "phase-aware": state.table } : { levels: state.levels }; }
+
+// ---- the phase-aware table ---------------------------------------------------------------------
+function drawTable() {
+  const phases = state.described.arrival_phases, n = modes();
+  $("phase-table-section").hidden = phases < 2;
+  if (phases < 2) return;
+  const rows = state.table ?? state.levels.map((r) => Array(phases).fill(r));
+  const head = `<tr><th>level</th>${rows[0].map((_, p) => `<th>phase ${p}</th>`).join("")}</tr>`;
+  $("phase-table").innerHTML = head + rows.map((row, level) => `<tr><th>${level}</th>${row.map((r, p) =>
+    `<td><input type="number" min="1" max="${n}" value="${r}" data-level="${level}" data-phase="${p}" aria-label="robots at level ${level}, phase ${p}"></td>`).join("")}</tr>`).join("");
+  $("phase-table").querySelectorAll("input").forEach((input) => input.addEventListener("change", () => {
+    const v = Math.min(n, Math.max(1, Math.round(Number(input.value) || 1)));
+    input.value = v;
+    if (!state.table) state.table = rows.map((row) => row.slice());
+    state.table[Number(input.dataset.level)][Number(input.dataset.phase)] = v;
+    $("policy-kind").textContent = "solving the table";
+    refresh();
+  }));
+  $("policy-kind").textContent = state.table ? "solving the table" : "solving the bars";
+}
+
 function setRobots(level, robots) {
   if (level < 0 || level >= state.levels.length) return;
   robots = Math.min(modes(), Math.max(1, robots));
   if (state.levels[level] === robots) return;
   state.levels[level] = robots;
-  drawPolicy();
+  state.table = null;
+  drawPolicy(); drawTable();
   refresh();
 }
 
@@ -184,7 +214,7 @@ let generation = 0;
 async function refresh() {
   const mine = ++generation, started = performance.now();
   try {
-    const solved = await api("/api/solve", body({ policy: { levels: state.levels } }));
+    const solved = await api("/api/solve", body({ policy: currentPolicy() }));
     if (mine !== generation) return;
     state.solved = solved;
     showSolved();
@@ -411,7 +441,7 @@ async function simulate() {
   simulation = new AbortController();
   const mine = simulation;
   try {
-    await streamSimulation(body({ policy: { levels: state.levels }, replications: 20 }), (kind, data) => {
+    await streamSimulation(body({ policy: currentPolicy(), replications: 20 }), (kind, data) => {
       if (kind === "path") startAnimation(data);
       else if (kind === "estimates") { state.estimates = data; showEstimates(data); }
       else if (kind === "error") $("status").textContent = data.error;
@@ -419,6 +449,18 @@ async function simulate() {
   } catch (error) {
     if (error.name !== "AbortError") $("status").textContent = error.message;
   }
+}
+
+// ---- classes -----------------------------------------------------------------------------------
+// `optimize --class all`: the best of each class, and what each restriction costs over the best of all.
+async function compareClasses() {
+  $("classes").textContent = "comparing...";
+  const all = await api("/api/optimize", body({ class: "all" }));
+  $("classes").textContent = "compare the classes";
+  $("class-table").querySelector("tbody").innerHTML =
+    `<tr><td><strong>class</strong></td><td><strong>best cost</strong></td><td><strong>price of the restriction</strong></td><td></td></tr>` +
+    all.rows.map((row) => `<tr><td>${row.class}</td><td>${row.cost.toFixed(4)}</td><td>${row.excess > 0 ? `+${row.excess.toFixed(4)} (${(100 * row.excess / all.optimum).toFixed(1)}%)` : "-"}</td><td>${row.optimality}</td></tr>`).join("");
+  return all;
 }
 
 // ---- scenarios ---------------------------------------------------------------------------------
@@ -430,7 +472,8 @@ async function useScenario(scenario, name) {
   state.levels = state.filePolicy.slice();
   $("scenario-text").value = JSON.stringify(scenario, null, 2);
   $("editor-error").textContent = "";
-  buildSliders(); fillAxes(); drawPolicy();
+  state.table = null;
+  buildSliders(); fillAxes(); drawPolicy(); drawTable();
   await refresh();
 }
 
@@ -457,6 +500,9 @@ async function start() {
   };
   $("reveal").onclick = () => reveal().catch((e) => { $("verdict").textContent = e.message; });
   $("simulate").onclick = () => simulate();
+  $("table-from-bars").onclick = () => { state.table = state.levels.map((r) => Array(state.described.arrival_phases).fill(r)); drawTable(); refresh(); };
+  $("table-off").onclick = () => { state.table = null; drawTable(); refresh(); };
+  $("classes").onclick = () => compareClasses().catch((e) => { $("status").textContent = e.message; });
   window.addEventListener("resize", () => { drawPolicy(); if (state.solved) showSolved(); });
   await useScenario(scenarios[0].scenario, scenarios[0].name);
 }
@@ -489,6 +535,20 @@ async function selfTest() {
   const framesBefore = Number(document.body.dataset.frames || 0);
   await new Promise((r) => setTimeout(r, 500));
   report.frames = Number(document.body.dataset.frames || 0) - framesBefore;
+  // The phase-aware table: its first cell of phase 1 edited, the cost the API gives that table.
+  $("table-from-bars").click();
+  const cell = document.querySelector('#phase-table input[data-level="0"][data-phase="1"]');
+  cell.value = String(modes() === Number(cell.value) ? 1 : modes());
+  cell.dispatchEvent(new Event("change"));
+  const table = state.table.map((row) => row.slice());
+  const before = state.solved.cost;
+  const until = performance.now() + 10000;
+  while (state.solved.cost === before && performance.now() < until) await new Promise((r) => setTimeout(r, 20));
+  report.tableCost = state.solved.cost;
+  report.tableApiCost = (await api("/api/solve", body({ policy: { "phase-aware": table } }))).cost;
+  const classes = await compareClasses();
+  report.classes = classes.rows.map((row) => row.class);
+  report.classRows = document.querySelectorAll("#class-table tr").length;
   return report;
 }
 

@@ -28,6 +28,8 @@ def test_the_page_moves_a_threshold_shows_the_apis_cost_and_animates(lab, browse
     estimated = report["estimatedCost"]
     assert abs(estimated["mean"] - report["exactCost"]) < 4 * estimated["half_width"]
     assert report["frames"] > 5                              # the animation draws frames
+    assert report["tableCost"] == report["tableApiCost"] != report["pageCost"]  # the phase-aware table solved
+    assert report["classes"][:2] == ["constant", "thresholds"] and report["classRows"] == len(report["classes"]) + 1
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     browser.screenshot(ARTEFACTS / "lab-after-self-test.png")
     browser.evaluate("document.getElementById('simulation').scrollIntoView()")
