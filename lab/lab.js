@@ -515,11 +515,13 @@ async function selfTest() {
   const t = thresholdsOf(state.levels);
   const level = t[t.length - 1] + 1;
   const bar = document.querySelector(`#policy rect[data-level="${level}"]`);
+  const pressed = performance.now();
   bar.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowUp", bubbles: true }));
   const moved = state.levels.slice();
   const deadline = performance.now() + 10000;
   while (Number(document.body.dataset.solvedCost) === report.startCost && performance.now() < deadline)
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 1));
+  report.moveToNumbersMs = performance.now() - pressed;
   report.levels = moved;
   report.shownCost = Number($("cost").textContent);
   report.pageCost = state.solved.cost;

@@ -1,6 +1,8 @@
 """A real browser (Debian's chromium, headless, through the DevTools protocol) loads the page, moves a
 threshold with the keyboard and finds the cost the API gives, reveals the optimum, runs the animated
 simulation; no console errors; screenshots kept as test artefacts."""
+import json
+
 import pytest
 
 from conftest import ARTEFACTS
@@ -31,6 +33,7 @@ def test_the_page_moves_a_threshold_shows_the_apis_cost_and_animates(lab, browse
     assert report["tableCost"] == report["tableApiCost"] != report["pageCost"]  # the phase-aware table solved
     assert report["classes"][:2] == ["constant", "thresholds"] and report["classRows"] == len(report["classes"]) + 1
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTEFACTS / "self-test.json").write_text(json.dumps(report, indent=2))  # with moveToNumbersMs, for the record
     browser.screenshot(ARTEFACTS / "lab-after-self-test.png")
     browser.evaluate("document.getElementById('simulation').scrollIntoView()")
     browser.screenshot(ARTEFACTS / "lab-simulation.png")
