@@ -137,6 +137,12 @@ int run(const LabOptions& o) {
   const nlohmann::json offered = offered_scenarios(o.files);
   httplib::Server server;
   server.set_payload_max_length(kLargestBody);
+  // SO_REUSEADDR alone: httplib's default adds SO_REUSEPORT, with which a second lab would share the
+  // port of a running one instead of being refused.
+  server.set_socket_options([](socket_t socket) {
+    const int yes = 1;
+    setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   serve_file(server, "/", "index.html", "text/html; charset=utf-8");
   serve_file(server, "/lab.js", "lab.js", "text/javascript; charset=utf-8");
   serve_file(server, "/lab.css", "lab.css", "text/css; charset=utf-8");

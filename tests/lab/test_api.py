@@ -122,3 +122,45 @@ def test_requests_side_by_side_do_not_harm_each_other(lab):
         together = list(pool.map(
             lambda p: lab.post("/api/solve", {"scenario": scenario, "policy": {"levels": p}})[1]["cost"], policies))
     assert together == alone
+
+
+def test_a_port_in_use_and_a_broken_file_are_refused_before_serving(lab, tmp_path):
+    import subprocess
+
+    from conftest import BINARY
+
+    port = lab.url.rsplit(":", 1)[1]
+    taken = subprocess.run([BINARY, "lab", "--port", port], capture_output=True, text=True, timeout=30)
+    assert taken.returncode == 2 and f"--port {port}" in taken.stderr
+    broken = tmp_path / "broken.yaml"
+    broken.write_text((SCENARIOS / "paper-example-1.yaml").read_text().replace("beta: [0.4, 0.6]", "beta: [0.4, 0.5]"))
+    refused = subprocess.run([BINARY, "lab", "--port", "0", str(broken)], capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 2 and refused.stderr.strip() == cli_refusal("solve", broken)
+
+
+def test_the_simulation_streams_a_path_then_narrowing_estimates(lab):
+    import urllib.request
+
+    scenario = scenario_json(lab, SCENARIOS / "paper-example-1.yaml")
+    request = urllib.request.Request(lab.url + "/api/simulate", data=json.dumps(
+        {"scenario": scenario, "replications": 6, "seed": 3}).encode(), headers={"Content-Type": "application/json"})
+    messages, kind = [], None
+    with urllib.request.urlopen(request, timeout=120) as response:
+        assert response.headers["Content-Type"].startswith("text/event-stream")
+        for line in response:
+            line = line.decode().rstrip("\n")
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                messages.append((kind, json.loads(line[6:])))
+    assert [k for k, _ in messages] == ["path", "estimates", "estimates", "estimates"]
+    path = messages[0][1]["events"]
+    assert path and all(a[0] <= b[0] for a, b in zip(path, path[1:]))  # in time order
+    assert {e[1] for e in path} >= {"batch", "served", "state"}
+    counts = [m["replications"] for _, m in messages[1:]]
+    assert counts == [2, 4, 6]
+    exact = cli_json("solve", SCENARIOS / "paper-example-1.yaml")["p_loss"]
+    last = messages[-1][1]["p_loss"]
+    assert abs(last["mean"] - exact) < 5 * last["half_width"]
+    status, answer = lab.post("/api/simulate", {"scenario": scenario, "replications": 1})
+    assert status == 400 and "replications" in answer["error"]
