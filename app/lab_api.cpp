@@ -17,6 +17,7 @@
 #include "api/request_checks.hpp"
 #include "api/scenario_source.hpp"
 #include "model/input_error.hpp"
+#include "scenarios/yaml_json.hpp"
 #include "sim/horizon.hpp"
 #include "sim/observer.hpp"
 #include "sim/policy.hpp"
@@ -49,12 +50,16 @@ LabScenario read(const nlohmann::json& body) {
   if (!body.is_object())
     throw model::InputError("the request's body must be a JSON object with a \"scenario\"");
   const auto scenario = body.find("scenario");
-  if (scenario == body.end() || !scenario->is_object())
-    throw model::InputError("scenario", "give the scenario as an object (its YAML's JSON form)");
-  api::ScenarioSource source{.text = scenario->dump(),
-                             .label = field<std::string>(body, "name", "scenario"),
-                             .directory = ".",
-                             .changes = {}};
+  if (scenario == body.end() || !(scenario->is_object() || scenario->is_string()))
+    throw model::InputError(
+        "scenario",
+        "give the scenario as an object (its YAML's JSON form) or as the text of a file");
+  // Text as a file holds it (YAML, line and column in errors), or the object form.
+  api::ScenarioSource source{
+      .text = scenario->is_string() ? scenario->get<std::string>() : scenario->dump(),
+      .label = field<std::string>(body, "name", "scenario"),
+      .directory = ".",
+      .changes = {}};
   for (const auto& change : field<nlohmann::json>(body, "changes", nlohmann::json::array())) {
     if (!change.is_array() || change.size() != 2 || !change[0].is_string() ||
         !change[1].is_number())
@@ -215,6 +220,14 @@ nlohmann::json lab_optimize(const nlohmann::json& body, const api::Cancellation*
 nlohmann::json lab_describe(const nlohmann::json& body) {
   const LabScenario s = read(body);
   return api::describe({.model = s.scenario.model, .repairs = s.scenario.repairs});
+}
+
+nlohmann::json lab_scenario_form(const nlohmann::json& body) {
+  const LabScenario s = read(body);
+  const nlohmann::json& scenario = body.at("scenario");
+  return {{"scenario", scenario.is_string()
+                           ? scenarios::yaml_to_json(scenario.get<std::string>(), s.label)
+                           : scenario}};
 }
 
 nlohmann::json lab_landscape(const nlohmann::json& body, const api::Cancellation* cancel) {

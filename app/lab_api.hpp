@@ -4,7 +4,8 @@
 // page, the command line and the Python package give the same numbers. Bad input throws
 // model::InputError, which the server answers with status 400 and the command line's message.
 //
-// Body: {"scenario": {...}, "name": "label for messages" (optional), "changes": [["capacity", 8],
+// Body: {"scenario": {...} or "the text of a scenario file", "name": "label for messages"
+// (optional), "changes": [["capacity", 8],
 // ...] (optional, any `sweep --param`), "policy": {...} (optional, a scenario's `policy:` forms),
 // and the options of each route}.
 #include <functional>
@@ -21,6 +22,8 @@ nlohmann::json lab_solve(const nlohmann::json& body, const api::Cancellation* ca
 nlohmann::json lab_optimize(const nlohmann::json& body, const api::Cancellation* cancel = nullptr);
 // `crawlq describe --json`.
 nlohmann::json lab_describe(const nlohmann::json& body);
+// {"scenario": its JSON form}, for a scenario given as text; checked as `describe` checks it.
+nlohmann::json lab_scenario_form(const nlohmann::json& body);
 // The cost over two thresholds: {"thresholds": [j1, ...] (the others' values), "axes": [a, b]
 // (which two vary, 0-based)} -> {"axes", "values": [-1..K], "cost": [[cost or null]] (row: axis a's
 // value, column: axis b's; null where the vector would decrease), "best": {"thresholds", "cost"}}.

@@ -137,8 +137,8 @@ int run(const LabOptions& o) {
   const nlohmann::json offered = offered_scenarios(o.files);
   httplib::Server server;
   server.set_payload_max_length(kLargestBody);
-  // SO_REUSEADDR alone: httplib's default adds SO_REUSEPORT, with which a second lab would share the
-  // port of a running one instead of being refused.
+  // SO_REUSEADDR alone: httplib's default adds SO_REUSEPORT, with which a second lab would share
+  // the port of a running one instead of being refused.
   server.set_socket_options([](socket_t socket) {
     const int yes = 1;
     setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
@@ -152,6 +152,8 @@ int run(const LabOptions& o) {
   post(server, "/api/solve", [](const nlohmann::json& body) { return lab_solve(body); });
   post(server, "/api/optimize", [](const nlohmann::json& body) { return lab_optimize(body); });
   post(server, "/api/describe", [](const nlohmann::json& body) { return lab_describe(body); });
+  post(server, "/api/scenario-form",
+       [](const nlohmann::json& body) { return lab_scenario_form(body); });
   post(server, "/api/landscape", [](const nlohmann::json& body) { return lab_landscape(body); });
   server.Post("/api/simulate", [](const httplib::Request& request, httplib::Response& response) {
     stream_simulation(request, response);

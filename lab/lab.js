@@ -487,9 +487,12 @@ async function start() {
     const editor = $("editor"); editor.hidden = !editor.hidden;
     $("edit-toggle").setAttribute("aria-expanded", String(!editor.hidden));
   };
+  // The editor takes YAML or JSON, as a file would: the server reads the text (errors name the line and
+  // column, or the key and the value) and gives back its JSON form.
   $("apply").onclick = async () => {
     try {
-      const scenario = JSON.parse($("scenario-text").value);
+      const text = $("scenario-text").value;
+      const { scenario } = await api("/api/scenario-form", { scenario: text, name: "edited scenario" });
       await useScenario(scenario, "edited scenario");
     } catch (error) { $("editor-error").textContent = error.message; }
   };
@@ -548,6 +551,12 @@ async function selfTest() {
   while (state.solved.cost === before && performance.now() < until) await new Promise((r) => setTimeout(r, 20));
   report.tableCost = state.solved.cost;
   report.tableApiCost = (await api("/api/solve", body({ policy: { "phase-aware": table } }))).cost;
+  // A scenario pasted as YAML with a broken rule: the message names the key and the value.
+  $("scenario-text").value = "capacity: 3\narrivals:\n  kind: poisson\n  modes:\n    - {rate: -2, batch: [1]}\nservice: {exponential: {mean: 1}}\n";
+  $("apply").click();
+  const shown = performance.now() + 5000;
+  while (!$("editor-error").textContent && performance.now() < shown) await new Promise((r) => setTimeout(r, 20));
+  report.editorError = $("editor-error").textContent;
   const classes = await compareClasses();
   report.classes = classes.rows.map((row) => row.class);
   report.classRows = document.querySelectorAll("#class-table tr").length;

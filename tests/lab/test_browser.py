@@ -31,6 +31,7 @@ def test_the_page_moves_a_threshold_shows_the_apis_cost_and_animates(lab, browse
     assert abs(estimated["mean"] - report["exactCost"]) < 4 * estimated["half_width"]
     assert report["frames"] > 5                              # the animation draws frames
     assert report["tableCost"] == report["tableApiCost"] != report["pageCost"]  # the phase-aware table solved
+    assert "rate" in report["editorError"] and "-2" in report["editorError"]  # a pasted file's broken rule
     assert report["classes"][:2] == ["constant", "thresholds"] and report["classRows"] == len(report["classes"]) + 1
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     (ARTEFACTS / "self-test.json").write_text(json.dumps(report, indent=2))  # with moveToNumbersMs, for the record
