@@ -10,6 +10,7 @@
 
 #include "app/command_support.hpp"
 #include "app/describe_command.hpp"
+#include "app/fit_command.hpp"
 #include "app/lab_command.hpp"
 #include "app/optimize_command.hpp"
 #include "app/process_group.hpp"
@@ -42,7 +43,8 @@ int main(int argc, char** argv) {
       crawlq::app::add_reproduce_command(app),
       crawlq::app::add_sweep_command(app, processes),
       crawlq::app::add_refresh_command(app),
-      crawlq::app::add_lab_command(app)};
+      crawlq::app::add_lab_command(app),
+      crawlq::app::add_fit_command(app)};
   crawlq::app::read_option_values_as_written(app);
   std::string known;
   bool is_known = false;

@@ -1,0 +1,118 @@
+#include "fit/ph_moment_fit.hpp"
+
+#include <fmt/format.h>
+
+#include <unsupported/Eigen/MatrixFunctions>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "fit/regime_map_fit.hpp"
+#include "model/input_error.hpp"
+
+namespace crawlq::fit {
+
+namespace {
+
+constexpr int kMostErlangPhases = 100;
+
+struct TwoPoints {
+  double x, y, p;
+};
+
+// A law on {x, y} (x, y > 0) with moments b1, b2, b3, if there is one.
+std::optional<TwoPoints> two_points(double b1, double b2, double b3) {
+  const double spread = b2 - b1 * b1;
+  if (!(spread > 0)) return std::nullopt;
+  const double s = (b3 - b1 * b2) / spread, q = s * b1 - b2;
+  const double discriminant = s * s - 4 * q;
+  if (!(discriminant > 0)) return std::nullopt;
+  const double root = std::sqrt(discriminant), x = 0.5 * (s + root), y = 0.5 * (s - root);
+  const double p = (b1 - y) / (x - y);
+  if (!(x > 0 && y > 0 && p > 0 && p < 1)) return std::nullopt;
+  return TwoPoints{x, y, p};
+}
+
+// Two Erlang-k laws of means x and y, weights p and 1 - p: 2k phases.
+PhaseTypeFit erlang_mixture(int k, const TwoPoints& t) {
+  PhaseTypeFit fit;
+  fit.beta = model::RowVector::Zero(2 * k);
+  fit.s = model::Matrix::Zero(2 * k, 2 * k);
+  const double means[2] = {t.x, t.y}, weights[2] = {t.p, 1 - t.p};
+  for (int j = 0; j < 2; ++j) {
+    const double rate = k / means[j];
+    fit.beta(j * k) = weights[j];
+    for (int i = 0; i < k; ++i) {
+      fit.s(j * k + i, j * k + i) = -rate;
+      if (i + 1 < k) fit.s(j * k + i, j * k + i + 1) = rate;
+    }
+  }
+  return fit;
+}
+
+}  // namespace
+
+PhaseTypeFit fit_three_moments(double m1, double m2, double m3) {
+  if (!(m1 > 0) || !std::isfinite(m1) || !std::isfinite(m2) || !std::isfinite(m3))
+    throw model::InputError(fmt::format("moments {}, {}, {}: the first must be > 0 and all finite", m1, m2, m3));
+  const double scv = m2 / (m1 * m1) - 1;
+  if (!(scv > 1e-12))
+    throw model::InputError(fmt::format("moments {}, {}: m2 must exceed m1^2 (a variance > 0); a constant time is no "
+                                        "phase-type law",
+                                        m1, m2));
+  // Erlang-k shape factors: E[X^n] = mean^n k (k+1) ... (k+n-1) / k^n; k = 1 is the exponential.
+  const int largest = scv >= 1 ? 1 : std::min(kMostErlangPhases, static_cast<int>(std::floor(1 / scv + 1e-12)));
+  for (int k = largest; k >= 1; --k) {
+    const double c2 = (k + 1.0) / k, c3 = (k + 1.0) * (k + 2.0) / (k * static_cast<double>(k));
+    if (const auto t = two_points(m1, m2 / c2, m3 / c3)) return erlang_mixture(k, *t);
+  }
+  // No k reaches m3: the first two moments alone.
+  PhaseTypeFit fit;
+  model::RowVector alpha;
+  model::Matrix t;
+  phase_type_with(m1, scv, kMostErlangPhases, alpha, t);
+  fit.beta = alpha;
+  fit.s = t;
+  fit.third_moment_matched = false;
+  fit.note = fmt::format("no mixture of two Erlang or exponential laws has m3 = {:.6g} with these m1 and m2; the first "
+                         "two moments are matched",
+                         m3);
+  return fit;
+}
+
+std::vector<double> phase_type_moments(const model::RowVector& beta, const model::Matrix& s, int count) {
+  const auto lu = (-s).partialPivLu();
+  std::vector<double> moments;
+  model::Vector x = model::Vector::Ones(s.rows());
+  double factorial = 1;
+  for (int n = 1; n <= count; ++n) {
+    x = lu.solve(x);
+    factorial *= n;
+    moments.push_back(factorial * beta.dot(x));
+  }
+  return moments;
+}
+
+std::vector<double> sample_moments(const std::vector<double>& sample, int count) {
+  std::vector<double> moments(static_cast<std::size_t>(count), 0.0);
+  for (const double x : sample) {
+    double power = 1;
+    for (int n = 0; n < count; ++n) moments[static_cast<std::size_t>(n)] += (power *= x);
+  }
+  for (double& m : moments) m /= static_cast<double>(sample.size());
+  return moments;
+}
+
+double phase_type_log_likelihood(const model::RowVector& beta, const model::Matrix& s, const std::vector<double>& sample) {
+  const model::Vector exits = -s * model::Vector::Ones(s.rows());
+  double total = 0;
+  for (const double x : sample) {
+    const double density = (beta * (s * x).exp() * exits)(0);
+    if (!(density > 0)) return -std::numeric_limits<double>::infinity();
+    total += std::log(density);
+  }
+  return total;
+}
+
+}  // namespace crawlq::fit

@@ -1,0 +1,21 @@
+#pragma once
+// A crawler's delivery log: one timestamp a line (plain text), or one column of a CSV file with a
+// header. Blank lines and lines starting with '#' are skipped. Every refusal names the file and the
+// line: a log that is empty, holds one timestamp, is out of time order, or holds text where a time
+// should be.
+#include <string>
+#include <vector>
+
+namespace crawlq::fit {
+
+// `column`: empty for plain text; a CSV header's name, or a 1-based column number.
+std::vector<double> read_timestamps(const std::string& path, const std::string& column = "");
+// The same rules on text in memory; `label` names it in messages.
+std::vector<double> parse_timestamps(const std::string& text, const std::string& label, const std::string& column = "");
+
+// A sample of times (service times, times to obsolescence): the same file format, any order, every
+// value > 0.
+std::vector<double> read_sample(const std::string& path, const std::string& column = "");
+std::vector<double> parse_sample(const std::string& text, const std::string& label, const std::string& column = "");
+
+}  // namespace crawlq::fit
