@@ -32,8 +32,10 @@ double default_batch_gap(const std::vector<double>& times) {
   std::sort(gaps.begin(), gaps.end());
   // The widest split of the sorted gaps, by ratio: deliveries of one batch come far closer together
   // than batches do. Only a split of 100 times or more is taken for one; else equal times alone join.
+  // The widest 1% are left out of the search: there the crawler stopped, which is censoring's business.
   double best_ratio = kClearSplit, gap = 0;
-  for (std::size_t i = 1; i < gaps.size(); ++i)
+  const std::size_t searched = gaps.size() - std::max<std::size_t>(1, gaps.size() / 100);
+  for (std::size_t i = 1; i < searched; ++i)
     if (gaps[i] / gaps[i - 1] >= best_ratio) {
       best_ratio = gaps[i] / gaps[i - 1];
       gap = std::sqrt(gaps[i] * gaps[i - 1]);

@@ -16,8 +16,8 @@ struct BatchedLog {
 };
 
 // The cut-offs when none is given, from the data: the batch gap at the widest split of the sorted gaps
-// between deliveries (the geometric middle of two neighbours 100 times or more apart; 0 when there is
-// none, so that only equal timestamps are one batch), and a censor gap of 50 times the mean time
+// between deliveries (the geometric middle of two neighbours 100 times or more apart, the widest 1% of
+// gaps aside; 0 when there is none, so that only equal timestamps are one batch), and a censor gap of 50 times the mean time
 // between batches.
 double default_batch_gap(const std::vector<double>& times);
 double default_censor_gap(const std::vector<double>& times, double batch_gap);

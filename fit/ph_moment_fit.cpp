@@ -62,8 +62,9 @@ PhaseTypeFit fit_three_moments(double m1, double m2, double m3) {
                                         "phase-type law",
                                         m1, m2));
   // Erlang-k shape factors: E[X^n] = mean^n k (k+1) ... (k+n-1) / k^n; k = 1 is the exponential.
-  const int largest = scv >= 1 ? 1 : std::min(kMostErlangPhases, static_cast<int>(std::floor(1 / scv + 1e-12)));
-  for (int k = largest; k >= 1; --k) {
+  // Two Erlang-k laws reach scv >= 1/k only; the fewest phases that reach all three moments win.
+  const int fewest = scv >= 1 ? 1 : static_cast<int>(std::ceil(1 / scv - 1e-12));
+  for (int k = fewest; k <= kMostErlangPhases; ++k) {
     const double c2 = (k + 1.0) / k, c3 = (k + 1.0) * (k + 2.0) / (k * static_cast<double>(k));
     if (const auto t = two_points(m1, m2 / c2, m3 / c3)) return erlang_mixture(k, *t);
   }

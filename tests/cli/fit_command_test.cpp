@@ -1,0 +1,102 @@
+// `crawlq fit`: the keys of interface.md, refusals with the line, and a fitted scenario that solves.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <sstream>
+
+#include "tests/cli/cli_support.hpp"
+
+namespace crawlq::cli_test {
+namespace {
+
+// A log with correlation: two regimes of Erlang-5 times (means 500 and 100) switching with
+// probability 0.04, batches of 1-3 pages, one stop of the crawler in the middle.
+std::string correlated_log() {
+  std::mt19937_64 engine(7);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::ostringstream out;
+  out.precision(17);
+  double t = 0;
+  int regime = 0;
+  for (int i = 0; i < 8000; ++i) {
+    const double mean = regime == 0 ? 500 : 100;
+    for (int k = 0; k < 5; ++k) t += -std::log(1 - uniform(engine)) * mean / 5;
+    const double u = uniform(engine);
+    const int size = u < 0.5 ? 1 : (u < 0.8 ? 2 : 3);
+    for (int j = 0; j < size; ++j) out << t + 1e-9 * j * t << '\n';
+    if (uniform(engine) < 0.04) regime = uniform(engine) < 0.5 ? 0 : 1;
+    if (i == 4000) t += 1e7;
+  }
+  return out.str();
+}
+
+TEST_CASE("fit arrivals: the contract's keys, the log's statistics beside the fit's, a scenario that solves", "[cli][fit]") {
+  TempDirectory dir;
+  const std::string log = dir.write("crawler.log", correlated_log());
+  const std::string out = (dir.path() / "fitted.yaml").string();
+  const auto run = crawlq({"fit", "arrivals", log, "--scenario", shipped("paper-example-1.yaml"), "--out", out, "--json"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  const nlohmann::json j = json_of(run);
+  for (const char* key : {"units", "batches", "censored", "batch_gap", "censor_gap", "size_probabilities", "sample", "fitted"})
+    CHECK(j.contains(key));
+  CHECK(j["batches"] == 8000);
+  CHECK(j["censored"] == 1);
+  CHECK(std::abs(j["size_probabilities"][0].get<double>() - 0.5) < 0.03);
+  const auto& sample = j["sample"];
+  const auto& fitted = j["fitted"];
+  for (const char* key : {"mean", "variance", "scv", "lag_correlations", "phases", "log_likelihood", "D0", "D1"})
+    CHECK(fitted.contains(key));
+  CHECK(nearly_equal(fitted["mean"], sample["mean"], 1e-9));
+  CHECK(nearly_equal(fitted["variance"], sample["variance"], 1e-9));
+  CHECK(sample["lag_correlations"][0].get<double>() > 0.4);  // the log's correlation is high ...
+  for (int k = 0; k < 6; ++k)  // ... and the fit keeps it, lag by lag
+    CHECK(std::abs(fitted["lag_correlations"][k].get<double>() - sample["lag_correlations"][k].get<double>()) < 0.05);
+  // The scenario written solves, and describe finds the log's lag-1 correlation in its BMAP.
+  const auto solved = crawlq({"solve", out, "--json"});
+  INFO(report(solved));
+  CHECK(solved.exit_status == 0);
+  const auto described = json_of(crawlq({"describe", out, "--json"}));
+  CHECK(std::abs(described["modes"][0]["lag1_correlation"].get<double>() -
+                 sample["lag_correlations"][0].get<double>()) < 1e-9);
+}
+
+TEST_CASE("fit arrivals: broken logs are refused with the line", "[cli][fit]") {
+  TempDirectory dir;
+  check_refused(crawlq({"fit", "arrivals", dir.write("empty.log", "")}), {"empty.log", "0 timestamps"});
+  check_refused(crawlq({"fit", "arrivals", dir.write("one.log", "12.5\n")}), {"one.log", "1 timestamp"});
+  check_refused(crawlq({"fit", "arrivals", dir.write("unsorted.log", "1\n2\n3\n2.5\n")}), {"unsorted.log", "line 4", "2.5"});
+  check_refused(crawlq({"fit", "arrivals", dir.write("text.log", "1\n2\nhello\n")}), {"text.log", "line 3", "hello"});
+  check_refused(crawlq({"fit", "arrivals", (dir.path() / "missing.log").string()}), {"missing.log", "cannot open"});
+  check_refused(crawlq({"fit", "arrivals", dir.write("ok.log", "1\n2\n3\n"), "--batch-gap", "-1"}), {"--batch-gap", "-1"});
+  check_refused(crawlq({"fit", "arrivals", dir.write("ok2.log", "1\n2\n3\n"), "--out", "x.yaml"}), {"--scenario"});
+}
+
+TEST_CASE("fit service: three moments matched, --mean rescales, the contract's keys", "[cli][fit]") {
+  const auto run = crawlq({"fit", "service", "--moments", "1,3,15", "--mean", "8.2", "--json"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  const nlohmann::json j = json_of(run);
+  for (const char* key : {"sample", "fitted", "beta", "S"}) CHECK(j.contains(key));
+  CHECK(j["fitted"]["log_likelihood"].is_null());
+  const auto& m = j["fitted"]["moments"];
+  CHECK(nearly_equal(m[0], 8.2, 1e-9));
+  CHECK(nearly_equal(m[1], 3 * 8.2 * 8.2, 1e-9));
+  CHECK(nearly_equal(m[2], 15 * 8.2 * 8.2 * 8.2, 1e-9));
+  TempDirectory dir;
+  std::ostringstream sample;
+  std::mt19937_64 engine(3);
+  std::gamma_distribution<double> gamma(2.5, 0.4);
+  for (int i = 0; i < 2000; ++i) sample << gamma(engine) << '\n';
+  const auto fitted = json_of(crawlq({"fit", "obsolescence", dir.write("times.txt", sample.str()), "--json"}));
+  CHECK(fitted["fitted"]["log_likelihood"].is_number());
+  CHECK(nearly_equal(fitted["fitted"]["moments"][2], fitted["sample"]["moments"][2], 1e-9));
+  check_refused(crawlq({"fit", "service", "--moments", "1,1,1"}), {"--moments", "m2"});
+  check_refused(crawlq({"fit", "service", "--moments", "1,2"}), {"--moments", "three"});
+  check_refused(crawlq({"fit", "service", dir.write("bad.txt", "1\n-2\n")}), {"bad.txt", "line 2"});
+  check_refused(crawlq({"fit", "service"}), {"SAMPLE", "--moments"});
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test

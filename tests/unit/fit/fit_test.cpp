@@ -1,0 +1,165 @@
+// The fits of issue 19 against what they promise: three moments matched to 1e-9, a MAP's exact
+// statistics, logs simulated from known MAPs fitted back within the logs' own sampling error, and the
+// batch and censoring rules on logs written by hand.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "fit/batched_log.hpp"
+#include "fit/map_statistics.hpp"
+#include "fit/ph_moment_fit.hpp"
+#include "fit/regime_map_fit.hpp"
+#include "fit/sample_statistics.hpp"
+#include "fit/timestamp_log.hpp"
+#include "model/input_error.hpp"
+#include "tests/unit/fit/map_sampler.hpp"
+
+namespace crawlq {
+namespace {
+
+double relative(double a, double b) { return std::abs(a - b) / std::abs(b); }
+
+TEST_CASE("fit: three moments matched to 1e-9 by two exponentials or two Erlang laws", "[fit]") {
+  struct Case {
+    double m1, m2, m3;
+    int phases;
+  };
+  // H2 (scv 2 and a heavy one), a gamma of shape 2.5 (scv 0.4: two Erlang-3 laws), a lognormal of scv
+  // 0.25 (m_n = exp(n^2 sigma^2 / 2)), a mixture of two Erlang-4 laws (scv 0.3).
+  const double sigma2 = std::log(1.25);
+  const std::vector<Case> cases{{1, 3, 15, 2},
+                                {8.2, 8.2 * 8.2 * 30, 8.2 * 8.2 * 8.2 * 2000, 2},
+                                {2.5, 2.5 * 3.5, 2.5 * 3.5 * 4.5, 6},
+                                {std::exp(sigma2 / 2), std::exp(2 * sigma2), std::exp(4.5 * sigma2), 0},
+                                {1, 1.3, 2.1, 0}};
+  for (const auto& c : cases) {
+    INFO(c.m1 << ", " << c.m2 << ", " << c.m3);
+    const fit::PhaseTypeFit ph = fit::fit_three_moments(c.m1, c.m2, c.m3);
+    REQUIRE(ph.third_moment_matched);
+    const auto m = fit::phase_type_moments(ph.beta, ph.s, 3);
+    CHECK(relative(m[0], c.m1) < 1e-9);
+    CHECK(relative(m[1], c.m2) < 1e-9);
+    CHECK(relative(m[2], c.m3) < 1e-9);
+    if (c.phases) CHECK(ph.s.rows() == c.phases);
+    CHECK(std::abs(ph.beta.sum() - 1) < 1e-12);
+    CHECK((ph.beta.array() >= 0).all());
+  }
+}
+
+TEST_CASE("fit: a third moment no mixture reaches keeps the first two and says so", "[fit]") {
+  // A uniform(0, 2) is out of reach of two exponentials or two Erlang laws of few phases, not of many.
+  const fit::PhaseTypeFit uniform = fit::fit_three_moments(1, 4.0 / 3, 2);
+  REQUIRE(uniform.third_moment_matched);
+  CHECK(relative(fit::phase_type_moments(uniform.beta, uniform.s, 3)[2], 2) < 1e-9);
+  // m1 m3 < m2^2: the moments of no law on the positive times; the first two are matched, and said so.
+  const fit::PhaseTypeFit ph = fit::fit_three_moments(1, 3, 2);
+  CHECK_FALSE(ph.third_moment_matched);
+  CHECK_THAT(ph.note, Catch::Contains("first two moments"));
+  const auto m = fit::phase_type_moments(ph.beta, ph.s, 2);
+  CHECK(relative(m[0], 1) < 1e-12);
+  CHECK(relative(m[1], 3) < 1e-12);
+  CHECK_THROWS_AS(fit::fit_three_moments(1, 1, 1), model::InputError);  // a constant
+  CHECK_THROWS_AS(fit::fit_three_moments(-1, 3, 15), model::InputError);
+}
+
+TEST_CASE("fit: the regimes' MAP has exactly the mean, variance and lag correlations A rho^k it was built for", "[fit]") {
+  const std::vector<double> bands(6, 0.01);
+  // The paper's statistics of section 7 (212.03, 51352.38, 0.622 ... 0.507).
+  const std::vector<double> lags{0.622, 0.574, 0.555, 0.537, 0.523, 0.507};
+  const fit::RegimeMapFit map = fit::fit_regime_map(212.03, 51352.38, lags, bands);
+  const fit::MapStatistics s = fit::map_statistics(map.d0, map.d1, 6);
+  CHECK(relative(s.mean, 212.03) < 1e-9);
+  CHECK(relative(s.variance, 51352.38) < 1e-9);
+  CHECK(std::abs(s.lag_correlations[0] - 0.622) < 1e-9);
+  for (int k = 1; k <= 6; ++k)
+    CHECK(std::abs(s.lag_correlations[k - 1] - map.correlation_height * std::pow(map.correlation_decay, k)) < 1e-9);
+  // The paper's two-phase MAP with its scv could not pass (c^2 - 1) / (2 c^2) = 0.061; this one keeps 0.5 at lag 6.
+  CHECK(s.lag_correlations[5] > 0.45);
+  // A generator: rows of D0 + D1 sum to zero, D1 >= 0.
+  CHECK(((map.d0 + map.d1).rowwise().sum().array().abs() < 1e-12).all());
+  CHECK((map.d1.array() >= 0).all());
+  // No correlation at all: a renewal process of the marginal.
+  const fit::RegimeMapFit renewal = fit::fit_regime_map(2, 8, {0.001, -0.002}, {0.01, 0.01});
+  CHECK(renewal.correlation_height == 0);
+  CHECK(renewal.d0.rows() == 2);  // scv 2: two exponentials
+  const fit::MapStatistics r = fit::map_statistics(renewal.d0, renewal.d1, 2);
+  CHECK(relative(r.variance, 8) < 1e-9);
+  CHECK(std::abs(r.lag_correlations[0]) < 1e-12);
+}
+
+TEST_CASE("fit: logs simulated from known MAPs are fitted back within the logs' sampling error", "[fit]") {
+  // Three generators: the regimes' MAP itself (10 phases), an MMPP-like 3-phase MAP, a renewal H2.
+  model::Matrix mmpp_d0(3, 3), mmpp_d1(3, 3);
+  mmpp_d0 << -1.02, 0.01, 0.01, 0.005, -0.2, 0.005, 0.002, 0.002, -0.054;
+  mmpp_d1 << 1.0, 0, 0, 0, 0.19, 0, 0, 0, 0.05;
+  const fit::RegimeMapFit regimes = fit::fit_regime_map(10, 150, {0.5, 0.45, 0.4}, {0.01, 0.01, 0.01});
+  model::Matrix h2_d0 = model::Matrix::Zero(2, 2), h2_d1(2, 2);
+  h2_d0(0, 0) = -2;
+  h2_d0(1, 1) = -0.25;
+  h2_d1 << 2 * 0.7, 2 * 0.3, 0.25 * 0.7, 0.25 * 0.3;
+  const std::vector<std::pair<model::Matrix, model::Matrix>> generators{
+      {regimes.d0, regimes.d1}, {mmpp_d0, mmpp_d1}, {h2_d0, h2_d1}};
+  int seed = 1;
+  for (const auto& [d0, d1] : generators) {
+    INFO("generator " << seed);
+    const std::vector<double> starts = fit_test::map_times(d0, d1, 40000, seed);
+    const std::vector<double> times = fit_test::with_batches(starts, {0.5, 0.3, 0.2}, seed + 100);
+    const double gap = fit::default_batch_gap(times);
+    const fit::BatchedLog log = fit::split_batches(times, gap, fit::default_censor_gap(times, gap));
+    REQUIRE(log.batches == 40000);  // every batch found again
+    CHECK(std::abs(log.size_probabilities[0] - 0.5) < 0.02);
+    const fit::SampleStatistics sample = fit::sample_statistics(log.intervals, 6);
+    const fit::RegimeMapFit map = fit::fit_regime_map(sample.mean, sample.variance, sample.lag_correlations, sample.lag_bands);
+    const fit::MapStatistics fitted = fit::map_statistics(map.d0, map.d1, 6);
+    CHECK(relative(fitted.mean, sample.mean) < 1e-9);
+    CHECK(relative(fitted.variance, sample.variance) < 1e-9);
+    // Each lag within the band the log's own estimate carries (3 half-widths for six lags at once).
+    for (int k = 0; k < 6; ++k) CHECK(std::abs(fitted.lag_correlations[k] - sample.lag_correlations[k]) < 3 * sample.lag_bands[k] + 0.02);
+    // And the log's own statistics are those of the generator, within their sampling error.
+    const fit::MapStatistics truth = fit::map_statistics(d0, d1, 1);
+    CHECK(relative(sample.mean, truth.mean) < 0.1);  // a slowly switching MMPP's sample mean wanders
+    CHECK(std::abs(sample.lag_correlations[0] - truth.lag_correlations[0]) < 0.15);
+    ++seed;
+  }
+}
+
+TEST_CASE("fit: batches and censored gaps on a log written by hand", "[fit]") {
+  const std::vector<double> times{0, 0, 0.001, 5, 5.0005, 10, 1000, 1001};
+  const fit::BatchedLog log = fit::split_batches(times, 0.01, 100);
+  CHECK(log.units == 8);
+  CHECK(log.batches == 5);  // {0, 0, 0.001}, {5, 5.0005}, {10}, {1000}, {1001}
+  CHECK(log.censored == 1);  // 10 -> 1000
+  REQUIRE(log.size_probabilities.size() == 3);
+  CHECK(log.size_probabilities[0] == Approx(0.6));
+  CHECK(log.size_probabilities[1] == Approx(0.2));
+  CHECK(log.size_probabilities[2] == Approx(0.2));
+  REQUIRE(log.intervals.size() == 2);  // no correlation across the censored gap
+  CHECK(log.intervals[0] == std::vector<double>{5, 5});
+  CHECK(log.intervals[1] == std::vector<double>{1});
+  // The default batch gap sits in the widest split: 0.0005..0.001 inside batches, 1..990 between.
+  const double gap = fit::default_batch_gap(times);
+  CHECK(gap > 0.001);
+  CHECK(gap < 1);
+  // No split 100 times wide: only equal times join.
+  CHECK(fit::default_batch_gap({0, 1, 2.5, 3, 4.2}) == 0);
+}
+
+TEST_CASE("fit: broken logs are refused with the line", "[fit]") {
+  const auto refused = [](const std::string& text, const std::string& fragment) {
+    INFO(text);
+    CHECK_THROWS_WITH(fit::parse_timestamps(text, "log.txt"), Catch::Contains(fragment));
+  };
+  refused("", "0 timestamps");
+  refused("5\n", "1 timestamp");
+  refused("1\n2\n1.5\n", "line 3");
+  refused("1\nabc\n", "line 2: 'abc'");
+  refused("1\n2\ninf\n", "line 3");
+  CHECK(fit::parse_timestamps("# a comment\n1\n\n2.5\n", "log.txt") == std::vector<double>{1, 2.5});
+  CHECK(fit::parse_timestamps("id,time\n1,3.5\n2,4\n", "log.csv", "time") == std::vector<double>{3.5, 4});
+  CHECK(fit::parse_timestamps("id,time\n1,3.5\n2,4\n", "log.csv", "2") == std::vector<double>{3.5, 4});
+  CHECK_THROWS_WITH(fit::parse_timestamps("id,time\n1,3\n", "log.csv", "when"), Catch::Contains("no column 'when'"));
+  CHECK_THROWS_WITH(fit::parse_sample("1\n-2\n", "s.txt"), Catch::Contains("line 2"));
+}
+
+}  // namespace
+}  // namespace crawlq
