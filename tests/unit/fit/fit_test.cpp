@@ -3,7 +3,11 @@
 // batch and censoring rules on logs written by hand.
 #include <catch2/catch.hpp>
 
+#include <Eigen/Eigenvalues>
+#include <unsupported/Eigen/MatrixFunctions>
+
 #include <cmath>
+#include <numeric>
 
 #include "fit/batched_log.hpp"
 #include "fit/map_statistics.hpp"
@@ -159,6 +163,46 @@ TEST_CASE("fit: broken logs are refused with the line", "[fit]") {
   CHECK(fit::parse_timestamps("id,time\n1,3.5\n2,4\n", "log.csv", "2") == std::vector<double>{3.5, 4});
   CHECK_THROWS_WITH(fit::parse_timestamps("id,time\n1,3\n", "log.csv", "when"), Catch::Contains("no column 'when'"));
   CHECK_THROWS_WITH(fit::parse_sample("1\n-2\n", "s.txt"), Catch::Contains("line 2"));
+}
+
+}  // namespace
+}  // namespace crawlq
+
+namespace crawlq {
+namespace {
+
+// The log-likelihood's forward recursion, with a matrix exponential at every step.
+double likelihood_by_matrix_exponentials(const model::Matrix& d0, const model::Matrix& d1, const std::vector<double>& run) {
+  const model::Matrix p = (-d0).partialPivLu().solve(d1);
+  Eigen::EigenSolver<model::Matrix> eigen(p.transpose());
+  Eigen::Index one = 0;
+  (eigen.eigenvalues().array() - 1.0).abs().minCoeff(&one);
+  model::RowVector v = eigen.eigenvectors().col(one).real().transpose();
+  v /= v.sum();
+  double total = 0;
+  for (const double x : run) {
+    v = v * (d0 * x).exp() * d1;
+    total += std::log(v.sum());
+    v /= v.sum();
+  }
+  return total;
+}
+
+TEST_CASE("fit: the log-likelihood's chains give what matrix exponentials give", "[fit]") {
+  const fit::RegimeMapFit regimes = fit::fit_regime_map(10, 40, {0.5, 0.45, 0.4}, {0.01, 0.01, 0.01});  // Erlang chains
+  const fit::RegimeMapFit heavy = fit::fit_regime_map(10, 400, {0.05, 0.04}, {0.01, 0.01});           // H2 blocks
+  model::Matrix general_d0(3, 3), general_d1(3, 3);  // no chain structure: the general way
+  general_d0 << -3, 1, 0.5, 0.2, -2, 0.3, 0.4, 0.1, -1;
+  general_d1 << 1, 0.3, 0.2, 0.5, 0.5, 0.5, 0.1, 0.2, 0.2;
+  const std::vector<std::pair<model::Matrix, model::Matrix>> maps{
+      {regimes.d0, regimes.d1}, {heavy.d0, heavy.d1}, {general_d0, general_d1}};
+  for (const auto& [d0, d1] : maps) {
+    const std::vector<double> run = fit_test::map_times(d0, d1, 300, 5);
+    std::vector<double> intervals(run.size());
+    std::adjacent_difference(run.begin(), run.end(), intervals.begin());
+    const double fast = fit::map_log_likelihood(d0, d1, {intervals});
+    CHECK(std::abs(fast - likelihood_by_matrix_exponentials(d0, d1, intervals)) < 1e-8 * std::abs(fast));
+  }
 }
 
 }  // namespace
