@@ -11,7 +11,7 @@
 namespace crawlq::api {
 
 const std::vector<std::string>& reproduce_sections() {
-  static const std::vector<std::string> sections{"tables", "figures", "sample-path", "refresh", "control"};
+  static const std::vector<std::string> sections{"tables", "figures", "sample-path", "refresh", "control", "fit"};
   return sections;
 }
 

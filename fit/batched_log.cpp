@@ -11,7 +11,8 @@ namespace {
 constexpr double kClearSplit = 100;
 
 // Batch start times and sizes: a delivery within `batch_gap` of the one before joins its batch.
-void batch_starts(const std::vector<double>& times, double batch_gap, std::vector<double>& starts, std::vector<long>& sizes) {
+void batch_starts(const std::vector<double>& times, double batch_gap, std::vector<double>& starts,
+                  std::vector<long>& sizes) {
   for (std::size_t i = 0; i < times.size(); ++i) {
     if (i > 0 && times[i] - times[i - 1] < batch_gap) {
       ++sizes.back();
@@ -31,8 +32,9 @@ double default_batch_gap(const std::vector<double>& times) {
     if (times[i] > times[i - 1]) gaps.push_back(times[i] - times[i - 1]);
   std::sort(gaps.begin(), gaps.end());
   // The widest split of the sorted gaps, by ratio: deliveries of one batch come far closer together
-  // than batches do. Only a split of 100 times or more is taken for one; else equal times alone join.
-  // The widest 1% are left out of the search: there the crawler stopped, which is censoring's business.
+  // than batches do. Only a split of 100 times or more is taken for one; else equal times alone
+  // join. The widest 1% are left out of the search: there the crawler stopped, which is censoring's
+  // business.
   double best_ratio = kClearSplit, gap = 0;
   const std::size_t searched = gaps.size() - std::max<std::size_t>(1, gaps.size() / 100);
   for (std::size_t i = 1; i < searched; ++i)
@@ -62,7 +64,9 @@ BatchedLog split_batches(const std::vector<double>& times, double batch_gap, dou
   log.batches = static_cast<long>(starts.size());
   const long largest = *std::max_element(sizes.begin(), sizes.end());
   log.size_probabilities.assign(static_cast<std::size_t>(largest), 0.0);
-  for (const long size : sizes) log.size_probabilities[static_cast<std::size_t>(size - 1)] += 1.0 / static_cast<double>(sizes.size());
+  for (const long size : sizes)
+    log.size_probabilities[static_cast<std::size_t>(size - 1)] +=
+        1.0 / static_cast<double>(sizes.size());
   log.intervals.emplace_back();
   for (std::size_t i = 1; i < starts.size(); ++i) {
     const double gap = starts[i] - starts[i - 1];

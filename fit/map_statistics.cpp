@@ -1,9 +1,8 @@
 #include "fit/map_statistics.hpp"
 
-#include <unsupported/Eigen/MatrixFunctions>
-
 #include <cmath>
 #include <limits>
+#include <unsupported/Eigen/MatrixFunctions>
 #include <utility>
 #include <vector>
 
@@ -22,10 +21,10 @@ model::RowVector arrival_phases(const model::Matrix& d0, const model::Matrix& d1
   return a.partialPivLu().solve(b).transpose();
 }
 
-// v exp(D0 x) for many x. When D0 is made of chains (upper bidiagonal, one rate along each chain: Erlang
-// and hyperexponential blocks, as the regimes' MAP has), exp(D0 x) = e^{-lambda x} sum_m (N x)^m / m! on
-// each chain with N its nilpotent part: O(k^2) a chain instead of a matrix exponential a time, which
-// made a 10-million-line log take minutes.
+// v exp(D0 x) for many x. When D0 is made of chains (upper bidiagonal, one rate along each chain:
+// Erlang and hyperexponential blocks, as the regimes' MAP has), exp(D0 x) = e^{-lambda x} sum_m (N
+// x)^m / m! on each chain with N its nilpotent part: O(k^2) a chain instead of a matrix exponential
+// a time, which made a 10-million-line log take minutes.
 class ExponentialAction {
  public:
   explicit ExponentialAction(const model::Matrix& d0) : d0_(d0) {
@@ -73,14 +72,14 @@ MapStatistics map_statistics(const model::Matrix& d0, const model::Matrix& d1, i
   const model::RowVector pi = arrival_phases(d0, d1);
   const Eigen::Index n = d0.rows();
   const model::Vector x = lu.solve(model::Vector::Ones(n));  // (-D0)^-1 e
-  const model::Vector xx = lu.solve(x);                        // (-D0)^-2 e
+  const model::Vector xx = lu.solve(x);                      // (-D0)^-2 e
   MapStatistics s;
   s.mean = pi.dot(x);
   const double second = 2 * pi.dot(xx);
   s.variance = second - s.mean * s.mean;
   s.scv = s.variance / (s.mean * s.mean);
   const model::Matrix p = lu.solve(d1);
-  model::Vector y = x;  // P^k (-D0)^-1 e
+  model::Vector y = x;                                                          // P^k (-D0)^-1 e
   const model::RowVector start = pi * lu.solve(model::Matrix::Identity(n, n));  // pi (-D0)^-1
   for (int k = 1; k <= lags; ++k) {
     y = p * y;
@@ -89,7 +88,8 @@ MapStatistics map_statistics(const model::Matrix& d0, const model::Matrix& d1, i
   return s;
 }
 
-double map_log_likelihood(const model::Matrix& d0, const model::Matrix& d1, const std::vector<std::vector<double>>& runs) {
+double map_log_likelihood(const model::Matrix& d0, const model::Matrix& d1,
+                          const std::vector<std::vector<double>>& runs) {
   const model::RowVector pi = arrival_phases(d0, d1);
   const ExponentialAction exponential(d0);
   double log_likelihood = 0;

@@ -1,6 +1,6 @@
 #pragma once
-// What a MAP (D0, D1) says about the times between its arrivals: mean, variance, squared coefficient
-// of variation, lag-k correlations, and the log-likelihood of a sample of such times.
+// What a MAP (D0, D1) says about the times between its arrivals: mean, variance, squared
+// coefficient of variation, lag-k correlations, and the log-likelihood of a sample of such times.
 #include <vector>
 
 #include "model/linear_algebra.hpp"
@@ -18,6 +18,7 @@ MapStatistics map_statistics(const model::Matrix& d0, const model::Matrix& d1, i
 
 // log L of the runs (each starting from the phase distribution at arrivals): the forward recursion
 // v <- v exp(D0 x) D1, rescaled at each step.
-double map_log_likelihood(const model::Matrix& d0, const model::Matrix& d1, const std::vector<std::vector<double>>& runs);
+double map_log_likelihood(const model::Matrix& d0, const model::Matrix& d1,
+                          const std::vector<std::vector<double>>& runs);
 
 }  // namespace crawlq::fit

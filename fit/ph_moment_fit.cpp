@@ -2,11 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <unsupported/Eigen/MatrixFunctions>
-
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <unsupported/Eigen/MatrixFunctions>
 
 #include "fit/regime_map_fit.hpp"
 #include "model/input_error.hpp"
@@ -55,12 +54,14 @@ PhaseTypeFit erlang_mixture(int k, const TwoPoints& t) {
 
 PhaseTypeFit fit_three_moments(double m1, double m2, double m3) {
   if (!(m1 > 0) || !std::isfinite(m1) || !std::isfinite(m2) || !std::isfinite(m3))
-    throw model::InputError(fmt::format("moments {}, {}, {}: the first must be > 0 and all finite", m1, m2, m3));
+    throw model::InputError(
+        fmt::format("moments {}, {}, {}: the first must be > 0 and all finite", m1, m2, m3));
   const double scv = m2 / (m1 * m1) - 1;
   if (!(scv > 1e-12))
-    throw model::InputError(fmt::format("moments {}, {}: m2 must exceed m1^2 (a variance > 0); a constant time is no "
-                                        "phase-type law",
-                                        m1, m2));
+    throw model::InputError(
+        fmt::format("moments {}, {}: m2 must exceed m1^2 (a variance > 0); a constant time is no "
+                    "phase-type law",
+                    m1, m2));
   // Erlang-k shape factors: E[X^n] = mean^n k (k+1) ... (k+n-1) / k^n; k = 1 is the exponential.
   // Two Erlang-k laws reach scv >= 1/k only; the fewest phases that reach all three moments win.
   const int fewest = scv >= 1 ? 1 : static_cast<int>(std::ceil(1 / scv - 1e-12));
@@ -76,13 +77,16 @@ PhaseTypeFit fit_three_moments(double m1, double m2, double m3) {
   fit.beta = alpha;
   fit.s = t;
   fit.third_moment_matched = false;
-  fit.note = fmt::format("no mixture of two Erlang or exponential laws has m3 = {:.6g} with these m1 and m2; the first "
-                         "two moments are matched",
-                         m3);
+  fit.note = fmt::format(
+      "no mixture of two Erlang or exponential laws has m3 = {:.6g} with these m1 and m2; the "
+      "first "
+      "two moments are matched",
+      m3);
   return fit;
 }
 
-std::vector<double> phase_type_moments(const model::RowVector& beta, const model::Matrix& s, int count) {
+std::vector<double> phase_type_moments(const model::RowVector& beta, const model::Matrix& s,
+                                       int count) {
   const auto lu = (-s).partialPivLu();
   std::vector<double> moments;
   model::Vector x = model::Vector::Ones(s.rows());
@@ -105,7 +109,8 @@ std::vector<double> sample_moments(const std::vector<double>& sample, int count)
   return moments;
 }
 
-double phase_type_log_likelihood(const model::RowVector& beta, const model::Matrix& s, const std::vector<double>& sample) {
+double phase_type_log_likelihood(const model::RowVector& beta, const model::Matrix& s,
+                                 const std::vector<double>& sample) {
   const model::Vector exits = -s * model::Vector::Ones(s.rows());
   double total = 0;
   for (const double x : sample) {

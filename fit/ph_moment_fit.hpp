@@ -3,13 +3,13 @@
 // from three moments of the content size, section 7).
 //
 // Both forms are a mixture of two laws of one shape with means x and y, weights p and 1 - p: with
-// scv > 1 two exponentials (a hyperexponential H2) when they reach m3, else two Erlang-k laws, k the
-// smallest with scv >= 1/k that reaches it (up to 100). Dividing the moments by the shape's factors
-// leaves b_1, b_2, b_3, the moments of a two-point law on {x, y}: x and y are the roots of
-// t^2 - s t + q with s = (b_3 - b_1 b_2) / (b_2 - b_1^2), q = s b_1 - b_2 (Prony), and p = (b_1 - y)/(x - y).
-// Moments that need more than 100 phases, or are no law's (m1 m3 < m2^2), are out of reach; then the
-// first two are matched (Tijms' Erlang(k-1)/Erlang(k) mixture,
-// or balanced means) and the note says so.
+// scv > 1 two exponentials (a hyperexponential H2) when they reach m3, else two Erlang-k laws, k
+// the smallest with scv >= 1/k that reaches it (up to 100). Dividing the moments by the shape's
+// factors leaves b_1, b_2, b_3, the moments of a two-point law on {x, y}: x and y are the roots of
+// t^2 - s t + q with s = (b_3 - b_1 b_2) / (b_2 - b_1^2), q = s b_1 - b_2 (Prony), and p = (b_1 -
+// y)/(x - y). Moments that need more than 100 phases, or are no law's (m1 m3 < m2^2), are out of
+// reach; then the first two are matched (Tijms' Erlang(k-1)/Erlang(k) mixture, or balanced means)
+// and the note says so.
 #include <string>
 #include <vector>
 
@@ -24,14 +24,17 @@ struct PhaseTypeFit {
   std::string note;
 };
 
-// m1 > 0, m2 > m1^2 (a positive variance; m2 == m1^2 is a constant, which no PH is); InputError otherwise.
+// m1 > 0, m2 > m1^2 (a positive variance; m2 == m1^2 is a constant, which no PH is); InputError
+// otherwise.
 PhaseTypeFit fit_three_moments(double m1, double m2, double m3);
 
 // E[X^n] = n! beta (-S)^-n e, n = 1..count.
-std::vector<double> phase_type_moments(const model::RowVector& beta, const model::Matrix& s, int count);
+std::vector<double> phase_type_moments(const model::RowVector& beta, const model::Matrix& s,
+                                       int count);
 // The sample's raw moments E[X^n], n = 1..count.
 std::vector<double> sample_moments(const std::vector<double>& sample, int count);
 // sum log(beta exp(S x) S_0) over the sample.
-double phase_type_log_likelihood(const model::RowVector& beta, const model::Matrix& s, const std::vector<double>& sample);
+double phase_type_log_likelihood(const model::RowVector& beta, const model::Matrix& s,
+                                 const std::vector<double>& sample);
 
 }  // namespace crawlq::fit

@@ -17,7 +17,8 @@ constexpr int kMostPhasesPerRegime = 50;
 
 }  // namespace
 
-void phase_type_with(double mean, double scv, int most_phases, model::RowVector& alpha, model::Matrix& t) {
+void phase_type_with(double mean, double scv, int most_phases, model::RowVector& alpha,
+                     model::Matrix& t) {
   if (std::abs(scv - 1) < 1e-12) {
     alpha = model::RowVector::Ones(1);
     t = model::Matrix::Constant(1, 1, -1 / mean);
@@ -47,16 +48,19 @@ void phase_type_with(double mean, double scv, int most_phases, model::RowVector&
   }
 }
 
-RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<double>& lags, const std::vector<double>& bands) {
+RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<double>& lags,
+                            const std::vector<double>& bands) {
   if (!(mean > 0) || !(variance > 0))
-    throw model::InputError(fmt::format("the times between batches have mean {} and variance {}: a MAP needs both > 0",
-                                        mean, variance));
+    throw model::InputError(
+        fmt::format("the times between batches have mean {} and variance {}: a MAP needs both > 0",
+                    mean, variance));
   RegimeMapFit fit;
-  // The geometric decay: least squares of log r_k on k over the lags whose correlation is positive and
-  // outside its band, lag 1 matched exactly.
+  // The geometric decay: least squares of log r_k on k over the lags whose correlation is positive
+  // and outside its band, lag 1 matched exactly.
   std::vector<std::pair<double, double>> points;
   for (std::size_t k = 0; k < lags.size(); ++k)
-    if (lags[k] > 0 && lags[k] > (k < bands.size() ? bands[k] : 0)) points.emplace_back(k + 1.0, std::log(lags[k]));
+    if (lags[k] > 0 && lags[k] > (k < bands.size() ? bands[k] : 0))
+      points.emplace_back(k + 1.0, std::log(lags[k]));
   double rho = 0, height = 0;
   if (!lags.empty() && !points.empty() && points.front().first == 1) {
     if (points.size() >= 2) {
@@ -79,14 +83,17 @@ RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<doub
     rho = std::clamp(rho, 0.01, 0.999);
     height = lags[0] / rho;
     if (height > kHighestHeight) {
-      fit.note = fmt::format("the lag correlations ask for A = {:.3g}; A = {} was fitted (the regimes' own times need "
-                             "some variance)",
-                             height, kHighestHeight);
+      fit.note = fmt::format(
+          "the lag correlations ask for A = {:.3g}; A = {} was fitted (the regimes' own times need "
+          "some variance)",
+          height, kHighestHeight);
       height = kHighestHeight;
     }
   } else if (!lags.empty() && lags[0] < 0 && lags[0] < -(bands.empty() ? 0 : bands[0])) {
-    fit.note = fmt::format("the lag-1 correlation {:.3g} is negative: this MAP has none, and was fitted as a renewal process",
-                           lags[0]);
+    fit.note = fmt::format(
+        "the lag-1 correlation {:.3g} is negative: this MAP has none, and was fitted as a renewal "
+        "process",
+        lags[0]);
   }
   fit.correlation_height = height;
   fit.correlation_decay = rho;
@@ -94,8 +101,9 @@ RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<doub
   const double m2 = mean * mean;
   fit.regime_scv = (1 - height) * variance / (m2 + between);
   if (fit.regime_scv < 1.0 / kMostPhasesPerRegime)
-    fit.note += fmt::format("{}the regimes' times would need scv {:.3g}; {} phases give {:.3g}", fit.note.empty() ? "" : "; ",
-                            fit.regime_scv, kMostPhasesPerRegime, 1.0 / kMostPhasesPerRegime);
+    fit.note += fmt::format("{}the regimes' times would need scv {:.3g}; {} phases give {:.3g}",
+                            fit.note.empty() ? "" : "; ", fit.regime_scv, kMostPhasesPerRegime,
+                            1.0 / kMostPhasesPerRegime);
   model::RowVector alpha;
   model::Matrix t;
   if (height == 0) {
@@ -108,10 +116,12 @@ RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<doub
   // mu_2 > 0 needs p < m^2 / (m^2 + Var(mu_J)): half of that bound, at most 1/2.
   const double p = std::min(0.5, 0.5 * m2 / (m2 + between));
   fit.regime_share = p;
-  fit.regime_means = {mean + std::sqrt(between * (1 - p) / p), mean - std::sqrt(between * p / (1 - p))};
+  fit.regime_means = {mean + std::sqrt(between * (1 - p) / p),
+                      mean - std::sqrt(between * p / (1 - p))};
   std::vector<model::RowVector> alphas(2);
   std::vector<model::Matrix> ts(2);
-  for (int j = 0; j < 2; ++j) phase_type_with(fit.regime_means[j], fit.regime_scv, kMostPhasesPerRegime, alphas[j], ts[j]);
+  for (int j = 0; j < 2; ++j)
+    phase_type_with(fit.regime_means[j], fit.regime_scv, kMostPhasesPerRegime, alphas[j], ts[j]);
   const Eigen::Index n = ts[0].rows(), m = ts[1].rows();
   fit.d0 = model::Matrix::Zero(n + m, n + m);
   fit.d0.topLeftCorner(n, n) = ts[0];

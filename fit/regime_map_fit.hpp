@@ -4,15 +4,16 @@
 //
 // The times come from one of two regimes, each a phase-type law of the same squared coefficient of
 // variation w with its own mean mu_j; after each time the regime is kept with probability rho and
-// otherwise drawn afresh from (p, 1 - p). Then corr(X_0, X_k) = A rho^k with A = Var(mu_J) / Var(X):
-// the lag correlations decay geometrically from any height below 1, where a MAP whose phases are
-// its only memory (the paper's, with a hyperexponential marginal of scv c^2) cannot pass
+// otherwise drawn afresh from (p, 1 - p). Then corr(X_0, X_k) = A rho^k with A = Var(mu_J) /
+// Var(X): the lag correlations decay geometrically from any height below 1, where a MAP whose
+// phases are its only memory (the paper's, with a hyperexponential marginal of scv c^2) cannot pass
 // (c^2 - 1) / (2 c^2), 0.061 for the paper's data.
 //
 // Fitted exactly: the mean, the variance and the lag-1 correlation; rho by least squares on the
 // logarithms of the positive lag correlations. The regimes' laws are exponential (w = 1),
-// hyperexponential with balanced means (w > 1) or a mixture of Erlang(k-1) and Erlang(k) of one rate
-// (w < 1, Tijms), so the order is 2 for a renewal sample with scv >= 1 and at most 2k otherwise.
+// hyperexponential with balanced means (w > 1) or a mixture of Erlang(k-1) and Erlang(k) of one
+// rate (w < 1, Tijms), so the order is 2 for a renewal sample with scv >= 1 and at most 2k
+// otherwise.
 #include <string>
 #include <vector>
 
@@ -25,16 +26,19 @@ struct RegimeMapFit {
   double correlation_height = 0;  // A
   double correlation_decay = 0;   // rho
   std::vector<double> regime_means;
-  double regime_share = 1;        // p
-  double regime_scv = 1;          // w
-  std::string note;               // what could not be matched, empty when everything was
+  double regime_share = 1;  // p
+  double regime_scv = 1;    // w
+  std::string note;         // what could not be matched, empty when everything was
 };
 
 // `lags` and `bands` from sample_statistics: a correlation inside its band counts as none.
-RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<double>& lags, const std::vector<double>& bands);
+RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<double>& lags,
+                            const std::vector<double>& bands);
 
-// A phase-type law (alpha, T) of mean `mean` and squared coefficient of variation `scv`: exponential,
-// balanced-means hyperexponential, or the Erlang mixture above (at most `most_phases` phases).
-void phase_type_with(double mean, double scv, int most_phases, model::RowVector& alpha, model::Matrix& t);
+// A phase-type law (alpha, T) of mean `mean` and squared coefficient of variation `scv`:
+// exponential, balanced-means hyperexponential, or the Erlang mixture above (at most `most_phases`
+// phases).
+void phase_type_with(double mean, double scv, int most_phases, model::RowVector& alpha,
+                     model::Matrix& t);
 
 }  // namespace crawlq::fit

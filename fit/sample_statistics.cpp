@@ -28,7 +28,9 @@ SampleStatistics sample_statistics(const std::vector<std::vector<double>>& runs,
         products += (run[i] - s.mean) * (run[i - static_cast<std::size_t>(k)] - s.mean);
         ++pairs;
       }
-    s.lag_correlations.push_back(pairs > 0 && centred_variance > 0 ? products / static_cast<double>(pairs) / centred_variance : 0);
+    s.lag_correlations.push_back(pairs > 0 && centred_variance > 0
+                                     ? products / static_cast<double>(pairs) / centred_variance
+                                     : 0);
     s.lag_bands.push_back(pairs > 0 ? 1.96 / std::sqrt(static_cast<double>(pairs)) : 0);
   }
   return s;

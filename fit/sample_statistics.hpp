@@ -10,8 +10,8 @@ struct SampleStatistics {
   long size = 0;
   double mean = 0, variance = 0, scv = 0;
   std::vector<double> lag_correlations;  // [k-1]: lag k
-  // Half-width of the 95% band a sample of independent times would give each correlation, 1.96 / sqrt(n - k):
-  // a correlation inside it is not told apart from none.
+  // Half-width of the 95% band a sample of independent times would give each correlation, 1.96 /
+  // sqrt(n - k): a correlation inside it is not told apart from none.
   std::vector<double> lag_bands;
 };
 

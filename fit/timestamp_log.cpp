@@ -26,22 +26,26 @@ std::string shown(std::string_view text) {
 }
 
 // Which field of a CSV line holds the time: from the header's names, or a 1-based number.
-std::size_t column_index(std::string_view header, const std::string& column, const std::string& label) {
+std::size_t column_index(std::string_view header, const std::string& column,
+                         const std::string& label) {
   std::size_t number = 0;
-  if (const auto [end, error] = std::from_chars(column.data(), column.data() + column.size(), number);
+  if (const auto [end, error] =
+          std::from_chars(column.data(), column.data() + column.size(), number);
       error == std::errc() && end == column.data() + column.size() && number >= 1)
     return number - 1;
   std::size_t index = 0;
   std::string names;
   for (std::size_t start = 0;; ++index) {
     const std::size_t comma = header.find(',', start);
-    const std::string_view name = trimmed(header.substr(start, comma == std::string_view::npos ? comma : comma - start));
+    const std::string_view name =
+        trimmed(header.substr(start, comma == std::string_view::npos ? comma : comma - start));
     if (name == column) return index;
     names += (names.empty() ? "" : ", ") + std::string(name);
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
-  throw model::InputError(fmt::format("{}: line 1: no column '{}' (the header names: {})", label, column, names));
+  throw model::InputError(
+      fmt::format("{}: line 1: no column '{}' (the header names: {})", label, column, names));
 }
 
 std::string_view field(std::string_view line, std::size_t index) {
@@ -60,7 +64,8 @@ std::string_view field(std::string_view line, std::size_t index) {
 namespace {
 
 // One number a line; `sample`: any order and every value > 0, else a log in time order.
-std::vector<double> parse_values(const std::string& text, const std::string& label, const std::string& column, bool sample) {
+std::vector<double> parse_values(const std::string& text, const std::string& label,
+                                 const std::string& column, bool sample) {
   std::vector<double> times;
   times.reserve(text.size() / 12);
   std::size_t line_number = 0, previous_line = 0;
@@ -80,19 +85,23 @@ std::vector<double> parse_values(const std::string& text, const std::string& lab
     double time = 0;
     const auto [stop, error] = std::from_chars(value.data(), value.data() + value.size(), time);
     if (error != std::errc() || stop != value.data() + value.size() || !std::isfinite(time))
-      throw model::InputError(fmt::format("{}: line {}: '{}' is not a time (a number{})", label, line_number, shown(value),
-                                          column.empty() ? ", one a line; --column NAME reads a CSV file" : ""));
+      throw model::InputError(fmt::format(
+          "{}: line {}: '{}' is not a time (a number{})", label, line_number, shown(value),
+          column.empty() ? ", one a line; --column NAME reads a CSV file" : ""));
     if (sample && !(time > 0))
-      throw model::InputError(fmt::format("{}: line {}: {} is not a time > 0", label, line_number, time));
+      throw model::InputError(
+          fmt::format("{}: line {}: {} is not a time > 0", label, line_number, time));
     if (!sample && !times.empty() && time < times.back())
-      throw model::InputError(fmt::format("{}: line {}: time {} comes before line {}'s {}: a log must be in time order",
-                                          label, line_number, time, previous_line, times.back()));
+      throw model::InputError(
+          fmt::format("{}: line {}: time {} comes before line {}'s {}: a log must be in time order",
+                      label, line_number, time, previous_line, times.back()));
     times.push_back(time);
     previous_line = line_number;
   }
   if (times.size() < 2)
-    throw model::InputError(fmt::format("{}: {} {}{}: {} needs at least two", label, times.size(),
-                                        sample ? "value" : "timestamp", times.size() == 1 ? "" : "s", sample ? "a sample" : "a log"));
+    throw model::InputError(fmt::format(
+        "{}: {} {}{}: {} needs at least two", label, times.size(), sample ? "value" : "timestamp",
+        times.size() == 1 ? "" : "s", sample ? "a sample" : "a log"));
   return times;
 }
 
@@ -106,11 +115,13 @@ std::string read_text(const std::string& path) {
 
 }  // namespace
 
-std::vector<double> parse_timestamps(const std::string& text, const std::string& label, const std::string& column) {
+std::vector<double> parse_timestamps(const std::string& text, const std::string& label,
+                                     const std::string& column) {
   return parse_values(text, label, column, false);
 }
 
-std::vector<double> parse_sample(const std::string& text, const std::string& label, const std::string& column) {
+std::vector<double> parse_sample(const std::string& text, const std::string& label,
+                                 const std::string& column) {
   return parse_values(text, label, column, true);
 }
 

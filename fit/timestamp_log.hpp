@@ -11,11 +11,13 @@ namespace crawlq::fit {
 // `column`: empty for plain text; a CSV header's name, or a 1-based column number.
 std::vector<double> read_timestamps(const std::string& path, const std::string& column = "");
 // The same rules on text in memory; `label` names it in messages.
-std::vector<double> parse_timestamps(const std::string& text, const std::string& label, const std::string& column = "");
+std::vector<double> parse_timestamps(const std::string& text, const std::string& label,
+                                     const std::string& column = "");
 
 // A sample of times (service times, times to obsolescence): the same file format, any order, every
 // value > 0.
 std::vector<double> read_sample(const std::string& path, const std::string& column = "");
-std::vector<double> parse_sample(const std::string& text, const std::string& label, const std::string& column = "");
+std::vector<double> parse_sample(const std::string& text, const std::string& label,
+                                 const std::string& column = "");
 
 }  // namespace crawlq::fit

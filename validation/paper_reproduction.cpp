@@ -28,6 +28,7 @@ Reproduction reproduce_paper(const ReproductionOptions& options) {
   if (wanted("sample-path")) reproduce_sample_path(out);
   if (wanted("refresh")) reproduce_refresh(out);
   if (wanted("control")) reproduce_control(out);
+  if (wanted("fit")) reproduce_fit(out);
   out.remarks.insert(out.remarks.begin(),
                      std::string("A printed value agrees when the computed one is within one unit of its last printed "
                                  "digit. Every flagged row states its reason and, where a simulation can settle it, the "

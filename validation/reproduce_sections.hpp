@@ -13,6 +13,7 @@ void reproduce_figures(Reproduction& out, const PolicySimulation& simulation);
 void reproduce_sample_path(Reproduction& out);
 void reproduce_refresh(Reproduction& out);  // the second paper (Coffman, Liu, Weber)
 void reproduce_control(Reproduction& out);  // beyond the paper: every class of policies against the best
+void reproduce_fit(Reproduction& out);      // section 7's data pipeline from the printed statistics
 
 // `high` robots at levels 0..j, `low` above, in the paper's four-mode example: the two-mode
 // threshold policies of Table 2 ("3 or 1", threshold j*) and of Figures 1 to 4.
