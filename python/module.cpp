@@ -20,6 +20,7 @@
 #include "analytic/policy_forms.hpp"
 #include "api/compare_request.hpp"
 #include "api/describe_request.hpp"
+#include "api/fit_request.hpp"
 #include "api/optimize_request.hpp"
 #include "api/refresh_request.hpp"
 #include "api/reproduce_request.hpp"
@@ -30,6 +31,7 @@
 #include "api/solve_request.hpp"
 #include "api/sweep_request.hpp"
 #include "api/validate_request.hpp"
+#include "fit/timestamp_log.hpp"
 #include "model/input_error.hpp"
 #include "scenarios/refresh_loader.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -366,6 +368,44 @@ py::object refresh(const std::string& text, const std::string& label, bool simul
   return to_python(api::to_json(request, result));
 }
 
+py::object fit_arrivals(const std::string& path, const std::string& column,
+                        std::optional<double> batch_gap, std::optional<double> censor_gap, int lags,
+                        int robots) {
+  api::FitArrivalsRequest request{.source = path,
+                                  .times = {},
+                                  .batch_gap = batch_gap,
+                                  .censor_gap = censor_gap,
+                                  .lags = lags,
+                                  .method = "moments",
+                                  .robots = robots};
+  std::string why;
+  require_valid(request.is_valid(&why), why);
+  return to_python(run_released([&](const api::Cancellation*) {
+    request.times = fit::read_timestamps(path, column);
+    return api::fit_arrivals(request);
+  }));
+}
+
+py::object fit_law(const std::optional<std::string>& path, const std::string& column,
+                   const std::optional<std::vector<double>>& moments, std::optional<double> mean) {
+  if (path.has_value() == moments.has_value())
+    throw model::InputError("give a sample's path or moments=[m1, m2, m3], one of the two");
+  api::FitLawRequest request{.source = path ? *path : "moments",
+                             .sample = {},
+                             .moments = moments.value_or(std::vector<double>{}),
+                             .mean = mean,
+                             .method = "moments"};
+  return to_python(run_released([&](const api::Cancellation*) {
+    if (path) request.sample = fit::read_sample(*path, column);
+    return api::fit_law(request);
+  }));
+}
+
+py::object with_fitted_arrivals(const std::string& scenario_json, const std::string& fitted_json) {
+  return to_python(api::with_fitted_arrivals(nlohmann::json::parse(scenario_json),
+                                             nlohmann::json::parse(fitted_json)));
+}
+
 // The message a command line would print, without its "crawlq: " (Python names the package itself).
 std::string message_of(const model::InputError& e) {
   const std::string shown = e.shown();
@@ -430,5 +470,11 @@ PYBIND11_MODULE(_crawlq, m) {
         py::arg("sections"), py::arg("out"));
   m.def("refresh", &refresh, py::arg("text"), py::arg("label"), py::arg("simulate"),
         py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("threads"));
+  m.def("fit_arrivals", &fit_arrivals, py::arg("path"), py::arg("column"), py::arg("batch_gap"),
+        py::arg("censor_gap"), py::arg("lags"), py::arg("robots"));
+  m.def("fit_law", &fit_law, py::arg("path"), py::arg("column"), py::arg("moments"),
+        py::arg("mean"));
+  m.def("with_fitted_arrivals", &with_fitted_arrivals, py::arg("scenario_json"),
+        py::arg("fitted_json"));
   m.attr("reproduce_sections") = crawlq::api::reproduce_sections();
 }

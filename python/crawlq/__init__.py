@@ -36,6 +36,9 @@ __all__ = [
     "Scenario",
     "SolveResult",
     "SweepResult",
+    "fit_arrivals",
+    "fit_obsolescence",
+    "fit_service",
     "load",
     "parameters",
     "refresh",
@@ -317,3 +320,43 @@ def refresh(path: str | os.PathLike, *, simulate: bool = False, seed: int = 1, r
     except OSError as e:
         raise InputError(f"{path}: cannot read the file: {e.strerror}") from None
     return Result(_crawlq.refresh(text, str(path), simulate, int(seed), replications, horizon, threads))
+
+
+def fit_arrivals(path: str | os.PathLike, *, column: str = "", batch_gap: float | None = None,
+                 censor_gap: float | None = None, lags: int = 6, robots: int | None = None,
+                 scenario: "Scenario | str | os.PathLike | None" = None) -> Result:
+    """``crawlq fit arrivals LOG --json``: a crawler's delivery log to a MAP of batches.
+
+    Deliveries closer than ``batch_gap`` are one batch, gaps between batches longer than ``censor_gap``
+    are left out (both chosen from the data when not given); the MAP matches the mean, variance and
+    lag-1 correlation of the times between batches exactly and the decay of the next ``lags``.
+    With ``scenario`` (a Scenario or a file), the result's ``scenario`` is a copy of it with its
+    arrivals replaced by the BMAP of pages (``robots`` modes, default the scenario's).
+    """
+    base = load(scenario) if isinstance(scenario, (str, os.PathLike)) else scenario
+    if robots is None:
+        robots = len(base.describe().to_dict()["modes"]) if base is not None else 1
+    fitted = _crawlq.fit_arrivals(os.fspath(path), column, batch_gap, censor_gap, lags, robots)
+    result = Result(fitted)
+    if base is not None:
+        changed = _crawlq.with_fitted_arrivals(json.dumps(base.to_dict()), json.dumps(fitted))
+        object.__setattr__(result, "scenario", Scenario.from_dict(changed, name=f"{base.name} fitted to {os.fspath(path)}"))
+    return result
+
+
+def fit_service(sample: str | os.PathLike | None = None, *, moments: Sequence[float] | None = None,
+                mean: float | None = None, column: str = "") -> Result:
+    """``crawlq fit service --json``: a phase-type law from a sample file or three moments.
+
+    Two exponentials (scv > 1) or two Erlang laws with the three moments exactly, as the paper fits its
+    service time; ``mean`` rescales the law to that mean time. ``beta`` and ``S`` are the scenario's
+    ``service:`` section.
+    """
+    return Result(_crawlq.fit_law(os.fspath(sample) if sample is not None else None, column,
+                                  [float(m) for m in moments] if moments is not None else None, mean))
+
+
+def fit_obsolescence(sample: str | os.PathLike | None = None, *, moments: Sequence[float] | None = None,
+                     mean: float | None = None, column: str = "") -> Result:
+    """``crawlq fit obsolescence --json``: the same fit as :func:`fit_service`, for the times to obsolescence."""
+    return fit_service(sample, moments=moments, mean=mean, column=column)

@@ -83,3 +83,26 @@ def test_reproduce_equals_the_command_line(cli):
     got = crawlq.reproduce(["refresh"], quick=True)
     assert without_timing(got.to_dict()) == without_timing(cli.json("reproduce", "--sections", "refresh", "--quick"))
     assert got.rows
+
+
+def test_fits_equal_the_command_line(cli, tmp_path):
+    import random
+
+    random.seed(4)
+    t, lines = 0.0, []
+    for _ in range(3000):
+        t += random.expovariate(0.1)
+        lines += [f"{t:.9f}", f"{t + 1e-7:.9f}"] if random.random() < 0.3 else [f"{t:.9f}"]
+    log = tmp_path / "deliveries.log"
+    log.write_text("\n".join(lines) + "\n")
+    got = crawlq.fit_arrivals(log, scenario=PAPER)
+    assert got.to_dict() == cli.json("fit", "arrivals", log, "--robots", 4)
+    assert got.scenario.describe().to_dict()["modes"][0]["lag1_correlation"] == pytest.approx(got.fitted.lag_correlations[0], abs=1e-9)
+    assert got.scenario.optimize().best.cost > 0
+    law = crawlq.fit_service(moments=[49207.0356, 2.0527e11, 2.5773e18], mean=8.2)
+    assert law.to_dict() == cli.json("fit", "service", "--moments", "49207.0356,2.0527e11,2.5773e18", "--mean", 8.2)
+    assert law.beta[0] == pytest.approx(0.0057, rel=0.02)
+    with pytest.raises(crawlq.InputError, match="line 2"):
+        bad = tmp_path / "bad.log"
+        bad.write_text("5\n3\n")
+        crawlq.fit_arrivals(bad)

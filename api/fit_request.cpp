@@ -1,0 +1,152 @@
+#include "api/fit_request.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "fit/batched_log.hpp"
+#include "fit/map_statistics.hpp"
+#include "fit/ph_moment_fit.hpp"
+#include "fit/regime_map_fit.hpp"
+#include "fit/sample_statistics.hpp"
+#include "model/input_error.hpp"
+
+namespace crawlq::api {
+
+namespace {
+
+nlohmann::json matrix_json(const model::Matrix& m) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j) == 0 ? 0.0 : m(i, j));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// The BMAP of pages, D_0 = D0 and D_k = d_k D1, for r robots scaled as the paper's D^(r) = r D: the
+// `arrivals:` section of a scenario with `robots` modes.
+nlohmann::json arrivals_section(const fit::RegimeMapFit& map, const std::vector<double>& sizes,
+                                int robots) {
+  nlohmann::json modes = nlohmann::json::array();
+  for (int r = 1; r <= robots; ++r) {
+    nlohmann::json d = nlohmann::json::array({matrix_json(r * map.d0)});
+    for (const double share : sizes) d.push_back(matrix_json(r * share * map.d1));
+    modes.push_back({{"D", d}});
+  }
+  return {{"kind", "per-mode"}, {"modes", modes}};
+}
+
+double scv_of(const std::vector<double>& m) { return m[1] / (m[0] * m[0]) - 1; }
+
+}  // namespace
+
+bool FitArrivalsRequest::is_valid(std::string* why) const {
+  std::string problem;
+  if (method != "moments")
+    problem = fmt::format("--method {}: the methods are: moments (EM is not built yet)", method);
+  else if (lags < 1 || lags > 1000)
+    problem = fmt::format("--lags {}: give 1 to 1000", lags);
+  else if (robots < 1)
+    problem = fmt::format("--robots {}: give 1 or more", robots);
+  for (const auto& [flag, value] :
+       {std::pair{"--batch-gap", batch_gap}, std::pair{"--censor-gap", censor_gap}})
+    if (problem.empty() && value && !(*value >= 0 && std::isfinite(*value)))
+      problem = fmt::format("{} {}: give a time >= 0", flag, *value);
+  if (!problem.empty() && why) *why = problem;
+  return problem.empty();
+}
+
+nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
+  if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
+  const std::vector<double>& times = request.times;
+  const double batch_gap = request.batch_gap.value_or(fit::default_batch_gap(times));
+  const double censor_gap = request.censor_gap.value_or(fit::default_censor_gap(times, batch_gap));
+  const fit::BatchedLog log = fit::split_batches(times, batch_gap, censor_gap);
+  const fit::SampleStatistics sample = fit::sample_statistics(log.intervals, request.lags);
+  if (sample.size < 2)
+    throw model::InputError(
+        fmt::format("{}: {} time{} between batches: a fit needs at least two (--batch-gap {} joins "
+                    "nearly every delivery?)",
+                    request.source, sample.size, sample.size == 1 ? "" : "s", batch_gap));
+  const fit::RegimeMapFit map =
+      fit::fit_regime_map(sample.mean, sample.variance, sample.lag_correlations, sample.lag_bands);
+  const fit::MapStatistics fitted = fit::map_statistics(map.d0, map.d1, request.lags);
+  nlohmann::json j{{"units", log.units},
+                   {"batches", log.batches},
+                   {"censored", log.censored},
+                   {"batch_gap", batch_gap},
+                   {"censor_gap", censor_gap},
+                   {"size_probabilities", log.size_probabilities},
+                   {"sample",
+                    {{"size", sample.size},
+                     {"mean", sample.mean},
+                     {"variance", sample.variance},
+                     {"scv", sample.scv},
+                     {"lag_correlations", sample.lag_correlations},
+                     {"lag_bands", sample.lag_bands}}},
+                   {"fitted",
+                    {{"method", request.method},
+                     {"mean", fitted.mean},
+                     {"variance", fitted.variance},
+                     {"scv", fitted.scv},
+                     {"lag_correlations", fitted.lag_correlations},
+                     {"phases", map.d0.rows()},
+                     {"log_likelihood", fit::map_log_likelihood(map.d0, map.d1, log.intervals)},
+                     {"correlation_height", map.correlation_height},
+                     {"correlation_decay", map.correlation_decay},
+                     {"D0", matrix_json(map.d0)},
+                     {"D1", matrix_json(map.d1)}}},
+                   {"arrivals", arrivals_section(map, log.size_probabilities, request.robots)}};
+  if (!map.note.empty()) j["fitted"]["note"] = map.note;
+  return j;
+}
+
+nlohmann::json with_fitted_arrivals(nlohmann::json scenario, const nlohmann::json& fitted) {
+  scenario["arrivals"] = fitted.at("arrivals");
+  return scenario;
+}
+
+nlohmann::json fit_law(const FitLawRequest& request) {
+  if (request.method != "moments")
+    throw model::InputError(
+        fmt::format("--method {}: the methods are: moments (EM is not built yet)", request.method));
+  if (request.mean && !(*request.mean > 0 && std::isfinite(*request.mean)))
+    throw model::InputError(fmt::format("--mean {}: give a time > 0", *request.mean));
+  const std::vector<double> moments =
+      request.sample.empty() ? request.moments : fit::sample_moments(request.sample, 3);
+  if (moments.size() != 3)
+    throw model::InputError(fmt::format("{}: give three moments, m1,m2,m3", request.source));
+  fit::PhaseTypeFit ph;
+  try {
+    ph = fit::fit_three_moments(moments[0], moments[1], moments[2]);
+  } catch (const model::InputError& e) {
+    throw model::InputError(fmt::format("{}: {}", request.source, e.what()));
+  }
+  // --mean T: the law's times scaled so that its mean is T (the paper knows the processing rate
+  // only through the mean service time).
+  if (request.mean) ph.s /= *request.mean / moments[0];
+  const std::vector<double> fitted = fit::phase_type_moments(ph.beta, ph.s, 3);
+  nlohmann::json j{
+      {"sample", {{"mean", moments[0]}, {"scv", scv_of(moments)}, {"moments", moments}}},
+      {"fitted",
+       {{"mean", fitted[0]},
+        {"scv", scv_of(fitted)},
+        {"moments", fitted},
+        {"phases", ph.s.rows()},
+        {"method", request.method},
+        {"third_moment_matched", ph.third_moment_matched}}},
+      {"beta", std::vector<double>(ph.beta.data(), ph.beta.data() + ph.beta.size())},
+      {"S", matrix_json(ph.s)}};
+  if (!request.sample.empty()) j["sample"]["size"] = request.sample.size();
+  // The likelihood of the sample under the law fitted to it (not under one rescaled away from it).
+  j["fitted"]["log_likelihood"] =
+      request.sample.empty() || request.mean
+          ? nlohmann::json(nullptr)
+          : nlohmann::json(fit::phase_type_log_likelihood(ph.beta, ph.s, request.sample));
+  if (!ph.note.empty()) j["fitted"]["note"] = ph.note;
+  return j;
+}
+
+}  // namespace crawlq::api

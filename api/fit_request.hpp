@@ -1,0 +1,43 @@
+#pragma once
+// `fit` as requests (issue 19): a delivery log to a MAP of batches and the BMAP of pages; a sample
+// or three moments to a phase-type law. The answers are the JSON of `crawlq fit arrivals|service
+// --json`, for the command line and the Python package alike.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace crawlq::api {
+
+struct FitArrivalsRequest {
+  std::string source;                           // the log's name, for messages
+  std::vector<double> times;                    // fit::read_timestamps: in order, at least two
+  std::optional<double> batch_gap, censor_gap;  // default: from the data (fit/batched_log.hpp)
+  int lags = 6;
+  std::string method = "moments";
+  int robots = 1;  // modes of the BMAP of pages: mode r is r D (the paper's D^(r))
+
+  // False with `why` naming the flag and the value.
+  bool is_valid(std::string* why) const;
+};
+
+// {"units", "batches", "censored", "batch_gap", "censor_gap", "size_probabilities", "sample",
+// "fitted", "arrivals"} (interface.md); model::InputError when the request is not valid or the log
+// leaves fewer than two times between batches.
+nlohmann::json fit_arrivals(const FitArrivalsRequest& request);
+
+// `scenario` (a scenario's JSON form) with its `arrivals:` replaced by the fit's.
+nlohmann::json with_fitted_arrivals(nlohmann::json scenario, const nlohmann::json& fitted);
+
+struct FitLawRequest {
+  std::string source;           // the sample's name, or "--moments ..." for messages
+  std::vector<double> sample;   // fit::read_sample, or empty with `moments`
+  std::vector<double> moments;  // m1, m2, m3 when there is no sample
+  std::optional<double> mean;   // rescale to this mean
+  std::string method = "moments";
+};
+
+// {"sample", "fitted", "beta", "S"} (interface.md); model::InputError for bad moments.
+nlohmann::json fit_law(const FitLawRequest& request);
+
+}  // namespace crawlq::api
