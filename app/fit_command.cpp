@@ -47,9 +47,9 @@ int run_arrivals(const FitArrivalsOptions& o) {
   if (std::string why; !request.is_valid(&why)) throw UsageError(why);
   nlohmann::json base;
   if (!o.scenario.empty()) {
-    load(o.scenario);  // refused now if it breaks a rule
+    const scenarios::Scenario read = load(o.scenario);  // refused now if it breaks a rule
     base = scenarios::yaml_to_json(scenarios::read_file(o.scenario), o.scenario);
-    if (!o.robots) request.robots = static_cast<int>(base.at("arrivals").at("modes").size());
+    if (!o.robots) request.robots = read.model.modes();
   }
   request.times = fit::read_timestamps(o.log, o.column);
   nlohmann::json j = api::fit_arrivals(request);

@@ -100,3 +100,30 @@ TEST_CASE("fit service: three moments matched, --mean rescales, the contract's k
 
 }  // namespace
 }  // namespace crawlq::cli_test
+
+namespace crawlq::cli_test {
+namespace {
+
+TEST_CASE("fit arrivals: the shipped crawler log, fitted back and optimised", "[cli][fit]") {
+  // scenarios/data/synthetic-crawler.log (examples/synthetic_crawler_log.cpp): regimes of mean 400 s and
+  // 60 s, Erlang-4 times, kept after a batch with probability 0.97 + 0.03/2, batches of 1-4 pages.
+  TempDirectory dir;
+  const std::string out = (dir.path() / "my-crawler.yaml").string();
+  const auto fitted = crawlq({"fit", "arrivals", shipped("synthetic-crawler.log"), "--scenario", shipped("paper-real-data.yaml"),
+                              "--out", out, "--json"});
+  INFO(report(fitted));
+  REQUIRE(fitted.exit_status == 0);
+  const nlohmann::json j = json_of(fitted);
+  CHECK(j["batches"] == 6000);
+  CHECK(j["censored"] == 1);  // the day's stop
+  CHECK(std::abs(j["sample"]["mean"].get<double>() - 230) < 15);  // 0.5 x 400 + 0.5 x 60
+  CHECK(std::abs(j["fitted"]["correlation_decay"].get<double>() - 0.97) < 0.02);
+  CHECK(j["arrivals"]["modes"].size() == 4);  // the base scenario's four modes
+  const auto optimized = crawlq({"optimize", out, "--json"});
+  INFO(report(optimized));
+  CHECK(optimized.exit_status == 0);
+  CHECK(json_of(optimized)["best"]["cost"].get<double>() > 0);
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test
