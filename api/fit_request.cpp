@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "fit/batched_log.hpp"
@@ -100,6 +101,19 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
                      {"D1", matrix_json(map.d1)}}},
                    {"arrivals", arrivals_section(map, log.size_probabilities, request.robots)}};
   if (!map.note.empty()) j["fitted"]["note"] = map.note;
+  // Quantiles of the times between batches, the log's beside the fit's: a Q-Q plot's points.
+  std::vector<double> all;
+  for (const auto& run : log.intervals) all.insert(all.end(), run.begin(), run.end());
+  std::sort(all.begin(), all.end());
+  std::vector<double> probabilities, observed;
+  for (int q = 1; q < 100; ++q) {
+    probabilities.push_back(q / 100.0);
+    observed.push_back(
+        all[static_cast<std::size_t>(q / 100.0 * static_cast<double>(all.size() - 1))]);
+  }
+  j["quantiles"] = {{"probabilities", probabilities},
+                    {"sample", observed},
+                    {"fitted", fit::map_interval_quantiles(map.d0, map.d1, probabilities)}};
   return j;
 }
 

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -12,9 +14,11 @@
 
 #include "api/fit_request.hpp"
 #include "app/command_support.hpp"
+#include "app/figure_output.hpp"
 #include "fit/timestamp_log.hpp"
 #include "scenarios/yaml_document.hpp"
 #include "scenarios/yaml_json.hpp"
+#include "validation/gnuplot_figure.hpp"
 #include "validation/output_file.hpp"
 
 namespace crawlq::app {
@@ -29,8 +33,61 @@ struct FitArrivalsOptions {
   std::string method = "moments";
   std::optional<int> robots;
   std::string scenario, out;
+  std::string plot;  // a directory for the figures
   bool json = false;
 };
+
+// The fit's three figures: the lag correlations of the log and of the fit (with the band of no
+// correlation), the batch sizes, and the quantiles of the times between batches (a Q-Q plot).
+std::vector<std::string> draw_fit(const nlohmann::json& j, const std::string& directory,
+                                  const std::string& log) {
+  using validation::SeriesStyle;
+  std::vector<std::string> written;
+  const auto& sample = j["sample"];
+  validation::Figure lags =
+      validation::make_figure(fmt::format("{}: lag correlations of the times between batches", log),
+                              "lag k", "correlation");
+  lags.integer_x = true;
+  auto observed =
+      validation::make_series("the log, +-1.96/sqrt(n)", SeriesStyle::kPointsErrors, 1, 1);
+  auto fitted = validation::make_series("the fitted MAP", SeriesStyle::kLines, 1, 2);
+  for (std::size_t k = 0; k < sample["lag_correlations"].size(); ++k) {
+    observed.x.push_back(static_cast<double>(k + 1));
+    observed.y.push_back(sample["lag_correlations"][k]);
+    observed.half_width.push_back(sample["lag_bands"][k]);
+    fitted.x.push_back(static_cast<double>(k + 1));
+    fitted.y.push_back(j["fitted"]["lag_correlations"][k]);
+  }
+  lags.series = {observed, fitted};
+  written.push_back(
+      plot_to(lags, (std::filesystem::path(directory) / "autocorrelation.svg").string()));
+  validation::Figure sizes =
+      validation::make_figure(fmt::format("{}: pages in a batch", log), "pages k", "d_k");
+  sizes.integer_x = true;
+  auto shares = validation::make_series("the log", SeriesStyle::kPoints, 1, 1);
+  for (std::size_t k = 0; k < j["size_probabilities"].size(); ++k) {
+    shares.x.push_back(static_cast<double>(k + 1));
+    shares.y.push_back(j["size_probabilities"][k]);
+  }
+  sizes.series = {shares};
+  written.push_back(
+      plot_to(sizes, (std::filesystem::path(directory) / "batch-sizes.svg").string()));
+  validation::Figure qq =
+      validation::make_figure(fmt::format("{}: quantiles of the times between batches", log),
+                              "the fitted MAP's quantile", "the log's quantile");
+  auto points = validation::make_series("1% to 99%", SeriesStyle::kPoints, 1, 1);
+  auto diagonal = validation::make_series("equal", SeriesStyle::kLines, 1, 2);
+  for (std::size_t q = 0; q < j["quantiles"]["fitted"].size(); ++q) {
+    points.x.push_back(j["quantiles"]["fitted"][q]);
+    points.y.push_back(j["quantiles"]["sample"][q]);
+  }
+  const double top = std::max(points.x.back(), points.y.back());
+  diagonal.x = {0, top};
+  diagonal.y = {0, top};
+  qq.series = {points, diagonal};
+  written.push_back(plot_to(qq, (std::filesystem::path(directory) / "quantiles.svg").string()));
+  return written;
+}
 
 int run_arrivals(const FitArrivalsOptions& o) {
   if (o.out.empty() != o.scenario.empty())
@@ -62,10 +119,18 @@ int run_arrivals(const FitArrivalsOptions& o) {
     load(o.out);  // what was written reads back under the same rules
     j["out"] = o.out;
   }
+  std::vector<std::string> drawn;
+  if (!o.plot.empty()) {
+    if (!std::filesystem::is_directory(o.plot))
+      throw UsageError(
+          fmt::format("--plot {}: give an existing directory (the figures go there)", o.plot));
+    drawn = draw_fit(j, o.plot, o.log);
+  }
   if (o.json) {
     std::cout << j.dump(2) << '\n';
     return 0;
   }
+  for (const auto& line : drawn) fmt::print("{}\n", line);
   const auto& sample = j["sample"];
   const auto& fitted = j["fitted"];
   const std::vector<double> sizes = j["size_probabilities"];
@@ -189,6 +254,9 @@ std::function<int()> add_fit_command(CLI::App& app) {
   arrivals->add_option("--scenario", o->scenario,
                        "a scenario whose arrivals the fit replaces (with --out)");
   arrivals->add_option("--out", o->out, "where to write that scenario");
+  arrivals->add_option("--plot", o->plot,
+                       "a directory for three figures (gnuplot): autocorrelation.svg, "
+                       "batch-sizes.svg, quantiles.svg");
   arrivals->add_flag("--json", o->json, "machine output on stdout");
   std::vector<std::pair<CLI::App*, std::shared_ptr<FitServiceOptions>>> laws;
   for (const char* what : {"service", "obsolescence"}) {

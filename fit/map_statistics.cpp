@@ -106,4 +106,23 @@ double map_log_likelihood(const model::Matrix& d0, const model::Matrix& d1,
   return log_likelihood;
 }
 
+std::vector<double> map_interval_quantiles(const model::Matrix& d0, const model::Matrix& d1,
+                                           const std::vector<double>& probabilities) {
+  const model::RowVector pi = arrival_phases(d0, d1);
+  const ExponentialAction exponential(d0);
+  const auto survival = [&](double x) { return exponential.apply(pi, x).sum(); };
+  const double mean = pi.dot((-d0).partialPivLu().solve(model::Vector::Ones(d0.rows())));
+  std::vector<double> quantiles;
+  for (const double p : probabilities) {
+    double low = 0, high = mean;
+    while (survival(high) > 1 - p) high *= 2;
+    for (int step = 0; step < 100 && high - low > 1e-12 * high; ++step) {
+      const double middle = 0.5 * (low + high);
+      (survival(middle) > 1 - p ? low : high) = middle;
+    }
+    quantiles.push_back(0.5 * (low + high));
+  }
+  return quantiles;
+}
+
 }  // namespace crawlq::fit

@@ -21,4 +21,9 @@ MapStatistics map_statistics(const model::Matrix& d0, const model::Matrix& d1, i
 double map_log_likelihood(const model::Matrix& d0, const model::Matrix& d1,
                           const std::vector<std::vector<double>>& runs);
 
+// The quantiles of the time between arrivals (the marginal, PH(pi, D0)) at each probability in (0,
+// 1), by bisection on F(x) = 1 - pi exp(D0 x) e.
+std::vector<double> map_interval_quantiles(const model::Matrix& d0, const model::Matrix& d1,
+                                           const std::vector<double>& probabilities);
+
 }  // namespace crawlq::fit

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <random>
 #include <sstream>
 
@@ -119,6 +120,18 @@ TEST_CASE("fit arrivals: the shipped crawler log, fitted back and optimised", "[
   CHECK(std::abs(j["sample"]["mean"].get<double>() - 230) < 15);  // 0.5 x 400 + 0.5 x 60
   CHECK(std::abs(j["fitted"]["correlation_decay"].get<double>() - 0.97) < 0.02);
   CHECK(j["arrivals"]["modes"].size() == 4);  // the base scenario's four modes
+  // The three figures, drawn by gnuplot (a Debian dependency) into a directory.
+  const auto drawn = crawlq({"fit", "arrivals", shipped("synthetic-crawler.log"), "--plot", dir.path().string()});
+  INFO(report(drawn));
+  CHECK(drawn.exit_status == 0);
+  for (const char* figure : {"autocorrelation.svg", "batch-sizes.svg", "quantiles.svg"})
+    CHECK(std::filesystem::file_size(dir.path() / figure) > 1000);
+  check_refused(crawlq({"fit", "arrivals", shipped("synthetic-crawler.log"), "--plot", (dir.path() / "no-such").string()}),
+                {"--plot", "directory"});
+  // The quantiles of a Q-Q plot: the log's and the fit's at 1% .. 99%, each increasing.
+  const auto& quantiles = j["quantiles"];
+  REQUIRE(quantiles["fitted"].size() == 99);
+  for (std::size_t q = 1; q < 99; ++q) CHECK(quantiles["fitted"][q].get<double>() > quantiles["fitted"][q - 1].get<double>());
   const auto optimized = crawlq({"optimize", out, "--json"});
   INFO(report(optimized));
   CHECK(optimized.exit_status == 0);
