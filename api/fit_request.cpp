@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "fit/batched_log.hpp"
+#include "fit/hyperexponential_em.hpp"
 #include "fit/map_statistics.hpp"
 #include "fit/ph_moment_fit.hpp"
 #include "fit/regime_map_fit.hpp"
@@ -123,9 +124,12 @@ nlohmann::json with_fitted_arrivals(nlohmann::json scenario, const nlohmann::jso
 }
 
 nlohmann::json fit_law(const FitLawRequest& request) {
-  if (request.method != "moments")
+  if (request.method != "moments" && request.method != "em")
     throw model::InputError(
-        fmt::format("--method {}: the methods are: moments (EM is not built yet)", request.method));
+        fmt::format("--method {}: the methods are: moments, em", request.method));
+  if (request.method == "em" && request.sample.empty())
+    throw model::InputError(
+        fmt::format("{}: --method em fits a sample: give the SAMPLE file", request.source));
   if (request.mean && !(*request.mean > 0 && std::isfinite(*request.mean)))
     throw model::InputError(fmt::format("--mean {}: give a time > 0", *request.mean));
   const std::vector<double> moments =
@@ -133,8 +137,16 @@ nlohmann::json fit_law(const FitLawRequest& request) {
   if (moments.size() != 3)
     throw model::InputError(fmt::format("{}: give three moments, m1,m2,m3", request.source));
   fit::PhaseTypeFit ph;
+  std::optional<fit::EmFit> em;
   try {
-    ph = fit::fit_three_moments(moments[0], moments[1], moments[2]);
+    if (request.method == "em") {
+      em = fit::fit_hyperexponential_em(request.sample, request.phases);
+      ph.beta = em->beta;
+      ph.s = em->s;
+      ph.third_moment_matched = false;
+    } else {
+      ph = fit::fit_three_moments(moments[0], moments[1], moments[2]);
+    }
   } catch (const model::InputError& e) {
     throw model::InputError(fmt::format("{}: {}", request.source, e.what()));
   }
@@ -160,6 +172,11 @@ nlohmann::json fit_law(const FitLawRequest& request) {
           ? nlohmann::json(nullptr)
           : nlohmann::json(fit::phase_type_log_likelihood(ph.beta, ph.s, request.sample));
   if (!ph.note.empty()) j["fitted"]["note"] = ph.note;
+  if (em) {
+    j["fitted"]["iterations"] = em->log_likelihoods.size() - 1;
+    j["fitted"]["converged"] = em->converged;
+    j["fitted"].erase("third_moment_matched");
+  }
   return j;
 }
 

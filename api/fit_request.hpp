@@ -34,7 +34,8 @@ struct FitLawRequest {
   std::vector<double> sample;   // fit::read_sample, or empty with `moments`
   std::vector<double> moments;  // m1, m2, m3 when there is no sample
   std::optional<double> mean;   // rescale to this mean
-  std::string method = "moments";
+  std::string method = "moments";  // or "em": maximum likelihood over hyperexponential laws (a sample only)
+  int phases = 2;                  // em's exponentials
 };
 
 // {"sample", "fitted", "beta", "S"} (interface.md); model::InputError for bad moments.

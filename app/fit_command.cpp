@@ -171,6 +171,7 @@ struct FitServiceOptions {
   std::string moments;  // "m1,m2,m3"
   std::optional<double> mean;
   std::string method = "moments";
+  int phases = 2;
   bool json = false;
 };
 
@@ -182,7 +183,8 @@ int run_service(const FitServiceOptions& o, const std::string& what) {
                              .sample = {},
                              .moments = {},
                              .mean = o.mean,
-                             .method = o.method};
+                             .method = o.method,
+                             .phases = o.phases};
   if (!o.sample.empty())
     request.sample = fit::read_sample(o.sample, o.column);
   else
@@ -277,7 +279,14 @@ std::function<int()> add_fit_command(CLI::App& app) {
                         "read a CSV file's column (its header's name, or a number from 1)");
     command->add_option("--moments", law->moments, "m1,m2,m3 instead of a sample");
     command->add_option("--mean", law->mean, "rescale the fitted law to this mean time");
-    command->add_option("--method", law->method, "moments")->capture_default_str();
+    command
+        ->add_option("--method", law->method,
+                     "moments (three moments exactly), or em (maximum likelihood over --phases "
+                     "exponentials mixed; "
+                     "a SAMPLE only)")
+        ->capture_default_str();
+    command->add_option("--phases", law->phases, "em: how many exponentials")
+        ->capture_default_str();
     command->add_flag("--json", law->json, "machine output on stdout");
     laws.emplace_back(command, law);
   }

@@ -387,14 +387,16 @@ py::object fit_arrivals(const std::string& path, const std::string& column,
 }
 
 py::object fit_law(const std::optional<std::string>& path, const std::string& column,
-                   const std::optional<std::vector<double>>& moments, std::optional<double> mean) {
+                   const std::optional<std::vector<double>>& moments, std::optional<double> mean,
+                   const std::string& method, int phases) {
   if (path.has_value() == moments.has_value())
     throw model::InputError("give a sample's path or moments=[m1, m2, m3], one of the two");
   api::FitLawRequest request{.source = path ? *path : "moments",
                              .sample = {},
                              .moments = moments.value_or(std::vector<double>{}),
                              .mean = mean,
-                             .method = "moments"};
+                             .method = method,
+                             .phases = phases};
   return to_python(run_released([&](const api::Cancellation*) {
     if (path) request.sample = fit::read_sample(*path, column);
     return api::fit_law(request);
@@ -473,7 +475,7 @@ PYBIND11_MODULE(_crawlq, m) {
   m.def("fit_arrivals", &fit_arrivals, py::arg("path"), py::arg("column"), py::arg("batch_gap"),
         py::arg("censor_gap"), py::arg("lags"), py::arg("robots"));
   m.def("fit_law", &fit_law, py::arg("path"), py::arg("column"), py::arg("moments"),
-        py::arg("mean"));
+        py::arg("mean"), py::arg("method"), py::arg("phases"));
   m.def("with_fitted_arrivals", &with_fitted_arrivals, py::arg("scenario_json"),
         py::arg("fitted_json"));
   m.attr("reproduce_sections") = crawlq::api::reproduce_sections();

@@ -345,18 +345,19 @@ def fit_arrivals(path: str | os.PathLike, *, column: str = "", batch_gap: float 
 
 
 def fit_service(sample: str | os.PathLike | None = None, *, moments: Sequence[float] | None = None,
-                mean: float | None = None, column: str = "") -> Result:
+                mean: float | None = None, column: str = "", method: str = "moments", phases: int = 2) -> Result:
     """``crawlq fit service --json``: a phase-type law from a sample file or three moments.
 
-    Two exponentials (scv > 1) or two Erlang laws with the three moments exactly, as the paper fits its
-    service time; ``mean`` rescales the law to that mean time. ``beta`` and ``S`` are the scenario's
-    ``service:`` section.
+    ``method="moments"``: two exponentials (scv > 1) or two Erlang laws with the three moments exactly,
+    as the paper fits its service time; ``method="em"``: maximum likelihood over ``phases`` exponentials
+    mixed (a sample only). ``mean`` rescales the law to that mean time. ``beta`` and ``S`` are the
+    scenario's ``service:`` section.
     """
     return Result(_crawlq.fit_law(os.fspath(sample) if sample is not None else None, column,
-                                  [float(m) for m in moments] if moments is not None else None, mean))
+                                  [float(m) for m in moments] if moments is not None else None, mean, method, phases))
 
 
 def fit_obsolescence(sample: str | os.PathLike | None = None, *, moments: Sequence[float] | None = None,
-                     mean: float | None = None, column: str = "") -> Result:
+                     mean: float | None = None, column: str = "", method: str = "moments", phases: int = 2) -> Result:
     """``crawlq fit obsolescence --json``: the same fit as :func:`fit_service`, for the times to obsolescence."""
-    return fit_service(sample, moments=moments, mean=mean, column=column)
+    return fit_service(sample, moments=moments, mean=mean, column=column, method=method, phases=phases)

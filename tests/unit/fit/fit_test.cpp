@@ -207,3 +207,37 @@ TEST_CASE("fit: the log-likelihood's chains give what matrix exponentials give",
 
 }  // namespace
 }  // namespace crawlq
+
+#include "fit/hyperexponential_em.hpp"
+
+namespace crawlq {
+namespace {
+
+TEST_CASE("fit: EM never lowers the likelihood and finds a known hyperexponential again", "[fit]") {
+  std::mt19937_64 engine(9);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  std::vector<double> sample;
+  for (int i = 0; i < 20000; ++i)  // 0.3 Exp(0.1) + 0.7 Exp(2)
+    sample.push_back(-std::log(1 - uniform(engine)) / (uniform(engine) < 0.3 ? 0.1 : 2.0));
+  for (const int phases : {1, 2, 3}) {
+    const fit::EmFit em = fit::fit_hyperexponential_em(sample, phases);
+    INFO(phases << " phases, " << em.log_likelihoods.size() << " iterations");
+    CHECK(em.converged);
+    for (std::size_t i = 1; i < em.log_likelihoods.size(); ++i)
+      CHECK(em.log_likelihoods[i] >= em.log_likelihoods[i - 1] - 1e-9 * std::abs(em.log_likelihoods[i]));
+    CHECK(std::abs(fit::phase_type_log_likelihood(em.beta, em.s, sample) - em.log_likelihoods.back()) <
+          1e-6 * std::abs(em.log_likelihoods.back()));
+  }
+  const fit::EmFit two = fit::fit_hyperexponential_em(sample, 2);
+  CHECK(two.beta(0) == Approx(0.3).epsilon(0.05));
+  CHECK(-two.s(0, 0) == Approx(0.1).epsilon(0.05));
+  CHECK(-two.s(1, 1) == Approx(2.0).epsilon(0.05));
+  // At least as likely as the three-moment fit of the same sample.
+  const auto m = fit::sample_moments(sample, 3);
+  const fit::PhaseTypeFit moments = fit::fit_three_moments(m[0], m[1], m[2]);
+  CHECK(two.log_likelihoods.back() >= fit::phase_type_log_likelihood(moments.beta, moments.s, sample) - 1e-6);
+  CHECK_THROWS_AS(fit::fit_hyperexponential_em(sample, 0), model::InputError);
+}
+
+}  // namespace
+}  // namespace crawlq
