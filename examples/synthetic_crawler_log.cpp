@@ -1,5 +1,5 @@
 // A crawler's delivery log from a known correlated BMAP: the shipped example of `crawlq fit arrivals`
-// (scenarios/data/synthetic-crawler.log is this program's output with its defaults).
+// (scenarios/logs/synthetic-crawler.log is this program's output with its defaults).
 //
 // The crawler alternates between a slow regime (batches every 400 s on average) and a busy one (every
 // 60 s); the times between batches are Erlang-4 within a regime, and after each batch the regime is

@@ -105,12 +105,15 @@ TEST_CASE("fit service: three moments matched, --mean rescales, the contract's k
 namespace crawlq::cli_test {
 namespace {
 
+// Beside the scenarios, not among them: scenarios/data holds scenario files only.
+const std::string kShippedLog = CRAWLQ_SOURCE_DIR "/scenarios/logs/synthetic-crawler.log";
+
 TEST_CASE("fit arrivals: the shipped crawler log, fitted back and optimised", "[cli][fit]") {
   // scenarios/data/synthetic-crawler.log (examples/synthetic_crawler_log.cpp): regimes of mean 400 s and
   // 60 s, Erlang-4 times, kept after a batch with probability 0.97 + 0.03/2, batches of 1-4 pages.
   TempDirectory dir;
   const std::string out = (dir.path() / "my-crawler.yaml").string();
-  const auto fitted = crawlq({"fit", "arrivals", shipped("synthetic-crawler.log"), "--scenario", shipped("paper-real-data.yaml"),
+  const auto fitted = crawlq({"fit", "arrivals", kShippedLog, "--scenario", shipped("paper-real-data.yaml"),
                               "--out", out, "--json"});
   INFO(report(fitted));
   REQUIRE(fitted.exit_status == 0);
@@ -121,12 +124,12 @@ TEST_CASE("fit arrivals: the shipped crawler log, fitted back and optimised", "[
   CHECK(std::abs(j["fitted"]["correlation_decay"].get<double>() - 0.97) < 0.02);
   CHECK(j["arrivals"]["modes"].size() == 4);  // the base scenario's four modes
   // The three figures, drawn by gnuplot (a Debian dependency) into a directory.
-  const auto drawn = crawlq({"fit", "arrivals", shipped("synthetic-crawler.log"), "--plot", dir.path().string()});
+  const auto drawn = crawlq({"fit", "arrivals", kShippedLog, "--plot", dir.path().string()});
   INFO(report(drawn));
   CHECK(drawn.exit_status == 0);
   for (const char* figure : {"autocorrelation.svg", "batch-sizes.svg", "quantiles.svg"})
     CHECK(std::filesystem::file_size(dir.path() / figure) > 1000);
-  check_refused(crawlq({"fit", "arrivals", shipped("synthetic-crawler.log"), "--plot", (dir.path() / "no-such").string()}),
+  check_refused(crawlq({"fit", "arrivals", kShippedLog, "--plot", (dir.path() / "no-such").string()}),
                 {"--plot", "directory"});
   // The quantiles of a Q-Q plot: the log's and the fit's at 1% .. 99%, each increasing.
   const auto& quantiles = j["quantiles"];
