@@ -9,6 +9,7 @@
 #include "fit/hyperexponential_em.hpp"
 #include "fit/map_statistics.hpp"
 #include "fit/ph_moment_fit.hpp"
+#include "fit/regime_map_em.hpp"
 #include "fit/regime_map_fit.hpp"
 #include "fit/sample_statistics.hpp"
 #include "model/input_error.hpp"
@@ -46,8 +47,10 @@ double scv_of(const std::vector<double>& m) { return m[1] / (m[0] * m[0]) - 1; }
 
 bool FitArrivalsRequest::is_valid(std::string* why) const {
   std::string problem;
-  if (method != "moments")
-    problem = fmt::format("--method {}: the methods are: moments (EM is not built yet)", method);
+  if (method != "moments" && method != "em")
+    problem = fmt::format("--method {}: the methods are: moments, em", method);
+  else if (regimes < 1 || regimes > 8)
+    problem = fmt::format("--regimes {}: give 1 to 8", regimes);
   else if (lags < 1 || lags > 1000)
     problem = fmt::format("--lags {}: give 1 to 1000", lags);
   else if (robots < 1)
@@ -72,8 +75,30 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
         fmt::format("{}: {} time{} between batches: a fit needs at least two (--batch-gap {} joins "
                     "nearly every delivery?)",
                     request.source, sample.size, sample.size == 1 ? "" : "s", batch_gap));
-  const fit::RegimeMapFit map =
+  fit::RegimeMapFit map =
       fit::fit_regime_map(sample.mean, sample.variance, sample.lag_correlations, sample.lag_bands);
+  std::optional<fit::RegimeMapEm> em;
+  if (request.method == "em") {
+    // From the moments fit: its regimes' means (spread around the mean for more regimes, or for
+    // none), its persistence, and the Erlang shape nearest its regimes' scv.
+    const int shape = map.regime_scv >= 1
+                          ? 1
+                          : std::clamp(static_cast<int>(std::lround(1 / map.regime_scv)), 1, 50);
+    const int n = request.regimes;
+    std::vector<double> means;
+    if (n == 2 && map.regime_means.size() == 2) {
+      means = map.regime_means;
+    } else {
+      for (int r = 0; r < n; ++r) means.push_back(sample.mean * std::pow(2.0, r - 0.5 * (n - 1)));
+    }
+    const double keep = map.correlation_decay > 0 ? map.correlation_decay : 0.5;
+    const model::Matrix transitions =
+        (1 - keep) * model::Matrix::Constant(n, n, 1.0 / n) + keep * model::Matrix::Identity(n, n);
+    em = fit::fit_regime_map_em(log.intervals, shape, means, transitions);
+    map.d0 = em->d0;
+    map.d1 = em->d1;
+    map.note.clear();
+  }
   const fit::MapStatistics fitted = fit::map_statistics(map.d0, map.d1, request.lags);
   nlohmann::json j{{"units", log.units},
                    {"batches", log.batches},
@@ -102,6 +127,16 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
                      {"D1", matrix_json(map.d1)}}},
                    {"arrivals", arrivals_section(map, log.size_probabilities, request.robots)}};
   if (!map.note.empty()) j["fitted"]["note"] = map.note;
+  if (em) {
+    j["fitted"].erase("correlation_height");
+    j["fitted"].erase("correlation_decay");
+    j["fitted"]["iterations"] = em->log_likelihoods.size() - 1;
+    j["fitted"]["converged"] = em->converged;
+    j["fitted"]["regimes"] = em->means.size();
+    j["fitted"]["shape"] = em->shape;
+    j["fitted"]["regime_means"] = em->means;
+    j["fitted"]["transitions"] = matrix_json(em->transitions);
+  }
   // Quantiles of the times between batches, the log's beside the fit's: a Q-Q plot's points.
   std::vector<double> all;
   for (const auto& run : log.intervals) all.insert(all.end(), run.begin(), run.end());

@@ -14,7 +14,8 @@ struct FitArrivalsRequest {
   std::vector<double> times;                    // fit::read_timestamps: in order, at least two
   std::optional<double> batch_gap, censor_gap;  // default: from the data (fit/batched_log.hpp)
   int lags = 6;
-  std::string method = "moments";
+  std::string method = "moments";  // or "em": maximum likelihood from the moments fit (regime_map_em.hpp)
+  int regimes = 2;                 // em's hidden regimes
   int robots = 1;  // modes of the BMAP of pages: mode r is r D (the paper's D^(r))
 
   // False with `why` naming the flag and the value.

@@ -31,6 +31,7 @@ struct FitArrivalsOptions {
   std::optional<double> batch_gap, censor_gap;
   int lags = 6;
   std::string method = "moments";
+  int regimes = 2;
   std::optional<int> robots;
   std::string scenario, out;
   std::string plot;  // a directory for the figures
@@ -100,6 +101,7 @@ int run_arrivals(const FitArrivalsOptions& o) {
                                   .censor_gap = o.censor_gap,
                                   .lags = o.lags,
                                   .method = o.method,
+                                  .regimes = o.regimes,
                                   .robots = o.robots.value_or(1)};
   if (std::string why; !request.is_valid(&why)) throw UsageError(why);
   nlohmann::json base;
@@ -149,11 +151,19 @@ int run_arrivals(const FitArrivalsOptions& o) {
                fmt::format("lag-{} correlation", k + 1),
                sample["lag_correlations"][k].get<double>(),
                fitted["lag_correlations"][k].get<double>(), sample["lag_bands"][k].get<double>());
-  fmt::print(
-      "\nMAP of batches: {} phases (two regimes; correlations {:.4g} x {:.4g}^k), log-likelihood "
-      "{:.6g}\n",
-      fitted["phases"].get<int>(), fitted["correlation_height"].get<double>(),
-      fitted["correlation_decay"].get<double>(), fitted["log_likelihood"].get<double>());
+  if (fitted.contains("correlation_height"))
+    fmt::print(
+        "\nMAP of batches: {} phases (two regimes; correlations {:.4g} x {:.4g}^k), log-likelihood "
+        "{:.6g}\n",
+        fitted["phases"].get<int>(), fitted["correlation_height"].get<double>(),
+        fitted["correlation_decay"].get<double>(), fitted["log_likelihood"].get<double>());
+  else
+    fmt::print(
+        "\nMAP of batches by EM: {} phases ({} regimes of Erlang-{} times, {} iterations{}), "
+        "log-likelihood {:.6g}\n",
+        fitted["phases"].get<int>(), fitted["regimes"].get<int>(), fitted["shape"].get<int>(),
+        fitted["iterations"].get<int>(), fitted["converged"].get<bool>() ? "" : ", not converged",
+        fitted["log_likelihood"].get<double>());
   if (fitted.contains("note")) fmt::print("note: {}\n", fitted["note"].get<std::string>());
   if (!o.out.empty())
     fmt::print("wrote {}: {} with this BMAP of pages for {} mode{} (D_k = d_k D1, mode r: r D)\n",
@@ -249,8 +259,13 @@ std::function<int()> add_fit_command(CLI::App& app) {
                        "mean time between batches)");
   arrivals->add_option("--lags", o->lags, "lag correlations to measure and match")
       ->capture_default_str();
-  arrivals->add_option("--method", o->method, "moments (the regimes' MAP above)")
+  arrivals
+      ->add_option("--method", o->method,
+                   "moments (the regimes' MAP above), or em: maximum likelihood from it "
+                   "(Baum-Welch over the "
+                   "regimes, each regime's time Erlang, their transition matrix free)")
       ->capture_default_str();
+  arrivals->add_option("--regimes", o->regimes, "em: how many regimes")->capture_default_str();
   arrivals->add_option("--robots", o->robots,
                        "modes of the BMAP written (default: BASE's, else 1)");
   arrivals->add_option("--scenario", o->scenario,

@@ -135,6 +135,16 @@ TEST_CASE("fit arrivals: the shipped crawler log, fitted back and optimised", "[
   const auto& quantiles = j["quantiles"];
   REQUIRE(quantiles["fitted"].size() == 99);
   for (std::size_t q = 1; q < 99; ++q) CHECK(quantiles["fitted"][q].get<double>() > quantiles["fitted"][q - 1].get<double>());
+  // Maximum likelihood from there: the generator's regimes (means 400 and 60, Erlang-4) found again,
+  // more likely than the moments fit.
+  const auto em = crawlq({"fit", "arrivals", kShippedLog, "--method", "em", "--json"});
+  INFO(report(em));
+  REQUIRE(em.exit_status == 0);
+  const nlohmann::json e = json_of(em);
+  CHECK(e["fitted"]["shape"] == 4);
+  CHECK(std::abs(e["fitted"]["regime_means"][0].get<double>() - 400) < 40);
+  CHECK(std::abs(e["fitted"]["regime_means"][1].get<double>() - 60) < 6);
+  CHECK(e["fitted"]["log_likelihood"].get<double>() > j["fitted"]["log_likelihood"].get<double>());
   const auto optimized = crawlq({"optimize", out, "--json"});
   INFO(report(optimized));
   CHECK(optimized.exit_status == 0);

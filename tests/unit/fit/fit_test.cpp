@@ -241,3 +241,39 @@ TEST_CASE("fit: EM never lowers the likelihood and finds a known hyperexponentia
 
 }  // namespace
 }  // namespace crawlq
+
+#include "fit/regime_map_em.hpp"
+
+namespace crawlq {
+namespace {
+
+TEST_CASE("fit: EM over the regimes never lowers the likelihood and finds the generator again", "[fit]") {
+  // A generator of the EM's own form: regimes of mean 400 and 60, Erlang-4 times, kept with 0.985.
+  model::Matrix transitions(2, 2);
+  transitions << 0.985, 0.015, 0.02, 0.98;
+  const fit::RegimeMapEm truth = fit::fit_regime_map_em({}, 4, {400, 60}, transitions, 0);
+  const std::vector<double> starts = fit_test::map_times(truth.d0, truth.d1, 20000, 21);
+  std::vector<double> intervals(starts.size() - 1);
+  for (std::size_t i = 1; i < starts.size(); ++i) intervals[i - 1] = starts[i] - starts[i - 1];
+  // A start far from the truth: the likelihood must climb every step.
+  model::Matrix start(2, 2);
+  start << 0.7, 0.3, 0.3, 0.7;
+  const fit::RegimeMapEm em = fit::fit_regime_map_em({intervals}, 4, {300, 150}, start);
+  INFO(em.log_likelihoods.size() << " iterations");
+  CHECK(em.converged);
+  for (std::size_t i = 1; i < em.log_likelihoods.size(); ++i)
+    CHECK(em.log_likelihoods[i] >= em.log_likelihoods[i - 1] - 1e-9 * std::abs(em.log_likelihoods[i]));
+  CHECK(em.means[0] == Approx(400).epsilon(0.05));
+  CHECK(em.means[1] == Approx(60).epsilon(0.05));
+  CHECK(em.transitions(0, 0) == Approx(0.985).epsilon(0.01));
+  CHECK(em.transitions(1, 1) == Approx(0.98).epsilon(0.01));
+  // The MAP it writes: a generator whose statistics are those the log shows.
+  CHECK(((em.d0 + em.d1).rowwise().sum().array().abs() < 1e-12).all());
+  const fit::SampleStatistics sample = fit::sample_statistics({intervals}, 1);
+  const fit::MapStatistics fitted = fit::map_statistics(em.d0, em.d1, 1);
+  CHECK(fitted.mean == Approx(sample.mean).epsilon(0.02));
+  CHECK(std::abs(fitted.lag_correlations[0] - sample.lag_correlations[0]) < 3 * sample.lag_bands[0]);
+}
+
+}  // namespace
+}  // namespace crawlq

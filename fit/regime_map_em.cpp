@@ -1,0 +1,110 @@
+#include "fit/regime_map_em.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace crawlq::fit {
+
+namespace {
+
+constexpr double kRelativeGain = 1e-9;
+
+// log of the Erlang(shape, rate) density at x.
+double log_erlang(int shape, double rate, double x) {
+  return shape * std::log(rate) + (shape - 1) * std::log(x) - rate * x - std::lgamma(shape);
+}
+
+}  // namespace
+
+RegimeMapEm fit_regime_map_em(const std::vector<std::vector<double>>& runs, int shape,
+                              std::vector<double> means, model::Matrix transitions,
+                              int most_iterations) {
+  const int n = static_cast<int>(means.size());
+  std::vector<double> rate(means.size());
+  for (int j = 0; j < n; ++j) rate[j] = shape / means[j];
+  model::RowVector start = model::RowVector::Constant(n, 1.0 / n);
+  RegimeMapEm fit;
+  fit.shape = shape;
+  for (int iteration = 0; iteration <= most_iterations; ++iteration) {
+    model::Matrix expected_moves = model::Matrix::Zero(n, n);
+    model::RowVector expected_start = model::RowVector::Zero(n);
+    std::vector<double> weight(n, 0.0), weighted_time(n, 0.0);
+    double log_likelihood = 0;
+    for (const auto& run : runs) {
+      const std::size_t length = run.size();
+      if (length == 0) continue;
+      // Emission densities, each step's largest factored out (into the likelihood) against
+      // underflow.
+      model::Matrix f(static_cast<Eigen::Index>(length), n);
+      std::vector<double> offset(length);
+      for (std::size_t t = 0; t < length; ++t) {
+        double top = -std::numeric_limits<double>::infinity();
+        for (int j = 0; j < n; ++j)
+          top = std::max(top, f(t, j) = log_erlang(shape, rate[j], run[t]));
+        offset[t] = top;
+        for (int j = 0; j < n; ++j) f(t, j) = std::exp(f(t, j) - top);
+      }
+      model::Matrix alpha(static_cast<Eigen::Index>(length), n),
+          beta(static_cast<Eigen::Index>(length), n);
+      std::vector<double> scale(length);
+      for (std::size_t t = 0; t < length; ++t) {
+        const model::RowVector prior =
+            t == 0 ? start : model::RowVector(alpha.row(t - 1) * transitions);
+        alpha.row(t) = prior.cwiseProduct(f.row(t));
+        scale[t] = alpha.row(t).sum();
+        alpha.row(t) /= scale[t];
+        log_likelihood += std::log(scale[t]) + offset[t];
+      }
+      beta.row(length - 1).setOnes();
+      for (std::size_t t = length - 1; t-- > 0;)
+        beta.row(t) =
+            (transitions * f.row(t + 1).cwiseProduct(beta.row(t + 1)).transpose()).transpose() /
+            scale[t + 1];
+      for (std::size_t t = 0; t < length; ++t) {
+        const model::RowVector gamma = alpha.row(t).cwiseProduct(beta.row(t));
+        if (t == 0) expected_start += gamma;
+        for (int j = 0; j < n; ++j) {
+          weight[j] += gamma(j);
+          weighted_time[j] += gamma(j) * run[t];
+        }
+        if (t + 1 < length)
+          expected_moves += (alpha.row(t).transpose() * f.row(t + 1).cwiseProduct(beta.row(t + 1)))
+                                .cwiseProduct(transitions) /
+                            scale[t + 1];
+      }
+    }
+    fit.log_likelihoods.push_back(log_likelihood);
+    const std::size_t done = fit.log_likelihoods.size();
+    if (done >= 2 && fit.log_likelihoods[done - 1] - fit.log_likelihoods[done - 2] <=
+                         kRelativeGain * std::abs(log_likelihood)) {
+      fit.converged = true;
+      break;
+    }
+    if (iteration == most_iterations) break;
+    start = expected_start / expected_start.sum();
+    for (int i = 0; i < n; ++i) {
+      const double total = expected_moves.row(i).sum();
+      if (total > 0) transitions.row(i) = expected_moves.row(i) / total;
+      if (weighted_time[i] > 0) rate[i] = shape * weight[i] / weighted_time[i];
+    }
+  }
+  // The MAP: regime j an Erlang chain of `shape` phases at rate[j]; its end starts regime k's chain
+  // with P_jk.
+  const int phases = n * shape;
+  fit.d0 = model::Matrix::Zero(phases, phases);
+  fit.d1 = model::Matrix::Zero(phases, phases);
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < shape; ++i) {
+      fit.d0(j * shape + i, j * shape + i) = -rate[j];
+      if (i + 1 < shape) fit.d0(j * shape + i, j * shape + i + 1) = rate[j];
+    }
+    for (int k = 0; k < n; ++k)
+      fit.d1(j * shape + shape - 1, k * shape) = rate[j] * transitions(j, k);
+    fit.means.push_back(shape / rate[j]);
+  }
+  fit.transitions = transitions;
+  return fit;
+}
+
+}  // namespace crawlq::fit
