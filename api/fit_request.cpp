@@ -51,6 +51,8 @@ bool FitArrivalsRequest::is_valid(std::string* why) const {
     problem = fmt::format("--method {}: the methods are: moments, em", method);
   else if (regimes < 1 || regimes > 8)
     problem = fmt::format("--regimes {}: give 1 to 8", regimes);
+  else if (phases && (*phases < 1 || *phases > 400))
+    problem = fmt::format("--phases {}: give 1 to 400", *phases);
   else if (lags < 1 || lags > 1000)
     problem = fmt::format("--lags {}: give 1 to 1000", lags);
   else if (robots < 1)
@@ -75,13 +77,14 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
         fmt::format("{}: {} time{} between batches: a fit needs at least two (--batch-gap {} joins "
                     "nearly every delivery?)",
                     request.source, sample.size, sample.size == 1 ? "" : "s", batch_gap));
-  fit::RegimeMapFit map =
-      fit::fit_regime_map(sample.mean, sample.variance, sample.lag_correlations, sample.lag_bands);
+  fit::RegimeMapFit map = fit::fit_regime_map(sample.mean, sample.variance, sample.lag_correlations,
+                                              sample.lag_bands, request.phases.value_or(0));
   std::optional<fit::RegimeMapEm> em;
   if (request.method == "em") {
     // From the moments fit: its regimes' means (spread around the mean for more regimes, or for
     // none), its persistence, and the Erlang shape nearest its regimes' scv.
-    const int shape = map.regime_scv >= 1
+    const int shape = request.phases ? std::clamp(*request.phases / request.regimes, 1, 50)
+                      : map.regime_scv >= 1
                           ? 1
                           : std::clamp(static_cast<int>(std::lround(1 / map.regime_scv)), 1, 50);
     const int n = request.regimes;

@@ -14,9 +14,11 @@ struct FitArrivalsRequest {
   std::vector<double> times;                    // fit::read_timestamps: in order, at least two
   std::optional<double> batch_gap, censor_gap;  // default: from the data (fit/batched_log.hpp)
   int lags = 6;
-  std::string method = "moments";  // or "em": maximum likelihood from the moments fit (regime_map_em.hpp)
-  int regimes = 2;                 // em's hidden regimes
-  int robots = 1;  // modes of the BMAP of pages: mode r is r D (the paper's D^(r))
+  std::string method =
+      "moments";    // or "em": maximum likelihood from the moments fit (regime_map_em.hpp)
+  int regimes = 2;  // em's hidden regimes
+  std::optional<int> phases;  // the MAP's order at most; default: what the log asks
+  int robots = 1;             // modes of the BMAP of pages: mode r is r D (the paper's D^(r))
 
   // False with `why` naming the flag and the value.
   bool is_valid(std::string* why) const;
@@ -35,8 +37,9 @@ struct FitLawRequest {
   std::vector<double> sample;   // fit::read_sample, or empty with `moments`
   std::vector<double> moments;  // m1, m2, m3 when there is no sample
   std::optional<double> mean;   // rescale to this mean
-  std::string method = "moments";  // or "em": maximum likelihood over hyperexponential laws (a sample only)
-  int phases = 2;                  // em's exponentials
+  std::string method =
+      "moments";   // or "em": maximum likelihood over hyperexponential laws (a sample only)
+  int phases = 2;  // em's exponentials
 };
 
 // {"sample", "fitted", "beta", "S"} (interface.md); model::InputError for bad moments.

@@ -32,6 +32,7 @@ struct FitArrivalsOptions {
   int lags = 6;
   std::string method = "moments";
   int regimes = 2;
+  std::optional<int> phases;
   std::optional<int> robots;
   std::string scenario, out;
   std::string plot;  // a directory for the figures
@@ -102,6 +103,7 @@ int run_arrivals(const FitArrivalsOptions& o) {
                                   .lags = o.lags,
                                   .method = o.method,
                                   .regimes = o.regimes,
+                                  .phases = o.phases,
                                   .robots = o.robots.value_or(1)};
   if (std::string why; !request.is_valid(&why)) throw UsageError(why);
   nlohmann::json base;
@@ -266,6 +268,9 @@ std::function<int()> add_fit_command(CLI::App& app) {
                    "regimes, each regime's time Erlang, their transition matrix free)")
       ->capture_default_str();
   arrivals->add_option("--regimes", o->regimes, "em: how many regimes")->capture_default_str();
+  arrivals->add_option("--phases", o->phases,
+                       "the MAP's order at most (each regime's times get an equal share; default: "
+                       "what the log asks)");
   arrivals->add_option("--robots", o->robots,
                        "modes of the BMAP written (default: BASE's, else 1)");
   arrivals->add_option("--scenario", o->scenario,

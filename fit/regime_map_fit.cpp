@@ -19,7 +19,8 @@ constexpr int kMostPhasesPerRegime = 50;
 
 void phase_type_with(double mean, double scv, int most_phases, model::RowVector& alpha,
                      model::Matrix& t) {
-  if (std::abs(scv - 1) < 1e-12) {
+  if (std::abs(scv - 1) < 1e-12 ||
+      most_phases <= 1) {  // one phase: the exponential, whatever scv was asked
     alpha = model::RowVector::Ones(1);
     t = model::Matrix::Constant(1, 1, -1 / mean);
     return;
@@ -49,7 +50,7 @@ void phase_type_with(double mean, double scv, int most_phases, model::RowVector&
 }
 
 RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<double>& lags,
-                            const std::vector<double>& bands) {
+                            const std::vector<double>& bands, int most_phases) {
   if (!(mean > 0) || !(variance > 0))
     throw model::InputError(
         fmt::format("the times between batches have mean {} and variance {}: a MAP needs both > 0",
@@ -100,15 +101,19 @@ RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<doub
   const double between = height * variance;  // Var(mu_J)
   const double m2 = mean * mean;
   fit.regime_scv = (1 - height) * variance / (m2 + between);
-  if (fit.regime_scv < 1.0 / kMostPhasesPerRegime)
-    fit.note += fmt::format("{}the regimes' times would need scv {:.3g}; {} phases give {:.3g}",
-                            fit.note.empty() ? "" : "; ", fit.regime_scv, kMostPhasesPerRegime,
-                            1.0 / kMostPhasesPerRegime);
+  // Phases a regime's law may take: half the order asked for (all of it for a renewal fit).
+  const int per_regime = most_phases <= 0 ? kMostPhasesPerRegime
+                                          : std::clamp(height == 0 ? most_phases : most_phases / 2,
+                                                       1, kMostPhasesPerRegime);
+  if (fit.regime_scv < 1.0 / per_regime)
+    fit.note +=
+        fmt::format("{}the regimes' times would need scv {:.3g}; {} phases give {:.3g}",
+                    fit.note.empty() ? "" : "; ", fit.regime_scv, per_regime, 1.0 / per_regime);
   model::RowVector alpha;
   model::Matrix t;
   if (height == 0) {
     fit.regime_means = {mean};
-    phase_type_with(mean, fit.regime_scv, kMostPhasesPerRegime, alpha, t);
+    phase_type_with(mean, fit.regime_scv, per_regime, alpha, t);
     fit.d0 = t;
     fit.d1 = (-t * model::Vector::Ones(t.rows())) * alpha;
     return fit;
@@ -121,7 +126,7 @@ RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<doub
   std::vector<model::RowVector> alphas(2);
   std::vector<model::Matrix> ts(2);
   for (int j = 0; j < 2; ++j)
-    phase_type_with(fit.regime_means[j], fit.regime_scv, kMostPhasesPerRegime, alphas[j], ts[j]);
+    phase_type_with(fit.regime_means[j], fit.regime_scv, per_regime, alphas[j], ts[j]);
   const Eigen::Index n = ts[0].rows(), m = ts[1].rows();
   fit.d0 = model::Matrix::Zero(n + m, n + m);
   fit.d0.topLeftCorner(n, n) = ts[0];

@@ -32,8 +32,9 @@ struct RegimeMapFit {
 };
 
 // `lags` and `bands` from sample_statistics: a correlation inside its band counts as none.
+// `most_phases`: the MAP's order at most (each regime's law gets half; 2 at least), else up to 100.
 RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<double>& lags,
-                            const std::vector<double>& bands);
+                            const std::vector<double>& bands, int most_phases = 0);
 
 // A phase-type law (alpha, T) of mean `mean` and squared coefficient of variation `scv`:
 // exponential, balanced-means hyperexponential, or the Erlang mixture above (at most `most_phases`

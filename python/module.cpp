@@ -370,13 +370,16 @@ py::object refresh(const std::string& text, const std::string& label, bool simul
 
 py::object fit_arrivals(const std::string& path, const std::string& column,
                         std::optional<double> batch_gap, std::optional<double> censor_gap, int lags,
-                        int robots) {
+                        int robots, const std::string& method, int regimes,
+                        std::optional<int> phases) {
   api::FitArrivalsRequest request{.source = path,
                                   .times = {},
                                   .batch_gap = batch_gap,
                                   .censor_gap = censor_gap,
                                   .lags = lags,
-                                  .method = "moments",
+                                  .method = method,
+                                  .regimes = regimes,
+                                  .phases = phases,
                                   .robots = robots};
   std::string why;
   require_valid(request.is_valid(&why), why);
@@ -473,7 +476,8 @@ PYBIND11_MODULE(_crawlq, m) {
   m.def("refresh", &refresh, py::arg("text"), py::arg("label"), py::arg("simulate"),
         py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("threads"));
   m.def("fit_arrivals", &fit_arrivals, py::arg("path"), py::arg("column"), py::arg("batch_gap"),
-        py::arg("censor_gap"), py::arg("lags"), py::arg("robots"));
+        py::arg("censor_gap"), py::arg("lags"), py::arg("robots"), py::arg("method"),
+        py::arg("regimes"), py::arg("phases"));
   m.def("fit_law", &fit_law, py::arg("path"), py::arg("column"), py::arg("moments"),
         py::arg("mean"), py::arg("method"), py::arg("phases"));
   m.def("with_fitted_arrivals", &with_fitted_arrivals, py::arg("scenario_json"),

@@ -324,19 +324,23 @@ def refresh(path: str | os.PathLike, *, simulate: bool = False, seed: int = 1, r
 
 def fit_arrivals(path: str | os.PathLike, *, column: str = "", batch_gap: float | None = None,
                  censor_gap: float | None = None, lags: int = 6, robots: int | None = None,
-                 scenario: "Scenario | str | os.PathLike | None" = None) -> Result:
+                 scenario: "Scenario | str | os.PathLike | None" = None, method: str = "moments",
+                 regimes: int = 2, phases: int | None = None) -> Result:
     """``crawlq fit arrivals LOG --json``: a crawler's delivery log to a MAP of batches.
 
     Deliveries closer than ``batch_gap`` are one batch, gaps between batches longer than ``censor_gap``
     are left out (both chosen from the data when not given); the MAP matches the mean, variance and
-    lag-1 correlation of the times between batches exactly and the decay of the next ``lags``.
+    lag-1 correlation of the times between batches exactly and the decay of the next ``lags``;
+    ``method="em"`` then maximises the likelihood (Baum-Welch over ``regimes`` hidden regimes);
+    ``phases`` caps the MAP's order.
     With ``scenario`` (a Scenario or a file), the result's ``scenario`` is a copy of it with its
     arrivals replaced by the BMAP of pages (``robots`` modes, default the scenario's).
     """
     base = load(scenario) if isinstance(scenario, (str, os.PathLike)) else scenario
     if robots is None:
         robots = len(base.describe().to_dict()["modes"]) if base is not None else 1
-    fitted = _crawlq.fit_arrivals(os.fspath(path), column, batch_gap, censor_gap, lags, robots)
+    fitted = _crawlq.fit_arrivals(os.fspath(path), column, batch_gap, censor_gap, lags, robots, method, regimes,
+                                  phases)
     result = Result(fitted)
     if base is not None:
         changed = _crawlq.with_fitted_arrivals(json.dumps(base.to_dict()), json.dumps(fitted))

@@ -145,6 +145,16 @@ TEST_CASE("fit arrivals: the shipped crawler log, fitted back and optimised", "[
   CHECK(std::abs(e["fitted"]["regime_means"][0].get<double>() - 400) < 40);
   CHECK(std::abs(e["fitted"]["regime_means"][1].get<double>() - 60) < 6);
   CHECK(e["fitted"]["log_likelihood"].get<double>() > j["fitted"]["log_likelihood"].get<double>());
+  // --phases caps the order; what it costs is said.
+  for (const int phases : {2, 4, 6}) {
+    const nlohmann::json capped = json_of(crawlq({"fit", "arrivals", kShippedLog, "--phases", std::to_string(phases), "--json"}));
+    CHECK(capped["fitted"]["phases"].get<int>() <= phases);
+    CHECK(capped["fitted"].contains("note"));  // this log's regimes ask for more
+    const nlohmann::json capped_em =
+        json_of(crawlq({"fit", "arrivals", kShippedLog, "--phases", std::to_string(phases), "--method", "em", "--json"}));
+    CHECK(capped_em["fitted"]["phases"].get<int>() <= phases);
+  }
+  check_refused(crawlq({"fit", "arrivals", kShippedLog, "--phases", "0"}), {"--phases", "0"});
   const auto optimized = crawlq({"optimize", out, "--json"});
   INFO(report(optimized));
   CHECK(optimized.exit_status == 0);
