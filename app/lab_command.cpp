@@ -60,6 +60,15 @@ std::string message_of(const model::InputError& e) {
   return shown.rfind("crawlq: ", 0) == 0 ? shown.substr(8) : shown;
 }
 
+// The request's body as JSON; bad input (InputError) when it is not.
+nlohmann::json body_of(const httplib::Request& request) {
+  try {
+    return nlohmann::json::parse(request.body);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw model::InputError(fmt::format("the request's body is not JSON: {}", e.what()));
+  }
+}
+
 // A POST route: the body read as JSON, `answer` run on it; bad input 400, anything else 500, each
 // with {"error": message}.
 template <class Answer>
@@ -67,13 +76,7 @@ void post(httplib::Server& server, const std::string& path, Answer answer) {
   server.Post(path, [answer](const httplib::Request& request, httplib::Response& response) {
     nlohmann::json reply;
     try {
-      nlohmann::json body;
-      try {
-        body = nlohmann::json::parse(request.body);
-      } catch (const nlohmann::json::parse_error& e) {
-        throw model::InputError(fmt::format("the request's body is not JSON: {}", e.what()));
-      }
-      reply = answer(body);
+      reply = answer(body_of(request));
     } catch (const model::InputError& e) {
       response.status = 400;
       reply = {{"error", message_of(e)}};
@@ -85,20 +88,12 @@ void post(httplib::Server& server, const std::string& path, Answer answer) {
   });
 }
 
-// Server-sent events: "event: KIND" and "data: JSON" a message. Bad input before anything is sent
-// is a 400 as for the other routes; a failure after that ends the stream with an "error" event.
 // Server-sent events: "event: KIND" and "data: JSON" a message. Bad input is a 400 as for the other
 // routes, before anything is sent; a failure after that ends the stream with an "error" event.
 void stream_simulation(const httplib::Request& request, httplib::Response& response) {
   std::function<void(const LabEmit&, const api::Cancellation*)> run;
   try {
-    nlohmann::json body;
-    try {
-      body = nlohmann::json::parse(request.body);
-    } catch (const nlohmann::json::parse_error& e) {
-      throw model::InputError(fmt::format("the request's body is not JSON: {}", e.what()));
-    }
-    run = lab_simulation(body);
+    run = lab_simulation(body_of(request));
   } catch (const model::InputError& e) {
     response.status = 400;
     response.set_content(nlohmann::json{{"error", message_of(e)}}.dump(), "application/json");
