@@ -16,6 +16,7 @@
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
 #include "fit/timestamp_log.hpp"
+#include "scenarios/shipped_files.hpp"
 #include "scenarios/yaml_document.hpp"
 #include "scenarios/yaml_json.hpp"
 #include "validation/gnuplot_figure.hpp"
@@ -109,10 +110,10 @@ int run_arrivals(const FitArrivalsOptions& o) {
   nlohmann::json base;
   if (!o.scenario.empty()) {
     const scenarios::Scenario read = load(o.scenario);  // refused now if it breaks a rule
-    base = scenarios::yaml_to_json(scenarios::read_file(o.scenario), o.scenario);
+    base = scenarios::yaml_to_json(scenarios::read_file(scenarios::locate_scenario(o.scenario)), o.scenario);
     if (!o.robots) request.robots = read.model.modes();
   }
-  request.times = fit::read_timestamps(o.log, o.column);
+  request.times = fit::read_timestamps(scenarios::locate_log(o.log).string(), o.column);
   nlohmann::json j = api::fit_arrivals(request);
   if (!o.out.empty()) {
     validation::OutputFile file(o.out, "--out " + o.out);

@@ -15,6 +15,7 @@
 #include "app/embedded_files.hpp"
 #include "app/lab_api.hpp"
 #include "model/input_error.hpp"
+#include "scenarios/shipped_files.hpp"
 #include "scenarios/yaml_document.hpp"
 #include "scenarios/yaml_json.hpp"
 
@@ -45,7 +46,7 @@ nlohmann::json offered_scenarios(const std::vector<std::string>& files) {
     offered.push_back(std::move(body));
   };
   if (!files.empty()) {
-    for (const auto& file : files) add(file, scenarios::read_file(file));
+    for (const auto& file : files) add(file, scenarios::read_file(scenarios::locate_scenario(file)));
     return offered;
   }
   for (const char* shipped :
@@ -203,7 +204,7 @@ std::function<int()> add_lab_command(CLI::App& app) {
                          "streams a sample path\n"
                          "and running estimates (server-sent events).\n"
                          "Examples: crawlq lab\n"
-                         "          crawlq lab scenarios/data/paper-example-1.yaml --port 9000");
+                         "          crawlq lab paper-example-1 --port 9000");
   cmd->add_option(
       "FILE", o->files,
       "scenario files to offer (default: the shipped ones, the paper's first example first)");

@@ -4,22 +4,12 @@
 #include <fmt/format.h>
 
 #include <cstring>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "app/command_line.hpp"
 #include "app/command_support.hpp"
-#include "app/describe_command.hpp"
-#include "app/fit_command.hpp"
-#include "app/lab_command.hpp"
-#include "app/optimize_command.hpp"
 #include "app/process_group.hpp"
-#include "app/refresh_command.hpp"
-#include "app/reproduce_command.hpp"
-#include "app/simulate_command.hpp"
-#include "app/solve_command.hpp"
-#include "app/sweep_command.hpp"
-#include "app/validate_command.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "validation/output_file.hpp"
 
@@ -27,25 +17,9 @@ int main(int argc, char** argv) {
   using crawlq::app::ExitCode;
   // Under mpirun, P processes; otherwise this one. Only rank 0 prints.
   const crawlq::app::ProcessGroup processes(argc, argv);
-  CLI::App app(
-      "crawlq: loss, obsolescence and starvation of the page queue between crawling robots and an\n"
-      "indexer, under threshold control of the robots (Avrachenkov, Dudin, Klimenok, Nain, Semenova\n"
-      "2011). Every command reads a scenario file (see interface.md) and takes --json.\n"
-      "Start with: crawlq describe scenarios/data/paper-example-1.yaml",
-      "crawlq");
-  app.require_subcommand(1);
-  const std::vector<std::function<int()>> commands{
-      crawlq::app::add_solve_command(app),
-      crawlq::app::add_optimize_command(app),
-      crawlq::app::add_describe_command(app),
-      crawlq::app::add_simulate_command(app, processes),
-      crawlq::app::add_validate_command(app),
-      crawlq::app::add_reproduce_command(app),
-      crawlq::app::add_sweep_command(app, processes),
-      crawlq::app::add_refresh_command(app),
-      crawlq::app::add_lab_command(app),
-      crawlq::app::add_fit_command(app)};
-  crawlq::app::read_option_values_as_written(app);
+  crawlq::app::CommandLine command_line = crawlq::app::make_command_line(processes);
+  CLI::App& app = *command_line.app;
+  const auto& commands = command_line.commands;
   std::string known;
   bool is_known = false;
   for (const auto* sub : app.get_subcommands({})) {
@@ -66,6 +40,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "crawlq: {}\n", e.what());

@@ -279,7 +279,7 @@ std::function<int()> add_optimize_command(CLI::App& app) {
       "  --class all:        one table: constant, thresholds, levels, memory, phase-aware and the\n"
       "                      full-state optimum, each with its excess over the optimum: what\n"
       "                      each restriction on what the controller sees or remembers costs.\n"
-      "Example: crawlq optimize scenarios/data/paper-example-1.yaml");
+      "Example: crawlq optimize paper-example-1");
   cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
   std::string classes;
   for (const auto c : api::policy_classes()) classes += (classes.empty() ? "" : " | ") + std::string(api::policy_class_name(c));

@@ -91,8 +91,8 @@ std::function<int()> add_refresh_command(CLI::App& app) {
       "obsolescence rate r_i, the cost sum c_i r_i, the lower bound over all policies (problem (7)) and\n"
       "the best randomized policy (problem (12)). --simulate adds an event-driven simulation with 95%\n"
       "intervals. The file format is in interface.md, section \"Page refresh scheduling\".\n"
-      "Examples: crawlq refresh scenarios/data/refresh-paper-example.yaml\n"
-      "          crawlq refresh scenarios/data/refresh-many-pages.yaml --simulate --json");
+      "Examples: crawlq refresh refresh-paper-example\n"
+      "          crawlq refresh refresh-many-pages --simulate --json");
   cmd->add_option("FILE", o->file, "refresh scenario file (YAML or JSON)")->required();
   cmd->add_flag("--simulate", o->simulate, "also simulate the policy: r_i and the cost with 95% intervals");
   cmd->add_option("--seed", o->seed, "seed of the simulation")->capture_default_str();

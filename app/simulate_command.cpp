@@ -206,8 +206,8 @@ std::function<int()> add_simulate_command(CLI::App& app, const ProcessGroup& pro
       "Discrete-event simulation of the same system, independent of the exact engine: estimates of\n"
       "every measure of `solve` with 95% confidence intervals over independent replications.\n"
       "By default replications are added until P_loss, P_success, cost and V(1) are known to 1%.\n"
-      "Examples: crawlq simulate scenarios/data/paper-example-1.yaml --seed 7\n"
-      "          crawlq simulate scenarios/data/paper-example-1.yaml --replications 20 --horizon 1e5\n"
+      "Examples: crawlq simulate paper-example-1 --seed 7\n"
+      "          crawlq simulate paper-example-1 --replications 20 --horizon 1e5\n"
       "Across processes (a build with -DCRAWLQ_MPI=ON): mpirun -np P crawlq simulate ... spreads\n"
       "the replications over P processes, each on its own --threads; the same numbers as one\n"
       "process (only `seconds` differs; a run stopped by --time-limit may stop at another round).");

@@ -173,7 +173,7 @@ std::function<int()> add_solve_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "solve",
       "Exact stationary measures of one policy: loss, obsolescence, starvation, robots, sojourn "
-      "times and the cost (2).\nExample: crawlq solve scenarios/data/paper-example-1.yaml "
+      "times and the cost (2).\nExample: crawlq solve paper-example-1 "
       "--thresholds -1,2,2 --sojourn");
   cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
   add_policy_flags(cmd, o->policy);

@@ -208,7 +208,7 @@ std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& proces
       "                       phase structure (s > 0)\n"
       "  costs.KEY            that weight of the cost (2) replaced by the value (>= 0), KEY one of\n"
       "                       " + cost_keys(", ") + "\n"
-      "Example: crawlq sweep scenarios/data/paper-example-1.yaml --param capacity --values "
+      "Example: crawlq sweep paper-example-1 --param capacity --values "
       "1,2,3,4,5,6\n"
       "Across processes (a build with -DCRAWLQ_MPI=ON): mpirun -np P crawlq sweep ... spreads the\n"
       "values over P processes, each on its own --threads; the same output as one process.");

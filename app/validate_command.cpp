@@ -161,7 +161,7 @@ std::function<int()> add_validate_command(CLI::App& app) {
       "Where the exact engine cannot run (a policy that looks at more than the level, a chain too\n"
       "large for memory) the simulation is shown alone.\n"
       "Examples: crawlq validate scenarios/data/*.yaml\n"
-      "          crawlq validate scenarios/data/paper-example-1.yaml --simulator-file other-service.yaml");
+      "          crawlq validate paper-example-1 --simulator-file other-service.yaml");
   cmd->add_option("FILE", o->files, "scenario files (YAML or JSON, see interface.md)")->required();
   add_policy_flags(cmd, o->policy);
   add_simulation_flags(cmd, o->simulation);

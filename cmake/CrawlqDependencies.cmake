@@ -31,19 +31,34 @@ add_compile_definitions(EIGEN_DONT_PARALLELIZE)
 if(NOT DEFINED CRAWLQ_PYTHON_INTERPRETER)
   set(CRAWLQ_PYTHON_INTERPRETER /usr/bin/python3 CACHE FILEPATH "the python3 the package is built for")
 endif()
+# CRAWLQ_PYTHON: AUTO (the default) builds the package when its Debian packages are there, looking
+# again at every configure (README's first command builds without them, its second with them, in one
+# build directory); ON requires them, OFF leaves the package out.
+set(CRAWLQ_PYTHON AUTO CACHE STRING "Build the Python package (python/): AUTO, ON or OFF")
+set_property(CACHE CRAWLQ_PYTHON PROPERTY STRINGS AUTO ON OFF)
 set(crawlq_python_found OFF)
-if(NOT DEFINED CRAWLQ_PYTHON OR CRAWLQ_PYTHON)
+if(CRAWLQ_PYTHON)  # AUTO or ON
   set(Python3_EXECUTABLE ${CRAWLQ_PYTHON_INTERPRETER})
   find_package(Python3 COMPONENTS Interpreter Development.Module NumPy QUIET)
   find_package(pybind11 2.10 CONFIG QUIET)
-  # Not in the sanitizer builds by default: an instrumented extension loads into an uninstrumented
-  # python3 only with the sanitizer's runtime preloaded.
-  if(Python3_FOUND AND Python3_NumPy_FOUND AND pybind11_FOUND AND NOT CRAWLQ_SANITIZE AND NOT CRAWLQ_FUZZ)
+  if(Python3_FOUND AND Python3_NumPy_FOUND AND pybind11_FOUND)
     set(crawlq_python_found ON)
   endif()
 endif()
-option(CRAWLQ_PYTHON "Build the Python package (python/): on by default when its Debian packages are there"
-       ${crawlq_python_found})
+# From here on CRAWLQ_PYTHON is ON or OFF (a normal variable, hiding the cache's AUTO).
+# AUTO leaves it out of the sanitizer builds: an instrumented extension loads into an
+# uninstrumented python3 only with the sanitizer's runtime preloaded.
+if(CRAWLQ_PYTHON STREQUAL "AUTO")
+  if(crawlq_python_found AND NOT CRAWLQ_SANITIZE AND NOT CRAWLQ_FUZZ)
+    set(CRAWLQ_PYTHON ON)
+  else()
+    set(CRAWLQ_PYTHON OFF)
+  endif()
+elseif(CRAWLQ_PYTHON)
+  set(CRAWLQ_PYTHON ON)
+else()
+  set(CRAWLQ_PYTHON OFF)
+endif()
 if(CRAWLQ_PYTHON)
   if(NOT crawlq_python_found)
     message(FATAL_ERROR "CRAWLQ_PYTHON=ON needs pybind11-dev, python3-dev and python3-numpy for "

@@ -26,15 +26,18 @@
 #include "api/reproduce_request.hpp"
 #include "api/request_checks.hpp"
 #include "api/scenario_source.hpp"
+#include "api/shipped_request.hpp"
 #include "api/simulate_request.hpp"
 #include "api/simulation_choices.hpp"
 #include "api/solve_request.hpp"
 #include "api/sweep_request.hpp"
 #include "api/validate_request.hpp"
+#include "api/version.hpp"
 #include "fit/timestamp_log.hpp"
 #include "model/input_error.hpp"
 #include "scenarios/refresh_loader.hpp"
 #include "scenarios/scenario_loader.hpp"
+#include "scenarios/shipped_files.hpp"
 #include "scenarios/yaml_json.hpp"
 #include "validation/parameter_sweep.hpp"
 
@@ -384,7 +387,7 @@ py::object fit_arrivals(const std::string& path, const std::string& column,
   std::string why;
   require_valid(request.is_valid(&why), why);
   return to_python(run_released([&](const api::Cancellation*) {
-    request.times = fit::read_timestamps(path, column);
+    request.times = fit::read_timestamps(crawlq::scenarios::locate_log(path).string(), column);
     return api::fit_arrivals(request);
   }));
 }
@@ -483,4 +486,9 @@ PYBIND11_MODULE(_crawlq, m) {
   m.def("with_fitted_arrivals", &with_fitted_arrivals, py::arg("scenario_json"),
         py::arg("fitted_json"));
   m.attr("reproduce_sections") = crawlq::api::reproduce_sections();
+  m.attr("version") = std::string(crawlq::api::version());
+  m.def("shipped", [] { return to_python(crawlq::api::shipped()); });
+  m.def("locate_scenario", [](const std::string& as_written) {
+    return crawlq::scenarios::locate_scenario(as_written).string();
+  }, py::arg("as_written"));
 }

@@ -5,6 +5,7 @@
 
 #include "model/number_text.hpp"
 #include "scenarios/law_reader.hpp"
+#include "scenarios/shipped_files.hpp"
 #include "scenarios/yaml_document.hpp"
 
 namespace crawlq::scenarios {
@@ -99,7 +100,8 @@ RefreshScenario parse_refresh_scenario(const std::string& text, const std::strin
   return parse_yaml_document<RefreshScenario>(text, label, build);
 }
 
-RefreshScenario load_refresh_scenario(const std::filesystem::path& file) {
+RefreshScenario load_refresh_scenario(const std::filesystem::path& as_written) {
+  const std::filesystem::path file = locate_scenario(as_written.string());
   return parse_refresh_scenario(read_file(file), file.string());
 }
 

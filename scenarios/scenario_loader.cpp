@@ -1,6 +1,7 @@
 #include "scenarios/scenario_loader.hpp"
 
 #include "scenarios/policy_table.hpp"
+#include "scenarios/shipped_files.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -310,7 +311,8 @@ model::ControlPolicy parse_policy(const std::string& text, const std::string& la
   });
 }
 
-Scenario load_scenario(const std::filesystem::path& file) {
+Scenario load_scenario(const std::filesystem::path& as_written) {
+  const std::filesystem::path file = locate_scenario(as_written.string());
   return parse_scenario(read_file(file), file.string(), file.parent_path());
 }
 

@@ -25,6 +25,7 @@ struct Scenario {
   std::string source;  // the `source:` citation, if any
 };
 
+// `file` as written on a command line: a shipped scenario's name works too (shipped_files.hpp).
 Scenario load_scenario(const std::filesystem::path& file);
 // For tests and tools: the same rules on text already in memory; `label` stands for the file name,
 // and a policy table's file name starts from `directory`.

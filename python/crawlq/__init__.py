@@ -44,6 +44,7 @@ __all__ = [
     "refresh",
     "reproduce",
     "reproduce_sections",
+    "scenarios",
 ]
 
 #: Bad input: a broken scenario rule, a policy of the wrong shape, a value out of range. A ValueError.
@@ -51,6 +52,9 @@ InputError = _crawlq.InputError
 #: What a copy of a scenario can change (``Scenario.with_``) and ``sweep`` can vary: ``capacity``,
 #: the scales of service, obsolescence and arrivals, and each cost weight (``costs.loss``, ...).
 parameters: tuple[str, ...] = tuple(_crawlq.parameters)
+#: The version (``0.1.0``); ``version`` adds the git commit it was built from.
+__version__: str = _crawlq.version.split()[0]
+version: str = _crawlq.version
 #: The sections ``reproduce`` knows.
 reproduce_sections: tuple[str, ...] = tuple(_crawlq.reproduce_sections)
 
@@ -291,13 +295,22 @@ class Scenario:
 
 
 def load(path: str | os.PathLike) -> Scenario:
-    """A scenario file (YAML or JSON, the format of interface.md); InputError when it breaks a rule."""
-    path = Path(path)
+    """A scenario file (YAML or JSON, the format of interface.md), or a shipped scenario's name
+    (``crawlq.load("paper-example-1")``; ``crawlq.scenarios()`` lists them): a file of that name in
+    the current directory wins. InputError when it breaks a rule, or is neither."""
+    path = Path(_crawlq.locate_scenario(os.fspath(path)))
     try:
         text = path.read_text()
     except OSError as e:
         raise InputError(f"{path}: cannot read the file: {e.strerror}") from None
     return Scenario(text, str(path), path.parent)
+
+
+def scenarios() -> Result:
+    """``crawlq scenarios --json``: the shipped scenarios and logs (``directory``, ``scenarios`` and
+    ``logs``, each a list of dicts with ``name``, ``kind``, ``path`` and ``summary``). Each name works
+    in ``load``, ``refresh`` and ``fit_arrivals``."""
+    return Result(_crawlq.shipped())
 
 
 def reproduce(sections: Iterable[str] = (), *, seed: int = 1, threads: int = 0, quick: bool = False,
@@ -313,8 +326,9 @@ def reproduce(sections: Iterable[str] = (), *, seed: int = 1, threads: int = 0, 
 
 def refresh(path: str | os.PathLike, *, simulate: bool = False, seed: int = 1, replications: int = 10,
             horizon: float | None = None, threads: int = 0) -> Result:
-    """``crawlq refresh --json``: page refresh scheduling (Coffman, Liu, Weber 1998) from its file."""
-    path = Path(path)
+    """``crawlq refresh --json``: page refresh scheduling (Coffman, Liu, Weber 1998) from its file
+    (or a shipped refresh scenario's name)."""
+    path = Path(_crawlq.locate_scenario(os.fspath(path)))
     try:
         text = path.read_text()
     except OSError as e:

@@ -109,7 +109,7 @@ namespace {
 const std::string kShippedLog = CRAWLQ_SOURCE_DIR "/scenarios/logs/synthetic-crawler.log";
 
 TEST_CASE("fit arrivals: the shipped crawler log, fitted back and optimised", "[cli][fit]") {
-  // scenarios/data/synthetic-crawler.log (examples/synthetic_crawler_log.cpp): regimes of mean 400 s and
+  // scenarios/logs/synthetic-crawler.log (examples/synthetic_crawler_log.cpp): regimes of mean 400 s and
   // 60 s, Erlang-4 times, kept after a batch with probability 0.97 + 0.03/2, batches of 1-4 pages.
   TempDirectory dir;
   const std::string out = (dir.path() / "my-crawler.yaml").string();

@@ -190,7 +190,7 @@ TEST_CASE("sweep --help names every parameter and gives an example", "[cli][swee
   CHECK(run.exit_status == 0);
   for (const char* text : {"capacity", "service-scale", "obsolescence-scale", "arrival-scale",
                            "costs.loss", "costs.starvation", "--values", "--csv", "--threads",
-                           "paper-example-1.yaml"}) {
+                           "crawlq sweep paper-example-1 "}) {
     INFO("text " << text);
     CHECK_THAT(run.out, Catch::Contains(text));
   }
