@@ -9,7 +9,7 @@ namespace {
 using Index = Eigen::Index;
 
 // Below this many states a block's service phases are not worth a second thread.
-constexpr Index kParallelGrain = Index{1} << 14;
+constexpr Index kTaggedParallelGrain = Index{1} << 14;
 
 }  // namespace
 
@@ -42,7 +42,7 @@ TaggedPageOperator::TaggedPageOperator(const model::Model& model)
 
 void TaggedPageOperator::left_multiply(const double* x, double* y, int most_ahead, int threads) const {
   in_service_row(x, y, most_ahead >= 0);
-  const bool parallel = threads > 1 && most_ahead >= 0 && block_size(most_ahead) >= kParallelGrain;
+  const bool parallel = threads > 1 && most_ahead >= 0 && block_size(most_ahead) >= kTaggedParallelGrain;
 #pragma omp parallel num_threads(threads) if (parallel)
   for (int ahead = 0; ahead <= most_ahead; ++ahead) {
     // A block's pieces write their own phase of it and of the block below (started one step

@@ -12,7 +12,7 @@ namespace crawlq::fit {
 
 namespace {
 
-constexpr double kRelativeGain = 1e-10;
+constexpr double kMixtureRelativeGain = 1e-10;
 
 // log sum_i p_i lambda_i e^{-lambda_i x} and the responsibilities w_i, stably (the largest term
 // out).
@@ -61,7 +61,7 @@ EmFit fit_hyperexponential_em(const std::vector<double>& sample, int phases, int
     fit.log_likelihoods.push_back(log_likelihood);
     const std::size_t n = fit.log_likelihoods.size();
     if (n >= 2 && fit.log_likelihoods[n - 1] - fit.log_likelihoods[n - 2] <=
-                      kRelativeGain * std::abs(log_likelihood)) {
+                      kMixtureRelativeGain * std::abs(log_likelihood)) {
       fit.converged = true;
       break;
     }

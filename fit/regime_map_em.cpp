@@ -8,7 +8,7 @@ namespace crawlq::fit {
 
 namespace {
 
-constexpr double kRelativeGain = 1e-9;
+constexpr double kRegimeRelativeGain = 1e-9;
 
 // log of the Erlang(shape, rate) density at x.
 double log_erlang(int shape, double rate, double x) {
@@ -77,7 +77,7 @@ RegimeMapEm fit_regime_map_em(const std::vector<std::vector<double>>& runs, int 
     fit.log_likelihoods.push_back(log_likelihood);
     const std::size_t done = fit.log_likelihoods.size();
     if (done >= 2 && fit.log_likelihoods[done - 1] - fit.log_likelihoods[done - 2] <=
-                         kRelativeGain * std::abs(log_likelihood)) {
+                         kRegimeRelativeGain * std::abs(log_likelihood)) {
       fit.converged = true;
       break;
     }

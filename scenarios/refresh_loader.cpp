@@ -72,7 +72,7 @@ model::RefreshPolicySpec policy(const YamlReader& r) {
   return p;
 }
 
-RefreshScenario build(const YamlReader& root) {
+RefreshScenario build_refresh(const YamlReader& root) {
   root.require_map();
   if (!root.has("refresh"))
     throw model::InputError("refresh", "missing: a page refresh scenario has a `refresh` section (see interface.md)");
@@ -97,7 +97,7 @@ RefreshScenario build(const YamlReader& root) {
 }  // namespace
 
 RefreshScenario parse_refresh_scenario(const std::string& text, const std::string& label) {
-  return parse_yaml_document<RefreshScenario>(text, label, build);
+  return parse_yaml_document<RefreshScenario>(text, label, build_refresh);
 }
 
 RefreshScenario load_refresh_scenario(const std::filesystem::path& as_written) {

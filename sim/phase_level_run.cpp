@@ -11,7 +11,7 @@ namespace crawlq::sim {
 namespace {
 
 // How often the wall clock is read for a deadline.
-constexpr std::uint64_t kClockEvents = 1 << 14;
+constexpr std::uint64_t kPhaseLevelEventsPerClockCheck = 1 << 14;
 
 struct Waiting {
   double arrived;
@@ -56,7 +56,7 @@ RunStatistics run_phase_level(const model::Model& model, const Policy& policy, s
   RunStatistics stats;
   while (true) {
     if (stats.events >= limits.max_events ||
-        (stats.events % kClockEvents == 0 &&
+        (stats.events % kPhaseLevelEventsPerClockCheck == 0 &&
          (std::chrono::steady_clock::now() > limits.deadline || (limits.stop && *limits.stop)))) {
       stats.complete = false;
       stats.simulated = t;

@@ -80,7 +80,7 @@ RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, doub
 namespace {
 // How often the wall clock is read for a deadline: rarely enough to cost nothing, often enough to stop
 // within milliseconds.
-constexpr std::uint64_t kClockEvents = 1 << 16;
+constexpr std::uint64_t kEventsPerClockCheck = 1 << 16;
 
 // origin + shift, with the rounding of the sum carried in `error` (Kahan), so that the absolute time
 // does not drift over millions of rebases.
@@ -134,7 +134,7 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
     const double t = std::min(std::min(service_end, next_expiry), next_move);
     if (t > until) break;
     if (stats.events >= path.limits.max_events ||
-        (stats.events % kClockEvents == 0 &&
+        (stats.events % kEventsPerClockCheck == 0 &&
          (std::chrono::steady_clock::now() > path.limits.deadline || (path.limits.stop && *path.limits.stop)))) {
       stats.complete = false;
       stats.simulated = origin + last;

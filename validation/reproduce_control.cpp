@@ -15,8 +15,6 @@ namespace crawlq::validation {
 
 namespace {
 
-const std::vector<double> kScales{0.1, 0.2, 0.5, 1, 2, 5, 10, 15};
-
 struct Gap {
   std::string label;
   double relative = 0;  // threshold optimum over the best of all classes, minus 1
@@ -53,7 +51,7 @@ void reproduce_control(Reproduction& out) {
   gaps.push_back(compare(out, "real-data", paper_real_data().model));
   for (const auto& [table, parameter] : {std::pair{"T3", SweepParameter::kServiceScale},
                                          std::pair{"T4", SweepParameter::kObsolescenceScale}})
-    for (const double s : kScales)
+    for (const double s : kTables34Scales)
       gaps.push_back(
           compare(out, fmt::format("{} s={:g}", table, s), with_parameter(paper_example().model, parameter, s)));
   const auto widest = std::max_element(gaps.begin(), gaps.end(),

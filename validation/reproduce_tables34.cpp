@@ -15,8 +15,6 @@ namespace crawlq::validation {
 
 namespace {
 
-const std::vector<double> kScales{0.1, 0.2, 0.5, 1, 2, 5, 10, 15};
-
 // The modes a level map uses, most robots first.
 std::vector<int> modes_used(const model::Policy& policy) {
   std::set<int, std::greater<int>> used(policy.levels().begin(), policy.levels().end());
@@ -34,7 +32,7 @@ ReproducedRow computed_row(const std::string& table, const std::string& label, d
 
 // Rows of one table; returns the mode sets of the optimal policies, by scale.
 std::vector<std::vector<int>> scale_table(Reproduction& out, const std::string& table, SweepParameter parameter) {
-  const auto rows = sweep(paper_example().model, parameter, kScales, out.options.threads);
+  const auto rows = sweep(paper_example().model, parameter, kTables34Scales, out.options.threads);
   std::vector<std::vector<int>> mode_sets;
   for (const auto& r : rows) {
     const auto modes = modes_used(r.best.policy);
@@ -64,13 +62,13 @@ void reproduce_tables3and4(Reproduction& out) {
   out.remarks.push_back(fmt::format(
       "Tables 3 and 4: the printed values are withheld from our copy; the rows are computed for s in {{{}}}. The text "
       "says no dynamic control is needed once s >= 15 (b_1 < 0.04): at s = 15 the optimal policy uses {} ({}).",
-      fmt::join(kScales, ", "), fmt::join(service.back(), " or "),
+      fmt::join(kTables34Scales, ", "), fmt::join(service.back(), " or "),
       one_mode_at_15 ? "one mode: the claim holds" : "more than one mode: the claim does not hold here"));
   const bool always_three_or_one = std::all_of(obsolescence.begin(), obsolescence.end(),
                                                [](const std::vector<int>& m) { return m == std::vector<int>{3, 1}; });
   std::string sets;
-  for (std::size_t i = 0; i < kScales.size(); ++i)
-    sets += fmt::format("{}s={:g}: {}", i ? "; " : "", kScales[i], fmt::join(obsolescence[i], " or "));
+  for (std::size_t i = 0; i < kTables34Scales.size(); ++i)
+    sets += fmt::format("{}s={:g}: {}", i ? "; " : "", kTables34Scales[i], fmt::join(obsolescence[i], " or "));
   out.remarks.push_back(fmt::format(
       "Table 4: the text says only the modes with one and three robots are used in every case; computed: {} ({}).",
       always_three_or_one ? "so they are" : "not so", sets));

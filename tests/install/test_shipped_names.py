@@ -79,3 +79,25 @@ def test_version_names_the_project_version_and_the_commit_built():
         assert re.fullmatch(rf"crawlq {re.escape(VERSION)} \(git {head.stdout.strip()}(, changed)?\)", line), line
     else:  # built from sources without their history
         assert line == f"crawlq {VERSION}"
+
+
+def test_every_scenario_the_readme_and_the_tutorial_name_is_shipped():
+    """Their commands name shipped scenarios, so that they run from any directory."""
+    names = set(run(BINARY, "scenarios", "--names").stdout.split())
+    named = set()
+    for doc in (SOURCE_DIR / "README.md", SOURCE_DIR / "docs" / "tutorial.md"):
+        in_code = False
+        for line in doc.read_text().splitlines():
+            if line.startswith("```"):
+                in_code = not in_code
+                continue
+            words = line.split("#")[0].split() if in_code else []
+            if len(words) < 3 or words[0] not in ("crawlq", "build/app/crawlq"):
+                continue
+            command = words[2] if words[1] == "fit" else words[1]
+            argument = words[3] if words[1] == "fit" and len(words) > 3 else words[2]
+            if command in ("reproduce", "scenarios", "lab") or argument.startswith("-") or "." in argument:
+                continue
+            named.add(argument)
+    assert named and named <= names, named - names
+    assert {"paper-example-1", "teaching-two-robots", "synthetic-crawler"} <= named
