@@ -76,6 +76,20 @@ std::uint64_t parse_seed(const std::string& text) {
   throw UsageError(fmt::format("--seed: '{}' is not an integer from 0 to 18446744073709551615", scenarios::shortened(text)));
 }
 
+namespace {
+constexpr const char* kScenarioArgumentHelp =
+    "a scenario file (YAML or JSON, see interface.md), or a shipped scenario's name (crawlq scenarios "
+    "lists them; a file of that name here wins)";
+}  // namespace
+
+CLI::Option* add_scenario_argument(CLI::App* command, std::string& file) {
+  return command->add_option("FILE", file, kScenarioArgumentHelp)->required();
+}
+
+CLI::Option* add_scenario_argument(CLI::App* command, std::vector<std::string>& files) {
+  return command->add_option("FILE", files, kScenarioArgumentHelp);
+}
+
 void add_policy_flags(CLI::App* command, PolicyFlags& flags) {
   auto* t = command->add_option("--thresholds", flags.thresholds,
                                 "j1,...,j(N-1), -1 <= j1 <= ... <= K: levels j(r-1)+1..j(r) run N-r+1 robots "

@@ -71,6 +71,10 @@ struct PolicyFlags {
   std::string levels;      // "--levels m0,m1,..."
   std::string file;        // "--policy FILE": any form, as `optimize --export-policy` writes it
 };
+// The FILE argument of a command that reads scenarios: a file, or a shipped scenario's name (one
+// help text for every command, so each says that a name works).
+CLI::Option* add_scenario_argument(CLI::App* command, std::string& file);
+CLI::Option* add_scenario_argument(CLI::App* command, std::vector<std::string>& files);
 // Adds --thresholds, --levels and --policy (each excludes the others) to `command`.
 void add_policy_flags(CLI::App* command, PolicyFlags& flags);
 // The flag's level map, else the file's policy of any form (or the only one of a one-mode model);

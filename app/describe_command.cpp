@@ -93,7 +93,7 @@ std::function<int()> add_describe_command(CLI::App& app) {
       "describe",
       "The model in numbers: per mode the BMAP's fundamental rate, batch rate, variance and lag-1\n"
       "correlation of inter-batch times (section 2); PH means and variances; the state count.");
-  cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
+  add_scenario_argument(cmd, o->file);
   cmd->add_flag("--json", o->json, "machine output on stdout");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }

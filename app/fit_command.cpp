@@ -251,7 +251,8 @@ std::function<int()> add_fit_command(CLI::App& app) {
       "fitted.yaml");
   arrivals
       ->add_option("LOG", o->log,
-                   "the log: one timestamp a line (# comments and blank lines skipped)")
+                   "the log: one timestamp a line (# comments and blank lines skipped), or a shipped "
+                   "log's name (synthetic-crawler)")
       ->required();
   arrivals->add_option("--column", o->column,
                        "read a CSV file's column (its header's name, or a number from 1)");
@@ -275,7 +276,7 @@ std::function<int()> add_fit_command(CLI::App& app) {
   arrivals->add_option("--robots", o->robots,
                        "modes of the BMAP written (default: BASE's, else 1)");
   arrivals->add_option("--scenario", o->scenario,
-                       "a scenario whose arrivals the fit replaces (with --out)");
+                       "a scenario (file or shipped name) whose arrivals the fit replaces (with --out)");
   arrivals->add_option("--out", o->out, "where to write that scenario");
   arrivals->add_option("--plot", o->plot,
                        "a directory for three figures (gnuplot): autocorrelation.svg, "

@@ -205,9 +205,9 @@ std::function<int()> add_lab_command(CLI::App& app) {
                          "and running estimates (server-sent events).\n"
                          "Examples: crawlq lab\n"
                          "          crawlq lab paper-example-1 --port 9000");
-  cmd->add_option(
-      "FILE", o->files,
-      "scenario files to offer (default: the shipped ones, the paper's first example first)");
+  add_scenario_argument(cmd, o->files)
+      ->description("scenarios to offer, files or shipped names (default: four shipped ones, the paper's first "
+                    "example first)");
   cmd->add_option("--port", o->port, "port to listen on (0: any free one, printed)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));

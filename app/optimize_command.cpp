@@ -280,7 +280,7 @@ std::function<int()> add_optimize_command(CLI::App& app) {
       "                      full-state optimum, each with its excess over the optimum: what\n"
       "                      each restriction on what the controller sees or remembers costs.\n"
       "Example: crawlq optimize paper-example-1");
-  cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
+  add_scenario_argument(cmd, o->file);
   std::string classes;
   for (const auto c : api::policy_classes()) classes += (classes.empty() ? "" : " | ") + std::string(api::policy_class_name(c));
   cmd->add_option("--class", o->policy_class, classes)->capture_default_str();

@@ -93,7 +93,7 @@ std::function<int()> add_refresh_command(CLI::App& app) {
       "intervals. The file format is in interface.md, section \"Page refresh scheduling\".\n"
       "Examples: crawlq refresh refresh-paper-example\n"
       "          crawlq refresh refresh-many-pages --simulate --json");
-  cmd->add_option("FILE", o->file, "refresh scenario file (YAML or JSON)")->required();
+  add_scenario_argument(cmd, o->file);
   cmd->add_flag("--simulate", o->simulate, "also simulate the policy: r_i and the cost with 95% intervals");
   cmd->add_option("--seed", o->seed, "seed of the simulation")->capture_default_str();
   cmd->add_option("--replications", o->replications, "independent replications (>= 2)")->capture_default_str();

@@ -211,7 +211,7 @@ std::function<int()> add_simulate_command(CLI::App& app, const ProcessGroup& pro
       "Across processes (a build with -DCRAWLQ_MPI=ON): mpirun -np P crawlq simulate ... spreads\n"
       "the replications over P processes, each on its own --threads; the same numbers as one\n"
       "process (only `seconds` differs; a run stopped by --time-limit may stop at another round).");
-  cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
+  add_scenario_argument(cmd, o->file);
   add_policy_flags(cmd, o->policy);
   add_simulation_flags(cmd, o->simulation);
   cmd->add_option("--compare", o->compare,

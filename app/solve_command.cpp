@@ -175,7 +175,7 @@ std::function<int()> add_solve_command(CLI::App& app) {
       "Exact stationary measures of one policy: loss, obsolescence, starvation, robots, sojourn "
       "times and the cost (2).\nExample: crawlq solve paper-example-1 "
       "--thresholds -1,2,2 --sojourn");
-  cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
+  add_scenario_argument(cmd, o->file);
   add_policy_flags(cmd, o->policy);
   cmd->add_option("--method", o->method, analytic::method_help())
       ->capture_default_str();

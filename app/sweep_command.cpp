@@ -212,7 +212,7 @@ std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& proces
       "1,2,3,4,5,6\n"
       "Across processes (a build with -DCRAWLQ_MPI=ON): mpirun -np P crawlq sweep ... spreads the\n"
       "values over P processes, each on its own --threads; the same output as one process.");
-  cmd->add_option("FILE", o->file, "scenario file (YAML or JSON, see interface.md)")->required();
+  add_scenario_argument(cmd, o->file);
   std::string parameters;
   for (const auto p : validation::sweep_parameters())
     parameters += (parameters.empty() ? "" : " | ") + validation::parameter_name(p);

@@ -162,11 +162,11 @@ std::function<int()> add_validate_command(CLI::App& app) {
       "large for memory) the simulation is shown alone.\n"
       "Examples: crawlq validate scenarios/data/*.yaml\n"
       "          crawlq validate paper-example-1 --simulator-file other-service.yaml");
-  cmd->add_option("FILE", o->files, "scenario files (YAML or JSON, see interface.md)")->required();
+  add_scenario_argument(cmd, o->files)->required();
   add_policy_flags(cmd, o->policy);
   add_simulation_flags(cmd, o->simulation);
   cmd->add_option("--simulator-file", o->simulator_file,
-                  "simulate this file's model instead (same K and modes): how far does an approximation, say "
+                  "simulate this file's (or shipped scenario's) model instead (same K and modes): how far does an approximation, say "
                   "an exponential law for a phase-type one, move the answer?");
   cmd->add_flag("--json", o->json, "machine output on stdout");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
