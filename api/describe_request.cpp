@@ -12,16 +12,6 @@ namespace crawlq::api {
 
 namespace {
 
-nlohmann::json matrix_json(const model::Matrix& m) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    nlohmann::json row = nlohmann::json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 // The law as the engines use it, whether the file wrote it out or by name.
 nlohmann::json phase_type_json(const model::PhaseType& ph, const char* initial_key, const char* matrix_key) {
   return {{"phases", ph.phases()},

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "api/json_output.hpp"
 #include "fit/batched_log.hpp"
 #include "fit/hyperexponential_em.hpp"
 #include "fit/map_statistics.hpp"
@@ -17,16 +18,6 @@
 namespace crawlq::api {
 
 namespace {
-
-nlohmann::json matrix_json(const model::Matrix& m) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    nlohmann::json row = nlohmann::json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j) == 0 ? 0.0 : m(i, j));
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
 
 // The BMAP of pages, D_0 = D0 and D_k = d_k D1, for r robots scaled as the paper's D^(r) = r D: the
 // `arrivals:` section of a scenario with `robots` modes.

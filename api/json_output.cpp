@@ -10,6 +10,16 @@ nlohmann::json intervals_json(const std::vector<sim::Interval>& intervals) {
   return list;
 }
 
+nlohmann::json matrix_json(const model::Matrix& m) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(m(i, j) == 0 ? 0.0 : m(i, j));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 nlohmann::json policy_json(const model::Policy& policy) {
   nlohmann::json j{{"levels", policy.levels()}};
   if (const auto t = policy.thresholds()) j["thresholds"] = *t;

@@ -29,6 +29,10 @@ void put_measures(nlohmann::json& j, const model::MeasureSet<T>& measures, bool 
   }
 }
 
+// A matrix as rows of numbers (a row vector as one row), a zero written 0 whatever its sign: a
+// scenario's matrices as the engines use them, and fitted ones ready to paste into a scenario.
+nlohmann::json matrix_json(const model::Matrix& m);
+
 // {"levels": [...], "thresholds": [...] (threshold policies only)}
 nlohmann::json policy_json(const model::Policy& policy);
 // {"levels": ..} for a level map, {"kind": "phase-aware" | "hysteresis", ...} for the others.

@@ -56,11 +56,6 @@ nlohmann::json offered_scenarios(const std::vector<std::string>& files) {
   return offered;
 }
 
-std::string message_of(const model::InputError& e) {
-  const std::string shown = e.shown();
-  return shown.rfind("crawlq: ", 0) == 0 ? shown.substr(8) : shown;
-}
-
 // The request's body as JSON; bad input (InputError) when it is not.
 nlohmann::json body_of(const httplib::Request& request) {
   try {
@@ -80,7 +75,7 @@ void post(httplib::Server& server, const std::string& path, Answer answer) {
       reply = answer(body_of(request));
     } catch (const model::InputError& e) {
       response.status = 400;
-      reply = {{"error", message_of(e)}};
+      reply = {{"error", e.message()}};
     } catch (const std::exception& e) {
       response.status = 500;
       reply = {{"error", e.what()}};
@@ -97,7 +92,7 @@ void stream_simulation(const httplib::Request& request, httplib::Response& respo
     run = lab_simulation(body_of(request));
   } catch (const model::InputError& e) {
     response.status = 400;
-    response.set_content(nlohmann::json{{"error", message_of(e)}}.dump(), "application/json");
+    response.set_content(nlohmann::json{{"error", e.message()}}.dump(), "application/json");
     return;
   }
   response.set_header("Cache-Control", "no-store");

@@ -20,6 +20,12 @@ class InputError : public std::runtime_error {
   // The one line the command line prints: "crawlq: " first, unless the message starts with the
   // file's name (a scenario file's errors do).
   virtual std::string shown() const { return std::string("crawlq: ") + what(); }
+  // The same line without the program's name, for callers that name it themselves (the Python
+  // package's InputError, the lab's error replies).
+  std::string message() const {
+    const std::string line = shown();
+    return line.starts_with("crawlq: ") ? line.substr(8) : line;
+  }
 
  private:
   std::string key_path_;

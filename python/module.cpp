@@ -414,13 +414,6 @@ py::object with_fitted_arrivals(const std::string& scenario_json, const std::str
                                              nlohmann::json::parse(fitted_json)));
 }
 
-// The message a command line would print, without its "crawlq: " (Python names the package itself).
-std::string message_of(const model::InputError& e) {
-  const std::string shown = e.shown();
-  constexpr std::string_view prefix = "crawlq: ";
-  return shown.rfind(prefix, 0) == 0 ? shown.substr(prefix.size()) : shown;
-}
-
 }  // namespace
 
 }  // namespace crawlq::python
@@ -440,7 +433,7 @@ PYBIND11_MODULE(_crawlq, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const crawlq::model::InputError& e) {
-      input_error(message_of(e).c_str());
+      input_error(e.message().c_str());  // the command line's line: Python names the package
     }
   });
   py::class_<Source>(m, "Source")

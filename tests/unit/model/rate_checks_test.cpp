@@ -21,8 +21,10 @@ namespace {
 // `cents` / 100 as the decimal a person types, read the way the loader reads it.
 double typed(long cents) {
   const long a = cents < 0 ? -cents : cents;
-  const std::string text = (cents < 0 ? "-" : "") + std::to_string(a / 100) + "." + (a % 100 < 10 ? "0" : "") +
-                           std::to_string(a % 100);
+  std::string text = cents < 0 ? "-" : "";  // appended in steps: g++ 12 warns (-Wrestrict) at "x" + string&&
+  text += std::to_string(a / 100);
+  text += a % 100 < 10 ? ".0" : ".";
+  text += std::to_string(a % 100);
   return *crawlq::model::parse_finite_number(text);
 }
 
