@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "fit/em_iterations.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::fit {
@@ -47,7 +48,7 @@ EmFit fit_hyperexponential_em(const std::vector<double>& sample, int phases, int
   EmFit fit;
   std::vector<double> w(static_cast<std::size_t>(phases)), weight(w.size()),
       weighted_time(w.size());
-  for (int iteration = 0; iteration <= most_iterations; ++iteration) {
+  const auto e_step = [&] {
     std::fill(weight.begin(), weight.end(), 0.0);
     std::fill(weighted_time.begin(), weighted_time.end(), 0.0);
     double log_likelihood = 0;
@@ -58,19 +59,17 @@ EmFit fit_hyperexponential_em(const std::vector<double>& sample, int phases, int
         weighted_time[i] += w[i] * x;
       }
     }
-    fit.log_likelihoods.push_back(log_likelihood);
-    const std::size_t n = fit.log_likelihoods.size();
-    if (n >= 2 && fit.log_likelihoods[n - 1] - fit.log_likelihoods[n - 2] <=
-                      kMixtureRelativeGain * std::abs(log_likelihood)) {
-      fit.converged = true;
-      break;
-    }
-    if (iteration == most_iterations) break;
-    for (std::size_t i = 0; i < w.size(); ++i) {  // the M step
+    return log_likelihood;
+  };
+  const auto m_step = [&] {
+    for (std::size_t i = 0; i < w.size(); ++i) {
       p[i] = weight[i] / static_cast<double>(sample.size());
       if (weighted_time[i] > 0) rate[i] = weight[i] / weighted_time[i];
     }
-  }
+  };
+  const EmTrace trace = iterate_em(e_step, m_step, most_iterations, kMixtureRelativeGain);
+  fit.log_likelihoods = trace.log_likelihoods;
+  fit.converged = trace.converged;
   // Phases from the slowest, as the paper writes its fit; weights that vanished are kept as 0.
   std::vector<std::size_t> order(w.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

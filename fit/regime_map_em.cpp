@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "fit/em_iterations.hpp"
+
 namespace crawlq::fit {
 
 namespace {
@@ -26,10 +28,16 @@ RegimeMapEm fit_regime_map_em(const std::vector<std::vector<double>>& runs, int 
   model::RowVector start = model::RowVector::Constant(n, 1.0 / n);
   RegimeMapEm fit;
   fit.shape = shape;
-  for (int iteration = 0; iteration <= most_iterations; ++iteration) {
-    model::Matrix expected_moves = model::Matrix::Zero(n, n);
-    model::RowVector expected_start = model::RowVector::Zero(n);
-    std::vector<double> weight(n, 0.0), weighted_time(n, 0.0);
+  model::Matrix expected_moves(n, n);
+  model::RowVector expected_start(n);
+  std::vector<double> weight(n), weighted_time(n);
+  // The E step: forward-backward over each run, scaled, for the expected starts, moves between
+  // regimes, and time spent in each.
+  const auto e_step = [&] {
+    expected_moves.setZero();
+    expected_start.setZero();
+    std::fill(weight.begin(), weight.end(), 0.0);
+    std::fill(weighted_time.begin(), weighted_time.end(), 0.0);
     double log_likelihood = 0;
     for (const auto& run : runs) {
       const std::size_t length = run.size();
@@ -74,21 +82,19 @@ RegimeMapEm fit_regime_map_em(const std::vector<std::vector<double>>& runs, int 
                             scale[t + 1];
       }
     }
-    fit.log_likelihoods.push_back(log_likelihood);
-    const std::size_t done = fit.log_likelihoods.size();
-    if (done >= 2 && fit.log_likelihoods[done - 1] - fit.log_likelihoods[done - 2] <=
-                         kRegimeRelativeGain * std::abs(log_likelihood)) {
-      fit.converged = true;
-      break;
-    }
-    if (iteration == most_iterations) break;
+    return log_likelihood;
+  };
+  const auto m_step = [&] {
     start = expected_start / expected_start.sum();
     for (int i = 0; i < n; ++i) {
       const double total = expected_moves.row(i).sum();
       if (total > 0) transitions.row(i) = expected_moves.row(i) / total;
       if (weighted_time[i] > 0) rate[i] = shape * weight[i] / weighted_time[i];
     }
-  }
+  };
+  const EmTrace trace = iterate_em(e_step, m_step, most_iterations, kRegimeRelativeGain);
+  fit.log_likelihoods = trace.log_likelihoods;
+  fit.converged = trace.converged;
   // The MAP: regime j an Erlang chain of `shape` phases at rate[j]; its end starts regime k's chain
   // with P_jk.
   const int phases = n * shape;

@@ -237,30 +237,14 @@ py::object optimize(const Source& s, const std::string& policy_class, const std:
   return to_python(api::to_json(request, result));
 }
 
-validation::SimulationSettings settings_of(std::uint64_t seed, std::optional<int> replications,
-                                           std::optional<double> horizon,
-                                           std::optional<double> warmup, int threads,
-                                           std::optional<double> precision, double time_limit) {
-  return api::simulation_settings({.seed = seed,
-                                   .replications = replications,
-                                   .horizon = horizon,
-                                   .warmup = warmup,
-                                   .threads = threads,
-                                   .precision = precision,
-                                   .time_limit = time_limit});
-}
-
 py::object simulate(const Source& s, const std::optional<std::string>& policy_text,
-                    const std::optional<std::string>& policy_file, std::uint64_t seed,
-                    std::optional<int> replications, std::optional<double> horizon,
-                    std::optional<double> warmup, int threads, std::optional<double> precision,
-                    double time_limit) {
+                    const std::optional<std::string>& policy_file, const api::SimulationChoices& choices) {
   const scenarios::Scenario& scenario = load(s);
   const api::SimulateRequest request{
       .source = s.source().label,
       .model = scenario.model,
       .policy = chosen_policy(s, scenario, policy_text, policy_file),
-      .settings = settings_of(seed, replications, horizon, warmup, threads, precision, time_limit)};
+      .settings = api::simulation_settings(choices)};
   const api::SimulateResult result =
       run_released([&](const api::Cancellation* cancel) { return api::simulate(request, cancel); });
   return to_python(api::to_json(request, result));
@@ -269,30 +253,24 @@ py::object simulate(const Source& s, const std::optional<std::string>& policy_te
 py::object compare(const Source& s, const std::optional<std::string>& a_text,
                    const std::optional<std::string>& a_file,
                    const std::optional<std::string>& b_text,
-                   const std::optional<std::string>& b_file, std::uint64_t seed, int replications,
-                   std::optional<double> horizon, std::optional<double> warmup, int threads,
-                   double time_limit) {
+                   const std::optional<std::string>& b_file, api::SimulationChoices choices) {
+  choices.precision = std::nullopt;  // a comparison runs its replications, as simulate --compare
   const scenarios::Scenario& scenario = load(s);
   const api::CompareRequest request{.source = s.source().label,
                                     .model = scenario.model,
                                     .a = chosen_policy(s, scenario, a_text, a_file),
                                     .b = chosen_policy(s, scenario, b_text, b_file),
-                                    .settings = settings_of(seed, replications, horizon, warmup,
-                                                            threads, std::nullopt, time_limit)};
+                                    .settings = api::simulation_settings(choices)};
   const api::CompareResult result =
       run_released([&](const api::Cancellation* cancel) { return api::compare(request, cancel); });
   return to_python(api::to_json(request, result));
 }
 
 py::object validate(const Source& s, const std::optional<std::string>& policy_text,
-                    const std::optional<std::string>& policy_file, std::uint64_t seed,
-                    std::optional<int> replications, std::optional<double> horizon,
-                    std::optional<double> warmup, int threads, std::optional<double> precision,
-                    double time_limit) {
+                    const std::optional<std::string>& policy_file, const api::SimulationChoices& choices) {
   const scenarios::Scenario& scenario = load(s);
   const model::ControlPolicy policy = chosen_policy(s, scenario, policy_text, policy_file);
-  const validation::SimulationSettings settings =
-      settings_of(seed, replications, horizon, warmup, threads, precision, time_limit);
+  const validation::SimulationSettings settings = api::simulation_settings(choices);
   std::string absent = analytic::exact_refusal(policy);
   if (absent.empty()) absent = api::exact_engine_refusal(scenario.model);
   const api::ValidateRequest request{.source = s.source().label,
@@ -456,15 +434,27 @@ PYBIND11_MODULE(_crawlq, m) {
   m.def("optimize", &optimize, py::arg("source"), py::arg("policy_class"), py::arg("search"),
         py::arg("method"), py::arg("max_maps"), py::arg("threads"), py::arg("starts"),
         py::arg("export_policy"));
+  // The settings simulate, compare and validate share (the keywords of each), checked by the request layer.
+  py::class_<crawlq::api::SimulationChoices>(m, "SimulationChoices")
+      .def(py::init([](std::uint64_t seed, std::optional<int> replications, std::optional<double> horizon,
+                       std::optional<double> warmup, int threads, std::optional<double> precision,
+                       double time_limit) {
+             return crawlq::api::SimulationChoices{.seed = seed,
+                                           .replications = replications,
+                                           .horizon = horizon,
+                                           .warmup = warmup,
+                                           .threads = threads,
+                                           .precision = precision,
+                                           .time_limit = time_limit};
+           }),
+           py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("warmup"), py::arg("threads"),
+           py::arg("precision"), py::arg("time_limit"));
   m.def("simulate", &simulate, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"),
-        py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("warmup"),
-        py::arg("threads"), py::arg("precision"), py::arg("time_limit"));
+        py::arg("choices"));
   m.def("compare", &compare, py::arg("source"), py::arg("a_text"), py::arg("a_file"),
-        py::arg("b_text"), py::arg("b_file"), py::arg("seed"), py::arg("replications"),
-        py::arg("horizon"), py::arg("warmup"), py::arg("threads"), py::arg("time_limit"));
+        py::arg("b_text"), py::arg("b_file"), py::arg("choices"));
   m.def("validate", &validate, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"),
-        py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("warmup"),
-        py::arg("threads"), py::arg("precision"), py::arg("time_limit"));
+        py::arg("choices"));
   m.def("sweep", &sweep, py::arg("source"), py::arg("parameter"), py::arg("values"),
         py::arg("threads"), py::arg("policy_class"));
   m.def("reproduce", &reproduce, py::arg("seed"), py::arg("threads"), py::arg("quick"),

@@ -59,6 +59,12 @@ version: str = _crawlq.version
 reproduce_sections: tuple[str, ...] = tuple(_crawlq.reproduce_sections)
 
 
+def _choices(seed: int, replications: int | None, horizon: float | None, warmup: float | None, threads: int,
+             precision: float | None, time_limit: float) -> "_crawlq.SimulationChoices":
+    """The settings simulate, compare and validate share, as the request layer checks them."""
+    return _crawlq.SimulationChoices(int(seed), replications, horizon, warmup, threads, precision, float(time_limit))
+
+
 def _plain(value: Any) -> Any:
     """numpy values as the JSON a scenario's policy section is written in."""
     if isinstance(value, np.ndarray):
@@ -258,8 +264,8 @@ class Scenario:
         any ``threads``.
         """
         policy_text, policy_file = self._policy_or_own(thresholds, levels, policy)
-        return Result(_crawlq.simulate(self._source, policy_text, policy_file, int(seed), replications, horizon, warmup,
-                                       threads, precision, float(time_limit)))
+        return Result(_crawlq.simulate(self._source, policy_text, policy_file,
+                                       _choices(seed, replications, horizon, warmup, threads, precision, time_limit)))
 
     def compare(self, a: Any, b: Any, *, seed: int = 1, replications: int = 10, horizon: float | None = None,
                 warmup: float | None = None, threads: int = 0, time_limit: float = 50) -> Result:
@@ -274,8 +280,8 @@ class Scenario:
         b_text, b_file = _policy_arguments(None, None, b, self._description)
         if (a_text, a_file) == (None, None) or (b_text, b_file) == (None, None):
             raise InputError("compare: give both policies, a and b")
-        return Result(_crawlq.compare(self._source, a_text, a_file, b_text, b_file, int(seed), replications, horizon,
-                                      warmup, threads, float(time_limit)))
+        return Result(_crawlq.compare(self._source, a_text, a_file, b_text, b_file,
+                                      _choices(seed, replications, horizon, warmup, threads, None, time_limit)))
 
     def validate(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None,
                  *, seed: int = 1, replications: int | None = None, horizon: float | None = None,
@@ -284,8 +290,8 @@ class Scenario:
         """``crawlq validate --json`` on this scenario: each measure exact and simulated, its z-score and
         verdict; ``agrees`` is the verdict on them all."""
         policy_text, policy_file = self._policy_or_own(thresholds, levels, policy)
-        return Result(_crawlq.validate(self._source, policy_text, policy_file, int(seed), replications, horizon, warmup,
-                                       threads, precision, float(time_limit)))
+        return Result(_crawlq.validate(self._source, policy_text, policy_file,
+                                       _choices(seed, replications, horizon, warmup, threads, precision, time_limit)))
 
     def sweep(self, param: str, values: Iterable[float], *, threads: int = 0,
               policy_class: str = "thresholds") -> SweepResult:
