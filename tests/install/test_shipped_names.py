@@ -2,6 +2,7 @@
 a name wherever a command takes a FILE, a real file of that name winning, a missing name refused
 naming both places looked in; and `crawlq --version`."""
 import re
+import shutil
 import subprocess
 
 from conftest import BINARY, LOGS, SHIPPED, SOURCE_DIR, VERSION, json_of, run, without_timing
@@ -73,12 +74,14 @@ def test_version_names_the_project_version_and_the_commit_built():
     done = run(BINARY, "--version")
     assert done.returncode == 0 and done.stderr == ""
     line = done.stdout.strip()
-    head = subprocess.run(["git", "-C", str(SOURCE_DIR), "rev-parse", "--short=12", "HEAD"], capture_output=True,
-                          text=True)
-    if head.returncode == 0:
-        assert re.fullmatch(rf"crawlq {re.escape(VERSION)} \(git {head.stdout.strip()}(, changed)?\)", line), line
-    else:  # built from sources without their history
-        assert line == f"crawlq {VERSION}"
+    git = ["git", "-C", str(SOURCE_DIR)]
+    if subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True).returncode != 0:
+        assert line == f"crawlq {VERSION}"  # built from sources without their history
+        return
+    named = re.fullmatch(rf"crawlq {re.escape(VERSION)} \(git ([0-9a-f]{{12}})(, changed)?\)", line)
+    assert named, line
+    # The commit built: one of this checkout's, HEAD or before it (ctest may run after a later commit).
+    assert subprocess.run(git + ["merge-base", "--is-ancestor", named[1], "HEAD"]).returncode == 0, line
 
 
 def test_every_scenario_the_readme_and_the_tutorial_name_is_shipped():
@@ -101,3 +104,17 @@ def test_every_scenario_the_readme_and_the_tutorial_name_is_shipped():
             named.add(argument)
     assert named and named <= names, named - names
     assert {"paper-example-1", "teaching-two-robots", "synthetic-crawler"} <= named
+
+
+def test_a_program_without_its_shipped_files_says_where_it_looked(tmp_path):
+    alone = tmp_path / "bin" / "crawlq"
+    alone.parent.mkdir()
+    shutil.copy2(BINARY, alone)
+    listed = run(alone, "scenarios", cwd=tmp_path)
+    assert listed.returncode == 1 and listed.stdout == ""
+    assert "no shipped scenarios found" in listed.stderr and "share/crawlq" in listed.stderr
+    named = run(alone, "optimize", "paper-example-1", cwd=tmp_path)
+    assert named.returncode == 2 and named.stdout == ""
+    assert named.stderr.startswith(f"paper-example-1: no such file in {tmp_path}, and no shipped scenarios were found")
+    # A real file still works, by its path.
+    assert run(alone, "describe", SOURCE_DIR / "scenarios" / "data" / "paper-example-1.yaml").returncode == 0
