@@ -4,9 +4,16 @@
 set(text "${VERSION}")
 find_program(git_program git)
 if(git_program)
+  # Only crawlq's own checkout names a commit: sources unpacked inside some other repository do not.
+  execute_process(COMMAND ${git_program} -C ${SOURCE_DIR} rev-parse --show-toplevel
+                  OUTPUT_VARIABLE top OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   execute_process(COMMAND ${git_program} -C ${SOURCE_DIR} rev-parse --short=12 HEAD
                   OUTPUT_VARIABLE commit RESULT_VARIABLE failed OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  if(NOT failed AND commit)
+  file(REAL_PATH "${SOURCE_DIR}" source_real)
+  if(top)
+    file(REAL_PATH "${top}" top)
+  endif()
+  if(NOT failed AND commit AND top STREQUAL source_real)
     execute_process(COMMAND ${git_program} -C ${SOURCE_DIR} status --porcelain --untracked-files=no
                     OUTPUT_VARIABLE changes ERROR_QUIET)
     if(changes)

@@ -4,6 +4,7 @@ naming both places looked in; and `crawlq --version`."""
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 from conftest import BINARY, LOGS, SHIPPED, SOURCE_DIR, VERSION, json_of, run, without_timing
 
@@ -75,8 +76,9 @@ def test_version_names_the_project_version_and_the_commit_built():
     assert done.returncode == 0 and done.stderr == ""
     line = done.stdout.strip()
     git = ["git", "-C", str(SOURCE_DIR)]
-    if subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True).returncode != 0:
-        assert line == f"crawlq {VERSION}"  # built from sources without their history
+    top = subprocess.run(git + ["rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    if top.returncode != 0 or Path(top.stdout.strip()).resolve() != SOURCE_DIR.resolve():
+        assert line == f"crawlq {VERSION}"  # built from sources without their own history
         return
     named = re.fullmatch(rf"crawlq {re.escape(VERSION)} \(git ([0-9a-f]{{12}})(, changed)?\)", line)
     assert named, line
