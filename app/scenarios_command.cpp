@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "api/shipped_request.hpp"
 #include "app/command_support.hpp"
@@ -44,14 +45,12 @@ int run(const ScenariosOptions& o) {
     return 0;
   }
   const std::string directory = j["directory"];
-  fmt::print("Shipped scenarios, in {}/scenarios\n", directory);
-  for (const auto& file : j["scenarios"])
-    fmt::print("  {:<22} {:<8} {}\n", file["name"].get<std::string>(), file["kind"].get<std::string>(),
-               one_line(file["summary"], 66));
-  fmt::print("\nShipped crawler logs, in {}/logs\n", directory);
-  for (const auto& file : j["logs"])
-    fmt::print("  {:<22} {:<8} {}\n", file["name"].get<std::string>(), file["kind"].get<std::string>(),
-               one_line(file["summary"], 66));
+  for (const auto& [group, heading] : {std::pair{"scenarios", "Shipped scenarios"}, {"logs", "Shipped crawler logs"}}) {
+    fmt::print("{}{}, in {}/{}\n", group == std::string("logs") ? "\n" : "", heading, directory, group);
+    for (const auto& file : j[group])
+      fmt::print("  {:<22} {:<8} {}\n", file["name"].get<std::string>(), file["kind"].get<std::string>(),
+                 one_line(file["summary"], 66));
+  }
   fmt::print("\nGive a name where a command takes a FILE: crawlq optimize paper-example-1\n"
              "(a file of that name in the current directory wins).\n");
   return 0;

@@ -50,54 +50,59 @@ std::optional<fs::path> find_data_directory() {
   return std::nullopt;
 }
 
-// The leading comment's first sentence: what the file is, in the file's own words.
-std::string first_sentence_of_comment(const fs::path& file) {
-  std::ifstream in(file);
-  std::string line, comment;
-  while (std::getline(in, line) && line.starts_with("#")) {
-    const std::size_t text = line.find_first_not_of("# ");
-    if (text == std::string::npos) break;
-    if (!comment.empty()) comment += ' ';
-    comment += line.substr(text);
-    if (const std::size_t end = comment.find(". "); end != std::string::npos) return comment.substr(0, end + 1);
-  }
-  return comment;
-}
+// Where each kind of shipped file lives under share/crawlq, and what messages call it.
+struct Shelf {
+  const char* folder;
+  const char* extension;
+  const char* what;
+};
+constexpr Shelf kScenarioShelf{"scenarios", ".yaml", "scenario"};
+constexpr Shelf kLogShelf{"logs", ".log", "log"};
 
-bool is_refresh_scenario(const fs::path& file) {
-  std::ifstream in(file);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.starts_with("refresh:")) return true;
-  return false;
-}
-
-std::string log_summary(const fs::path& file) {
-  std::ifstream in(file);
-  const auto lines = std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
-  return fmt::format("a crawler log of {} timestamps, for `crawlq fit arrivals`", lines);
-}
-
-std::vector<ShippedFile> files_in(const fs::path& folder, const std::string& extension, bool logs) {
-  std::vector<ShippedFile> found;
+// The names on a shelf (the file names without the extension), sorted: all a refusal needs.
+std::vector<fs::path> files_on(const fs::path& data, const Shelf& shelf) {
+  std::vector<fs::path> found;
   std::error_code error;
-  for (const auto& entry : fs::directory_iterator(folder, error)) {
-    if (!entry.is_regular_file(error) || entry.path().extension() != extension) continue;
-    ShippedFile file{entry.path().stem().string(), entry.path(), ShippedKind::kLog, ""};
-    if (logs) {
-      file.summary = log_summary(entry.path());
-    } else {
-      file.kind = is_refresh_scenario(entry.path()) ? ShippedKind::kRefresh : ShippedKind::kQueue;
-      file.summary = first_sentence_of_comment(entry.path());
-    }
-    found.push_back(std::move(file));
-  }
-  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  for (const auto& entry : fs::directory_iterator(data / shelf.folder, error))
+    if (entry.is_regular_file(error) && entry.path().extension() == shelf.extension) found.push_back(entry.path());
+  std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) { return a.stem() < b.stem(); });
   return found;
 }
 
-fs::path locate(const std::string& as_written, const std::string& folder, const std::string& extension,
-                const char* what) {
+// A scenario's kind (a top-level `refresh:` key) and its leading comment's first sentence, what the
+// file is in its own words, from one reading of it.
+ShippedFile described_scenario(const fs::path& file) {
+  ShippedFile shipped{file.stem().string(), file, ShippedKind::kQueue, ""};
+  std::ifstream in(file);
+  std::string line;
+  bool in_leading_comment = true, sentence_done = false;
+  while (std::getline(in, line)) {
+    if (line.starts_with("refresh:")) shipped.kind = ShippedKind::kRefresh;
+    in_leading_comment = in_leading_comment && line.starts_with("#");
+    if (!in_leading_comment || sentence_done) continue;
+    const std::size_t text = line.find_first_not_of("# ");
+    if (text == std::string::npos) {
+      sentence_done = true;
+      continue;
+    }
+    if (!shipped.summary.empty()) shipped.summary += ' ';
+    shipped.summary += line.substr(text);
+    if (const std::size_t end = shipped.summary.find(". "); end != std::string::npos) {
+      shipped.summary.resize(end + 1);
+      sentence_done = true;
+    }
+  }
+  return shipped;
+}
+
+ShippedFile described_log(const fs::path& file) {
+  std::ifstream in(file);
+  const auto lines = std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+  return {file.stem().string(), file, ShippedKind::kLog,
+          fmt::format("a crawler log of {} timestamps, for `crawlq fit arrivals`", lines)};
+}
+
+fs::path locate(const std::string& as_written, const Shelf& shelf) {
   const fs::path written(as_written);
   std::error_code error;
   // A path with a directory in it means that file and nothing else.
@@ -106,14 +111,15 @@ fs::path locate(const std::string& as_written, const std::string& folder, const 
   if (!data)
     throw ScenarioError(fmt::format("{}: no such file in {}, and no shipped {}s were found (crawlq looks for "
                                     "share/crawlq above its own directory)",
-                                    as_written, fs::current_path(error).string(), what));
-  for (const fs::path& candidate : {*data / folder / written, *data / folder / (as_written + extension)})
+                                    as_written, fs::current_path(error).string(), shelf.what));
+  const fs::path folder = *data / shelf.folder;
+  for (const fs::path& candidate : {folder / written, folder / (as_written + shelf.extension)})
     if (fs::is_regular_file(candidate, error)) return candidate;
   std::vector<std::string> names;
-  for (const ShippedFile& file : files_in(*data / folder, extension, folder == "logs")) names.push_back(file.name);
+  for (const fs::path& file : files_on(*data, shelf)) names.push_back(file.stem().string());
   throw ScenarioError(fmt::format("{}: no such file in {}, and no shipped {} of that name (shipped: {}; `crawlq "
                                   "scenarios` lists them)",
-                                  as_written, fs::current_path(error).string(), what, fmt::join(names, ", ")));
+                                  as_written, fs::current_path(error).string(), shelf.what, fmt::join(names, ", ")));
 }
 
 }  // namespace
@@ -135,14 +141,14 @@ std::optional<fs::path> shipped_data_directory() {
 std::vector<ShippedFile> shipped_files() {
   const auto data = shipped_data_directory();
   if (!data) return {};
-  std::vector<ShippedFile> files = files_in(*data / "scenarios", ".yaml", false);
-  std::vector<ShippedFile> logs = files_in(*data / "logs", ".log", true);
-  files.insert(files.end(), logs.begin(), logs.end());
+  std::vector<ShippedFile> files;
+  for (const fs::path& file : files_on(*data, kScenarioShelf)) files.push_back(described_scenario(file));
+  for (const fs::path& file : files_on(*data, kLogShelf)) files.push_back(described_log(file));
   return files;
 }
 
-fs::path locate_scenario(const std::string& as_written) { return locate(as_written, "scenarios", ".yaml", "scenario"); }
+fs::path locate_scenario(const std::string& as_written) { return locate(as_written, kScenarioShelf); }
 
-fs::path locate_log(const std::string& as_written) { return locate(as_written, "logs", ".log", "log"); }
+fs::path locate_log(const std::string& as_written) { return locate(as_written, kLogShelf); }
 
 }  // namespace crawlq::scenarios

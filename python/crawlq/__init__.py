@@ -300,15 +300,20 @@ class Scenario:
         return SweepResult(_crawlq.sweep(self._source, param, [float(v) for v in values], threads, policy_class))
 
 
+def _scenario_text(path: str | os.PathLike) -> tuple[Path, str]:
+    """The file a scenario argument means (a file here, else a shipped scenario's name) and its text."""
+    located = Path(_crawlq.locate_scenario(os.fspath(path)))
+    try:
+        return located, located.read_text()
+    except OSError as e:
+        raise InputError(f"{located}: cannot read the file: {e.strerror}") from None
+
+
 def load(path: str | os.PathLike) -> Scenario:
     """A scenario file (YAML or JSON, the format of interface.md), or a shipped scenario's name
     (``crawlq.load("paper-example-1")``; ``crawlq.scenarios()`` lists them): a file of that name in
     the current directory wins. InputError when it breaks a rule, or is neither."""
-    path = Path(_crawlq.locate_scenario(os.fspath(path)))
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise InputError(f"{path}: cannot read the file: {e.strerror}") from None
+    path, text = _scenario_text(path)
     return Scenario(text, str(path), path.parent)
 
 
@@ -334,11 +339,7 @@ def refresh(path: str | os.PathLike, *, simulate: bool = False, seed: int = 1, r
             horizon: float | None = None, threads: int = 0) -> Result:
     """``crawlq refresh --json``: page refresh scheduling (Coffman, Liu, Weber 1998) from its file
     (or a shipped refresh scenario's name)."""
-    path = Path(_crawlq.locate_scenario(os.fspath(path)))
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise InputError(f"{path}: cannot read the file: {e.strerror}") from None
+    path, text = _scenario_text(path)
     return Result(_crawlq.refresh(text, str(path), simulate, int(seed), replications, horizon, threads))
 
 
