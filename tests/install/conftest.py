@@ -5,6 +5,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 SOURCE_DIR = Path(os.environ["CRAWLQ_SOURCE_DIR"])
 BUILD_DIR = Path(os.environ["CRAWLQ_BUILD_DIR"])
 BINARY = Path(os.environ["CRAWLQ_BINARY"])
@@ -55,3 +57,13 @@ def complete(script, binary, *words):
                            ' _crawlq; printf "%s\\n" "${COMPREPLY[@]}"'], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return [line for line in done.stdout.splitlines() if line]
+
+
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory):
+    """The build installed by `cmake --install` into a scratch prefix."""
+    prefix = tmp_path_factory.mktemp("install") / "prefix"
+    done = subprocess.run(["cmake", "--install", str(BUILD_DIR), "--prefix", str(prefix)], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    return prefix

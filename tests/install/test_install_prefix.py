@@ -5,21 +5,9 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 
-import pytest
-
-from conftest import (BINARY, BUILD_DIR, LOGS, SHIPPED, SOURCE_DIR, commands_of, complete, flags_of,
+from conftest import (BINARY, LOGS, SHIPPED, SOURCE_DIR, commands_of, complete, flags_of,
                       json_of, run, without_timing)
-
-
-@pytest.fixture(scope="module")
-def prefix(tmp_path_factory):
-    prefix = tmp_path_factory.mktemp("install") / "prefix"
-    done = subprocess.run(["cmake", "--install", str(BUILD_DIR), "--prefix", str(prefix)], capture_output=True,
-                          text=True)
-    assert done.returncode == 0, done.stderr
-    return prefix
 
 
 def test_the_installed_crawlq_optimizes_a_shipped_scenario_by_name_from_elsewhere(prefix, tmp_path):

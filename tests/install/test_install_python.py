@@ -4,19 +4,6 @@ import os
 import re
 import subprocess
 
-import pytest
-
-from conftest import BUILD_DIR
-
-
-@pytest.fixture(scope="module")
-def prefix(tmp_path_factory):
-    prefix = tmp_path_factory.mktemp("install") / "prefix"
-    done = subprocess.run(["cmake", "--install", str(BUILD_DIR), "--prefix", str(prefix)], capture_output=True,
-                          text=True)
-    assert done.returncode == 0, done.stderr
-    return prefix
-
 
 def test_the_installed_python_package_finds_the_shipped_scenarios(prefix, tmp_path):
     found = sorted(prefix.rglob("crawlq/__init__.py"))
