@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "analytic/search_work.hpp"
+
 namespace crawlq::analytic {
 
 double ClassComparison::optimum() const {
@@ -27,7 +29,8 @@ ClassRow best_of_class(const PolicyEvaluator& evaluator, const std::string& name
   const model::Model& model = evaluator.model();
   const auto thresholds = [&] {
     return known_thresholds ? *known_thresholds
-                            : best_threshold(evaluator, options.search, options.threads, options.starts);
+                            : best_threshold(evaluator, options.search, options.threads, options.starts,
+                                             options.meter);
   };
   if (name == "constant") {
     std::optional<ClassRow> best;
@@ -43,24 +46,25 @@ ClassRow best_of_class(const PolicyEvaluator& evaluator, const std::string& name
     return {name, best.cost, choose_search(options.search, model) == Search::kLocal ? "local" : "global", best.policy};
   }
   if (name == "levels") {
-    if (const auto maps = level_map_count(model.modes(), model.capacity); maps && *maps <= options.max_maps) {
+    if (enumerates_level_maps(model, options.max_maps)) {
+      spend(options.meter, level_map_work(model).policies, policy_work(model));
       const LevelSearch levels = optimize_levels(evaluator, options.max_maps, options.threads);
       return {name, levels.best.cost, "global", levels.best.policy};
     }
     const TableClassSearch levels =
-        optimize_table_class(evaluator, TableClass::kLevels, thresholds().policy, 0, options.threads);
+        optimize_table_class(evaluator, TableClass::kLevels, thresholds().policy, 0, options.threads, options.meter);
     return {name, levels.best->measures.cost, "local", levels.best->policy};
   }
   if (name == "memory" || name == "phase-aware") {
     const TableClassSearch search =
         optimize_table_class(evaluator, name == "memory" ? TableClass::kMemory : TableClass::kPhaseAware,
-                             thresholds().policy, kExhaustiveTables, options.threads);
+                             thresholds().policy, kExhaustiveTables, options.threads, options.meter);
     return {name, search.best->measures.cost, search.exhaustive ? "global" : "local", search.best->policy};
   }
   if (name == "markov") {
     const MarkovSearch markov = optimize_markov_policies(
         evaluator, {.threads = options.threads, .search = options.search, .starts = options.starts,
-                    .threshold_best = known_thresholds, .progress = nullptr});
+                    .threshold_best = known_thresholds, .progress = nullptr, .meter = options.meter});
     return {name, markov.best->measures.cost, markov.global ? "global" : "heuristic", markov.best->policy};
   }
   throw std::invalid_argument("unknown policy class '" + name + "'");
@@ -72,7 +76,8 @@ ClassComparison compare_classes(const PolicyEvaluator& evaluator, const ClassCom
   };
   ClassComparison c{.rows = {}, .markov = std::nullopt};
   say("thresholds");
-  const PolicyCost thresholds = best_threshold(evaluator, options.search, options.threads, options.starts);
+  const PolicyCost thresholds =
+      best_threshold(evaluator, options.search, options.threads, options.starts, options.meter);
   for (const std::string& name : policy_class_names()) {
     if (name == "markov") break;
     say(name);
@@ -81,7 +86,7 @@ ClassComparison compare_classes(const PolicyEvaluator& evaluator, const ClassCom
   say("every policy that sees the whole state");
   c.markov = optimize_markov_policies(evaluator, {.threads = options.threads, .search = options.search,
                                                   .starts = options.starts, .threshold_best = thresholds,
-                                                  .progress = nullptr});
+                                                  .progress = nullptr, .meter = options.meter});
   c.rows.push_back({"markov", c.markov->best->measures.cost, c.markov->global ? "global" : "heuristic",
                     c.markov->best->policy});
   return c;

@@ -38,8 +38,10 @@ struct ClassComparisonOptions {
   int threads = 0;
   Search search = Search::kAuto;  // the threshold class's
   int starts = 1;
-  std::int64_t max_maps = 1'000'000;  // level maps enumerated up to this many, else the descent
+  // Level maps enumerated up to this many (and kExhaustiveWork, search_work.hpp), else the descent.
+  std::int64_t max_maps = 1'000'000;
   std::function<void(const std::string&)> progress;
+  WorkMeter* meter = nullptr;  // charged by every search of the comparison
 };
 
 // The classes, from the smallest: "constant", "thresholds", "levels", "memory", "phase-aware",

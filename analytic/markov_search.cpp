@@ -12,6 +12,7 @@ namespace {
 // The stand-in holding weights tried, as multiples of a / lambda_accepted, before the refinement.
 constexpr double kGrid[] = {0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0};
 constexpr int kGoldenSteps = 8;
+static_assert(std::size(kGrid) + 2 + kGoldenSteps == kMarkovCandidates);
 
 PolicyEvaluation evaluate_exactly(const PolicyEvaluator& evaluator, const std::vector<int>& robots,
                                   const std::string& source) {
@@ -42,7 +43,8 @@ MarkovSearch optimize_markov_policies(const PolicyEvaluator& evaluator, const Ma
   MarkovSearch result{.best = std::nullopt,
                       .threshold_best = options.threshold_best
                                             ? *options.threshold_best
-                                            : best_threshold(evaluator, options.search, options.threads, options.starts),
+                                            : best_threshold(evaluator, options.search, options.threads,
+                                                             options.starts, options.meter),
                       .global = false,
                       .lower_bound = 0,
                       .improvement_steps = 0,

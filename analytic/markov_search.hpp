@@ -40,7 +40,11 @@ struct MarkovSearchOptions {
   // The threshold class's best when the caller has it already; otherwise searched here.
   std::optional<PolicyCost> threshold_best = std::nullopt;
   std::function<void(const std::string&)> progress;  // a line per stage, for a terminal
+  WorkMeter* meter = nullptr;  // charged by the threshold search (policy_search.hpp)
 };
+
+// With a sojourn weight, the stand-in holding weights tried: 8 on a grid, 2 + 8 by golden section.
+inline constexpr int kMarkovCandidates = 18;
 
 // Throws std::runtime_error when a solve fails or the iteration does not end.
 MarkovSearch optimize_markov_policies(const PolicyEvaluator& evaluator, const MarkovSearchOptions& options = {});

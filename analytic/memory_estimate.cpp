@@ -71,24 +71,6 @@ MemoryEstimate markov_control_memory(const model::Model& model) {
   return e;
 }
 
-Method automatic_method(const model::Model& model) {
-  // The iterative solver is faster from a few thousand states on when the levels grow with K (the
-  // clocks' R^(K-1)); below that the direct recursion costs nothing and needs no convergence. With
-  // small levels (a clock of one phase, or none: a long buffer) the recursion's dense work is the
-  // levels' cubes, linear in K, while a Krylov method needs more iterations the longer the chain
-  // (benchmarks/solve_by_capacity; kAutomaticRule).
-  const double w = environment_phases(model);
-  const double m = model.service.phases();
-  const double r = model.obsolescence ? model.obsolescence->phases() : 1;
-  if (block_recursion_memory(model).states <= 2000) return Method::kBlockRecursion;
-  double cubes = w * w * w, level = w;
-  for (int k = 1; k <= model.capacity && cubes <= kLargestRecursionWork; ++k) {
-    level = k == 1 ? w * m : level * r;
-    cubes += level * level * level;
-  }
-  return cubes <= kLargestRecursionWork ? Method::kBlockRecursion : Method::kIterative;
-}
-
 MemoryEstimate estimate_memory(const model::Model& model, Method method) {
   return registration(method, model).memory(model);
 }
@@ -96,6 +78,8 @@ MemoryEstimate estimate_memory(const model::Model& model, Method method) {
 double physical_memory_bytes() {
   return static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
 }
+
+double available_memory_bytes() { return 0.8 * physical_memory_bytes(); }
 
 std::optional<int> largest_capacity_within(const model::Model& model, double bytes, Method method) {
   // The need grows with K: double until it does not fit (or K reaches its cap), then bisect.

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "analytic/method_choice.hpp"
 #include "analytic/stationary_solver.hpp"
 #include "model/model.hpp"
 
@@ -21,13 +22,6 @@ double environment_phases(const model::Model& model);
 // For `method` (auto: the method `auto` would pick for this model), from its registration
 // (solver_registry.hpp).
 MemoryEstimate estimate_memory(const model::Model& model, Method method = Method::kAuto);
-// What kAuto picks: the block recursion while the chain is small, the iterative solver beyond.
-Method automatic_method(const model::Model& model);
-inline constexpr const char* kAutomaticRule =
-    "block-recursion up to 2000 states or while the levels stay small, as in a long buffer; iterative beyond";
-// The sum over levels of (level size)^3 up to which the block recursion is picked whatever the states.
-inline constexpr double kLargestRecursionWork = 1e8;
-
 // Each solver's own need (registered beside it).
 MemoryEstimate block_recursion_memory(const model::Model& model);
 MemoryEstimate iterative_memory(const model::Model& model);
@@ -38,6 +32,8 @@ MemoryEstimate sparse_lu_memory(const model::Model& model);
 MemoryEstimate markov_control_memory(const model::Model& model);
 // The physical memory of this machine, in bytes.
 double physical_memory_bytes();
+// What an exact solve may take of it: four fifths, leaving the rest to everything else.
+double available_memory_bytes();
 // The largest capacity whose estimate fits in `bytes` (other parameters as in `model`), or nothing
 // when even K = 1 does not.
 std::optional<int> largest_capacity_within(const model::Model& model, double bytes, Method method = Method::kAuto);

@@ -30,6 +30,18 @@ class Cancelled : public std::runtime_error {
   Cancelled() : std::runtime_error("cancelled") {}
 };
 
+// Thrown by a search when a policy's stationary solve stops unconverged: the method failed the chain,
+// not the policy (api turns it into advice on --method).
+class StationaryFailure : public std::runtime_error {
+ public:
+  explicit StationaryFailure(StationarySummary summary)
+      : std::runtime_error("stationary solve failed: " + summary.message), summary_(std::move(summary)) {}
+  const StationarySummary& summary() const { return summary_; }
+
+ private:
+  StationarySummary summary_;
+};
+
 // Solves many policies of one model, sharing what does not depend on the policy (the tagged-page
 // chain and its factorisation).
 class PolicyEvaluator {

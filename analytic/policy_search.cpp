@@ -8,13 +8,16 @@
 #include <atomic>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <map>
+#include <numeric>
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <thread>
 
 #include "analytic/memory_estimate.hpp"
+#include "analytic/search_work.hpp"
 #include "model/thread_count.hpp"
 
 namespace crawlq::analytic {
@@ -49,7 +52,7 @@ bool table_order(const std::vector<int>& a, const std::vector<int>& b) {
 
 double checked_cost(const PolicyEvaluation& e) {
   if (e.stationary.summary.status != SolverStatus::kConverged)
-    throw std::runtime_error("stationary solve failed: " + e.stationary.summary.message);
+    throw StationaryFailure(e.stationary.summary);
   return e.measures.cost;
 }
 
@@ -107,10 +110,17 @@ std::vector<int> all_values(int capacity) {
 }  // namespace
 
 std::int64_t threshold_policy_count(int modes, int capacity) {
-  // Non-decreasing (N-1)-vectors over K+2 values: C(K+1+N-1, N-1).
-  const int n = capacity + modes, k = modes - 1;
+  // Non-decreasing (N-1)-vectors over K+2 values: C(K+1+N-1, N-1) = C(K+N, K+1). Each partial
+  // product is C(n-k+i, i), exact and growing with i, so the first past INT64_MAX ends it; the
+  // division goes first (i / g divides n-k+i once c and i share g) so that nothing overflows.
+  constexpr std::int64_t kMost = std::numeric_limits<std::int64_t>::max();
+  const std::int64_t n = std::int64_t{capacity} + modes, k = std::min(modes - 1, capacity + 1);
   std::int64_t c = 1;
-  for (int i = 1; i <= k; ++i) c = c * (n - k + i) / i;
+  for (std::int64_t i = 1; i <= k; ++i) {
+    const std::int64_t g = std::gcd(c, i), factor = (n - k + i) / (i / g);
+    if (c / g > kMost / factor) return kMost;
+    c = c / g * factor;
+  }
   return c;
 }
 
@@ -135,6 +145,7 @@ ThresholdSearch optimize_thresholds(const PolicyEvaluator& evaluator,
   std::vector<double> constant(n, 0.0);
   std::map<std::vector<int>, ModeSetBest, decltype(&table_order)> by_modes(&table_order);
 
+  spend(options.meter, static_cast<double>(threshold_policy_count(n, capacity)), policy_work(m));
   std::vector<model::Policy> policies;
   for (const auto& j : non_decreasing_vectors(n, all_values(capacity)))
     policies.push_back(model::Policy::from_thresholds(j, n, capacity));
@@ -212,6 +223,7 @@ LocalThresholdSearch optimize_thresholds_locally(const PolicyEvaluator& evaluato
   std::vector<double> constant(n, 0.0);
   std::vector<PolicyCost> solved;
   std::int64_t iterations = 0;
+  const double each = policy_work(m);
   std::map<std::vector<int>, double> cost_of;  // every vector solved
 
   // Solves those of `vectors` not solved before, in parallel, each from `warm` (nullptr: cold);
@@ -222,6 +234,7 @@ LocalThresholdSearch optimize_thresholds_locally(const PolicyEvaluator& evaluato
     for (const auto& j : vectors)
       if (!cost_of.contains(j) && std::find(fresh.begin(), fresh.end(), j) == fresh.end())
         fresh.push_back(j);
+    spend(options.meter, static_cast<double>(fresh.size()), each);
     std::vector<std::optional<PolicyEvaluation>> evaluations(fresh.size());
     parallel_for(fresh.size(), options.threads, [&](std::size_t i) {
       evaluations[i] = evaluator.evaluate(model::Policy::from_thresholds(fresh[i], n, capacity),
@@ -246,6 +259,7 @@ LocalThresholdSearch optimize_thresholds_locally(const PolicyEvaluator& evaluato
     return *least;
   };
 
+  afford(options.meter, threshold_vector_count(n, 1), each);  // the grid, before it is built
   const std::vector<std::vector<int>> grid = threshold_start_grid(n, capacity);
   auto grid_stationary = solve(grid, nullptr);
   for (const auto& j : grid) {
@@ -309,10 +323,12 @@ LocalThresholdSearch optimize_thresholds_locally(const PolicyEvaluator& evaluato
                               .solver_iterations = iterations};
 }
 
-PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int threads, int starts) {
+PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int threads, int starts,
+                          WorkMeter* meter) {
+  const ThresholdSearchOptions options{.threads = threads, .warm_start = false, .starts = starts, .meter = meter};
   if (choose_search(search, evaluator.model()) == Search::kLocal)
-    return optimize_thresholds_locally(evaluator, {.threads = threads, .starts = starts}).best;
-  return optimize_thresholds(evaluator, threads).best;
+    return optimize_thresholds_locally(evaluator, options).best;
+  return optimize_thresholds(evaluator, options).best;
 }
 
 const char* search_name(Search search) {

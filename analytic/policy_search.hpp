@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analytic/policy_evaluation.hpp"
+#include "analytic/work_meter.hpp"
 
 namespace crawlq::analytic {
 
@@ -59,6 +60,8 @@ struct ThresholdSearchOptions {
   bool warm_start = false;
   // Local search: descents from this many of the start grid's cheapest vectors (0: all of them).
   int starts = 1;
+  // Charged with each batch of policies (search_work.hpp's policy_work each); nullptr: no bound.
+  WorkMeter* meter = nullptr;
 };
 
 // With warm starts, the exhaustive search solves its enumeration in consecutive chunks of this many
@@ -88,7 +91,7 @@ Search parse_search(const std::string& name);
 // kAuto resolved for this model; the others as given.
 Search choose_search(Search search, const model::Model& model);
 
-// Number of non-decreasing threshold vectors: C(K+N, N-1).
+// Number of non-decreasing threshold vectors: C(K+N, N-1), INT64_MAX when it is more.
 std::int64_t threshold_policy_count(int modes, int capacity);
 // N^(K+1), or nothing beyond 2^62.
 std::optional<std::int64_t> level_map_count(int modes, int capacity);
@@ -130,7 +133,8 @@ LocalThresholdSearch optimize_thresholds_locally(const PolicyEvaluator& evaluato
 
 // Throws std::invalid_argument naming the count and `max_maps` when there are more maps than that.
 // The threshold class's best, exhaustive or local as `search` (and the model's size) decides.
-PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int threads, int starts = 1);
+PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int threads, int starts = 1,
+                          WorkMeter* meter = nullptr);
 
 LevelSearch optimize_levels(const PolicyEvaluator& evaluator, std::int64_t max_maps, int threads = 0);
 

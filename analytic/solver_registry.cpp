@@ -21,6 +21,7 @@ std::unique_ptr<StationarySolver> make_iterative(const SolveOptions& options) {
   iterative.threads = options.threads;
   iterative.stop = options.stop;
   iterative.preconditioner = options.preconditioner;
+  if (options.max_iterations > 0) iterative.max_iterations = options.max_iterations;
   return std::make_unique<IterativeSolver>(iterative);
 }
 

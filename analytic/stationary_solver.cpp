@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "analytic/generator_operator.hpp"
+#include "analytic/memory_estimate.hpp"
 
 namespace crawlq::analytic {
 
@@ -33,7 +34,8 @@ bool accept_stationary(Eigen::VectorXd& p, StationarySummary& summary) {
   return true;
 }
 
-StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method, const SolveOptions& options) {
+namespace {
+StationaryResult solve_once(const GeneratorBlocks& blocks, Method method, const SolveOptions& options) {
   const auto solver = make_solver(method, blocks, options);
   if (const std::string why = solver->refusal(blocks); !why.empty())
     throw std::invalid_argument(fmt::format("method {}: {}", method_name(solver->method()), why));
@@ -46,6 +48,29 @@ StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method, 
     summary.residual = residual(blocks, p, std::max(1, options.threads));
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
+}
+}  // namespace
+
+Method direct_fallback(const model::Model& model) {
+  for (Method direct : {Method::kSparseLu, Method::kBlockRecursion})
+    if (estimate_memory(model, direct).bytes <= available_memory_bytes()) return direct;
+  return Method::kAuto;
+}
+
+StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method, const SolveOptions& options) {
+  StationaryResult result = solve_once(blocks, method, options);
+  const bool cancelled = options.stop && options.stop->load();
+  if (method != Method::kAuto || result.summary.method != Method::kIterative ||
+      result.summary.status == SolverStatus::kConverged || cancelled)
+    return result;
+  // auto's estimate of BiCGSTAB's iterations (method_choice.hpp) was wrong for this chain: a direct
+  // method answers where one fits.
+  const Method direct = direct_fallback(blocks.model());
+  if (direct == Method::kAuto) return result;
+  StationaryResult again = solve_once(blocks, direct, options);
+  again.summary.fallback = fmt::format("auto: {}; then {}", result.summary.message, method_name(direct));
+  again.summary.seconds += result.summary.seconds;
+  return again;
 }
 
 }  // namespace crawlq::analytic

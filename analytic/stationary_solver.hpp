@@ -27,6 +27,9 @@ struct StationarySummary {
   int iterations = 0;             // recursion steps or factorisations
   double seconds = 0.0;
   std::string message;            // why it failed, or what to know
+  // Under auto, why the method that ran is not the one auto chose first (an iterative solve that
+  // stopped unconverged); empty otherwise.
+  std::string fallback;
 };
 
 struct StationaryResult {
@@ -61,12 +64,16 @@ struct SolveOptions {
   // Set from another thread to stop a long (iterative) solve early; it comes back failed, "cancelled".
   const std::atomic<bool>* stop = nullptr;
   Preconditioner preconditioner = Preconditioner::kLevelSweep;
+  // The iterative solver's limit on BiCGSTAB iterations; 0: its own (IterativeOptions).
+  int max_iterations = 0;
 };
 
 std::unique_ptr<StationarySolver> make_solver(Method method, const GeneratorBlocks& blocks,
                                               const SolveOptions& options = {});
 // Solves, then checks what the math promises (sums to one, non-negative, small residual) in the
-// summary. Throws std::invalid_argument when the chosen method refuses the blocks.
+// summary. Throws std::invalid_argument when the chosen method refuses the blocks. Under kAuto, an
+// iterative solve that stops unconverged (not cancelled) is done again by a direct method that fits
+// in memory (direct_fallback), and the summary's message says so.
 StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method = Method::kAuto,
                                   const SolveOptions& options = {});
 
@@ -74,6 +81,10 @@ StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method =
 // (-1e-10). Then it is clamped at 0 and normalised, and true comes back; otherwise the summary is
 // marked failed with the reason, and false.
 bool accept_stationary(Eigen::VectorXd& p, StationarySummary& summary);
+
+// The direct method an unconverged iterative solve of `model` falls back to: sparse LU, else the
+// block recursion, whichever fits in available_memory_bytes(); kAuto when neither does.
+Method direct_fallback(const model::Model& model);
 
 const char* method_name(Method method);
 // Throws std::invalid_argument naming the known methods.

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "analytic/parallel_for.hpp"
+#include "analytic/search_work.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::analytic {
@@ -59,20 +60,21 @@ model::ControlPolicy table_policy(TableClass table_class, const model::Model& mo
 }
 
 TableClassSearch optimize_table_class(const PolicyEvaluator& evaluator, TableClass table_class,
-                                      const model::Policy& start, std::int64_t max_exhaustive, int threads) {
+                                      const model::Policy& start, std::int64_t max_exhaustive, int threads,
+                                      WorkMeter* meter) {
   const model::Model& model = evaluator.model();
   const int width = columns(table_class, model), n = model.modes();
   const std::size_t entries = static_cast<std::size_t>(model.capacity + 1) * width;
   TableClassSearch result;
   result.tables = saturating_power(n, static_cast<std::int64_t>(entries));
+  const double each = policy_work(model, table_class == TableClass::kMemory ? n : 1);
 
   // Its cost (2), or infinity for a table the engine refuses. Only costs are kept while searching
   // (a round may solve hundreds of chains); the winner is evaluated again at the end.
   const auto cost_of = [&](const std::vector<int>& table) {
     try {
       const PolicyEvaluation e = evaluator.evaluate(table_policy(table_class, model, table));
-      if (e.stationary.summary.status != SolverStatus::kConverged)
-        throw std::runtime_error("stationary solve failed: " + e.stationary.summary.message);
+      if (e.stationary.summary.status != SolverStatus::kConverged) throw StationaryFailure(e.stationary.summary);
       return e.measures.cost;
     } catch (const model::InputError&) {
       return kRefused;
@@ -82,14 +84,17 @@ TableClassSearch optimize_table_class(const PolicyEvaluator& evaluator, TableCla
     std::vector<int> table;
     double cost;
   };
-  // The cheapest of `tables` (the first on ties, whatever the thread count), or none if all are refused.
-  const auto cheapest = [&](const std::vector<std::vector<int>>& tables) -> std::optional<Solved> {
-    std::vector<double> costs(tables.size());
-    parallel_for(tables.size(), threads, [&](std::size_t i) { costs[i] = cost_of(tables[i]); });
-    result.policies_solved += static_cast<std::int64_t>(tables.size());
+  // The cheapest of the `count` tables table_at(i) makes (the first on ties, whatever the thread
+  // count), or none if all are refused. Each thread makes its own tables, so a round holds only costs.
+  const auto cheapest = [&](std::size_t count,
+                            const std::function<std::vector<int>(std::size_t)>& table_at) -> std::optional<Solved> {
+    spend(meter, static_cast<double>(count), each);
+    std::vector<double> costs(count);
+    parallel_for(count, threads, [&](std::size_t i) { costs[i] = cost_of(table_at(i)); });
+    result.policies_solved += static_cast<std::int64_t>(count);
     const auto least = std::min_element(costs.begin(), costs.end());
     if (least == costs.end() || *least == kRefused) return std::nullopt;
-    return Solved{tables[static_cast<std::size_t>(least - costs.begin())], *least};
+    return Solved{table_at(static_cast<std::size_t>(least - costs.begin())), *least};
   };
   const auto finish = [&](const std::vector<int>& table) {
     result.best = evaluator.evaluate(table_policy(table_class, model, table));
@@ -97,17 +102,13 @@ TableClassSearch optimize_table_class(const PolicyEvaluator& evaluator, TableCla
   };
 
   if (result.tables <= max_exhaustive) {
-    std::vector<std::vector<int>> all;
-    std::vector<int> table(entries, 1);
-    do all.push_back(table);
-    while ([&] {
-      for (int& e : table) {
-        if (e < n) return ++e, true;
-        e = 1;
-      }
-      return false;
-    }());
-    const auto best = cheapest(all);
+    // Table i: the entries are i's digits in base N, the first entry the lowest.
+    const auto table_at = [&](std::size_t i) {
+      std::vector<int> table(entries);
+      for (int& e : table) e = 1 + static_cast<int>(i % static_cast<std::size_t>(n)), i /= static_cast<std::size_t>(n);
+      return table;
+    };
+    const auto best = cheapest(static_cast<std::size_t>(result.tables), table_at);
     if (!best) throw std::runtime_error(fmt::format("every {} table was refused", table_class_name(table_class)));
     result.exhaustive = true;
     return finish(best->table);
@@ -116,17 +117,19 @@ TableClassSearch optimize_table_class(const PolicyEvaluator& evaluator, TableCla
   // The start as a table of this class: every column runs the level's robots.
   std::vector<int> start_table;
   for (int level = 0; level <= model.capacity; ++level) start_table.insert(start_table.end(), width, start.robots(level));
-  auto here = cheapest({start_table});
+  auto here = cheapest(1, [&](std::size_t) { return start_table; });
   if (!here) throw std::runtime_error("the start of the descent was refused");
   while (true) {
-    std::vector<std::vector<int>> neighbours;
-    for (std::size_t e = 0; e < entries; ++e)
-      for (int value = 1; value <= n; ++value)
-        if (value != here->table[e]) {
-          neighbours.push_back(here->table);
-          neighbours.back()[e] = value;
-        }
-    const auto next = cheapest(neighbours);
+    // Neighbour i: entry i / (N-1) set to the (i % (N-1))-th value other than its own, in increasing order.
+    const std::vector<int>& current = here->table;
+    const auto neighbour = [&](std::size_t i) {
+      std::vector<int> table = current;
+      const std::size_t e = i / static_cast<std::size_t>(n - 1);
+      const int value = 1 + static_cast<int>(i % static_cast<std::size_t>(n - 1));
+      table[e] = value >= current[e] ? value + 1 : value;
+      return table;
+    };
+    const auto next = n > 1 ? cheapest(entries * static_cast<std::size_t>(n - 1), neighbour) : std::nullopt;
     if (!next || next->cost >= here->cost) break;
     here = next;
     ++result.moves;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analytic/policy_evaluation.hpp"
+#include "analytic/work_meter.hpp"
 #include "analytic/policy_search.hpp"
 
 namespace crawlq::analytic {
@@ -33,7 +34,10 @@ model::ControlPolicy table_policy(TableClass table_class, const model::Model& mo
 // `start`: the threshold (or any level) policy the descent starts from. Tables the exact engine
 // refuses (a memory table with several long runs) are passed over. Throws std::runtime_error when a
 // solve fails.
+// The tables one entry away from the current one are made as they are solved, never all held at once.
+// `meter`: charged with each round (policy_work each); nullptr: no bound.
 TableClassSearch optimize_table_class(const PolicyEvaluator& evaluator, TableClass table_class,
-                                      const model::Policy& start, std::int64_t max_exhaustive, int threads);
+                                      const model::Policy& start, std::int64_t max_exhaustive, int threads,
+                                      WorkMeter* meter = nullptr);
 
 }  // namespace crawlq::analytic

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "api/json_output.hpp"
+#include "api/request_checks.hpp"
 #include "api/state_table.hpp"
 #include "validation/output_file.hpp"
 #include "analytic/table_summary.hpp"
@@ -109,16 +110,64 @@ nlohmann::json table_best_json(const analytic::TableClassSearch& search) {
 
 }  // namespace
 
+namespace {
+
+// Refuses, before the evaluator is built, a search whose least work (search_work.hpp) is beyond what
+// one request may take, naming its count: the same check for every front end.
+void require_optimize_fits(const OptimizeRequest& request, const model::Model& searched) {
+  const int n = searched.modes(), capacity = searched.capacity;
+  switch (request.policy_class) {
+    case PolicyClass::kThresholds: {
+      const analytic::Search search = analytic::choose_search(request.search, searched);
+      const analytic::SearchWork local = analytic::least_threshold_work(searched, analytic::Search::kLocal);
+      const std::string advice = search == analytic::Search::kExhaustive && local.work <= analytic::kMostSearchWork
+                                     ? fmt::format("give --search local (about {:.3g} policies)", local.policies)
+                                     : "";
+      require_search_fits(
+          searched, request.source,
+          fmt::format("--class thresholds --search {}{}", analytic::search_name(search),
+                      request.search == analytic::Search::kAuto ? " (auto)" : ""),
+          [&](const model::Model& m) { return analytic::least_threshold_work(m, request.search); }, advice);
+      return;
+    }
+    case PolicyClass::kLevels: {
+      // More maps than --max-maps: optimize_levels refuses them by their count before building any.
+      if (const auto maps = analytic::level_map_count(n, capacity); !maps || *maps > request.max_maps) return;
+      const analytic::SearchWork thresholds = analytic::least_threshold_work(searched, analytic::Search::kAuto);
+      require_search_fits(searched, request.source, "--class levels", analytic::level_map_work,
+                               thresholds.work <= analytic::kMostSearchWork ? "give --class thresholds" : "");
+      return;
+    }
+    case PolicyClass::kPhaseAware:
+    case PolicyClass::kMemory:
+    case PolicyClass::kMarkov:
+    case PolicyClass::kAll:
+      require_class_search_fits(searched, request.source, policy_class_name(request.policy_class), request.search,
+                                request.max_maps);
+      return;
+  }
+}
+
+}  // namespace
+
 OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* cancel) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
+  model::Model searched = request.model;
+  searched.policy.reset();  // the searches solve level maps, whatever form the file's policy has
+  require_exact_engine_fits(searched, request.source, request.method);
+  if (request.policy_class == PolicyClass::kMarkov || request.policy_class == PolicyClass::kAll)
+    require_markov_control_fits(searched, request.source, fmt::format("--class {}", policy_class_name(request.policy_class)));
+  require_optimize_fits(request, searched);
+  // The least work passed the check; the meter bounds what a descent does beyond it.
+  analytic::WorkMeter meter(analytic::kMostSearchWork);
   const analytic::PolicyEvaluator evaluator(request.model, request.method, 1, cancel);
   const auto start = std::chrono::steady_clock::now();
   auto search = [&]() -> decltype(OptimizeResult::search) {
     if (request.policy_class == PolicyClass::kPhaseAware || request.policy_class == PolicyClass::kMemory) {
       analytic::TableClassSearch search = analytic::optimize_table_class(
           evaluator, table_class_of(request.policy_class),
-          analytic::best_threshold(evaluator, request.search, request.threads, request.starts).policy,
-          analytic::kExhaustiveTables, request.threads);
+          analytic::best_threshold(evaluator, request.search, request.threads, request.starts, &meter).policy,
+          analytic::kExhaustiveTables, request.threads, &meter);
       export_policy(request, search.best->policy);
       return search;
     }
@@ -127,11 +176,12 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
                                                    .search = request.search,
                                                    .starts = request.starts,
                                                    .max_maps = request.max_maps,
-                                                   .progress = request.progress});
+                                                   .progress = request.progress,
+                                                   .meter = &meter});
     if (request.policy_class == PolicyClass::kMarkov) {
       analytic::MarkovSearch markov = analytic::optimize_markov_policies(
           evaluator, {.threads = request.threads, .search = request.search, .starts = request.starts,
-                      .progress = request.progress});
+                      .progress = request.progress, .meter = &meter});
       export_policy(request, markov.best->policy);
       return markov;
     }
@@ -144,19 +194,28 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
         throw model::InputError(request.source, e.what());
       }
     }
+    const analytic::ThresholdSearchOptions options{
+        .threads = request.threads, .warm_start = false, .starts = request.starts, .meter = &meter};
     if (analytic::choose_search(request.search, request.model) == analytic::Search::kLocal) {
-      analytic::LocalThresholdSearch local =
-          analytic::optimize_thresholds_locally(evaluator, {.threads = request.threads, .starts = request.starts});
+      analytic::LocalThresholdSearch local = analytic::optimize_thresholds_locally(evaluator, options);
       export_policy(request, local.best.policy);
       return local;
     }
-    analytic::ThresholdSearch thresholds = analytic::optimize_thresholds(evaluator, request.threads);
+    analytic::ThresholdSearch thresholds = analytic::optimize_thresholds(evaluator, options);
     export_policy(request, thresholds.best.policy);
     return thresholds;
-  }();
-  OptimizeResult result{.search = std::move(search),
-                        .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
-  return result;
+  };
+  try {
+    OptimizeResult result{.search = search(),
+                          .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+    return result;
+  } catch (const analytic::SearchBeyondBudget& e) {
+    throw model::InputError(fmt::format("{}: --class {}: {}; lower the capacity", request.source,
+                                        policy_class_name(request.policy_class), e.what()));
+  } catch (const analytic::StationaryFailure& e) {
+    if (cancel && *cancel) throw analytic::Cancelled();
+    refuse_unconverged(searched, request.source, e.summary());
+  }
 }
 
 namespace {

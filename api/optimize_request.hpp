@@ -53,8 +53,12 @@ struct OptimizeResult {
   double seconds = 0;
 };
 
-// Throws model::InputError naming the source when the request is not valid or the class cannot be
-// enumerated; std::runtime_error when a solve fails; analytic::Cancelled soon after `cancel` is set.
+// Checks first what every front end needs (require_exact_engine_fits, require_markov_control_fits,
+// and the search's least work against analytic::kMostSearchWork, search_work.hpp), then searches.
+// Throws model::InputError naming the source when the request is not valid, does not fit, its search
+// would pass the budget (counted before it starts and as it goes) or a policy's solve stops
+// unconverged (naming the --method that answers); std::runtime_error when policy iteration fails;
+// analytic::Cancelled soon after `cancel` is set.
 OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* cancel = nullptr);
 // The keys of `optimize --json` (interface.md).
 nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& result);

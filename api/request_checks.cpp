@@ -9,8 +9,7 @@
 namespace crawlq::api {
 
 namespace {
-// Leave a fifth of the machine to everything else.
-double available_bytes() { return 0.8 * analytic::physical_memory_bytes(); }
+double available_bytes() { return analytic::available_memory_bytes(); }
 }  // namespace
 
 std::string exact_engine_refusal(const model::Model& model, analytic::Method method) {
@@ -54,6 +53,64 @@ void require_markov_control_fits(const model::Model& model, const std::string& s
       available / (1 << 30),
       largest ? fmt::format("the largest capacity that fits is {}", largest)
               : std::string("even capacity 1 does not fit")));
+}
+
+void require_search_fits(const model::Model& model, const std::string& source, const std::string& what_asked,
+                         const std::function<analytic::SearchWork(const model::Model&)>& least_work,
+                         const std::string& advice) {
+  const analytic::SearchWork need = least_work(model);
+  if (need.work <= analytic::kMostSearchWork) return;
+  std::string change = advice;
+  if (change.empty()) {
+    // The least work grows with K but for `auto`'s switch from enumeration to the local search:
+    // bisect for a capacity that fits, and say the one found.
+    model::Model m = model;
+    const auto fits = [&](int k) {
+      m.capacity = k;
+      return least_work(m).work <= analytic::kMostSearchWork;
+    };
+    int low = 0, high = model.capacity;
+    while (high - low > 1) {
+      const int middle = low + (high - low) / 2;
+      (fits(middle) ? low : high) = middle;
+    }
+    change = low >= 1 && fits(low) ? fmt::format("a capacity of {} or less fits", low)
+                                   : fmt::format("no capacity fits with {} robots: give fewer", model.modes());
+  }
+  throw model::InputError(fmt::format(
+      "{}: {}: {} robots and capacity {} make about {:.4g} policies to solve, each a chain of {:.4g} states: "
+      "{:.3g} units of work (policies x (states + {:g} + {:g} per level)), more than the {:.3g} one search may "
+      "take; {}",
+      source, what_asked, model.modes(), model.capacity, need.policies, analytic::estimate_memory(model).states,
+      need.work, analytic::kPolicyOverheadStates, analytic::kLevelOverheadStates, analytic::kMostSearchWork, change));
+}
+
+void require_class_search_fits(const model::Model& model, const std::string& source, const std::string& policy_class,
+                               analytic::Search search, std::int64_t max_maps) {
+  // The threshold search inside every class's is often the larger part: the local one may fit.
+  const analytic::SearchWork local = analytic::least_class_work(model, policy_class, analytic::Search::kLocal, max_maps);
+  const bool exhaustive = analytic::choose_search(search, model) == analytic::Search::kExhaustive;
+  require_search_fits(
+      model, source,
+      fmt::format("--class {}{}", policy_class,
+                  search == analytic::Search::kAuto ? "" : fmt::format(" --search {}", analytic::search_name(search))),
+      [&](const model::Model& m) { return analytic::least_class_work(m, policy_class, search, max_maps); },
+      exhaustive && local.work <= analytic::kMostSearchWork
+          ? fmt::format("give --search local (about {:.3g} policies)", local.policies)
+          : "");
+}
+
+void refuse_unconverged(const model::Model& model, const std::string& source,
+                        const analytic::StationarySummary& summary) {
+  // Another method that fits in memory, the direct ones first: they need no convergence.
+  std::string others;
+  for (analytic::Method m : {analytic::Method::kSparseLu, analytic::Method::kBlockRecursion, analytic::Method::kIterative})
+    if (m != summary.method && exact_engine_refusal(model, m).empty())
+      others += fmt::format("{}--method {}", others.empty() ? "" : " or ", analytic::method_name(m));
+  throw model::InputError(fmt::format(
+      "{}: --method {}: the stationary solve did not converge ({}{}); {}", source, analytic::method_name(summary.method),
+      summary.message, summary.fallback.empty() ? "" : ", after " + summary.fallback,
+      others.empty() ? "no other method fits in memory: lower the capacity" : "give " + others));
 }
 
 model::ControlPolicy policy_or_default(const model::Model& model, const std::string& source,

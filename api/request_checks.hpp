@@ -1,9 +1,13 @@
 #pragma once
 // What every caller of the request layer checks before a request runs, the same for the command
 // line, the Python package and the lab: whether the exact engine's chain fits in this machine's
-// memory, and which policy a scenario stands for when none is named.
+// memory, whether a search's work is within what one request may take, and which policy a scenario
+// stands for when none is named. api::solve and api::optimize make these checks themselves.
+#include <cstdint>
+#include <functional>
 #include <string>
 
+#include "analytic/search_work.hpp"
 #include "analytic/stationary_solver.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
@@ -23,6 +27,23 @@ void require_exact_engine_fits(const model::Model& model, const std::string& sou
 // that would.
 void require_markov_control_fits(const model::Model& model, const std::string& source,
                                  const std::string& what_asked);
+
+// Refuses (model::InputError naming `source` and `what_asked`, e.g. "--class thresholds --search
+// exhaustive") a policy search whose least work, counted before it starts by `least_work` (one of
+// search_work.hpp's), is more than analytic::kMostSearchWork: the policies and states it would solve
+// and, when it helps, `advice` (another search, say); else the largest capacity within the budget.
+void require_search_fits(const model::Model& model, const std::string& source, const std::string& what_asked,
+                         const std::function<analytic::SearchWork(const model::Model&)>& least_work,
+                         const std::string& advice = "");
+// The same for the best of a class of analytic::policy_class_names() ("all": every class), searched
+// as best_of_class and compare_classes do (`max_maps` as their options).
+void require_class_search_fits(const model::Model& model, const std::string& source, const std::string& policy_class,
+                               analytic::Search search, std::int64_t max_maps = 1'000'000);
+// Refuses (model::InputError naming `source`) a stationary solve that stopped unconverged for a model
+// that is valid: what `summary` says, and the --method that answers instead (another that fits in
+// memory), or the capacity to lower when none does.
+[[noreturn]] void refuse_unconverged(const model::Model& model, const std::string& source,
+                                    const analytic::StationarySummary& summary);
 
 // The scenario's own policy, or the only one a one-mode model has; model::InputError naming
 // `source` and how to give one (`how`, e.g. "give --thresholds j1,...,j3 or --levels m0,...,m5")

@@ -7,6 +7,7 @@
 
 #include "analytic/policy_forms.hpp"
 #include "api/json_output.hpp"
+#include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 #include "model/thread_count.hpp"
 
@@ -36,6 +37,9 @@ bool SolveRequest::is_valid(std::string* why) const {
 
 SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
+  model::Model solved = request.model;
+  solved.policy = request.policy;  // the chain is that of the policy solved (memory adds the mode)
+  require_exact_engine_fits(solved, request.source, request.method);
   const analytic::PolicyEvaluator evaluator(request.model, request.method, model::resolved_threads(request.threads),
                                            cancel);
   SolveResult result{.evaluation = [&] {
@@ -52,8 +56,13 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
                      .sojourn = std::nullopt,
                      .transforms = {},
                      .cdf = {}};
-  if (result.evaluation.stationary.summary.status != analytic::SolverStatus::kConverged) return result;
+  const analytic::StationarySummary& summary = result.evaluation.stationary.summary;
   if (cancel && *cancel) return result;
+  // A valid model the method did not solve: say which method will (a cancelled solve comes back as it is).
+  if (summary.status != analytic::SolverStatus::kConverged) {
+    if (summary.message == "cancelled") return result;
+    refuse_unconverged(solved, request.source, summary);
+  }
   const bool wants_laws = request.sojourn || !request.transforms.empty() || !request.cdf_points.empty();
   if (!wants_laws) return result;
   const analytic::SojournTimes laws = evaluator.sojourn_times(result.evaluation);
@@ -96,6 +105,8 @@ nlohmann::json law_json(const FateLaw& law) {
 
 nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
   nlohmann::json j = evaluation_json(result.evaluation);
+  // auto's fall back to a direct method, said where the method is.
+  if (const std::string& note = result.evaluation.stationary.summary.fallback; !note.empty()) j["method_note"] = note;
   if (result.sojourn)
     for (std::size_t f = 0; f < kFates.size(); ++f) j["sojourn"][fate_name(kFates[f])] = law_json((*result.sojourn)[f]);
   for (std::size_t i = 0; i < result.transforms.size(); ++i) {

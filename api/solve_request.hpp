@@ -52,7 +52,9 @@ struct SolveResult {
 };
 
 // Throws model::InputError when the request is not valid, the policy is a form the exact engine
-// does not solve, or the method refuses the model; a failed solve comes back in the summary.
+// does not solve, the method refuses the model, its chain does not fit in memory
+// (require_exact_engine_fits), or the solve stops unconverged (naming the --method that answers); a
+// cancelled solve comes back failed, "cancelled", in the summary.
 SolveResult solve(const SolveRequest& request, const Cancellation* cancel = nullptr);
 // The keys of `solve --json` (interface.md).
 nlohmann::json to_json(const SolveRequest& request, const SolveResult& result);
