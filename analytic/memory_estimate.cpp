@@ -2,7 +2,13 @@
 
 #include "analytic/solver_registry.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <string>
 
 #include <cmath>
 
@@ -75,8 +81,29 @@ MemoryEstimate estimate_memory(const model::Model& model, Method method) {
   return registration(method, model).memory(model);
 }
 
+namespace {
+
+// A cgroup v2 memory.max ("max", absent or unreadable: no limit, 0).
+double cgroup_memory_limit() {
+  std::ifstream in("/sys/fs/cgroup/memory.max");
+  std::string text;
+  if (!(in >> text) || text == "max") return 0;
+  char* end = nullptr;
+  const double bytes = std::strtod(text.c_str(), &end);
+  return end != text.c_str() && bytes > 0 ? bytes : 0;
+}
+
+}  // namespace
+
 double physical_memory_bytes() {
-  return static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  // A container's or `ulimit -v`'s limit ends a solve with an allocation failure long before the
+  // machine's memory would: the estimate is checked against the least of them.
+  double bytes = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  if (const double cgroup = cgroup_memory_limit(); cgroup > 0) bytes = std::min(bytes, cgroup);
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    bytes = std::min(bytes, static_cast<double>(limit.rlim_cur));
+  return bytes;
 }
 
 double available_memory_bytes() { return 0.8 * physical_memory_bytes(); }

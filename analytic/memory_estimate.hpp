@@ -30,7 +30,8 @@ MemoryEstimate sparse_lu_memory(const model::Model& model);
 // and policy iteration's vectors. Measured: 0.85 GB at 262,142 states with N = 4 (the paper's example
 // at K = 16), about 600 bytes a state for each mode and 1,000 more.
 MemoryEstimate markov_control_memory(const model::Model& model);
-// The physical memory of this machine, in bytes.
+// The memory this process may have, in bytes: the machine's, or less under a cgroup's memory.max
+// or an address-space limit (ulimit -v).
 double physical_memory_bytes();
 // What an exact solve may take of it: four fifths, leaving the rest to everything else.
 double available_memory_bytes();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "api/json_output.hpp"
 #include "fit/batched_log.hpp"
@@ -13,6 +14,7 @@
 #include "fit/regime_map_em.hpp"
 #include "fit/regime_map_fit.hpp"
 #include "fit/sample_statistics.hpp"
+#include "fit/time_scale.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::api {
@@ -63,13 +65,24 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
   const double censor_gap = request.censor_gap.value_or(fit::default_censor_gap(times, batch_gap));
   const fit::BatchedLog log = fit::split_batches(times, batch_gap, censor_gap);
   const fit::SampleStatistics sample = fit::sample_statistics(log.intervals, request.lags);
+  if (log.batches < 2)
+    throw model::InputError(fmt::format(
+        "{}: the {} deliveries make one batch ({}): a fit needs at least three", request.source,
+        log.units,
+        times.front() == times.back() ? fmt::format("every timestamp is {}", times.front())
+                                      : fmt::format("--batch-gap {} joins them all", batch_gap)));
   if (sample.size < 2)
     throw model::InputError(
         fmt::format("{}: {} time{} between batches: a fit needs at least two (--batch-gap {} joins "
                     "nearly every delivery?)",
                     request.source, sample.size, sample.size == 1 ? "" : "s", batch_gap));
-  fit::RegimeMapFit map = fit::fit_regime_map(sample.mean, sample.variance, sample.lag_correlations,
-                                              sample.lag_bands, request.phases.value_or(0));
+  fit::RegimeMapFit map;
+  try {
+    map = fit::fit_regime_map(sample.mean, sample.variance, sample.lag_correlations,
+                              sample.lag_bands, request.phases.value_or(0));
+  } catch (const model::InputError& e) {
+    throw model::InputError(fmt::format("{}: {}", request.source, e.what()));
+  }
   std::optional<fit::RegimeMapEm> em;
   if (request.method == "em") {
     // From the moments fit: its regimes' means (spread around the mean for more regimes, or for
@@ -77,7 +90,7 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
     const int shape = request.phases ? std::clamp(*request.phases / request.regimes, 1, 50)
                       : map.regime_scv >= 1
                           ? 1
-                          : std::clamp(static_cast<int>(std::lround(1 / map.regime_scv)), 1, 50);
+                          : static_cast<int>(std::lround(std::clamp(1 / map.regime_scv, 1.0, 50.0)));
     const int n = request.regimes;
     std::vector<double> means;
     if (n == 2 && map.regime_means.size() == 2) {
@@ -168,6 +181,17 @@ nlohmann::json fit_law(const FitLawRequest& request) {
   fit::PhaseTypeFit ph;
   std::optional<fit::EmFit> em;
   try {
+    if (!request.sample.empty()) {
+      const auto [least, most] = std::minmax_element(request.sample.begin(), request.sample.end());
+      if (*least == *most)
+        throw model::InputError(
+            fmt::format("every value is {}: a constant time is no phase-type law", *least));
+      // Values too large or too small for their moments in a double: said before any method runs.
+      fit::require_time_scale(moments[0],
+                              std::isfinite(moments[2]) ? moments[1]
+                                                        : std::numeric_limits<double>::infinity(),
+                              "the sample");
+    }
     if (request.method == "em") {
       em = fit::fit_hyperexponential_em(request.sample, request.phases);
       ph.beta = em->beta;

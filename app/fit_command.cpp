@@ -16,6 +16,7 @@
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
 #include "fit/timestamp_log.hpp"
+#include "scenarios/scenario_loader.hpp"
 #include "scenarios/shipped_files.hpp"
 #include "scenarios/yaml_document.hpp"
 #include "scenarios/yaml_json.hpp"
@@ -107,6 +108,11 @@ int run_arrivals(const FitArrivalsOptions& o) {
                                   .phases = o.phases,
                                   .robots = o.robots.value_or(1)};
   if (std::string why; !request.is_valid(&why)) throw UsageError(why);
+  // Every check before any work or any write: a refusal leaves no file behind.
+  if (!o.plot.empty() && !std::filesystem::is_directory(o.plot))
+    throw UsageError(
+        fmt::format("--plot {}: give an existing directory (the figures go there)", o.plot));
+  if (!o.plot.empty()) validation::require_writable_directory(o.plot, "--plot " + o.plot);
   nlohmann::json base;
   if (!o.scenario.empty()) {
     const scenarios::Scenario read = load(o.scenario);  // refused now if it breaks a rule
@@ -115,22 +121,24 @@ int run_arrivals(const FitArrivalsOptions& o) {
   }
   request.times = fit::read_timestamps(scenarios::locate_log(o.log).string(), o.column);
   nlohmann::json j = api::fit_arrivals(request);
+  // NEW must read back under the same rules as any scenario (BASE's policy may need more modes than
+  // --robots gives): checked on its text, before it is written.
+  std::unique_ptr<validation::OutputFile> out;
   if (!o.out.empty()) {
-    validation::OutputFile file(o.out, "--out " + o.out);
-    file.stream() << fmt::format("# {} with its arrivals fitted to {} by `crawlq fit arrivals`\n",
-                                 o.scenario, o.log)
-                  << api::with_fitted_arrivals(base, j).dump(2) << "\n";
-    file.commit();
-    load(o.out);  // what was written reads back under the same rules
+    const std::string text =
+        fmt::format("# {} with its arrivals fitted to {} by `crawlq fit arrivals`\n", o.scenario,
+                    o.log) +
+        api::with_fitted_arrivals(base, j).dump(2) + "\n";
+    const std::filesystem::path directory = std::filesystem::path(o.out).parent_path();
+    scenarios::parse_scenario(text, fmt::format("--out {} (not written)", o.out),
+                              directory.empty() ? "." : directory);
+    out = std::make_unique<validation::OutputFile>(o.out, "--out " + o.out);
+    out->stream() << text;
     j["out"] = o.out;
   }
   std::vector<std::string> drawn;
-  if (!o.plot.empty()) {
-    if (!std::filesystem::is_directory(o.plot))
-      throw UsageError(
-          fmt::format("--plot {}: give an existing directory (the figures go there)", o.plot));
-    drawn = draw_fit(j, o.plot, o.log);
-  }
+  if (!o.plot.empty()) drawn = draw_fit(j, o.plot, o.log);
+  if (out) out->commit();  // last: a figure that failed leaves NEW unwritten
   if (o.json) {
     std::cout << j.dump(2) << '\n';
     return 0;

@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <type_traits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,8 +18,11 @@
 #include "api/optimize_request.hpp"
 #include "api/request_checks.hpp"
 #include "api/scenario_source.hpp"
+#include "analytic/memory_estimate.hpp"
+#include "app/lab_body.hpp"
 #include "model/input_error.hpp"
 #include "scenarios/yaml_json.hpp"
+#include "scenarios/yaml_reader.hpp"
 #include "sim/horizon.hpp"
 #include "sim/observer.hpp"
 #include "sim/policy.hpp"
@@ -28,17 +33,48 @@ namespace crawlq::app {
 
 namespace {
 
-// A body's value at `key` as T, or `fallback` when absent; InputError naming the key otherwise.
+// A body's value at `key` as T, or `fallback` when absent; InputError naming the key when it is not
+// a T (a whole number outside T's range included: a double would be cast without a check).
 template <class T>
 T field(const nlohmann::json& body, const char* key, T fallback) {
   const auto found = body.find(key);
   if (found == body.end() || found->is_null()) return fallback;
-  try {
-    return found->get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw model::InputError(
-        key, fmt::format("'{}' is not the kind of value this key takes", found->dump()));
+  const auto refuse = [&] {
+    return model::InputError(
+        key, fmt::format("'{}' is not the kind of value this key takes", scenarios::shortened(safe_dump(*found))));
+  };
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (!found->is_number()) throw refuse();
+    const double value = found->get<double>();
+    if (found->is_number_float() && value != std::floor(value)) throw refuse();
+    if (!(value >= static_cast<double>(std::numeric_limits<T>::min()) &&
+          value <= static_cast<double>(std::numeric_limits<T>::max())))
+      throw model::InputError(key, fmt::format("{}: out of range", safe_dump(*found)));
+    if (found->is_number_integer()) {
+      if (found->is_number_unsigned()) return static_cast<T>(found->get<std::uint64_t>());
+      const auto whole = found->get<std::int64_t>();
+      if (std::is_unsigned_v<T> && whole < 0)
+        throw model::InputError(key, fmt::format("{}: out of range", whole));
+      return static_cast<T>(whole);
+    }
+    return static_cast<T>(value);
+  } else {
+    try {
+      return found->get<T>();
+    } catch (const nlohmann::json::exception&) {
+      throw refuse();
+    }
   }
+}
+
+// The lab never reads a file that a request names: a policy table comes as its rows.
+void refuse_table_file(const nlohmann::json& policy, const std::string& where) {
+  if (!policy.is_object()) return;
+  const auto table = policy.find("table");
+  if (table != policy.end() && !table->is_array())
+    throw model::InputError(where + ".table",
+                            "the lab reads no file a request names: give the table's robots values "
+                            "as a list, one per state in the order of solve --export");
 }
 
 struct LabScenario {
@@ -60,11 +96,16 @@ LabScenario read(const nlohmann::json& body) {
       .label = field<std::string>(body, "name", "scenario"),
       .directory = ".",
       .changes = {}};
-  for (const auto& change : field<nlohmann::json>(body, "changes", nlohmann::json::array())) {
+  const nlohmann::json form =
+      scenario->is_string() ? scenarios::yaml_to_json(scenario->get<std::string>(), source.label) : *scenario;
+  if (form.is_object() && form.contains("policy")) refuse_table_file(form.at("policy"), "policy");
+  const nlohmann::json changes = field<nlohmann::json>(body, "changes", nlohmann::json::array());
+  if (!changes.is_array()) throw model::InputError("changes", "give a list of [\"parameter\", value]");
+  for (const auto& change : changes) {
     if (!change.is_array() || change.size() != 2 || !change[0].is_string() ||
         !change[1].is_number())
-      throw model::InputError("changes",
-                              fmt::format("{}: give [\"parameter\", value]", change.dump()));
+      throw model::InputError("changes", fmt::format("{}: give [\"parameter\", value]",
+                                                     scenarios::shortened(safe_dump(change))));
     source.changes.emplace_back(change[0].get<std::string>(), change[1].get<double>());
   }
   return {source.label, api::read_scenario(source)};
@@ -72,8 +113,10 @@ LabScenario read(const nlohmann::json& body) {
 
 model::ControlPolicy policy_of(const nlohmann::json& body, const LabScenario& s) {
   const auto policy = body.find("policy");
-  if (policy != body.end() && !policy->is_null())
+  if (policy != body.end() && !policy->is_null()) {
+    refuse_table_file(*policy, "policy");
     return scenarios::parse_policy(policy->dump(), "policy", s.scenario.model);
+  }
   return api::policy_or_default(s.scenario.model, s.label,
                                 "give \"policy\": {\"thresholds\": [...]} or another form");
 }
@@ -108,14 +151,26 @@ class PathRecorder final : public sim::Observer {
   std::atomic<bool> full_{false};
 };
 
+// The wait for the request's share of the lab, held while the work runs (nothing without a gate).
+std::shared_ptr<void> admitted(const LabRun& run, double bytes, bool long_work) {
+  return run.admit ? run.admit(bytes, long_work) : nullptr;
+}
+
+// A solve this small answers in a blink: it does not queue behind optimisations.
+constexpr double kLargestQuickStates = 2e5;
+// A simulation holds a few pages' clocks and the path's events: far below this.
+constexpr double kSimulationBytes = 64.0 * (1 << 20);
+
+// A landscape's whole work, in states solved over its grid: seconds, not hours.
+constexpr double kMostLandscapeStates = 2e8;
+
 // The page's path: enough to watch for a minute, little enough to send at once.
 constexpr std::size_t kMostPathEvents = 20000;
 constexpr double kPathEvents = 2000, kReplicationEvents = 2e5;
 
 }  // namespace
 
-std::function<void(const LabEmit&, const api::Cancellation*)> lab_simulation(
-    const nlohmann::json& body) {
+std::function<void(const LabEmit&)> lab_simulation(const nlohmann::json& body, const LabRun& run) {
   const auto s = std::make_shared<const LabScenario>(read(body));
   const model::Model& model = s->scenario.model;
   const model::ControlPolicy policy = policy_of(body, *s);
@@ -134,12 +189,14 @@ std::function<void(const LabEmit&, const api::Cancellation*)> lab_simulation(
   if ((path_horizon + 1.1 * horizon * replications) * per_time > 1e9)
     throw model::InputError(
         "horizon", "more than 10^9 events in all: give a shorter horizon or fewer replications");
-  return [s, simulated, seed, replications, path_horizon, horizon](
-             const LabEmit& emit, const api::Cancellation* cancel) {
+  std::shared_ptr<void> ticket = admitted(run, kSimulationBytes, true);
+  const api::Cancellation* cancel = run.cancel;
+  return [s, simulated, seed, replications, path_horizon, horizon, ticket, cancel](const LabEmit& emit) {
     const model::Model& model = s->scenario.model;
     PathRecorder path(kMostPathEvents);
     sim::Simulator(model, *simulated)
         .run(seed, 0, 0.0, path_horizon, {&path}, sim::RunLimits{.stop = &path.full()});
+    if (cancel && *cancel) return;
     if (!emit("path", {{"events", path.take()}, {"horizon", path_horizon}})) return;
 
     sim::ReplicationPlan plan{.seed = seed,
@@ -169,7 +226,7 @@ std::function<void(const LabEmit&, const api::Cancellation*)> lab_simulation(
   };
 }
 
-nlohmann::json lab_solve(const nlohmann::json& body, const api::Cancellation* cancel) {
+nlohmann::json lab_solve(const nlohmann::json& body, const LabRun& run) {
   const LabScenario s = read(body);
   api::SolveRequest request{.source = s.label,
                             .model = s.scenario.model,
@@ -181,7 +238,9 @@ nlohmann::json lab_solve(const nlohmann::json& body, const api::Cancellation* ca
                             .cdf_points = {}};
   request.model.policy = request.policy;
   api::require_exact_engine_fits(request.model, s.label);
-  const api::SolveResult result = api::solve(request, cancel);
+  const analytic::MemoryEstimate need = analytic::estimate_memory(request.model);
+  const auto ticket = admitted(run, need.bytes, request.sojourn || need.states > kLargestQuickStates);
+  const api::SolveResult result = api::solve(request, run.cancel);
   const auto& summary = result.evaluation.stationary.summary;
   if (summary.status != analytic::SolverStatus::kConverged)
     throw std::runtime_error(
@@ -189,7 +248,7 @@ nlohmann::json lab_solve(const nlohmann::json& body, const api::Cancellation* ca
   return api::to_json(request, result);
 }
 
-nlohmann::json lab_optimize(const nlohmann::json& body, const api::Cancellation* cancel) {
+nlohmann::json lab_optimize(const nlohmann::json& body, const LabRun& run) {
   const LabScenario s = read(body);
   const std::string policy_class = field<std::string>(body, "class", "thresholds");
   api::OptimizeRequest request{.source = s.label,
@@ -211,10 +270,14 @@ nlohmann::json lab_optimize(const nlohmann::json& body, const api::Cancellation*
   model::Model searched = request.model;
   searched.policy.reset();
   api::require_exact_engine_fits(searched, s.label);
+  double bytes = analytic::estimate_memory(searched).bytes;
   if (request.policy_class == api::PolicyClass::kMarkov ||
-      request.policy_class == api::PolicyClass::kAll)
+      request.policy_class == api::PolicyClass::kAll) {
     api::require_markov_control_fits(searched, s.label, "class " + policy_class);
-  return api::to_json(request, api::optimize(request, cancel));
+    bytes = std::max(bytes, analytic::markov_control_memory(searched).bytes);
+  }
+  const auto ticket = admitted(run, bytes, true);
+  return api::to_json(request, api::optimize(request, run.cancel));
 }
 
 nlohmann::json lab_describe(const nlohmann::json& body) {
@@ -230,7 +293,7 @@ nlohmann::json lab_scenario_form(const nlohmann::json& body) {
                            : scenario}};
 }
 
-nlohmann::json lab_landscape(const nlohmann::json& body, const api::Cancellation* cancel) {
+nlohmann::json lab_landscape(const nlohmann::json& body, const LabRun& run) {
   const LabScenario s = read(body);
   model::Model model = s.scenario.model;
   model.policy.reset();
@@ -250,11 +313,22 @@ nlohmann::json lab_landscape(const nlohmann::json& body, const api::Cancellation
     throw model::InputError("axes",
                             fmt::format("give two different thresholds from 0 to {}", modes - 2));
   api::require_exact_engine_fits(model, s.label);
-  const analytic::PolicyEvaluator evaluator(model, analytic::Method::kAuto, 1, cancel);
+  const analytic::MemoryEstimate need = analytic::estimate_memory(model);
+  // Half the grid is ordered: that many solves of the whole chain.
+  const double solves = 0.5 * (capacity + 2.0) * (capacity + 2.0);
+  if (solves * need.states > kMostLandscapeStates)
+    throw model::InputError(
+        "capacity", fmt::format("a landscape at capacity {} is {:.0f} solves of {:.0f} states each, "
+                                "more than the lab computes for one page ({:.0e} states in all): give "
+                                "a smaller capacity",
+                                capacity, solves, need.states, kMostLandscapeStates));
+  const auto ticket = admitted(run, need.bytes, true);
+  const analytic::PolicyEvaluator evaluator(model, analytic::Method::kAuto, 1, run.cancel);
   nlohmann::json values = nlohmann::json::array(), grid = nlohmann::json::array();
   for (int j = -1; j <= capacity; ++j) values.push_back(j);
   std::optional<std::pair<std::vector<int>, double>> best;
   for (int a = -1; a <= capacity; ++a) {
+    if (run.cancel && *run.cancel) throw std::runtime_error("cancelled");
     nlohmann::json row = nlohmann::json::array();
     for (int b = -1; b <= capacity; ++b) {
       thresholds[static_cast<std::size_t>(axes[0])] = a;

@@ -7,8 +7,10 @@
 // Body: {"scenario": {...} or "the text of a scenario file", "name": "label for messages"
 // (optional), "changes": [["capacity", 8],
 // ...] (optional, any `sweep --param`), "policy": {...} (optional, a scenario's `policy:` forms),
-// and the options of each route}.
+// and the options of each route}. A policy table comes as its rows ({"table": [r0, r1, ...]}): the
+// lab reads no file a request names.
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -16,10 +18,19 @@
 
 namespace crawlq::app {
 
+// What a route needs from the server around it: the request's cancellation (its client left, or
+// the lab is stopping), and the wait for its share of the lab's memory and cores, called once the
+// need is known and before any work (`long_work`: optimize, landscape, simulate, a large solve).
+// What `admit` returns is held while the work runs. Either may be empty (tests, the command line).
+struct LabRun {
+  const api::Cancellation* cancel = nullptr;
+  std::function<std::shared_ptr<void>(double bytes, bool long_work)> admit;
+};
+
 // {"sojourn": bool}: `crawlq solve --json`.
-nlohmann::json lab_solve(const nlohmann::json& body, const api::Cancellation* cancel = nullptr);
+nlohmann::json lab_solve(const nlohmann::json& body, const LabRun& run = {});
 // {"class": "thresholds" | ..., "search": "auto" | ...}: `crawlq optimize --json`.
-nlohmann::json lab_optimize(const nlohmann::json& body, const api::Cancellation* cancel = nullptr);
+nlohmann::json lab_optimize(const nlohmann::json& body, const LabRun& run = {});
 // `crawlq describe --json`.
 nlohmann::json lab_describe(const nlohmann::json& body);
 // {"scenario": its JSON form}, for a scenario given as text; checked as `describe` checks it.
@@ -27,7 +38,7 @@ nlohmann::json lab_scenario_form(const nlohmann::json& body);
 // The cost over two thresholds: {"thresholds": [j1, ...] (the others' values), "axes": [a, b]
 // (which two vary, 0-based)} -> {"axes", "values": [-1..K], "cost": [[cost or null]] (row: axis a's
 // value, column: axis b's; null where the vector would decrease), "best": {"thresholds", "cost"}}.
-nlohmann::json lab_landscape(const nlohmann::json& body, const api::Cancellation* cancel = nullptr);
+nlohmann::json lab_landscape(const nlohmann::json& body, const LabRun& run = {});
 
 // The simulation as the page animates it, sent as it is made: `emit(kind, data)` once with kind
 // "path"
@@ -36,11 +47,10 @@ nlohmann::json lab_landscape(const nlohmann::json& body, const api::Cancellation
 // then once a round with kind "estimates" ({"replications", every scalar measure as {"mean",
 // "half_width"}}) as independent replications add up. Body options: "seed" (1), "path_horizon"
 // (time units of the path, default about 2000 events of it), "replications" (20), "horizon" (each
-// replication's, default about 200,000 events). lab_simulation checks the body (model::InputError)
-// and returns the run, which stops when `emit` returns false (the page went away) or `cancel` is
-// set.
+// replication's, default about 200,000 events). lab_simulation checks the body (model::InputError),
+// waits for admission (run.admit) and returns the run, which stops when `emit` returns false (the
+// page went away) or `run.cancel` is set.
 using LabEmit = std::function<bool(const std::string& kind, const nlohmann::json& data)>;
-std::function<void(const LabEmit& emit, const api::Cancellation* cancel)> lab_simulation(
-    const nlohmann::json& body);
+std::function<void(const LabEmit& emit)> lab_simulation(const nlohmann::json& body, const LabRun& run = {});
 
 }  // namespace crawlq::app

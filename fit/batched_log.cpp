@@ -14,7 +14,8 @@ constexpr double kClearSplit = 100;
 void batch_starts(const std::vector<double>& times, double batch_gap, std::vector<double>& starts,
                   std::vector<long>& sizes) {
   for (std::size_t i = 0; i < times.size(); ++i) {
-    if (i > 0 && times[i] - times[i - 1] < batch_gap) {
+    // Equal times are one batch whatever the gap: a time of 0 between batches is no MAP's.
+    if (i > 0 && (times[i] - times[i - 1] < batch_gap || times[i] == times[i - 1])) {
       ++sizes.back();
     } else {
       starts.push_back(times[i]);
@@ -30,6 +31,7 @@ double default_batch_gap(const std::vector<double>& times) {
   gaps.reserve(times.size());
   for (std::size_t i = 1; i < times.size(); ++i)
     if (times[i] > times[i - 1]) gaps.push_back(times[i] - times[i - 1]);
+  if (gaps.empty()) return 0;  // every time equal
   std::sort(gaps.begin(), gaps.end());
   // The widest split of the sorted gaps, by ratio: deliveries of one batch come far closer together
   // than batches do. Only a split of 100 times or more is taken for one; else equal times alone

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "fit/em_iterations.hpp"
+#include "fit/time_scale.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::fit {
@@ -37,8 +38,12 @@ EmFit fit_hyperexponential_em(const std::vector<double>& sample, int phases, int
   if (phases < 1 || phases > 20)
     throw model::InputError(fmt::format("--phases {}: give 1 to 20", phases));
   if (sample.size() < 2) throw model::InputError("a sample of at least two times");
-  double mean = 0;
-  for (const double x : sample) mean += x / static_cast<double>(sample.size());
+  double mean = 0, second = 0;
+  for (const double x : sample) {
+    mean += x / static_cast<double>(sample.size());
+    second += x * x / static_cast<double>(sample.size());
+  }
+  require_time_scale(mean, second, "the sample");
   // Start: rates spread by factors of 4 around 1/mean, equal weights (a symmetric start would stay
   // symmetric).
   std::vector<double> p(static_cast<std::size_t>(phases), 1.0 / phases),

@@ -114,8 +114,9 @@ std::vector<double> map_interval_quantiles(const model::Matrix& d0, const model:
   const double mean = pi.dot((-d0).partialPivLu().solve(model::Vector::Ones(d0.rows())));
   std::vector<double> quantiles;
   for (const double p : probabilities) {
-    double low = 0, high = mean;
-    while (survival(high) > 1 - p) high *= 2;
+    double low = 0, high = mean > 0 ? mean : 1;
+    // Doubling past the largest double ends in inf, whose survival is 0.
+    for (int doubling = 0; doubling < 2100 && survival(high) > 1 - p; ++doubling) high *= 2;
     for (int step = 0; step < 100 && high - low > 1e-12 * high; ++step) {
       const double middle = 0.5 * (low + high);
       (survival(middle) > 1 - p ? low : high) = middle;

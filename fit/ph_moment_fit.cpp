@@ -5,9 +5,10 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <unsupported/Eigen/MatrixFunctions>
 
+#include "fit/map_statistics.hpp"
 #include "fit/regime_map_fit.hpp"
+#include "fit/time_scale.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::fit {
@@ -15,6 +16,7 @@ namespace crawlq::fit {
 namespace {
 
 constexpr int kMostErlangPhases = 100;
+constexpr double kLargestScv = 1e100;
 
 struct TwoPoints {
   double x, y, p;
@@ -56,32 +58,60 @@ PhaseTypeFit fit_three_moments(double m1, double m2, double m3) {
   if (!(m1 > 0) || !std::isfinite(m1) || !std::isfinite(m2) || !std::isfinite(m3))
     throw model::InputError(
         fmt::format("moments {}, {}, {}: the first must be > 0 and all finite", m1, m2, m3));
-  const double scv = m2 / (m1 * m1) - 1;
-  if (!(scv > 1e-12))
+  require_time_scale(m1, m2, "the moments");
+  // The fit of the law of X / m1, whose moments are those below, with its rates divided by m1: the
+  // same law, computed without m1^3 leaving a double's range.
+  const double n2 = m2 / m1 / m1, n3 = m3 / m1 / m1 / m1;
+  const double scv = n2 - 1;
+  // Beyond, the fitted law's m3 (of order scv^2 m1^3) leaves a double whatever the time unit.
+  if (!(scv <= kLargestScv) || !std::isfinite(n3))
+    throw model::InputError(fmt::format(
+        "moments {}, {}, {}: scv {:.3g} or m3/m1^3 {:.3g} past what a double holds of a law (scv "
+        "{:g} at most)",
+        m1, m2, m3, scv, n3, kLargestScv));
+  if (!(scv > 0))
     throw model::InputError(
         fmt::format("moments {}, {}: m2 must exceed m1^2 (a variance > 0); a constant time is no "
                     "phase-type law",
                     m1, m2));
-  // Erlang-k shape factors: E[X^n] = mean^n k (k+1) ... (k+n-1) / k^n; k = 1 is the exponential.
-  // Two Erlang-k laws reach scv >= 1/k only; the fewest phases that reach all three moments win.
-  const int fewest = scv >= 1 ? 1 : static_cast<int>(std::ceil(1 / scv - 1e-12));
-  for (int k = fewest; k <= kMostErlangPhases; ++k) {
-    const double c2 = (k + 1.0) / k, c3 = (k + 1.0) * (k + 2.0) / (k * static_cast<double>(k));
-    if (const auto t = two_points(m1, m2 / c2, m3 / c3)) return erlang_mixture(k, *t);
-  }
-  // No k reaches m3: the first two moments alone.
   PhaseTypeFit fit;
+  // Two Erlang-k laws reach scv >= 1/k only; the fewest phases that reach all three moments win.
+  // Below 1/kMostErlangPhases none does: the closest, Erlang-kMostErlangPhases, below.
+  if (scv * kMostErlangPhases >= 1) {
+    // Erlang-k shape factors: E[X^n] = mean^n k (k+1) ... (k+n-1) / k^n; k = 1 is the exponential.
+    const int fewest = scv >= 1 ? 1 : static_cast<int>(std::ceil(1 / scv - 1e-12));
+    for (int k = fewest; k <= kMostErlangPhases; ++k) {
+      const double c2 = (k + 1.0) / k, c3 = (k + 1.0) * (k + 2.0) / (k * static_cast<double>(k));
+      const auto t = two_points(1, n2 / c2, n3 / c3);
+      if (!t) continue;
+      // Far apart means (scv 10^8) lose the moments to rounding: such a mixture is no match. Its
+      // moments are c_n (p x^n + (1 - p) y^n).
+      const auto moment = [&](int n, double c) { return c * (t->p * std::pow(t->x, n) + (1 - t->p) * std::pow(t->y, n)); };
+      if (std::abs(moment(1, 1) - 1) > 1e-8 || std::abs(moment(2, c2) / n2 - 1) > 1e-8 ||
+          std::abs(moment(3, c3) / n3 - 1) > 1e-8)
+        continue;
+      fit = erlang_mixture(k, *t);
+      fit.s /= m1;
+      return fit;
+    }
+  }
+  // No k reaches m3: the first two moments alone, or the mean alone below scv 1/kMostErlangPhases.
   model::RowVector alpha;
   model::Matrix t;
-  phase_type_with(m1, scv, kMostErlangPhases, alpha, t);
+  phase_type_with(1, scv, kMostErlangPhases, alpha, t);
   fit.beta = alpha;
-  fit.s = t;
+  fit.s = t / m1;
   fit.third_moment_matched = false;
-  fit.note = fmt::format(
-      "no mixture of two Erlang or exponential laws has m3 = {:.6g} with these m1 and m2; the "
-      "first "
-      "two moments are matched",
-      m3);
+  if (scv * kMostErlangPhases < 1)
+    fit.note = fmt::format(
+        "scv {:.6g} would need {:.3g} phases; Erlang-{} (scv {:g}), the closest law fitted, matches "
+        "the mean alone",
+        scv, std::ceil(1 / scv), kMostErlangPhases, 1.0 / kMostErlangPhases);
+  else
+    fit.note = fmt::format(
+        "no mixture of two Erlang or exponential laws has m3 = {:.6g} with these m1 and m2; the "
+        "first two moments are matched",
+        m3);
   return fit;
 }
 
@@ -111,14 +141,11 @@ std::vector<double> sample_moments(const std::vector<double>& sample, int count)
 
 double phase_type_log_likelihood(const model::RowVector& beta, const model::Matrix& s,
                                  const std::vector<double>& sample) {
+  // The sample as a renewal MAP's times (D0 = S, D1 = s_0 beta): its likelihood takes exp(S x) in
+  // O(k^2) for the Erlang chains fitted here, where a matrix exponential a time took minutes for a
+  // sample of 10^5 under Erlang-100.
   const model::Vector exits = -s * model::Vector::Ones(s.rows());
-  double total = 0;
-  for (const double x : sample) {
-    const double density = (beta * (s * x).exp() * exits)(0);
-    if (!(density > 0)) return -std::numeric_limits<double>::infinity();
-    total += std::log(density);
-  }
-  return total;
+  return map_log_likelihood(s, exits * beta, {sample});
 }
 
 }  // namespace crawlq::fit

@@ -8,8 +8,8 @@
 // factors leaves b_1, b_2, b_3, the moments of a two-point law on {x, y}: x and y are the roots of
 // t^2 - s t + q with s = (b_3 - b_1 b_2) / (b_2 - b_1^2), q = s b_1 - b_2 (Prony), and p = (b_1 -
 // y)/(x - y). Moments that need more than 100 phases, or are no law's (m1 m3 < m2^2), are out of
-// reach; then the first two are matched (Tijms' Erlang(k-1)/Erlang(k) mixture, or balanced means)
-// and the note says so.
+// reach; then the first two are matched (Tijms' Erlang(k-1)/Erlang(k) mixture, or balanced means),
+// or below scv 1/100 the mean alone (Erlang-100), and the note says so.
 #include <string>
 #include <vector>
 
@@ -24,8 +24,8 @@ struct PhaseTypeFit {
   std::string note;
 };
 
-// m1 > 0, m2 > m1^2 (a positive variance; m2 == m1^2 is a constant, which no PH is); InputError
-// otherwise.
+// m1 > 0, m2 > m1^2 (a positive variance; m2 == m1^2 is a constant, which no PH is), m1 within
+// fit/time_scale.hpp's range; InputError otherwise. A scv below 1/100 gets Erlang-100 and a note.
 PhaseTypeFit fit_three_moments(double m1, double m2, double m3);
 
 // E[X^n] = n! beta (-S)^-n e, n = 1..count.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fit/time_scale.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::fit {
@@ -26,16 +27,20 @@ void phase_type_with(double mean, double scv, int most_phases, model::RowVector&
     return;
   }
   if (scv > 1) {
-    const double q = 0.5 * (1 + std::sqrt((scv - 1) / (scv + 1)));
+    const double root = std::sqrt((scv - 1) / (scv + 1)), q = 0.5 * (1 + root);
+    // 1 - q as (1 - root^2) / (2 (1 + root)): 1 - q itself is 0 in a double past scv 10^16.
+    const double rest = 1 / ((scv + 1) * (1 + root));
     alpha.resize(2);
-    alpha << q, 1 - q;
+    alpha << q, rest;
     t = model::Matrix::Zero(2, 2);
     t(0, 0) = -2 * q / mean;
-    t(1, 1) = -2 * (1 - q) / mean;
+    t(1, 1) = -2 * rest / mean;
     return;
   }
-  // 1/k <= scv < 1/(k-1): Erlang(k-1) with probability q, Erlang(k) otherwise, one rate.
-  const int k = std::min(most_phases, static_cast<int>(std::ceil(1 / scv - 1e-12)));
+  // 1/k <= scv < 1/(k-1): Erlang(k-1) with probability q, Erlang(k) otherwise, one rate. The
+  // phases are counted as a double first: 1/scv of a nearly constant time is past any int.
+  const int k = static_cast<int>(
+      std::min(static_cast<double>(most_phases), std::ceil(1 / std::max(scv, 1e-300) - 1e-12)));
   const double w = std::max(scv, 1.0 / k);
   const double q = (k * w - std::sqrt(k * (1 + w) - k * k * w)) / (1 + w);
   const double rate = (k - q) / mean;
@@ -51,11 +56,10 @@ void phase_type_with(double mean, double scv, int most_phases, model::RowVector&
 
 RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<double>& lags,
                             const std::vector<double>& bands, int most_phases) {
-  if (!(mean > 0) || !(variance > 0))
-    throw model::InputError(
-        fmt::format("the times between batches have mean {} and variance {}: a MAP needs both > 0",
-                    mean, variance));
+  require_time_scale(mean, variance, "the times between batches");
   RegimeMapFit fit;
+  if (variance == 0)
+    fit.note = fmt::format("the times between batches are all {:.6g}: no MAP's are constant", mean);
   // The geometric decay: least squares of log r_k on k over the lags whose correlation is positive
   // and outside its band, lag 1 matched exactly.
   std::vector<std::pair<double, double>> points;

@@ -4,12 +4,11 @@
 
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string_view>
 
 #include "model/input_error.hpp"
+#include "model/text_file.hpp"
 
 namespace crawlq::fit {
 
@@ -105,14 +104,6 @@ std::vector<double> parse_values(const std::string& text, const std::string& lab
   return times;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw model::InputError(fmt::format("{}: cannot open the file", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 std::vector<double> parse_timestamps(const std::string& text, const std::string& label,
@@ -126,11 +117,11 @@ std::vector<double> parse_sample(const std::string& text, const std::string& lab
 }
 
 std::vector<double> read_timestamps(const std::string& path, const std::string& column) {
-  return parse_timestamps(read_text(path), path, column);
+  return parse_timestamps(model::read_text_file(path, "a log", model::kMostLogBytes), path, column);
 }
 
 std::vector<double> read_sample(const std::string& path, const std::string& column) {
-  return parse_sample(read_text(path), path, column);
+  return parse_sample(model::read_text_file(path, "a sample", model::kMostLogBytes), path, column);
 }
 
 }  // namespace crawlq::fit

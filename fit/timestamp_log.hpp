@@ -2,7 +2,8 @@
 // A crawler's delivery log: one timestamp a line (plain text), or one column of a CSV file with a
 // header. Blank lines and lines starting with '#' are skipped. Every refusal names the file and the
 // line: a log that is empty, holds one timestamp, is out of time order, or holds text where a time
-// should be.
+// should be. Files are read as model/text_file.hpp says: a regular file of 256 MiB at most
+// (model::kMostLogBytes), UTF-8 text.
 #include <string>
 #include <vector>
 

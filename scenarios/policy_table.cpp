@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
 
 #include "model/input_error.hpp"
 #include "model/number_text.hpp"
+#include "model/text_file.hpp"
 
 namespace crawlq::scenarios {
 
@@ -31,8 +31,12 @@ std::vector<std::string> fields(const std::string& line) {
 }  // namespace
 
 std::vector<int> read_policy_table(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw model::InputError(file.string(), "cannot read the policy table");
+  return parse_policy_table(model::read_text_file(file, "a policy table", model::kMostScenarioBytes),
+                            file.string());
+}
+
+std::vector<int> parse_policy_table(const std::string& text, const std::string& label) {
+  std::istringstream in(text);
   std::vector<int> robots;
   std::optional<std::size_t> column;  // of `robots`; a bare list has one column
   std::string line;
@@ -44,14 +48,14 @@ std::vector<int> read_policy_table(const std::filesystem::path& file) {
       if (header) {
         const auto at = std::find(row.begin(), row.end(), "robots");
         if (at == row.end())
-          throw model::InputError(fmt::format("{} line {}", file.string(), number),
+          throw model::InputError(fmt::format("{} line {}", label, number),
                                   "the header has no `robots` column");
         column = static_cast<std::size_t>(at - row.begin());
         continue;
       }
       column = row.size() - 1;
     }
-    const std::string where = fmt::format("{} line {}", file.string(), number);
+    const std::string where = fmt::format("{} line {}", label, number);
     if (*column >= row.size()) throw model::InputError(where, fmt::format("no robots value (column {})", *column + 1));
     const std::string& text = row[*column];
     const auto value = model::parse_whole_number(text, -1'000'000, 1'000'000);

@@ -204,9 +204,14 @@ model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int ph
     throw model::InputError(r.path(), "give exactly one of thresholds, levels, hysteresis, phase-aware, memory or table");
   if (r.has("table")) {
     const YamlReader t = r.at("table");
-    const std::filesystem::path file = directory / t.text();
     if (model::chain_states(capacity, phases, service_phases, clock_phases) == 0)
       throw model::InputError(t.path(), "the chain has more than 2^40 states: no table can list them");
+    // The robots column itself, for callers that hold a table as data (the lab reads no file a
+    // request names).
+    if (t.is_sequence())
+      return model::make_table(t.integers(), capacity, phases, service_phases, clock_phases, modes, t.path(),
+                               t.path());
+    const std::filesystem::path file = directory / t.text();
     return model::make_table(read_policy_table(file), capacity, phases, service_phases, clock_phases, modes,
                              file.string(), t.path());
   }

@@ -1,16 +1,14 @@
 #include "scenarios/yaml_document.hpp"
 
-#include <array>
+#include <algorithm>
 #include <optional>
-#include <fstream>
+
+#include "model/text_file.hpp"
 
 namespace crawlq::scenarios {
 
 namespace {
 
-// The largest scenario file read: the paper's examples are a few kilobytes; a model with hundreds of
-// phases is a few megabytes.
-constexpr std::size_t kMostFileBytes = 64u << 20;
 // Flow collections nested deeper than this are refused before the (recursive) parser sees them.
 constexpr int kMostNesting = 64;
 
@@ -47,35 +45,71 @@ std::optional<Place> too_deep(const std::string& text) {
   return std::nullopt;
 }
 
+// Aliases let a short text name a graph whose expansion is exponential (a "billion laughs": nine
+// lists of nine aliases to the list before hold 10^9 numbers in 2 KB) or endless (an alias inside
+// the list it names). Every reader of a document walks its expansion (a scenario's keys, its JSON
+// form), so each document is walked once here under a budget: as many nodes as a text without
+// aliases could hold (fewer than two a byte: `{a,b}` is five), a million at least, nested no deeper
+// than flow collections may be.
+class ExpansionBudget {
+ public:
+  ExpansionBudget(std::size_t text_bytes, const std::string& label)
+      : left_(std::max<std::size_t>(std::size_t{1} << 20, 2 * text_bytes)), most_(left_), label_(label) {}
+
+  void walk(const YAML::Node& node, int depth) {
+    if (depth > kMostNesting)
+      refuse(node, fmt::format("nested more than {} deep (an alias inside what it names?)", kMostNesting));
+    if (left_-- == 0)
+      refuse(node, fmt::format("aliases expand to more than {} nodes (aliases of lists of aliases?)", most_));
+    if (node.IsSequence()) {
+      for (const auto& item : node) walk(item, depth + 1);
+    } else if (node.IsMap()) {
+      for (const auto& entry : node) {
+        walk(entry.first, depth + 1);
+        walk(entry.second, depth + 1);
+      }
+    }
+  }
+
+ private:
+  [[noreturn]] void refuse(const YAML::Node& node, const std::string& why) const {
+    const YAML::Mark mark = node.Mark();
+    throw ScenarioError(fmt::format("{}: line {}, column {}: {}", label_, mark.line + 1, mark.column + 1, why));
+  }
+
+  std::size_t left_, most_;
+  const std::string& label_;
+};
+
 }  // namespace
 
 std::string read_file(const std::filesystem::path& file) {
-  std::error_code error;
-  if (std::filesystem::is_directory(file, error))
-    throw ScenarioError(fmt::format("{}: a directory, not a scenario file", file.string()));
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ScenarioError(fmt::format("{}: cannot open the file", file.string()));
-  std::string text;
-  std::array<char, 1 << 16> chunk{};
-  while (in.read(chunk.data(), chunk.size()) || in.gcount() > 0) {
-    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMostFileBytes)
-      throw ScenarioError(fmt::format("{}: more than {} MiB: not a scenario file", file.string(), kMostFileBytes >> 20));
+  try {
+    return model::read_text_file(file, "a scenario file", model::kMostScenarioBytes);
+  } catch (const model::InputError& e) {
+    throw ScenarioError(e.what());
   }
-  if (in.bad()) throw ScenarioError(fmt::format("{}: cannot read the file", file.string()));
-  return text;
 }
 
 YAML::Node load_yaml(const std::string& text, const std::string& label) {
+  // Text from memory too (the Python package's, the lab's): its messages quote it, as UTF-8.
+  try {
+    model::require_utf8(text, label);
+  } catch (const model::InputError& e) {
+    throw ScenarioError(e.what());
+  }
   if (const auto place = too_deep(text))
     throw ScenarioError(fmt::format("{}: line {}, column {}: lists or mappings nested more than {} deep", label,
                                     place->line, place->column, kMostNesting));
+  YAML::Node root;
   try {
-    return YAML::Load(text);
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw ScenarioError(
         fmt::format("{}: line {}, column {}: not valid YAML: {}", label, e.mark.line + 1, e.mark.column + 1, shortened(e.msg)));
   }
+  ExpansionBudget(text.size(), label).walk(root, 0);
+  return root;
 }
 
 }  // namespace crawlq::scenarios

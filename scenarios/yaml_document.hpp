@@ -13,12 +13,14 @@
 
 namespace crawlq::scenarios {
 
-// The file's text; ScenarioError naming it when it cannot be opened, is a directory, or is larger
-// than any scenario (a device such as /dev/zero never ends).
+// The file's text (model/text_file.hpp: a regular file of 64 MiB at most, UTF-8); ScenarioError
+// naming it otherwise.
 std::string read_file(const std::filesystem::path& file);
 
 // The text parsed as YAML: ScenarioError "label: line L, column C: ..." when it is not, including
-// nesting deeper than any scenario needs (which would exhaust the parser's stack).
+// nesting deeper than any scenario needs (which would exhaust the parser's stack) and aliases that
+// expand to more nodes than any scenario holds or into themselves (every reader of the node may
+// walk it whole, recursively).
 YAML::Node load_yaml(const std::string& text, const std::string& label);
 
 // `build` turns the top-level mapping into a T; every error comes back as "label: key: detail".

@@ -68,6 +68,8 @@ void YamlReader::require_map() const {
   if (!node_.IsMap()) fail(fmt::format("expected a mapping of keys, found {}", shown()));
 }
 
+bool YamlReader::is_sequence() const { return node_.IsSequence(); }
+
 void YamlReader::require_sequence() const {
   if (!node_.IsSequence()) fail(fmt::format("expected a list, found {}", shown()));
 }

@@ -26,6 +26,7 @@ class YamlReader {
   std::size_t size() const;  // of a sequence
   std::vector<std::string> keys() const;  // of a mapping, in the file's order
 
+  bool is_sequence() const;
   void require_map() const;
   void require_sequence() const;
   // Refuses any key of this map outside `allowed`.
