@@ -5,6 +5,7 @@
 #include <csignal>
 
 #include "validation/output_file.hpp"
+#include "validation/temporary_files.hpp"
 
 #include <fmt/format.h>
 
@@ -90,10 +91,7 @@ int shell(const std::string& command) {
   const int status = std::system(command.c_str());
   const bool interrupted = (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGQUIT)) ||
                            (WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT);
-  if (interrupted) {
-    std::signal(SIGINT, SIG_DFL);
-    std::raise(SIGINT);
-  }
+  if (interrupted) end_by_signal(SIGINT);  // the outputs in progress removed first
   return status;
 }
 }  // namespace

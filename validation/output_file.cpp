@@ -16,6 +16,8 @@ OutputFile::OutputFile(std::filesystem::path target, std::string label)
   if (std::filesystem::is_directory(status)) fail("a directory, not a file");
   // The temporary name is unique to this process, so two runs writing the same target never mix.
   written_ = in_place_ ? target_ : std::filesystem::path(fmt::format("{}.partial-{}", target_.string(), getpid()));
+  // Known to the signal handler before it exists, so that no moment leaves it behind.
+  if (!in_place_) temporary_.emplace(std::filesystem::absolute(written_, error).string());
   out_.open(written_, std::ios::binary | std::ios::trunc);
   if (!out_) fail(std::strerror(errno));
 }
@@ -25,6 +27,7 @@ OutputFile::~OutputFile() {
   out_.close();
   std::error_code ignored;
   std::filesystem::remove(written_, ignored);
+  temporary_.reset();
 }
 
 void OutputFile::fail(const std::string& what) {
@@ -33,6 +36,7 @@ void OutputFile::fail(const std::string& what) {
     std::error_code ignored;
     std::filesystem::remove(written_, ignored);
   }
+  temporary_.reset();
   committed_ = true;  // nothing left for the destructor
   throw OutputError(fmt::format("{}: cannot write the file: {}", label_, what));
 }
@@ -47,6 +51,7 @@ void OutputFile::commit() {
     std::filesystem::rename(written_, target_, error);
     if (error) fail(error.message());
   }
+  temporary_.reset();  // renamed: the name is the target's now
   committed_ = true;
 }
 

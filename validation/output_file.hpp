@@ -3,12 +3,15 @@
 // flushed and closed with every error checked and only then renamed over the target: an interrupted
 // or failed run leaves the previous file as it was, and a full disk is an error, not a short file.
 // A target that is not a regular file (/dev/stdout, a pipe) is written in place, errors still checked.
+// A signal that ends the process removes the temporary too (validation/temporary_files.hpp).
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "model/input_error.hpp"
+#include "validation/temporary_files.hpp"
 
 namespace crawlq::validation {
 
@@ -34,6 +37,7 @@ class OutputFile {
   [[noreturn]] void fail(const std::string& what);
   std::filesystem::path target_, written_;
   std::string label_;
+  std::optional<TemporaryFile> temporary_;
   std::ofstream out_;
   bool in_place_ = false, committed_ = false;
 };

@@ -1,10 +1,19 @@
 #include "validation/output_file.hpp"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "validation/temporary_files.hpp"
 
 namespace {
 
@@ -54,4 +63,54 @@ TEST_CASE("a failed write is an error naming the flag and the file", "[output_fi
   CHECK_THROWS_AS(crawlq::validation::require_writable_directory("/dev/full", "--out /dev/full"),
                   crawlq::validation::OutputError);
   CHECK_NOTHROW(crawlq::validation::require_writable_directory(scratch.dir / "report", "--out report"));
+}
+
+TEST_CASE("a signal that ends the process removes the temporaries of the outputs in progress",
+          "[output_file][signal]") {
+  Scratch scratch;
+  const auto target = scratch.dir / "trace.csv";
+  std::ofstream(target) << "old\n";
+  // A child process, which the signal ends; the handler itself runs end_by_signal's removal.
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    crawlq::validation::OutputFile trace(target, "--trace trace.csv");
+    crawlq::validation::OutputFile second(scratch.dir / "second.csv");
+    trace.stream() << "half of a long trace";
+    trace.stream().flush();
+    crawlq::validation::end_by_signal(SIGTERM);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK(contents(target) == "old\n");
+  CHECK(std::distance(std::filesystem::directory_iterator(scratch.dir), {}) == 1);  // no temporary left
+}
+
+TEST_CASE("a temporary leaves the table when its file is committed or dropped", "[output_file][signal]") {
+  Scratch scratch;
+  const auto target = scratch.dir / "kept.csv";
+  {
+    crawlq::validation::OutputFile file(target);
+    file.stream() << "whole\n";
+    file.commit();
+  }
+  // Committed: its name is the target's now, and the signal must not remove it.
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) crawlq::validation::end_by_signal(SIGTERM);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK(contents(target) == "whole\n");
+  // More outputs than the table holds at once: the ones beyond are still written whole.
+  std::vector<std::unique_ptr<crawlq::validation::OutputFile>> many;
+  for (int i = 0; i < 100; ++i)
+    many.push_back(std::make_unique<crawlq::validation::OutputFile>(scratch.dir / ("f" + std::to_string(i))));
+  for (auto& file : many) {
+    file->stream() << "x";
+    file->commit();
+  }
+  CHECK(contents(scratch.dir / "f99") == "x");
 }
