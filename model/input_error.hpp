@@ -7,15 +7,18 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/message_text.hpp"
+
 namespace crawlq::model {
 
+// The message is valid UTF-8 whatever the text it quotes (valid_utf8), so that every door can show it.
 class InputError : public std::runtime_error {
  public:
   InputError(std::string key_path, const std::string& detail)
-      : std::runtime_error(key_path.empty() ? detail : key_path + ": " + detail),
+      : std::runtime_error(valid_utf8(key_path.empty() ? detail : key_path + ": " + detail)),
         key_path_(std::move(key_path)) {}
   // A message already whole (it names its key itself).
-  explicit InputError(const std::string& message) : std::runtime_error(message) {}
+  explicit InputError(const std::string& message) : std::runtime_error(valid_utf8(message)) {}
   const std::string& key_path() const { return key_path_; }
   // The one line the command line prints: "crawlq: " first, unless the message starts with the
   // file's name (a scenario file's errors do).

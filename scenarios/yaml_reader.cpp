@@ -7,25 +7,38 @@
 #include <sstream>
 
 #include "model/input_error.hpp"
+#include "model/message_text.hpp"
 #include "model/number_text.hpp"
 
 namespace crawlq::scenarios {
 
 void YamlReader::fail(const std::string& detail) const { throw model::InputError(path_, detail); }
 
+namespace {
+// The character of `text` at `at` as a message shows it (a line break or a tab as a space, another
+// control byte or a byte that is no UTF-8 character as \xNN, anything else as it is); `bytes` is
+// told how many bytes of `text` it took.
+std::string visible(const std::string& text, std::size_t at, std::size_t& bytes) {
+  bytes = model::utf8_character_bytes(text, at);
+  const auto byte = static_cast<unsigned char>(text[at]);
+  if (byte == '\n' || byte == '\r' || byte == '\t') return " ";
+  if (bytes > 1 || (bytes == 1 && byte >= 0x20 && byte != 0x7f)) return text.substr(at, bytes);
+  bytes = 1;
+  return fmt::format("\\x{:02x}", byte);
+}
+}  // namespace
+
 std::string shortened(std::string text) {
-  // One line, every byte visible: a line break reads as a space, other control bytes as \xNN.
+  constexpr std::size_t kMost = 60, kKept = 57;  // characters
   std::string shown;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n' || c == '\r' || c == '\t')
-      shown += ' ';
-    else if (byte < 0x20 || byte == 0x7f)
-      shown += fmt::format("\\x{:02x}", byte);
-    else
-      shown += c;
+  std::size_t characters = 0, cut = 0;
+  for (std::size_t at = 0, bytes = 0; at < text.size(); at += bytes) {
+    const std::string piece = visible(text, at, bytes);
+    characters += bytes > 1 ? 1 : piece.size();
+    shown += piece;
+    if (characters <= kKept) cut = shown.size();
   }
-  return shown.size() > 60 ? fmt::format("{}... ({} characters)", shown.substr(0, 57), shown.size()) : shown;
+  return characters > kMost ? fmt::format("{}... ({} characters)", shown.substr(0, cut), characters) : shown;
 }
 
 std::string YamlReader::shown() const {

@@ -11,7 +11,8 @@
 namespace crawlq::scenarios {
 
 // A message shows the start of a long value, not a megabyte of it, on one line with every byte
-// visible.
+// visible, in valid UTF-8 (model/message_text.hpp), cut between characters: 57 of them and their
+// count when there are more than 60.
 std::string shortened(std::string text);
 
 class YamlReader {

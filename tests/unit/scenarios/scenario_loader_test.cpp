@@ -1,5 +1,6 @@
 #include "scenarios/scenario_loader.hpp"
 #include "scenarios/yaml_reader.hpp"
+#include "model/message_text.hpp"
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -202,4 +203,29 @@ TEST_CASE("a message stays one line with every byte visible, whatever the file h
     CHECK(message.rfind("odd.yaml: ", 0) == 0);
   }
   CHECK(crawlq::scenarios::shortened(std::string("a\x01" "b\tc\nd", 7)) == "a\\x01b c d");
+}
+
+TEST_CASE("a long value is shortened between characters, and its bytes that are no UTF-8 shown as \\xNN",
+          "[scenarios][messages]") {
+  using crawlq::scenarios::shortened;
+  using crawlq::model::valid_utf8;
+  // 56 ASCII characters, then two-byte ones: byte 57 and 58 are one character (é).
+  const std::string accents = std::string(56, 'a') + "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9";
+  const std::string cut = shortened(accents);
+  CHECK(cut == std::string(56, 'a') + "\u00e9... (62 characters)");
+  CHECK(valid_utf8(cut) == cut);
+  for (std::size_t ascii = 50; ascii < 60; ++ascii) {
+    const std::string text = std::string(ascii, 'x') + "\u2212\u2212\u2212\u2212\u2212\u2212\u2212\u2212\u2212\u2212";
+    INFO(ascii << " ASCII characters first");
+    CHECK(valid_utf8(shortened(text)) == shortened(text));
+  }
+  CHECK(shortened("\u00e9t\u00e9") == "\u00e9t\u00e9");  // short: whole
+  CHECK(shortened(std::string("caf\xe9", 4)) == "caf\\xe9");
+  // A file whose value is Latin-1: the message quotes it in valid UTF-8.
+  try {
+    (void)crawlq::scenarios::parse_scenario(std::string("name: x\ncapacity: caf\xe9\n"), "latin1.yaml");
+    FAIL("a capacity of text was accepted");
+  } catch (const crawlq::scenarios::ScenarioError& e) {
+    CHECK(valid_utf8(e.what()) == e.what());
+  }
 }
