@@ -3,10 +3,10 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 #include "model/thread_count.hpp"
+#include "model/worker_threads.hpp"
 
 namespace crawlq::analytic {
 
@@ -27,10 +27,7 @@ void parallel_for(std::size_t count, int threads, const std::function<void(std::
   };
   threads = model::resolved_threads(threads);
   threads = static_cast<int>(std::min<std::size_t>(threads, count));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  model::run_on_threads(threads, work);
   if (failure) std::rethrow_exception(failure);
 }
 

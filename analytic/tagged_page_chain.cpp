@@ -3,15 +3,16 @@
 #include <Eigen/LU>
 
 #include <algorithm>
-#include <exception>
+#include <array>
+#include <atomic>
 #include <memory>
-#include <thread>
 
 #include "analytic/controlled_arrivals.hpp"
 #include "analytic/kronecker_sum_solver.hpp"
 #include "analytic/kronecker_terms.hpp"
 #include "model/admission.hpp"
 #include "model/linear_algebra.hpp"
+#include "model/worker_threads.hpp"
 
 namespace crawlq::analytic {
 
@@ -89,28 +90,18 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
   // sparse factorisation, and makes a Krylov method carry the coupling across K blocks.
   const BlockSolvers solvers(operator_, 0.0);
   // The two fates are independent chains of solves: one thread each (the factorisations are only
-  // read), and each vector is computed the same way whichever thread does it.
+  // read), and each vector is computed the same way whichever thread does it, or one thread both
+  // when a second cannot start.
   const auto moments_of = [&](PageFate fate) {
     const int f = static_cast<int>(fate);
     Eigen::VectorXd x = exit(fate);
     for (int k = 0; k < 3; ++k) moments_[f][k] = x = solve_blocks(solvers, x);
   };
-  std::exception_ptr obsolete_failure;
-  std::thread obsolete([&] {
-    try {
-      moments_of(PageFate::kObsolete);
-    } catch (...) {
-      obsolete_failure = std::current_exception();
-    }
+  const std::array<PageFate, 2> fates{PageFate::kServed, PageFate::kObsolete};
+  std::atomic<std::size_t> next{0};
+  model::run_on_threads(2, [&] {
+    for (std::size_t i = next++; i < fates.size(); i = next++) moments_of(fates[i]);
   });
-  try {
-    moments_of(PageFate::kServed);
-  } catch (...) {
-    obsolete.join();
-    throw;
-  }
-  obsolete.join();
-  if (obsolete_failure) std::rethrow_exception(obsolete_failure);
   for (int k = 0; k < 3; ++k)
     moments_[static_cast<int>(PageFate::kAccepted)][k] =
         moments_[static_cast<int>(PageFate::kServed)][k] +

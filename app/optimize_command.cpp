@@ -13,6 +13,7 @@
 #include "analytic/solver_registry.hpp"
 #include "api/optimize_request.hpp"
 #include "app/command_support.hpp"
+#include "app/simulation_flags.hpp"
 #include "api/json_output.hpp"
 #include "analytic/table_summary.hpp"
 
@@ -296,9 +297,7 @@ std::function<int()> add_optimize_command(CLI::App& app) {
   cmd->add_option("--starts", o->starts,
                   "--search local: descents from this many grid vectors (0: all)")
       ->capture_default_str();
-  cmd->add_option("--threads", o->threads, "policies solved at once (0: all cores); same answer for any count")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+  add_threads_option(cmd, o->threads, "policies solved at once (0: all cores); same answer for any count");
   cmd->add_flag("--json", o->json, "machine output on stdout (keys of interface.md)");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }

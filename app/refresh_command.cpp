@@ -11,6 +11,7 @@
 #include "analytic/memory_estimate.hpp"
 #include "analytic/refresh_analysis.hpp"
 #include "app/command_support.hpp"
+#include "app/simulation_flags.hpp"
 #include "api/refresh_request.hpp"
 #include "scenarios/refresh_loader.hpp"
 #include "sim/refresh_simulator.hpp"
@@ -98,11 +99,7 @@ std::function<int()> add_refresh_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "seed of the simulation")->capture_default_str();
   cmd->add_option("--replications", o->replications, "independent replications (>= 2)")->capture_default_str();
   cmd->add_option("--horizon", o->horizon, "observed time per replication (default: about 2000 reads of each page)");
-  cmd->add_option("--threads", o->threads, "replications run at once (0: all cores); same numbers for any count")
-      ->capture_default_str()
-      ->check([](const std::string& text) {
-        return text.empty() || text[0] != '-' ? std::string() : fmt::format("{}: must be >= 0 (0: all cores)", text);
-      });
+  add_threads_option(cmd, o->threads, "replications run at once (0: all cores); same numbers for any count");
   cmd->add_flag("--json", o->json,
                 "machine output: {\"frequencies\", \"obsolescence_rates\", \"cost\", \"lower_bound\", ...}");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };

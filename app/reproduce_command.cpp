@@ -11,6 +11,7 @@
 
 #include "api/reproduce_request.hpp"
 #include "app/command_support.hpp"
+#include "app/simulation_flags.hpp"
 
 namespace crawlq::app {
 
@@ -80,9 +81,7 @@ std::function<int()> add_reproduce_command(CLI::App& app) {
       "          crawlq reproduce --json            (the tables only, as JSON rows)");
   cmd->add_option("--out", o->out, "directory for report.md, report.html and the figures");
   cmd->add_option("--seed", o->seed, "seed of the simulations")->capture_default_str();
-  cmd->add_option("--threads", o->threads, "threads for searches and replications (0: all cores)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+  add_threads_option(cmd, o->threads, "threads for searches and replications (0: all cores)");
   cmd->add_flag("--quick", o->quick, "short simulations (wide intervals): a preview in seconds");
   cmd->add_option("--sections", o->sections,
                   fmt::format("which parts, comma-separated: {} (default: all with --out; without it, the tables "

@@ -4,8 +4,23 @@
 
 #include "app/command_support.hpp"
 #include "api/simulation_choices.hpp"
+#include "model/number_text.hpp"
+#include "model/thread_count.hpp"
+#include "scenarios/yaml_reader.hpp"
 
 namespace crawlq::app {
+
+CLI::Option* add_threads_option(CLI::App* command, int& threads, const std::string& help) {
+  return command->add_option("--threads", threads, help)
+      ->capture_default_str()
+      ->check(
+          [](const std::string& text) {
+            if (model::parse_whole_number(text, 0, model::kMostThreads)) return std::string();
+            return fmt::format("{}: give a whole number from 0 (every core) to {}", scenarios::shortened(text),
+                               model::kMostThreads);
+          },
+          "", "");
+}
 
 void add_simulation_flags(CLI::App* command, SimulationFlags& flags) {
   command->add_option("--seed", flags.seed, "seed of every random stream")->capture_default_str();
@@ -19,9 +34,8 @@ void add_simulation_flags(CLI::App* command, SimulationFlags& flags) {
                       "observed time per replication (default: a million pages at the busiest mode)");
   command->add_option("--warmup", flags.warmup,
                       "time simulated and discarded first (default: chosen by MSER-5 on a pilot run of one horizon)");
-  command->add_option("--threads", flags.threads, "replications run at once by each process (0: all cores); same numbers for any count")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+  add_threads_option(command, flags.threads,
+                     "replications run at once by each process (0: all cores); same numbers for any count");
   command
       ->add_option("--precision", flags.precision,
                    "sequential mode: add replications until the half-widths of P_loss, P_success, cost and V(1) "

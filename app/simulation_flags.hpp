@@ -1,6 +1,7 @@
 #pragma once
 // The flags of every command that runs the simulator (simulate, validate, reproduce): one spelling,
-// one check of each value, one default.
+// one check of each value, one default; and --threads, which every command that spreads its work
+// takes.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -25,6 +26,10 @@ struct SimulationFlags {
   bool precision_given = false;
   double time_limit = 50;
 };
+
+// --threads of every command that takes it: 0 (every core) to model::kMostThreads, refused naming
+// the flag otherwise (thousands of threads fail to start, and buy nothing).
+CLI::Option* add_threads_option(CLI::App* command, int& threads, const std::string& help);
 
 // Adds --seed, --replications, --horizon, --warmup, --threads, --precision and --time-limit.
 void add_simulation_flags(CLI::App* command, SimulationFlags& flags);

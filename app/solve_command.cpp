@@ -23,6 +23,7 @@
 #include "analytic/solver_registry.hpp"
 #include "api/solve_request.hpp"
 #include "app/command_support.hpp"
+#include "app/simulation_flags.hpp"
 #include "api/json_output.hpp"
 #include "model/thread_count.hpp"
 
@@ -179,9 +180,8 @@ std::function<int()> add_solve_command(CLI::App& app) {
   add_policy_flags(cmd, o->policy);
   cmd->add_option("--method", o->method, analytic::method_help())
       ->capture_default_str();
-  cmd->add_option("--threads", o->threads,
-                  "threads inside the iterative solve (0: all cores); the numbers are the same for any count")
-      ->capture_default_str();
+  add_threads_option(cmd, o->threads,
+                     "threads inside the iterative solve (0: all cores); the numbers are the same for any count");
   cmd->add_flag("--sojourn", o->sojourn,
                 "sojourn times of accepted, served and obsolete pages: mean, sd, median, 90% and 99%");
   cmd->add_option("--lst", o->transforms, "u1,u2,...: Laplace-Stieltjes transforms v(u) (Theorem 4)");

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/command_support.hpp"
+#include "app/simulation_flags.hpp"
 #include "api/sweep_request.hpp"
 #include "app/figure_output.hpp"
 #include "app/process_sweep.hpp"
@@ -227,10 +228,7 @@ std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& proces
   cmd->add_option("--values", o->values,
                   "v1,v2,...: the values of the parameter, one row each, in this order")
       ->required();
-  cmd->add_option("--threads", o->threads,
-                  "values solved at once by each process (0: all cores); same answer for any count")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+  add_threads_option(cmd, o->threads, "values solved at once by each process (0: all cores); same answer for any count");
   cmd->add_option(
       "--csv", o->csv,
       "FILE.csv: one row per value (value, thresholds, levels, cost, C1..CN, relative_profit, "

@@ -8,13 +8,13 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <variant>
 #include <vector>
 
 #include "sim/phase_type_sampler.hpp"
 #include "sim/random_streams.hpp"
 #include "model/thread_count.hpp"
+#include "model/worker_threads.hpp"
 
 // Every read is simulated: the robot starts the next read when the last one completes. When a read
 // of page i completes at t, its first change after it comes at t + Exp(mu_i); later changes while
@@ -228,10 +228,7 @@ RefreshSimulationResult simulate_refresh(const model::RefreshModel& model, const
   // More threads than cores buy nothing (the numbers do not depend on them), and thousands of them
   // would fail to start.
   const int threads = std::max(1, std::min({model::resolved_threads(plan.threads), model::available_cores(), count}));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  model::run_on_threads(threads, work);
 
   RefreshSimulationResult result;
   // Costs in units of the largest weight: squared deviations of costs near 1e300 would overflow.

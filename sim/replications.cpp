@@ -6,10 +6,10 @@
 #include <cmath>
 #include <limits>
 #include <mutex>
-#include <thread>
 
 #include "sim/simulator.hpp"
 #include "model/thread_count.hpp"
+#include "model/worker_threads.hpp"
 
 namespace crawlq::sim {
 
@@ -62,10 +62,7 @@ ReplicationBatch run_replications(const model::Model& model, const Policy& polic
   };
   int threads = model::resolved_threads(plan.threads);
   threads = std::max(1, std::min(threads, count));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  model::run_on_threads(threads, work);
   for (auto e : events) batch.events += e;
   // Replications in order up to the first that did not finish: the same set for any thread count.
   std::size_t finished = 0;

@@ -8,12 +8,12 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #include "analytic/memory_estimate.hpp"
 #include "model/input_error.hpp"
 #include "model/thread_count.hpp"
+#include "model/worker_threads.hpp"
 
 namespace crawlq::validation {
 
@@ -200,10 +200,7 @@ SweepOutcomes sweep_outcomes(const model::Model& model, SweepParameter parameter
   };
   threads = model::resolved_threads(threads);
   threads = static_cast<int>(std::min<std::size_t>(threads, values.size()));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  model::run_on_threads(threads, work);
   return outcomes;
 }
 

@@ -163,8 +163,9 @@ TEST_CASE("refresh --simulate: flags beyond time or memory are refused naming th
   check_refused(crawlq({"refresh", file, "--simulate", "--horizon", "1e308"}, std::chrono::seconds(20)),
                 {"--horizon", "1e+308", "the largest horizon allowed is"});
   check_refused(crawlq({"refresh", file, "--simulate", "--threads", "-1"}), {"--threads", "-1"});
-  // More threads than cores: the same numbers as one.
-  const json many = answered({"refresh", file, "--json", "--simulate", "--threads", "100000", "--seed", "4"});
+  check_refused(crawlq({"refresh", file, "--simulate", "--threads", "100000"}), {"--threads", "100000", "1024"});
+  // More threads than cores (the most --threads takes): the same numbers as one.
+  const json many = answered({"refresh", file, "--json", "--simulate", "--threads", "1024", "--seed", "4"});
   const json one = answered({"refresh", file, "--json", "--simulate", "--threads", "1", "--seed", "4"});
   CHECK(many.at("simulated").at("cost") == one.at("simulated").at("cost"));
   const json tiny = answered({"refresh", file, "--json", "--simulate", "--horizon", "5e-324", "--seed", "0"});
