@@ -3,6 +3,7 @@
 // expectations the M step needs), a stop once an iteration gains less than `relative_gain` times
 // |log L| (EM never loses: Dempster, Laird, Rubin 1977), else the M step. The trace is what the fits
 // report, and what the tests check climbs.
+#include <atomic>
 #include <cmath>
 #include <vector>
 
@@ -10,8 +11,14 @@ namespace crawlq::fit {
 
 struct EmTrace {
   std::vector<double> log_likelihoods;  // after each E step, the start's first
-  bool converged = false;               // false: stopped by most_iterations
+  bool converged = false;               // false: stopped by most_iterations (or by em_stop)
 };
+
+// Set by a caller that may be cancelled (the Python package's Ctrl-C) for the EM loops that run on
+// its thread: each stops after its next E step, as if out of iterations, and the caller drops what
+// comes back. Per thread, so that the fits keep their signatures and one thread's stop never ends
+// another's fit.
+inline thread_local const std::atomic<bool>* em_stop = nullptr;
 
 template <class EStep, class MStep>
 EmTrace iterate_em(EStep e_step, MStep m_step, int most_iterations, double relative_gain) {
@@ -25,7 +32,7 @@ EmTrace iterate_em(EStep e_step, MStep m_step, int most_iterations, double relat
       trace.converged = true;
       break;
     }
-    if (iteration == most_iterations) break;
+    if (iteration == most_iterations || (em_stop != nullptr && em_stop->load())) break;
     m_step();
   }
   return trace;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <new>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -33,11 +34,15 @@
 #include "api/sweep_request.hpp"
 #include "api/validate_request.hpp"
 #include "api/version.hpp"
+#include "fit/em_iterations.hpp"
 #include "fit/timestamp_log.hpp"
 #include "model/input_error.hpp"
+#include "model/message_text.hpp"
+#include "model/thread_count.hpp"
 #include "scenarios/refresh_loader.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "scenarios/shipped_files.hpp"
+#include "scenarios/yaml_document.hpp"
 #include "scenarios/yaml_json.hpp"
 #include "validation/parameter_sweep.hpp"
 
@@ -79,50 +84,75 @@ py::object to_python(const nlohmann::json& j) {
 }
 
 // `work(cancel)` on a thread of its own while this one, holding the GIL only to look, waits for it
-// and for Ctrl-C: on Ctrl-C the work is told to stop (requests that take a Cancellation stop within
-// moments; the others finish first) and KeyboardInterrupt is raised. Other Python threads run
-// meanwhile.
+// and for Ctrl-C: on Ctrl-C the work is told to stop and KeyboardInterrupt is raised once it has, or
+// after kGrace at the latest. Requests that take a Cancellation stop within moments; a step that
+// does not look (a solve's phases at a capacity of 10^6, sweep, reproduce, refresh) is left to end
+// on its own thread and its answer dropped, so that every call honours Ctrl-C within a second. The
+// work therefore owns everything it reads (capture by value: the caller's frame is gone by then), and
+// shares its result slots with this thread. Other Python threads run meanwhile.
+constexpr auto kGrace = std::chrono::milliseconds(500);
+
 template <class Work>
-auto run_released(Work&& work) -> decltype(work(nullptr)) {
+auto run_released(Work work) -> decltype(work(nullptr)) {
   using Result = decltype(work(nullptr));
-  api::Cancellation cancel{false};
-  std::optional<Result> result;
-  std::exception_ptr error;
-  bool interrupted = false;
-  {
-    py::gil_scoped_release release;
+  struct Run {
+    api::Cancellation cancel{false};
     std::mutex mutex;
     std::condition_variable finished;
     bool done = false;
-    std::thread worker([&] {
-      try {
-        result.emplace(work(&cancel));
-      } catch (...) {
-        error = std::current_exception();
+    std::optional<Result> result;
+    std::exception_ptr error;
+  };
+  const auto run = std::make_shared<Run>();
+  auto body = [run, work = std::move(work)]() mutable {
+    try {
+      run->result.emplace(work(&run->cancel));
+    } catch (...) {
+      run->error = std::current_exception();
+    }
+    const std::lock_guard lock(run->mutex);
+    run->done = true;
+    run->finished.notify_one();
+  };
+  bool interrupted = false;
+  {
+    py::gil_scoped_release release;
+    std::thread worker;
+    try {
+      worker = std::thread(body);
+    } catch (const std::exception&) {  // no thread to spare (a pids or memory limit): here, without Ctrl-C
+      body();
+    }
+    std::unique_lock lock(run->mutex);
+    auto give_up = std::chrono::steady_clock::time_point::max();
+    while (!run->finished.wait_for(lock, kSignalPoll, [&] { return run->done; })) {
+      if (interrupted) {
+        if (std::chrono::steady_clock::now() >= give_up) break;
+        continue;
       }
-      const std::lock_guard lock(mutex);
-      done = true;
-      finished.notify_one();
-    });
-    std::unique_lock lock(mutex);
-    while (!finished.wait_for(lock, kSignalPoll, [&] { return done; })) {
-      if (interrupted) continue;
       lock.unlock();
       {
         const py::gil_scoped_acquire acquire;
         if (PyErr_CheckSignals() != 0) {
           interrupted = true;
-          cancel = true;
+          run->cancel = true;
+          give_up = std::chrono::steady_clock::now() + kGrace;
         }
       }
       lock.lock();
     }
+    const bool done = run->done;
     lock.unlock();
-    worker.join();
+    if (worker.joinable()) {
+      if (done)
+        worker.join();
+      else
+        worker.detach();  // still in a step that does not look: it ends alone, holding `run`
+    }
   }
   if (interrupted) throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals set
-  if (error) std::rethrow_exception(error);
-  return std::move(*result);
+  if (run->error) std::rethrow_exception(run->error);
+  return std::move(*run->result);
 }
 
 // A named choice's refusal (std::invalid_argument listing the known names) as bad input naming the
@@ -136,6 +166,15 @@ auto choice(const std::string& keyword, const std::string& value, Parse parse)
     throw model::InputError(keyword + ": " + e.what());
   }
 }
+
+// The EM loops of a fit run on this thread stop soon after `cancel` is set (fit/em_iterations.hpp).
+class EmStopScope {
+ public:
+  explicit EmStopScope(const api::Cancellation* cancel) { fit::em_stop = cancel; }
+  ~EmStopScope() { fit::em_stop = nullptr; }
+  EmStopScope(const EmStopScope&) = delete;
+  EmStopScope& operator=(const EmStopScope&) = delete;
+};
 
 // A scenario as the package holds it (api::ScenarioSource), read once, when made: a broken one is
 // refused there, and every call after uses the model read.
@@ -199,7 +238,7 @@ py::tuple solve(const Source& s, const std::optional<std::string>& policy_text,
       request.policy;  // the chain is that of the policy solved (memory adds the mode)
   api::require_exact_engine_fits(request.model, s.source().label, request.method);
   const api::SolveResult result =
-      run_released([&](const api::Cancellation* cancel) { return api::solve(request, cancel); });
+      run_released([request](const api::Cancellation* cancel) { return api::solve(request, cancel); });
   const analytic::StationaryResult& stationary = result.evaluation.stationary;
   if (stationary.summary.status != analytic::SolverStatus::kConverged)
     throw std::runtime_error(s.source().label +
@@ -233,7 +272,7 @@ py::object optimize(const Source& s, const std::string& policy_class, const std:
       request.policy_class == api::PolicyClass::kAll)
     api::require_markov_control_fits(searched, s.source().label, "class " + policy_class);
   const api::OptimizeResult result =
-      run_released([&](const api::Cancellation* cancel) { return api::optimize(request, cancel); });
+      run_released([request](const api::Cancellation* cancel) { return api::optimize(request, cancel); });
   return to_python(api::to_json(request, result));
 }
 
@@ -246,7 +285,7 @@ py::object simulate(const Source& s, const std::optional<std::string>& policy_te
       .policy = chosen_policy(s, scenario, policy_text, policy_file),
       .settings = api::simulation_settings(choices)};
   const api::SimulateResult result =
-      run_released([&](const api::Cancellation* cancel) { return api::simulate(request, cancel); });
+      run_released([request](const api::Cancellation* cancel) { return api::simulate(request, cancel); });
   return to_python(api::to_json(request, result));
 }
 
@@ -262,7 +301,7 @@ py::object compare(const Source& s, const std::optional<std::string>& a_text,
                                     .b = chosen_policy(s, scenario, b_text, b_file),
                                     .settings = api::simulation_settings(choices)};
   const api::CompareResult result =
-      run_released([&](const api::Cancellation* cancel) { return api::compare(request, cancel); });
+      run_released([request](const api::Cancellation* cancel) { return api::compare(request, cancel); });
   return to_python(api::to_json(request, result));
 }
 
@@ -279,10 +318,10 @@ py::object validate(const Source& s, const std::optional<std::string>& policy_te
                                      .settings = settings,
                                      .simulated_model = std::nullopt,
                                      .exact_absent = absent};
-  const auto [resolved, result] = run_released([&](const api::Cancellation*) {
+  const auto [resolved, result] = run_released([request, label = s.source().label](const api::Cancellation*) {
     api::ValidateRequest with_horizon = request;
     with_horizon.settings.horizon =
-        api::validation_horizon(request.model, request.policy, request.settings, s.source().label);
+        api::validation_horizon(request.model, request.policy, request.settings, label);
     api::ValidateResult comparison = api::validate(with_horizon);
     return std::make_pair(std::move(with_horizon), std::move(comparison));
   });
@@ -311,7 +350,7 @@ py::object sweep(const Source& s, const std::string& parameter, const std::vecto
   std::string why;
   require_valid(request.is_valid(&why), why);
   api::require_sweep_fits(request);
-  const auto rows = run_released([&](const api::Cancellation*) { return api::sweep(request); });
+  const auto rows = run_released([request](const api::Cancellation*) { return api::sweep(request); });
   return to_python(api::to_json(request, rows));
 }
 
@@ -327,7 +366,7 @@ py::object reproduce(std::uint64_t seed, int threads, bool quick,
   std::string why;
   require_valid(request.is_valid(&why), why);
   const api::ReproduceResult result =
-      run_released([&](const api::Cancellation*) { return api::reproduce(request); });
+      run_released([request](const api::Cancellation*) { return api::reproduce(request); });
   return to_python(api::to_json(result));
 }
 
@@ -345,7 +384,7 @@ py::object refresh(const std::string& text, const std::string& label, bool simul
   std::string why;
   require_valid(request.is_valid(&why), why);
   const api::RefreshResult result =
-      run_released([&](const api::Cancellation*) { return api::refresh(request); });
+      run_released([request](const api::Cancellation*) { return api::refresh(request); });
   return to_python(api::to_json(request, result));
 }
 
@@ -364,7 +403,8 @@ py::object fit_arrivals(const std::string& path, const std::string& column,
                                   .robots = robots};
   std::string why;
   require_valid(request.is_valid(&why), why);
-  return to_python(run_released([&](const api::Cancellation*) {
+  return to_python(run_released([request, path, column](const api::Cancellation* cancel) mutable {
+    const EmStopScope stop(cancel);
     request.times = fit::read_timestamps(crawlq::scenarios::locate_log(path).string(), column);
     return api::fit_arrivals(request);
   }));
@@ -381,7 +421,8 @@ py::object fit_law(const std::optional<std::string>& path, const std::string& co
                              .mean = mean,
                              .method = method,
                              .phases = phases};
-  return to_python(run_released([&](const api::Cancellation*) {
+  return to_python(run_released([request, path, column](const api::Cancellation* cancel) mutable {
+    const EmStopScope stop(cancel);
     if (path) request.sample = fit::read_sample(*path, column);
     return api::fit_law(request);
   }));
@@ -407,11 +448,22 @@ PYBIND11_MODULE(_crawlq, m) {
       "Bad input (a ValueError): a scenario that breaks a rule, a policy of the wrong shape, a "
       "value out of range.\n"
       "The message is the command line's: the file, the key and the value.";
+  // Every message arrives as text, whatever bytes it quotes: a str made from bytes that are not
+  // UTF-8 fails, and the exception would reach Python with no message at all.
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const crawlq::model::InputError& e) {
-      input_error(e.message().c_str());  // the command line's line: Python names the package
+      // The command line's line: Python names the package.
+      input_error(crawlq::model::valid_utf8(e.message()).c_str());
+    } catch (const std::bad_alloc&) {
+      PyErr_SetString(PyExc_MemoryError, "crawlq: out of memory (the computation needs more than this process may take)");
+    } catch (const py::builtin_exception&) {
+      throw;  // pybind11's own, translated by pybind11
+    } catch (const py::error_already_set&) {
+      throw;
+    } catch (const std::exception& e) {
+      PyErr_SetString(PyExc_RuntimeError, crawlq::model::valid_utf8(e.what()).c_str());
     }
   });
   py::class_<Source>(m, "Source")
@@ -469,6 +521,21 @@ PYBIND11_MODULE(_crawlq, m) {
   m.def("with_fitted_arrivals", &with_fitted_arrivals, py::arg("scenario_json"),
         py::arg("fitted_json"));
   m.attr("reproduce_sections") = crawlq::api::reproduce_sections();
+  m.attr("most_threads") = crawlq::model::kMostThreads;
+  // A scenario file's text through the command line's reader: the same size cap and refusals.
+  m.def("read_file", [](const std::string& path) {
+    std::string text;
+    {
+      py::gil_scoped_release release;
+      text = crawlq::scenarios::read_file(path);
+    }
+    PyObject* decoded = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "strict");
+    if (decoded == nullptr) {
+      PyErr_Clear();
+      throw crawlq::model::InputError(path, "not a text file in UTF-8");
+    }
+    return py::reinterpret_steal<py::str>(decoded);
+  }, py::arg("path"));
   m.attr("version") = std::string(crawlq::api::version());
   m.def("shipped", [] { return to_python(crawlq::api::shipped()); });
   m.def("locate_scenario", [](const std::string& as_written) {

@@ -12,9 +12,10 @@ the same engines through the same requests, so they give the same numbers to the
     >>> s = sc.simulate(replications=8, seed=1); s.p_loss.mean, s.p_loss.half_width
 
 Bad input raises :class:`InputError` (a ``ValueError``) with the message the command line prints.
-Long computations release the GIL and stop on Ctrl-C (KeyboardInterrupt) within a second: solve,
-simulate, validate, compare and optimize stop their work at once; sweep, reproduce and refresh run
-to their end first.
+Long computations release the GIL and raise KeyboardInterrupt within a second of Ctrl-C: simulate,
+validate, compare, optimize, the iterative solve and the fits by EM stop their work at once; sweep,
+reproduce, refresh and the other steps of a very long solve finish theirs on a thread of their own
+and their answer is dropped.
 """
 from __future__ import annotations
 
@@ -59,10 +60,18 @@ version: str = _crawlq.version
 reproduce_sections: tuple[str, ...] = tuple(_crawlq.reproduce_sections)
 
 
+def _threads(threads: Any) -> int:
+    """``threads=`` as ``--threads`` takes it: a whole number from 0 (every core) to ``_crawlq.most_threads``."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 0 <= threads <= _crawlq.most_threads:
+        raise InputError(f"threads: {threads!r}: give a whole number from 0 (every core) to {_crawlq.most_threads}")
+    return int(threads)
+
+
 def _choices(seed: int, replications: int | None, horizon: float | None, warmup: float | None, threads: int,
              precision: float | None, time_limit: float) -> "_crawlq.SimulationChoices":
     """The settings simulate, compare and validate share, as the request layer checks them."""
-    return _crawlq.SimulationChoices(int(seed), replications, horizon, warmup, threads, precision, float(time_limit))
+    return _crawlq.SimulationChoices(int(seed), replications, horizon, warmup, _threads(threads), precision,
+                                     float(time_limit))
 
 
 def _plain(value: Any) -> Any:
@@ -146,6 +155,12 @@ class Scenario:
 
     def __init__(self, text: str, name: str, directory: str | os.PathLike = ".",
                  changes: Sequence[tuple[str, float]] = (), policy: tuple[str | None, str | None] = (None, None)):
+        if not isinstance(text, str):
+            raise TypeError(f"a scenario's text is a str, not {type(text).__name__}")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as e:  # a lone surrogate: a byte that was not UTF-8, kept by surrogateescape
+            raise InputError(f"{name}: character {e.start}: {e.object[e.start]!r} is no character of text") from None
         self._source = _crawlq.Source(text, name, os.fspath(directory), list(changes))
         self._policy = policy
         # Parsed now, so a broken scenario is refused where it is made, not at its first use.
@@ -235,7 +250,7 @@ class Scenario:
         The result's ``stationary`` is the stationary vector, in the order of ``solve --export``.
         """
         policy_text, policy_file = self._policy_or_own(thresholds, levels, policy)
-        data, stationary = _crawlq.solve(self._source, policy_text, policy_file, method, threads, sojourn,
+        data, stationary = _crawlq.solve(self._source, policy_text, policy_file, method, _threads(threads), sojourn,
                                          [float(u) for u in transforms], [float(x) for x in cdf])
         return SolveResult(data, stationary)
 
@@ -249,7 +264,7 @@ class Scenario:
         exhaustive, local or auto for the thresholds; ``export_policy``: a file to write the best
         policy to, in a form ``solve(policy=...)`` reads back.
         """
-        return Result(_crawlq.optimize(self._source, policy_class, search, method, int(max_maps), threads, starts,
+        return Result(_crawlq.optimize(self._source, policy_class, search, method, int(max_maps), _threads(threads), starts,
                                        os.fspath(export_policy) if export_policy is not None else ""))
 
     def simulate(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None,
@@ -297,16 +312,16 @@ class Scenario:
               policy_class: str = "thresholds") -> SweepResult:
         """``crawlq sweep --param P --values ... --json``: the best policy re-optimised at each value
         (the paper's Tables 2-4). ``to_rows()`` / ``to_pandas()`` give one row a value."""
-        return SweepResult(_crawlq.sweep(self._source, param, [float(v) for v in values], threads, policy_class))
+        return SweepResult(_crawlq.sweep(self._source, param, [float(v) for v in values], _threads(threads),
+                                         policy_class))
 
 
 def _scenario_text(path: str | os.PathLike) -> tuple[Path, str]:
     """The file a scenario argument means (a file here, else a shipped scenario's name) and its text."""
     located = Path(_crawlq.locate_scenario(os.fspath(path)))
-    try:
-        return located, located.read_text()
-    except OSError as e:
-        raise InputError(f"{located}: cannot read the file: {e.strerror}") from None
+    # The command line's reader: its size cap (a scenario file is small; /dev/zero is endless) and its
+    # refusals, in its words.
+    return located, _crawlq.read_file(str(located))
 
 
 def load(path: str | os.PathLike) -> Scenario:
@@ -331,7 +346,7 @@ def reproduce(sections: Iterable[str] = (), *, seed: int = 1, threads: int = 0, 
     ``sections`` from ``crawlq.reproduce_sections`` (none: the tables and refresh); ``out``: a
     directory for the report (report.md, report.html and the figures).
     """
-    return Result(_crawlq.reproduce(int(seed), threads, quick, list(sections),
+    return Result(_crawlq.reproduce(int(seed), _threads(threads), quick, list(sections),
                                     os.fspath(out) if out is not None else None))
 
 
@@ -340,7 +355,7 @@ def refresh(path: str | os.PathLike, *, simulate: bool = False, seed: int = 1, r
     """``crawlq refresh --json``: page refresh scheduling (Coffman, Liu, Weber 1998) from its file
     (or a shipped refresh scenario's name)."""
     path, text = _scenario_text(path)
-    return Result(_crawlq.refresh(text, str(path), simulate, int(seed), replications, horizon, threads))
+    return Result(_crawlq.refresh(text, str(path), simulate, int(seed), replications, horizon, _threads(threads)))
 
 
 def fit_arrivals(path: str | os.PathLike, *, column: str = "", batch_gap: float | None = None,

@@ -42,7 +42,7 @@ def test_a_bad_policy_is_refused(cli, arguments, flags):
     assert str(refused.value).replace(f"policy: {key}", f"--{key}") == expected
 
 
-def test_bad_choices_and_settings_name_the_keyword():
+def test_bad_choices_and_settings_name_the_keyword(cli):
     scenario = crawlq.load(PAPER)
     with pytest.raises(crawlq.InputError, match="method"):
         scenario.solve(method="magic")
@@ -56,8 +56,9 @@ def test_bad_choices_and_settings_name_the_keyword():
         scenario.with_("service-scale", -1)
     with pytest.raises(crawlq.InputError, match="one of"):
         scenario.solve(thresholds=[-1, 2, 2], levels=[1, 1, 1, 1, 1, 1])
-    with pytest.raises(crawlq.InputError, match="cannot read"):
+    with pytest.raises(crawlq.InputError, match="cannot open") as refused:
         crawlq.load("/no/such/file.yaml")
+    assert str(refused.value) == cli.refusal("describe", "/no/such/file.yaml")
 
 
 def test_a_chain_too_large_for_memory_is_refused_before_any_work(cli):
