@@ -10,6 +10,8 @@
 #include "app/command_line.hpp"
 #include "app/command_support.hpp"
 #include "app/process_group.hpp"
+#include "model/message_text.hpp"
+#include "scenarios/yaml_reader.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "validation/output_file.hpp"
 
@@ -31,7 +33,8 @@ int main(int argc, char** argv) {
     return static_cast<int>(ExitCode::kBadInput);
   }
   if (argv[1][0] != '-' && !is_known) {
-    fmt::print(stderr, "crawlq: unknown command '{}' (this build has: {}; see crawlq --help)\n", argv[1],
+    fmt::print(stderr, "crawlq: unknown command '{}' (this build has: {}; see crawlq --help)\n",
+               crawlq::scenarios::shortened(argv[1]),
                known);
     return static_cast<int>(ExitCode::kBadInput);
   }
@@ -44,7 +47,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "crawlq: {}\n", e.what());
+    fmt::print(stderr, "crawlq: {}\n", crawlq::model::valid_utf8(e.what()));  // CLI11 quotes the arguments
     return static_cast<int>(ExitCode::kBadInput);
   }
   // sweep and simulate spread their work over the processes; every other command runs on rank 0
@@ -63,7 +66,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     // The other processes may be waiting for this one in a collective: end them all.
     if (processes.size() > 1) processes.abort(fmt::format("crawlq: internal error: {}", e.what()));
-    fmt::print(stderr, "crawlq: internal error: {}\n", e.what());
+    fmt::print(stderr, "crawlq: internal error: {}\n", crawlq::model::valid_utf8(e.what()));
     return static_cast<int>(ExitCode::kFailed);
   }
   return static_cast<int>(ExitCode::kBadInput);
