@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "model/input_error.hpp"
+#include "model/message_text.hpp"
 #include "model/text_file.hpp"
 
 namespace crawlq::fit {
@@ -20,8 +21,10 @@ std::string_view trimmed(std::string_view text) {
   return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
 }
 
+// A long value's start, cut between characters: a cut inside one would show as broken bytes.
 std::string shown(std::string_view text) {
-  return text.size() > 40 ? std::string(text.substr(0, 40)) + "..." : std::string(text);
+  return text.size() > 40 ? std::string(text.substr(0, model::character_boundary(text, 40))) + "..."
+                          : std::string(text);
 }
 
 // Which field of a CSV line holds the time: from the header's names, or a 1-based number.

@@ -130,3 +130,22 @@ TEST_CASE("fit: logs and samples are read as regular UTF-8 files", "[fit][degene
 
 }  // namespace
 }  // namespace crawlq
+
+namespace crawlq {
+namespace {
+
+TEST_CASE("fit: a long value that is no time is quoted whole characters at a time", "[fit][messages]") {
+  // 39 ASCII bytes, then two-byte characters: byte 40 is the first half of one.
+  const std::string value = std::string(39, 'x') + "\u00e9\u00e9\u00e9\u00e9";
+  try {
+    fit::parse_timestamps("1\n2\n" + value + "\n", "log.txt");
+    FAIL("a line of text was read as a time");
+  } catch (const model::InputError& e) {
+    const std::string message = e.what();
+    CHECK_THAT(message, Catch::Contains("line 3") && Catch::Contains(std::string(39, 'x') + "..."));
+    CHECK_THAT(message, !Catch::Contains("\\x"));
+  }
+}
+
+}  // namespace
+}  // namespace crawlq
