@@ -27,9 +27,7 @@ class KroneckerTerms {
 
   const Sparse& s() const { return s_; }
   const Sparse& s0() const { return s0_; }        // M x 1
-  const Sparse& s0_beta() const { return s0_beta_; }  // S_0 beta
   const Sparse& beta() const { return beta_; }    // 1 x M
-  const Sparse& e_r() const { return e_r_; }      // R x 1 ones
   // gamma^{(x)l} for l = 0..most (1 x R^l; l = 0 gives [1]), one Kronecker factor at a time: each
   // from scratch would cost a long buffer K^2.
   std::vector<Sparse> gamma_powers(int most) const;

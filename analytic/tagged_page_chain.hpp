@@ -23,7 +23,6 @@ class TaggedPageChain {
   // Transient states: first the M in-service states, then for j = 0..K-2 the block of
   // M R^{j+1} waiting states (service phase slowest, then clocks ahead from the head, own clock last).
   Eigen::Index size() const { return operator_.size(); }
-  Eigen::Index in_service_offset() const { return 0; }
   Eigen::Index waiting_offset(int pages_ahead) const { return operator_.offset(pages_ahead); }
   int max_pages_ahead() const { return operator_.max_pages_ahead(); }
 

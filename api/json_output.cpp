@@ -59,20 +59,6 @@ nlohmann::json evaluation_json(const analytic::PolicyEvaluation& e) {
   return j;
 }
 
-nlohmann::json sojourn_json(const analytic::SojournTimes& sojourn, analytic::PageFate fate) {
-  nlohmann::json j{{"probability", sojourn.probability(fate)},
-                   {"mean", sojourn.mean(fate)},
-                   {"sd", sojourn.standard_deviation(fate)}};
-  if (sojourn.probability(fate) > 0) {
-    j["median"] = sojourn.quantile(fate, 0.5);
-    j["p90"] = sojourn.quantile(fate, 0.9);
-    j["p99"] = sojourn.quantile(fate, 0.99);
-  } else {
-    j["median"] = j["p90"] = j["p99"] = nullptr;
-  }
-  return j;
-}
-
 namespace {
 nlohmann::json cost_json(const nlohmann::json& policy, double cost) {
   nlohmann::json j = policy;

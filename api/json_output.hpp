@@ -39,8 +39,6 @@ nlohmann::json policy_json(const model::Policy& policy);
 nlohmann::json control_policy_json(const model::ControlPolicy& policy);
 // The keys of `solve --json`.
 nlohmann::json evaluation_json(const analytic::PolicyEvaluation& evaluation);
-// {"probability", "mean", "sd", "median", "p90", "p99"} of one page fate.
-nlohmann::json sojourn_json(const analytic::SojournTimes& sojourn, analytic::PageFate fate);
 
 // A class's best as optimize --json writes it: a policy object, {"phase_aware": [[...]]},
 // {"memory": [[...]]} or {"table": FILE or null}, with "cost".

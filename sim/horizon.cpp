@@ -50,15 +50,6 @@ double default_horizon(const Pace& pace) {
   return kDefaultPagesPerReplication / (pace.pages_per_time > 0 ? pace.pages_per_time : pace.events_per_time);
 }
 
-double slowest_event_rate(const model::Model& model) {
-  double slowest = std::numeric_limits<double>::infinity();
-  for (int r = 1; r <= model.modes(); ++r) {
-    const model::Matrix& d0 = model.arrivals.mode(r).d(0);
-    for (Eigen::Index phase = 0; phase < d0.rows(); ++phase) slowest = std::min(slowest, -d0(phase, phase));
-  }
-  return slowest;
-}
-
 double replication_bytes(const model::Model& model) {
   // The estimate's fields, its served-sojourn sample (SampleQuantiles::thinned(4096)) and its
   // per-level and per-mode vectors.

@@ -24,10 +24,8 @@ Pace measure_pace(const model::Model& model, const Policy& policy, std::uint64_t
 // kDefaultPagesPerReplication at the pace the pilot measured.
 double default_horizon(const Pace& pace);
 
-// What a run costs, known before it starts, so that one that cannot finish is refused at once:
-// events per unit time are at least the slowest rate at which the robots' phase process moves (it
-// moves in every mode, whatever the policy), and each kept replication holds its estimates.
-double slowest_event_rate(const model::Model& model);
+// What a run's kept replications hold (each its estimates), known before it starts, so that one
+// that cannot finish is refused at once.
 double replication_bytes(const model::Model& model);
 
 }  // namespace crawlq::sim
