@@ -1,6 +1,8 @@
 // Degenerate samples (issue 28): equal times, a scv near 0 or huge, one distinct value, times near
 // the ends of a double's range. Each fit answers with a law and a note saying what it matched, or
 // refuses with InputError; none crashes or asks for 1/scv phases.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -122,7 +124,7 @@ TEST_CASE("fit: the likelihood of a sample under a law by its chains", "[fit][de
 TEST_CASE("fit: logs and samples are read as regular UTF-8 files", "[fit][degenerate]") {
   CHECK_THROWS_WITH(fit::read_timestamps("/dev/zero"), Catch::Contains("/dev/zero: a device, not a log"));
   CHECK_THROWS_WITH(fit::read_sample("/dev/zero"), Catch::Contains("not a sample"));
-  const auto file = std::filesystem::temp_directory_path() / "crawlq-degenerate-latin.log";
+  const auto file = std::filesystem::temp_directory_path() / ("crawlq-degenerate-latin-" + std::to_string(::getpid()) + ".log");
   std::ofstream(file, std::ios::binary) << "1\n2\n3 \xb5s\n";
   CHECK_THROWS_WITH(fit::read_timestamps(file.string()), Catch::Contains("line 3, column 3: byte 0xb5"));
   std::filesystem::remove(file);

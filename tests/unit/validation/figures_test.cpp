@@ -1,5 +1,7 @@
 // The figure layer: the gnuplot script carries every point and the styles asked for, and the sample
 // path read from a trace marks losses where the lost count grows and expiries where a page expired.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -35,7 +37,7 @@ TEST_CASE("gnuplot_script: data inline, one clause per series, titles quoted", "
 
 TEST_CASE("render_svg: gnuplot draws the figure into an SVG file", "[validation][figures]") {
   REQUIRE(validation::gnuplot_available());  // .ci/install-deps installs gnuplot-nox
-  const auto dir = std::filesystem::temp_directory_path() / "crawlq-figure-test";
+  const auto dir = std::filesystem::temp_directory_path() / ("crawlq-figure-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   validation::Figure f = validation::make_figure("t", "x", "y");
   validation::Series s = validation::make_series("line", SeriesStyle::kLines);

@@ -24,8 +24,11 @@ std::string contents(const std::filesystem::path& p) {
   return s.str();
 }
 
+// One directory a process: ctest runs each test case as its own process, side by side, and two
+// sharing a directory removed each other's files.
 struct Scratch {
-  std::filesystem::path dir = std::filesystem::temp_directory_path() / "crawlq-output-file-test";
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("crawlq-output-file-test-" + std::to_string(::getpid()));
   Scratch() {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
@@ -106,8 +109,11 @@ TEST_CASE("a temporary leaves the table when its file is committed or dropped", 
   CHECK(contents(target) == "whole\n");
   // More outputs than the table holds at once: the ones beyond are still written whole.
   std::vector<std::unique_ptr<crawlq::validation::OutputFile>> many;
-  for (int i = 0; i < 100; ++i)
-    many.push_back(std::make_unique<crawlq::validation::OutputFile>(scratch.dir / ("f" + std::to_string(i))));
+  for (int i = 0; i < 100; ++i) {
+    std::string name = "f";  // built in steps: g++ 12 warns falsely (-Wrestrict) on "f" + to_string(i)
+    name += std::to_string(i);
+    many.push_back(std::make_unique<crawlq::validation::OutputFile>(scratch.dir / name));
+  }
   for (auto& file : many) {
     file->stream() << "x";
     file->commit();

@@ -2,6 +2,8 @@
 // text escaped for HTML, every figure drawn and shown.
 #include "validation/report_writer.hpp"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -49,7 +51,7 @@ validation::Reproduction small_reproduction() {
 }  // namespace
 
 TEST_CASE("write_report: markdown and HTML with every row, reasons and figures", "[validation][report]") {
-  const auto dir = std::filesystem::temp_directory_path() / "crawlq-report-test";
+  const auto dir = std::filesystem::temp_directory_path() / ("crawlq-report-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   const auto files = validation::write_report(small_reproduction(), dir / "nested");
   CHECK(files.figures_drawn == 1);
