@@ -33,7 +33,7 @@ nlohmann::json without_timing(const nlohmann::json& j) {
 
 }  // namespace
 
-TEST_CASE("--threads beyond 1024, or not a whole number, is refused naming the flag", "[cli][threads]") {
+TEST_CASE("threads: --threads beyond 1024, or not a whole number, is refused naming the flag", "[cli][threads]") {
   const std::vector<std::vector<std::string>> commands{
       {"solve", kPaper},
       {"optimize", kPaper},

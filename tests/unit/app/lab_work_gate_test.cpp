@@ -54,7 +54,7 @@ TEST_CASE("a request larger than the whole budget is refused at once with the si
   }
 }
 
-TEST_CASE("long requests take a slot each, in arrival order; short ones never wait for a slot", "[lab]") {
+TEST_CASE("long requests take a slot each, in arrival order, and short ones never wait for a slot", "[lab]") {
   WorkGate gate(limits(1000, 1, 8, 60s));
   auto running = gate.admit(1, true, nullptr);
   std::vector<int> order;
@@ -78,7 +78,7 @@ TEST_CASE("long requests take a slot each, in arrival order; short ones never wa
   CHECK(order == std::vector<int>{1, 2});
 }
 
-TEST_CASE("too many waiting, or a wait too long, is LabBusy; a cancelled waiter leaves", "[lab]") {
+TEST_CASE("too many waiting, or a wait too long, is LabBusy, and a cancelled waiter leaves", "[lab]") {
   WorkGate gate(limits(1000, 1, 1, 300ms));
   auto running = gate.admit(1, true, nullptr);
   api::Cancellation cancel{false};

@@ -58,7 +58,7 @@ TEST_CASE("fit: a huge scv is matched to its moments or said unmatched", "[fit][
   else CHECK_FALSE(ph.note.empty());
 }
 
-TEST_CASE("fit: a scv past what a double holds of a law is refused; below, the rates stay > 0", "[fit][degenerate]") {
+TEST_CASE("fit: a scv past what a double holds of a law is refused, and below it the rates stay > 0", "[fit][degenerate]") {
   // Found by moments_fuzzer: m2 / m1^2 overflows, whatever the unit.
   CHECK_THROWS_WITH(fit::fit_three_moments(1.3388838010580131e-76, 3.0353039405638255e+299, 7.6921530884355365e-305),
                     Catch::Contains("past what a double holds"));

@@ -22,7 +22,7 @@ TEST_CASE("UTF-8 characters are recognised by RFC 3629's table", "[message_text]
   CHECK(utf8_character_bytes("\xff", 0) == 0);
 }
 
-TEST_CASE("a message's text is valid UTF-8: bytes that are no character as \\xNN", "[message_text]") {
+TEST_CASE("a message's text is valid UTF-8: bytes that are no character written in hex", "[message_text]") {
   CHECK(valid_utf8("caf\u00e9 \u2212 1") == "caf\u00e9 \u2212 1");
   CHECK(valid_utf8("caf\xc3") == "caf\\xc3");
   CHECK(valid_utf8(std::string("\xff\xfe a \xe2\x88", 7)) == "\\xff\\xfe a \\xe2\\x88");

@@ -205,7 +205,7 @@ TEST_CASE("a message stays one line with every byte visible, whatever the file h
   CHECK(crawlq::scenarios::shortened(std::string("a\x01" "b\tc\nd", 7)) == "a\\x01b c d");
 }
 
-TEST_CASE("a long value is shortened between characters, and its bytes that are no UTF-8 shown as \\xNN",
+TEST_CASE("a long value is shortened between characters, and its bytes that are no UTF-8 shown in hex",
           "[scenarios][messages]") {
   using crawlq::scenarios::shortened;
   using crawlq::model::valid_utf8;
