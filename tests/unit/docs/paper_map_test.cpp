@@ -480,33 +480,50 @@ TEST_CASE("source comments: paper items are read with the right paper", "[docs][
   CHECK(comments[1].line == 2);
 }
 
-TEST_CASE("interface.md: every JSON key of the outside contract", "[docs][interface]") {
+namespace {
+
+// The outside contract's keys as ../shared/interface.md held them when this test was written: checked
+// always, so that a tree without the shared folder still tests most of the contract.
+const std::set<std::string> kFrozenContractKeys{
+    "batch_gap", "batches", "best", "beta", "by_modes", "censor_gap", "censored", "class", "constant",
+    "cost", "error", "fitted", "frequencies", "gap", "half_width", "lag_correlations", "lambda",
+    "level_probabilities", "levels", "log_likelihood", "lower_bound", "mean", "mean_active_robots",
+    "mean_in_queue", "mean_in_system", "mean_sojourn", "mean_sojourn_obsolete", "mean_sojourn_served",
+    "memory", "method", "mode_probabilities", "modes", "moments", "obsolescence_rates", "optimality",
+    "p_loss", "p_obsolete", "p_served", "p_starvation", "phase_aware", "phases", "policy", "residual",
+    "sample", "scenario", "scv", "simulated", "size_probabilities", "states", "table", "threshold_best",
+    "thresholds", "units", "variance"};
+
+void check_documented(const std::set<std::string>& contract) {
   REQUIRE(fs::is_regular_file(kRoot / "docs/interface.md"));
   const std::set<std::string> documented = json_keys(read_text(kRoot / "docs/interface.md"));
-  // The keys of ../shared/interface.md when this test was written; the file itself is read too when
-  // it is there, so that a key it gains is missed here at once.
-  std::set<std::string> contract{
-      "batch_gap", "batches", "best", "beta", "by_modes", "censor_gap", "censored", "class", "constant",
-      "cost", "error", "fitted", "frequencies", "gap", "half_width", "lag_correlations", "lambda",
-      "level_probabilities", "levels", "log_likelihood", "lower_bound", "mean", "mean_active_robots",
-      "mean_in_queue", "mean_in_system", "mean_sojourn", "mean_sojourn_obsolete", "mean_sojourn_served",
-      "memory", "method", "mode_probabilities", "modes", "moments", "obsolescence_rates", "optimality",
-      "p_loss", "p_obsolete", "p_served", "p_starvation", "phase_aware", "phases", "policy", "residual",
-      "sample", "scenario", "scv", "simulated", "size_probabilities", "states", "table", "threshold_best",
-      "thresholds", "units", "variance"};
-  const fs::path shared = kRoot.parent_path() / "shared" / "interface.md";
-  if (fs::is_regular_file(shared)) {
-    const std::set<std::string> outside = json_keys(read_text(shared));
-    CHECK(outside.size() >= 50);
-    contract.insert(outside.begin(), outside.end());
-  } else {
-    WARN("no " << shared.string() << ": checked against the keys it had when this test was written");
-  }
   for (const std::string& key : contract) {
     INFO("\"" << key << "\":");
     CHECK(documented.count(key) == 1);
   }
+}
+
+}  // namespace
+
+TEST_CASE("interface.md: every JSON key of the outside contract as frozen here", "[docs][interface]") {
+  check_documented(kFrozenContractKeys);
   const std::string text = read_text(kRoot / "docs/interface.md");
   CHECK(text.find("../shared/interface.md") != std::string::npos);
   CHECK(text.find("(planned: issue") != std::string::npos);
 }
+
+TEST_CASE("interface.md: every JSON key of ../shared/interface.md", "[docs][interface]") {
+  // The file itself, so that a key it gains is missed here at once. Without it (a tree copied alone)
+  // this case is reported by ctest as Skipped, not passed: the marker line below is the test's
+  // SKIP_REGULAR_EXPRESSION (tests/CMakeLists.txt), and the frozen case above still runs.
+  const fs::path shared = kRoot.parent_path() / "shared" / "interface.md";
+  if (!fs::is_regular_file(shared)) {
+    WARN("crawlq-skipped: no " << shared.string() << ": only the " << kFrozenContractKeys.size()
+                                << " keys frozen in this test were checked");
+    return;
+  }
+  const std::set<std::string> outside = json_keys(read_text(shared));
+  CHECK(outside.size() >= 50);
+  check_documented(outside);
+}
+
