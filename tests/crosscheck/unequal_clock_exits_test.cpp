@@ -88,6 +88,22 @@ TEST_CASE("unequal clock exits: x Q at the first split capacity equals the Lemma
   }
 }
 
+TEST_CASE("unequal clock exits: four split clocks, levels shared piece by piece, equal the assembled blocks",
+          "[crosscheck][symmetry]") {
+  // K = 14: the top level's 2^13 clock combinations are split by their first four clocks, and levels
+  // average over 4,096 states, so a level's pieces are shared among threads one level at a time (the
+  // other loop of GeneratorOperator::apply). Only the paper's clock reached these before.
+  const model::Model m = paper_with_unequal_clock(14, model::Admission::kPartial);
+  const analytic::GeneratorBlocks blocks(m, *m.level_map());
+  const analytic::GeneratorOperator q(m, blocks.arrivals());
+  REQUIRE(q.space().size() == 65534);
+  const Eigen::VectorXd x = random_vector(q.space().size(), 31);
+  const Eigen::VectorXd assembled = (x.transpose() * blocks.assemble()).transpose();
+  const Eigen::VectorXd one_thread = q.apply(x, 1);
+  CHECK(relative_gap(one_thread, assembled) < 1e-13);
+  CHECK((q.apply(x, 2).array() == one_thread.array()).all());
+}
+
 TEST_CASE("unequal clock exits: x Q equals the brute force's generator, written state by state",
           "[crosscheck][symmetry]") {
   const model::Model m = small_with_unequal_clock();
