@@ -115,6 +115,27 @@ def selected_targets(build_dir, selection):
     return sorted(targets), len(tests)
 
 
+def run(command, **kwargs):
+    """subprocess.run in a session of its own, remembered so that a signal stops it before the file is
+    put back (a compiler still reading the mutant could write an object newer than the restored file)."""
+    global child
+    timeout = kwargs.pop("timeout", None)
+    child = subprocess.Popen(command, start_new_session=True, **kwargs)
+    try:
+        return subprocess.CompletedProcess(command, child.wait(timeout=timeout))
+    except subprocess.TimeoutExpired:
+        stop_child()
+        raise
+    finally:
+        child = None
+
+
+def stop_child():
+    if child is not None and child.poll() is None:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+
+
 def executable(build_dir, target):
     for path in sorted(build_dir.rglob(target)):
         if path.is_file() and os.access(path, os.X_OK) and "CMakeFiles" not in path.parts:
@@ -125,7 +146,7 @@ def executable(build_dir, target):
 def run_tests(build_dir, selection, targets, args, log):
     """True when a test fails (a test past the timeout counts: a mutant that hangs a solver is caught)."""
     if selection[0].startswith("-"):
-        test = subprocess.run(["ctest", "--test-dir", str(build_dir), "--stop-on-failure", "-j", str(args.jobs),
+        test = run(["ctest", "--test-dir", str(build_dir), "--stop-on-failure", "-j", str(args.jobs),
                                "--timeout", str(args.test_timeout), *selection],
                               stdout=log, stderr=subprocess.STDOUT)
         return test.returncode != 0
@@ -137,7 +158,7 @@ def run_tests(build_dir, selection, targets, args, log):
         log.flush()
         try:
             # Catch2: stop at the first failed assertion; from its folder, as ctest runs it.
-            test = subprocess.run([str(path), "--abort"], cwd=path.parent, stdout=log, stderr=subprocess.STDOUT,
+            test = run([str(path), "--abort"], cwd=path.parent, stdout=log, stderr=subprocess.STDOUT,
                                   timeout=args.test_timeout)
         except subprocess.TimeoutExpired:
             return True
@@ -184,7 +205,7 @@ def run_one(mutant, source, build_dir, args, log):
     try:
         path.write_text(text.replace(mutant.original, mutant.replacement), encoding="utf-8")
         started = time.monotonic()
-        build = subprocess.run(["cmake", "--build", str(build_dir), "-j", str(args.jobs), "--target", *targets],
+        build = run(["cmake", "--build", str(build_dir), "-j", str(args.jobs), "--target", *targets],
                                stdout=log, stderr=subprocess.STDOUT)
         built = time.monotonic()
         if build.returncode != 0:
@@ -202,10 +223,12 @@ def run_one(mutant, source, build_dir, args, log):
 
 
 current = None
+child = None
 touched = set()  # every target rebuilt with a mutant in it
 
 
 def on_signal(signum, _frame):
+    stop_child()
     if current is not None:
         current.restore()
     sys.exit(128 + signum)
@@ -250,7 +273,7 @@ def main():
                 log.write(f"\n===== baseline: {' '.join(words)}\n")
                 log.flush()
                 started = time.monotonic()
-                built = subprocess.run(["cmake", "--build", str(build_dir), "-j", str(args.jobs), "--target", *targets],
+                built = run(["cmake", "--build", str(build_dir), "-j", str(args.jobs), "--target", *targets],
                                        stdout=log, stderr=subprocess.STDOUT).returncode == 0
                 if not built or run_tests(build_dir, words, targets, args, log):
                     print(f"the unmutated tree fails {' '.join(words)}: fix that first (see {log_path})",
