@@ -1,6 +1,6 @@
-// `solve --sojourn --json`'s keys (probability, mean, sd, median, p90, p99 of each fate) against the
-// tagged page's chain written out state by state (brute_force_sojourn.hpp), on random models with
-// obsolescence: the sd from its second moment, the quantiles found here by bisection on its
+// `solve --sojourn --json`'s keys (probability, mean, sd, median, p90, p99 of each fate) against
+// the tagged page's chain written out state by state (brute_force_sojourn.hpp), on random models
+// with obsolescence: the sd from its second moment, the quantiles found here by bisection on its
 // distribution function (a dense matrix exponential), none of analytic/ used for them.
 #include <catch2/catch.hpp>
 #include <string>
@@ -27,10 +27,12 @@ struct FateKey {
   Fate brute;
   const char* name;
 };
-constexpr FateKey kFateKeys[] = {{Fate::kAccepted, "accepted"}, {Fate::kServed, "served"}, {Fate::kObsolete, "obsolete"}};
+constexpr FateKey kFateKeys[] = {
+    {Fate::kAccepted, "accepted"}, {Fate::kServed, "served"}, {Fate::kObsolete, "obsolete"}};
 
-TEST_CASE("solve --sojourn JSON: sd and quantiles of every fate equal the brute-force tagged chain's",
-          "[crosscheck][sojourn]") {
+TEST_CASE(
+    "solve --sojourn JSON: sd and quantiles of every fate equal the brute-force tagged chain's",
+    "[crosscheck][sojourn]") {
   int compared = 0;
   for (std::uint64_t seed = 1; seed <= 12; ++seed) {
     const model::Model model = random_model(seed, {.max_states = 300});
@@ -54,14 +56,19 @@ TEST_CASE("solve --sojourn JSON: sd and quantiles of every fate equal the brute-
             Approx(brute.probability(fate.brute)).epsilon(1e-9).margin(1e-12));
       if (brute.probability(fate.brute) < 1e-9) continue;
       CHECK(law.at("mean").get<double>() == Approx(brute.mean(fate.brute)).epsilon(1e-8));
-      CHECK(law.at("sd").get<double>() == Approx(brute.standard_deviation(fate.brute)).epsilon(1e-7));
-      CHECK(law.at("median").get<double>() == Approx(brute_quantile(brute, fate.brute, 0.5)).epsilon(1e-6));
-      CHECK(law.at("p90").get<double>() == Approx(brute_quantile(brute, fate.brute, 0.9)).epsilon(1e-6));
-      CHECK(law.at("p99").get<double>() == Approx(brute_quantile(brute, fate.brute, 0.99)).epsilon(1e-6));
+      CHECK(law.at("sd").get<double>() ==
+            Approx(brute.standard_deviation(fate.brute)).epsilon(1e-7));
+      CHECK(law.at("median").get<double>() ==
+            Approx(brute_quantile(brute, fate.brute, 0.5)).epsilon(1e-6));
+      CHECK(law.at("p90").get<double>() ==
+            Approx(brute_quantile(brute, fate.brute, 0.9)).epsilon(1e-6));
+      CHECK(law.at("p99").get<double>() ==
+            Approx(brute_quantile(brute, fate.brute, 0.99)).epsilon(1e-6));
       ++compared;
     }
   }
-  // No silent skip: the seeds above give 27 fates with pages (a change of random_models shows here).
+  // No silent skip: the seeds above give 27 fates with pages (a change of random_models shows
+  // here).
   CHECK(compared == 27);
 }
 

@@ -37,8 +37,10 @@ double relative_gap(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
 // The paper's first example with the unequal clock, at capacity `k`, under a level map that uses
 // every mode.
 model::Model paper_with_unequal_clock(int k, model::Admission admission) {
-  model::Model m = scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
-  m.obsolescence = model::PhaseType(model::RowVector{{0.3, 0.7}}, model::Matrix{{-0.6, 0.4}, {0.1, -0.6}});
+  model::Model m =
+      scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
+  m.obsolescence =
+      model::PhaseType(model::RowVector{{0.3, 0.7}}, model::Matrix{{-0.6, 0.4}, {0.1, -0.6}});
   m.capacity = k;
   m.admission = admission;
   std::vector<int> levels(static_cast<std::size_t>(k + 1));
@@ -50,33 +52,37 @@ model::Model paper_with_unequal_clock(int k, model::Admission admission) {
 // One arrival phase, one service phase: the smallest chain with the split (2,048 states), small
 // enough for the dense brute force.
 model::Model small_with_unequal_clock() {
-  const std::string text = "name: unequal-clock\ncapacity: " + std::to_string(kFirstSplitCapacity) +
-                           "\nadmission: partial\n"
-                           "arrivals: {kind: poisson, modes: [{rate: 0.8, batch: [0.6, 0.4]},"
-                           " {rate: 2.0, batch: [0.5, 0.3, 0.2]}]}\n"
-                           "service: {exponential: {mean: 0.7}}\nobsolescence: " +
-                           std::string(kUnequalClock) +
-                           "\ncosts: {loss: 5, obsolescence: 10, sojourn: 2, robot: 20, starvation: 300}\n"
-                           "policy: {levels: [2, 2, 2, 1, 2, 1, 1, 2, 1, 1, 2, 1]}\n";
+  const std::string text =
+      "name: unequal-clock\ncapacity: " + std::to_string(kFirstSplitCapacity) +
+      "\nadmission: partial\n"
+      "arrivals: {kind: poisson, modes: [{rate: 0.8, batch: [0.6, 0.4]},"
+      " {rate: 2.0, batch: [0.5, 0.3, 0.2]}]}\n"
+      "service: {exponential: {mean: 0.7}}\nobsolescence: " +
+      std::string(kUnequalClock) +
+      "\ncosts: {loss: 5, obsolescence: 10, sojourn: 2, robot: 20, starvation: 300}\n"
+      "policy: {levels: [2, 2, 2, 1, 2, 1, 1, 2, 1, 1, 2, 1]}\n";
   return scenarios::parse_scenario(text, "unequal-clock.yaml").model;
 }
 
-TEST_CASE("unequal clock exits: the clock's exit rates differ, so its phases cannot be swapped unseen",
-          "[crosscheck][symmetry]") {
+TEST_CASE(
+    "unequal clock exits: the clock's exit rates differ, so its phases cannot be swapped unseen",
+    "[crosscheck][symmetry]") {
   const model::Model m = small_with_unequal_clock();
   REQUIRE(m.obsolescence->exit_rates()(0) == Approx(0.2));
   REQUIRE(m.obsolescence->exit_rates()(1) == Approx(0.5));
 }
 
-TEST_CASE("unequal clock exits: x Q at the first split capacity equals the Lemma's assembled blocks",
-          "[crosscheck][symmetry]") {
+TEST_CASE(
+    "unequal clock exits: x Q at the first split capacity equals the Lemma's assembled blocks",
+    "[crosscheck][symmetry]") {
   for (const auto admission : {model::Admission::kPartial, model::Admission::kRejectBatch}) {
     const model::Model m = paper_with_unequal_clock(kFirstSplitCapacity, admission);
     // A level map, and hysteresis, whose memory sends a level's expiries to another mode's block.
     for (const model::ControlPolicy& policy : std::vector<model::ControlPolicy>{
-             *m.level_map(), model::make_hysteresis(4, 1, 8, 3, 4, kFirstSplitCapacity, "policy")}) {
-      INFO("admission " << (admission == model::Admission::kPartial ? "partial" : "reject-batch") << ", policy "
-                        << model::policy_kind(policy));
+             *m.level_map(),
+             model::make_hysteresis(4, 1, 8, 3, 4, kFirstSplitCapacity, "policy")}) {
+      INFO("admission " << (admission == model::Admission::kPartial ? "partial" : "reject-batch")
+                        << ", policy " << model::policy_kind(policy));
       const analytic::GeneratorBlocks blocks(m, policy);
       const analytic::GeneratorOperator q(m, blocks.arrivals());
       const Eigen::VectorXd x = random_vector(q.space().size(), 23);
@@ -88,11 +94,13 @@ TEST_CASE("unequal clock exits: x Q at the first split capacity equals the Lemma
   }
 }
 
-TEST_CASE("unequal clock exits: four split clocks, levels shared piece by piece, equal the assembled blocks",
-          "[crosscheck][symmetry]") {
-  // K = 14: the top level's 2^13 clock combinations are split by their first four clocks, and levels
-  // average over 4,096 states, so a level's pieces are shared among threads one level at a time (the
-  // other loop of GeneratorOperator::apply). Only the paper's clock reached these before.
+TEST_CASE(
+    "unequal clock exits: four split clocks, levels shared piece by piece, equal the assembled "
+    "blocks",
+    "[crosscheck][symmetry]") {
+  // K = 14: the top level's 2^13 clock combinations are split by their first four clocks, and
+  // levels average over 4,096 states, so a level's pieces are shared among threads one level at a
+  // time (the other loop of GeneratorOperator::apply). Only the paper's clock reached these before.
   const model::Model m = paper_with_unequal_clock(14, model::Admission::kPartial);
   const analytic::GeneratorBlocks blocks(m, *m.level_map());
   const analytic::GeneratorOperator q(m, blocks.arrivals());
@@ -117,12 +125,15 @@ TEST_CASE("unequal clock exits: x Q equals the brute force's generator, written 
   for (Eigen::Index s = 0; s < chain.size(); ++s) {
     const ChainState& c = chain.states()[s];
     engine_index[static_cast<std::size_t>(s)] =
-        space.index({.level = c.level, .arrival_phase = arrivals.environment_phase(c.robots, c.arrival_phase),
-                     .service_phase = c.service_phase, .clock_phases = c.clocks});
+        space.index({.level = c.level,
+                     .arrival_phase = arrivals.environment_phase(c.robots, c.arrival_phase),
+                     .service_phase = c.service_phase,
+                     .clock_phases = c.clocks});
   }
   const Eigen::VectorXd x_brute = random_vector(chain.size(), 29);
   Eigen::VectorXd x_engine(chain.size());
-  for (Eigen::Index s = 0; s < chain.size(); ++s) x_engine(engine_index[static_cast<std::size_t>(s)]) = x_brute(s);
+  for (Eigen::Index s = 0; s < chain.size(); ++s)
+    x_engine(engine_index[static_cast<std::size_t>(s)]) = x_brute(s);
   const Eigen::VectorXd y_brute = (x_brute.transpose() * chain.generator()).transpose();
   const Eigen::VectorXd y_engine = q.apply(x_engine);
   Eigen::VectorXd y_engine_in_brute_order(chain.size());
@@ -139,11 +150,13 @@ TEST_CASE("unequal clock exits: x Q equals the brute force's generator, written 
   CHECK(solved.measures.p_obsolete == Approx(brute.p_obsolete).epsilon(1e-9));
   CHECK(solved.measures.p_served == Approx(brute.p_served).epsilon(1e-9));
   CHECK(solved.measures.mean_in_system == Approx(brute.mean_in_system).epsilon(1e-9));
-  CHECK(solved.measures.level_probabilities.back() == Approx(brute.level_probabilities.back()).epsilon(1e-8));
+  CHECK(solved.measures.level_probabilities.back() ==
+        Approx(brute.level_probabilities.back()).epsilon(1e-8));
 }
 
 // Each direct method against the iterative one on both fixtures; the block recursion's dense top
-// blocks (2 x 2 x 2^10 states) make it the slow one on the paper's example, so there only sparse LU.
+// blocks (2 x 2 x 2^10 states) make it the slow one on the paper's example, so there only sparse
+// LU.
 void compare_with_direct(const model::Model& m, const std::vector<analytic::Method>& methods) {
   const analytic::PolicyEvaluation iterative =
       analytic::PolicyEvaluator(m, analytic::Method::kIterative).evaluate(*m.level_map());
@@ -151,9 +164,12 @@ void compare_with_direct(const model::Model& m, const std::vector<analytic::Meth
   REQUIRE(iterative.stationary.summary.method == analytic::Method::kIterative);
   for (const auto method : methods) {
     INFO(m.name << ", " << analytic::method_name(method));
-    const analytic::PolicyEvaluation direct = analytic::PolicyEvaluator(m, method).evaluate(*m.level_map());
+    const analytic::PolicyEvaluation direct =
+        analytic::PolicyEvaluator(m, method).evaluate(*m.level_map());
     REQUIRE(direct.stationary.summary.status == analytic::SolverStatus::kConverged);
-    CHECK((iterative.stationary.probabilities - direct.stationary.probabilities).cwiseAbs().maxCoeff() < 1e-11);
+    CHECK((iterative.stationary.probabilities - direct.stationary.probabilities)
+              .cwiseAbs()
+              .maxCoeff() < 1e-11);
     CHECK(iterative.measures.cost == Approx(direct.measures.cost).epsilon(1e-9));
     CHECK(iterative.measures.p_obsolete == Approx(direct.measures.p_obsolete).epsilon(1e-9));
   }

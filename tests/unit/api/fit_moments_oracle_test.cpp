@@ -2,7 +2,6 @@
 // moments against the same hand values (the fit promises to match three moments): {1, 2, 4} has
 // m1 = 7/3, m2 = 7, m3 = 73/3 and scv = m2 / m1^2 - 1 = 2/7.
 #include <catch2/catch.hpp>
-
 #include <vector>
 
 #include "api/fit_request.hpp"
@@ -10,8 +9,10 @@
 namespace crawlq {
 namespace {
 
-TEST_CASE("fit JSON: the sample's moments and scv and the fitted moments of {1, 2, 4} are the hand values",
-          "[api][fit]") {
+TEST_CASE(
+    "fit JSON: the sample's moments and scv and the fitted moments of {1, 2, 4} are the hand "
+    "values",
+    "[api][fit]") {
   api::FitLawRequest request;
   request.source = "three.txt";
   request.sample = {1.0, 2.0, 4.0};

@@ -1,11 +1,10 @@
 // `solve --sojourn --json`'s sojourn keys against closed forms. One robot mode, Poisson arrivals of
 // single pages at rate lambda, exponential service at rate mu, no obsolescence: the M/M/1/K queue.
-// By PASTA an arriving page finds n pages with the stationary pi_n ~ rho^n (n = 0..K); found n < K it
-// is admitted and served after n + 1 exponential stages, so its sojourn is Erlang(n + 1, mu) with
-// weight w_n = pi_n / (1 - pi_K). Mean, sd and quantiles of that mixture are written out here from
-// the Erlang laws alone; none of analytic/ is used for them.
+// By PASTA an arriving page finds n pages with the stationary pi_n ~ rho^n (n = 0..K); found n < K
+// it is admitted and served after n + 1 exponential stages, so its sojourn is Erlang(n + 1, mu)
+// with weight w_n = pi_n / (1 - pi_K). Mean, sd and quantiles of that mixture are written out here
+// from the Erlang laws alone; none of analytic/ is used for them.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 // The sample's raw moments against a sample small enough to add up by hand: {1, 2, 4} has
-// E[X] = 7/3, E[X^2] = (1 + 4 + 16)/3 = 7, E[X^3] = (1 + 8 + 64)/3 = 73/3, E[X^4] = (1 + 16 + 256)/3 = 91.
+// E[X] = 7/3, E[X^2] = (1 + 4 + 16)/3 = 7, E[X^3] = (1 + 8 + 64)/3 = 73/3, E[X^4] = (1 + 16 +
+// 256)/3 = 91.
 #include <catch2/catch.hpp>
-
 #include <vector>
 
 #include "fit/ph_moment_fit.hpp"

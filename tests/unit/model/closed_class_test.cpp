@@ -3,7 +3,6 @@
 // entry is no path out. With beta's weight on the class the law's time is infinite with positive
 // probability, and the solvers disagree on such a model (the 3.14, 2.6 and a NaN residual).
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "model/input_error.hpp"
@@ -28,9 +27,11 @@ const RowVector kOnTheClass{{0.5, 0.25, 0.25}};
 
 }  // namespace
 
-TEST_CASE("a closed class of phases beside an exiting one never reaches absorption", "[rate_checks]") {
-  CHECK_THROWS_WITH(crawlq::model::check_subgenerator(closed_class(0.0), "service.S"),
-                    Catch::Contains("service.S") && Catch::Contains("phase 0 never reaches absorption"));
+TEST_CASE("a closed class of phases beside an exiting one never reaches absorption",
+          "[rate_checks]") {
+  CHECK_THROWS_WITH(
+      crawlq::model::check_subgenerator(closed_class(0.0), "service.S"),
+      Catch::Contains("service.S") && Catch::Contains("phase 0 never reaches absorption"));
   CHECK_THROWS_AS(PhaseType(kOnTheClass, closed_class(0.0)), InputError);
   // Weight only on the exiting phase: the law is finite, but its phases 0 and 1 still trap any
   // page that reached them, and a law is judged by its phases (the engines index every one).

@@ -1,8 +1,8 @@
 // `simulate --compare`'s intervals against their formulas, recomputed here from the replications'
-// own estimates: each policy's 95% half-width t_{0.975, n-1} s / sqrt(n), the independent half-width
-// sqrt(hw_A^2 + hw_B^2), and the paired interval over the replications' differences B - A.
+// own estimates: each policy's 95% half-width t_{0.975, n-1} s / sqrt(n), the independent
+// half-width sqrt(hw_A^2 + hw_B^2), and the paired interval over the replications' differences B -
+// A.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <vector>
 
@@ -21,13 +21,14 @@ model::Model two_modes() {
   const auto poisson = [](double rate) {
     return model::Bmap({model::Matrix::Constant(1, 1, -rate), model::Matrix::Constant(1, 1, rate)});
   };
-  return model::Model{.name = "two-modes",
-                      .capacity = 4,
-                      .arrivals = model::ArrivalModes({poisson(1.0), poisson(2.5)}),
-                      .service = model::PhaseType::exponential(1.5),
-                      .obsolescence = model::PhaseType::exponential(0.3),
-                      .costs = {.loss = 5, .obsolescence = 10, .sojourn = 2, .robot = 1, .starvation = 30},
-                      .policy = {}};
+  return model::Model{
+      .name = "two-modes",
+      .capacity = 4,
+      .arrivals = model::ArrivalModes({poisson(1.0), poisson(2.5)}),
+      .service = model::PhaseType::exponential(1.5),
+      .obsolescence = model::PhaseType::exponential(0.3),
+      .costs = {.loss = 5, .obsolescence = 10, .sojourn = 2, .robot = 1, .starvation = 30},
+      .policy = {}};
 }
 
 struct Spread {
@@ -51,7 +52,8 @@ TEST_CASE("compare: the independent half-width is sqrt(hw_A^2 + hw_B^2) of the r
   const sim::LevelMapPolicy one(model::Policy::constant(1, 2, 4));
   const sim::LevelMapPolicy two(model::Policy::constant(2, 2, 4));
   const auto c = sim::compare_policies(
-      m, one, two, {.seed = 3, .replications = kReplications, .warmup = 10, .horizon = 200, .threads = 2});
+      m, one, two,
+      {.seed = 3, .replications = kReplications, .warmup = 10, .horizon = 200, .threads = 2});
   REQUIRE(c.a.replications.size() == kReplications);
   REQUIRE(c.b.replications.size() == kReplications);
   std::vector<double> a, b, difference;
@@ -66,7 +68,8 @@ TEST_CASE("compare: the independent half-width is sqrt(hw_A^2 + hw_B^2) of the r
   CHECK(c.b.cost.half_width == Approx(hw_b.half_width).epsilon(1e-9));
   // The two policies' costs spread differently, so hw_A alone cannot stand in for both.
   REQUIRE(std::abs(hw_a.half_width - hw_b.half_width) > 0.05 * hw_b.half_width);
-  const double independent = std::sqrt(hw_a.half_width * hw_a.half_width + hw_b.half_width * hw_b.half_width);
+  const double independent =
+      std::sqrt(hw_a.half_width * hw_a.half_width + hw_b.half_width * hw_b.half_width);
   CHECK(c.independent_cost_half_width == Approx(independent).epsilon(1e-9));
   CHECK(c.difference.cost.mean == Approx(paired.mean).epsilon(1e-9));
   CHECK(c.difference.cost.half_width == Approx(paired.half_width).epsilon(1e-9));
