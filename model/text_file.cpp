@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "model/input_error.hpp"
+#include "model/message_text.hpp"
 
 namespace crawlq::model {
 
@@ -26,34 +27,6 @@ std::string not_regular(const struct stat& status) {
   if (S_ISSOCK(status.st_mode)) return "a socket";
   if (!S_ISREG(status.st_mode)) return "not a regular file";
   return "";
-}
-
-// The bytes of the UTF-8 character that starts at text[at] (1 to 4), or 0 when none does: RFC 3629's
-// table, where the second byte's range depends on the first (no overlong forms, no surrogates,
-// nothing past U+10FFFF).
-std::size_t character_bytes(const std::string& text, std::size_t at) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[at + i]); };
-  const unsigned char lead = byte(0);
-  if (lead < 0x80) return 1;
-  std::size_t length = 0;
-  unsigned char low = 0x80, high = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    low = lead == 0xE0 ? 0xA0 : 0x80;
-    high = lead == 0xED ? 0x9F : 0xBF;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    low = lead == 0xF0 ? 0x90 : 0x80;
-    high = lead == 0xF4 ? 0x8F : 0xBF;
-  } else {
-    return 0;
-  }
-  if (text.size() - at < length || byte(1) < low || byte(1) > high) return 0;
-  for (std::size_t i = 2; i < length; ++i)
-    if ((byte(i) & 0xC0) != 0x80) return 0;
-  return length;
 }
 
 class Descriptor {
@@ -115,7 +88,7 @@ std::string read_text_file(const std::filesystem::path& file, const std::string&
 void require_utf8(const std::string& text, const std::string& label) {
   std::size_t line = 1, line_start = 0;
   for (std::size_t at = 0; at < text.size();) {
-    const std::size_t bytes = character_bytes(text, at);
+    const std::size_t bytes = utf8_character_bytes(text, at);
     if (bytes == 0)
       throw InputError(fmt::format(
           "{}: line {}, column {}: byte 0x{:02x} is not UTF-8 text (save the file as UTF-8)", label,
