@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -39,6 +40,19 @@ struct Connection {
   std::string peer;
 };
 
+// The peer ("ip port") of `descriptor` when it is a connection whose local end is on `port`.
+std::optional<std::string> peer_on(int descriptor, int port) {
+  sockaddr_storage local{}, remote{};
+  socklen_t local_length = sizeof local, remote_length = sizeof remote;
+  if (getsockname(descriptor, reinterpret_cast<sockaddr*>(&local), &local_length) != 0 ||
+      getpeername(descriptor, reinterpret_cast<sockaddr*>(&remote), &remote_length) != 0)
+    return std::nullopt;  // the listening socket has no peer
+  if (endpoint_of(local, local_length).port != port) return std::nullopt;
+  const Endpoint peer = endpoint_of(remote, remote_length);
+  if (peer.port < 0) return std::nullopt;
+  return key_of(peer.ip, peer.port);
+}
+
 // The connected sockets of this process whose local end is on `port`.
 std::vector<Connection> connections_on(int port) {
   std::vector<Connection> found;
@@ -51,29 +65,10 @@ std::vector<Connection> connections_on(int port) {
     const int fd = static_cast<int>(descriptor);
     struct stat status {};
     if (fstat(fd, &status) != 0 || !S_ISSOCK(status.st_mode)) continue;
-    sockaddr_storage local{}, remote{};
-    socklen_t local_length = sizeof local, remote_length = sizeof remote;
-    if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &local_length) != 0 ||
-        getpeername(fd, reinterpret_cast<sockaddr*>(&remote), &remote_length) != 0)
-      continue;  // the listening socket has no peer
-    if (endpoint_of(local, local_length).port != port) continue;
-    const Endpoint peer = endpoint_of(remote, remote_length);
-    if (peer.port >= 0) found.push_back({fd, key_of(peer.ip, peer.port)});
+    if (auto peer = peer_on(fd, port)) found.push_back({fd, std::move(*peer)});
   }
   closedir(directory);
   return found;
-}
-
-// The descriptor still holds the connection listed (its worker may have closed it since, and a new
-// connection taken the number).
-bool still_connected_to(int descriptor, const std::string& peer, int port) {
-  sockaddr_storage local{}, remote{};
-  socklen_t local_length = sizeof local, remote_length = sizeof remote;
-  if (getsockname(descriptor, reinterpret_cast<sockaddr*>(&local), &local_length) != 0 ||
-      getpeername(descriptor, reinterpret_cast<sockaddr*>(&remote), &remote_length) != 0)
-    return false;
-  const Endpoint end = endpoint_of(remote, remote_length);
-  return endpoint_of(local, local_length).port == port && key_of(end.ip, end.port) == peer;
 }
 
 // Bytes have arrived that nobody has read yet: the connection waits for a worker, through no fault
@@ -151,7 +146,8 @@ void ConnectionWatch::look_once() {
     } else if (now - seen->second.last_activity > request_deadline_) {
       // Wakes the worker blocked reading it; the library then closes it. The descriptor is still
       // this connection's: it is closed only by that worker, which is blocked or about to be.
-      if (still_connected_to(c.descriptor, c.peer, port_)) shutdown(c.descriptor, SHUT_RDWR);
+      // Still this connection: its worker may have closed it since, and a new one taken the number.
+      if (peer_on(c.descriptor, port_) == c.peer) shutdown(c.descriptor, SHUT_RDWR);
     }
   }
   for (auto seen = connections_.begin(); seen != connections_.end();) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "scenarios/yaml_reader.hpp"
+
 namespace crawlq::app {
 
 namespace {
@@ -24,13 +26,6 @@ bool is_address_or_localhost(const std::string& name, bool bracketed) {
   }
   in_addr v4{};
   return name == "localhost" || inet_pton(AF_INET, name.c_str(), &v4) == 1;
-}
-
-std::string shown(const std::string& text) {
-  std::string out;
-  for (const char c : text.substr(0, 80))
-    out += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
-  return out;
 }
 
 }  // namespace
@@ -63,13 +58,14 @@ std::optional<GuardRefusal> refuse_request(const GuardedRequest& request, int po
   if (!is_own_host(request.host, port))
     return GuardRefusal{403, fmt::format("Host '{}' is not this lab: open it as http://127.0.0.1:{}/ "
                                          "(or localhost); another name could be a foreign page's",
-                                         shown(request.host), port)};
+                                         scenarios::shortened(request.host), port)};
   if (request.origin) {
     const std::string origin = lower(*request.origin);
     if (!origin.starts_with("http://") || origin.substr(7) != lower(request.host))
       return GuardRefusal{403, fmt::format("requests from '{}' are refused: only the lab's own page "
                                            "(http://{}) may call its API",
-                                           shown(*request.origin), shown(request.host))};
+                                           scenarios::shortened(*request.origin),
+                                           scenarios::shortened(request.host))};
   }
   if (request.method == "POST") {
     const std::string type = lower(request.content_type);
@@ -79,10 +75,11 @@ std::optional<GuardRefusal> refuse_request(const GuardedRequest& request, int po
                   essence.end());
     if (essence != "application/json")
       return GuardRefusal{400, fmt::format("send the body as Content-Type: application/json (got '{}')",
-                                           shown(request.content_type))};
+                                           scenarios::shortened(request.content_type))};
   }
   if (request.method != "GET" && request.method != "POST" && request.method != "HEAD")
-    return GuardRefusal{405, fmt::format("{}: the lab answers GET and POST only", shown(request.method))};
+    return GuardRefusal{405, fmt::format("{}: the lab answers GET and POST only",
+                                         scenarios::shortened(request.method))};
   return std::nullopt;
 }
 
