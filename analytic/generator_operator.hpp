@@ -30,6 +30,10 @@ class GeneratorOperator {
   void forward_sweep(const double* r, double* z, Eigen::Index pinned, double pinned_scale = 1, int threads = 1) const;
   // The diagonal of Q: minus each state's total outflow rate.
   const Eigen::VectorXd& diagonal() const { return diagonal_; }
+  // How many leading clocks split a level's (arrival phase, service phase) blocks into pieces: fixed by
+  // the level alone, so the pieces, and every sum, are the same for any thread count. Public so that
+  // a test can show its fixture reaches the pieces.
+  int split_clocks(int level) const;
 
  private:
   struct Level {
@@ -38,9 +42,6 @@ class GeneratorOperator {
     std::vector<Eigen::MatrixXd> admitting;
   };
   void apply_level_zero(const double* x, double* y) const;
-  // How many leading clocks split a level's (arrival phase, service phase) blocks into pieces: fixed by
-  // the level alone, so the pieces, and every sum, are the same for any thread count.
-  int split_clocks(int level) const;
   // The entries of y in one piece of one (arrival phase, service phase) block of a level >= 1 (the
   // block's states whose first split_clocks(level) clocks spell `piece`), and that piece's expiries
   // into the same piece of the block below (started before this level's turn).

@@ -30,7 +30,7 @@ struct Controller {
   bool remembers = false;  // the robots in force are a state variable of their own
   // A full-state table: robots by the state's place in the enumeration (level, then arrival
   // phase, service phase, clocks head first: the order of `solve --export`); `decide` unused.
-  std::vector<int> table;
+  std::vector<int> table = {};
 };
 Controller controller_for(const model::ControlPolicy& policy);
 

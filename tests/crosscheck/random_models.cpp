@@ -105,11 +105,11 @@ double random_cost(Draw& draw) { return draw.chance(0.2) ? 0.0 : draw.real(0.0, 
 model::Model draw_model(Draw& draw, std::uint64_t seed, const RandomModelOptions& options) {
   const int w = draw.integer(1, 3);
   const int m = draw.integer(1, 3);
-  const int r = draw.integer(1, 3);
+  const int r = draw.integer(options.clock_phases[0], options.clock_phases[1]);
   const int modes = draw.integer(1, 4);
-  const int capacity = draw.integer(1, 5);
+  const int capacity = draw.integer(options.capacities[0], options.capacities[1]);
   const int max_batch = options.single_arrivals ? 1 : draw.integer(2, 4);
-  const bool expires = !draw.chance(0.25);
+  const bool expires = !draw.chance(0.25) || options.always_expires;
   const auto admission =
       draw.chance(0.5) ? model::Admission::kPartial : model::Admission::kRejectBatch;
 
@@ -129,7 +129,8 @@ model::Model draw_model(Draw& draw, std::uint64_t seed, const RandomModelOptions
                      .starvation = random_cost(draw),
                      .holding = 0};
   model::Policy policy = random_policy(draw, modes, capacity);
-  // From a stream of its own, so that the other draws (and the seeds other tests list) stay as they were.
+  // From a stream of its own, so that the other draws (and the seeds other tests list) stay as they
+  // were.
   Draw holding_draw(seed * 2654435761u + 17);
   if (options.holding_cost) costs.holding = random_cost(holding_draw);
   return model::Model{.name = "random-" + std::to_string(seed),
@@ -144,7 +145,8 @@ model::Model draw_model(Draw& draw, std::uint64_t seed, const RandomModelOptions
 
 }  // namespace
 
-model::ControlPolicy random_control_policy(const model::Model& model, std::uint64_t seed, PolicyForm form) {
+model::ControlPolicy random_control_policy(const model::Model& model, std::uint64_t seed,
+                                           PolicyForm form) {
   Draw draw(seed * 7919 + static_cast<std::uint64_t>(form));
   const int n = model.modes(), k = model.capacity, w = model.arrivals.phases();
   const auto table = [&](int columns) {
@@ -154,8 +156,10 @@ model::ControlPolicy random_control_policy(const model::Model& model, std::uint6
     return rows;
   };
   switch (form) {
-    case PolicyForm::kLevels: return random_policy(draw, n, k);
-    case PolicyForm::kPhaseAware: return model::make_phase_aware(table(w), n, k, w, "policy.phase-aware");
+    case PolicyForm::kLevels:
+      return random_policy(draw, n, k);
+    case PolicyForm::kPhaseAware:
+      return model::make_phase_aware(table(w), n, k, w, "policy.phase-aware");
     case PolicyForm::kMemory: {
       auto next = table(n);
       next[0].assign(n, draw.integer(1, n));
@@ -164,8 +168,9 @@ model::ControlPolicy random_control_policy(const model::Model& model, std::uint6
     case PolicyForm::kTable: {
       std::vector<int> robots(static_cast<std::size_t>(chain_size(model)));
       for (int& r : robots) r = draw.integer(1, n);
-      return model::make_table(std::move(robots), k, model.arrivals.phases(), model.service.phases(),
-                               model.obsolescence ? model.obsolescence->phases() : 1, n, "random table", "policy.table");
+      return model::make_table(
+          std::move(robots), k, model.arrivals.phases(), model.service.phases(),
+          model.obsolescence ? model.obsolescence->phases() : 1, n, "random table", "policy.table");
     }
     case PolicyForm::kHysteresis: {
       if (n < 2) return random_policy(draw, n, k);
@@ -182,6 +187,11 @@ long chain_size(const model::Model& model) {
   long per_server_phase = 0, clocks = 1;
   for (int level = 1; level <= model.capacity; ++level, clocks *= r) per_server_phase += clocks;
   return model.arrivals.phases() * (1 + model.service.phases() * per_server_phase);
+}
+
+RandomModelOptions split_models() {
+  return {
+      .max_states = 20000, .capacities = {8, 13}, .clock_phases = {2, 3}, .always_expires = true};
 }
 
 model::Model random_model(std::uint64_t seed, const RandomModelOptions& options) {
@@ -215,7 +225,8 @@ std::string describe(const model::Model& model) {
         << "\n  Gamma = " << model.obsolescence->subgenerator().format(format);
   const auto& c = model.costs;
   out << "\n  costs: loss=" << c.loss << " obsolescence=" << c.obsolescence
-      << " sojourn=" << c.sojourn << " robot=" << c.robot << " starvation=" << c.starvation << " holding=" << c.holding;
+      << " sojourn=" << c.sojourn << " robot=" << c.robot << " starvation=" << c.starvation
+      << " holding=" << c.holding;
   return out.str();
 }
 

@@ -5,7 +5,6 @@
 // their head clock (generator_operator.cpp, split_clocks: pieces of at least 512 states), whose
 // expiries take the two-phase branch there: K = 11 is the smallest capacity that reaches it.
 #include <catch2/catch.hpp>
-#include <random>
 #include <string>
 
 #include "analytic/generator_blocks.hpp"
@@ -15,24 +14,13 @@
 #include "analytic/stationary_solver.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "tests/crosscheck/brute_force_chain.hpp"
+#include "tests/crosscheck/operator_checks.hpp"
 
 namespace crawlq::crosscheck {
 namespace {
 
 constexpr int kFirstSplitCapacity = 11;
 const char* const kUnequalClock = R"({gamma: [0.3, 0.7], Gamma: [[-0.6, 0.4], [0.1, -0.6]]})";
-
-Eigen::VectorXd random_vector(Eigen::Index n, std::uint64_t seed) {
-  std::mt19937_64 engine(seed);
-  std::uniform_real_distribution<double> uniform(0.0, 1.0);
-  Eigen::VectorXd x(n);
-  for (double& v : x) v = uniform(engine);
-  return x;
-}
-
-double relative_gap(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
-  return (a - b).cwiseAbs().maxCoeff() / std::max(1e-300, b.cwiseAbs().maxCoeff());
-}
 
 // The paper's first example with the unequal clock, at capacity `k`, under a level map that uses
 // every mode.
@@ -85,11 +73,11 @@ TEST_CASE(
                         << ", policy " << model::policy_kind(policy));
       const analytic::GeneratorBlocks blocks(m, policy);
       const analytic::GeneratorOperator q(m, blocks.arrivals());
-      const Eigen::VectorXd x = random_vector(q.space().size(), 23);
-      const Eigen::VectorXd assembled = (x.transpose() * blocks.assemble()).transpose();
-      const Eigen::VectorXd one_thread = q.apply(x, 1);
-      CHECK(relative_gap(one_thread, assembled) < 1e-13);
-      CHECK((q.apply(x, 2).array() == one_thread.array()).all());
+      REQUIRE(q.split_clocks(kFirstSplitCapacity) == 1);
+      REQUIRE(q.split_clocks(kFirstSplitCapacity - 1) == 0);
+      const AssembledGaps gaps = gaps_to_assembled(blocks, q, 23);
+      CHECK(gaps.product < 1e-13);
+      CHECK(gaps.same_for_any_threads);
     }
   }
 }
@@ -105,11 +93,10 @@ TEST_CASE(
   const analytic::GeneratorBlocks blocks(m, *m.level_map());
   const analytic::GeneratorOperator q(m, blocks.arrivals());
   REQUIRE(q.space().size() == 65534);
-  const Eigen::VectorXd x = random_vector(q.space().size(), 31);
-  const Eigen::VectorXd assembled = (x.transpose() * blocks.assemble()).transpose();
-  const Eigen::VectorXd one_thread = q.apply(x, 1);
-  CHECK(relative_gap(one_thread, assembled) < 1e-13);
-  CHECK((q.apply(x, 2).array() == one_thread.array()).all());
+  REQUIRE(q.split_clocks(14) == 4);
+  const AssembledGaps gaps = gaps_to_assembled(blocks, q, 31);
+  CHECK(gaps.product < 1e-13);
+  CHECK(gaps.same_for_any_threads);
 }
 
 TEST_CASE("unequal clock exits: x Q equals the brute force's generator, written state by state",
@@ -118,28 +105,12 @@ TEST_CASE("unequal clock exits: x Q equals the brute force's generator, written 
   const BruteForceChain chain(m, *m.level_map());
   const analytic::ControlledArrivals arrivals(m, *m.level_map());
   const analytic::GeneratorOperator q(m, arrivals);
-  const analytic::StateSpace& space = q.space();
-  REQUIRE(space.size() == chain.size());
-  REQUIRE(space.size() == 2048);
-  std::vector<Eigen::Index> engine_index(static_cast<std::size_t>(chain.size()));
-  for (Eigen::Index s = 0; s < chain.size(); ++s) {
-    const ChainState& c = chain.states()[s];
-    engine_index[static_cast<std::size_t>(s)] =
-        space.index({.level = c.level,
-                     .arrival_phase = arrivals.environment_phase(c.robots, c.arrival_phase),
-                     .service_phase = c.service_phase,
-                     .clock_phases = c.clocks});
-  }
-  const Eigen::VectorXd x_brute = random_vector(chain.size(), 29);
-  Eigen::VectorXd x_engine(chain.size());
-  for (Eigen::Index s = 0; s < chain.size(); ++s)
-    x_engine(engine_index[static_cast<std::size_t>(s)]) = x_brute(s);
-  const Eigen::VectorXd y_brute = (x_brute.transpose() * chain.generator()).transpose();
-  const Eigen::VectorXd y_engine = q.apply(x_engine);
-  Eigen::VectorXd y_engine_in_brute_order(chain.size());
-  for (Eigen::Index s = 0; s < chain.size(); ++s)
-    y_engine_in_brute_order(s) = y_engine(engine_index[static_cast<std::size_t>(s)]);
-  CHECK(relative_gap(y_engine_in_brute_order, y_brute) < 1e-13);
+  REQUIRE(q.space().size() == chain.size());
+  REQUIRE(q.space().size() == 2048);
+  REQUIRE(q.split_clocks(kFirstSplitCapacity) == 1);
+  const BruteForceGaps gaps = gaps_to_brute_force(chain, arrivals, q, 29);
+  CHECK(gaps.product < 1e-13);
+  CHECK(gaps.diagonal < 1e-12);
 
   // Solved: the iterative solver (the operator) against the brute force's dense solution.
   const analytic::PolicyEvaluator evaluator(m, analytic::Method::kIterative);
