@@ -109,10 +109,20 @@ def selected_targets(build_dir, selection):
         command = test.get("command") or []
         if command and Path(command[0]).is_relative_to(build_dir.resolve()):
             targets.add(Path(command[0]).name)
-    # The command-line tests run the crawlq program itself.
+    # The command-line tests run the crawlq program itself; pytest runs the Python package (the module
+    # and the .py files its build copies) and, to compare with it, the program.
     if any(t.startswith("cli") for t in targets):
         targets.add("crawlq")
+    if any(label in ("python", "lab") for test in tests for label in labels_of(test)):
+        targets.update({"crawlq", "crawlq_python"})
     return sorted(targets), len(tests)
+
+
+def labels_of(test):
+    for prop in test.get("properties") or []:
+        if prop.get("name") == "LABELS":
+            return prop.get("value") or []
+    return []
 
 
 def run(command, **kwargs):
