@@ -8,17 +8,20 @@
 namespace crawlq::model {
 
 void check_bmap_shapes(const std::vector<Matrix>& d, const std::string& key_path) {
-  if (d.size() < 2) throw InputError(key_path, fmt::format("{} matrices: need at least D0 and D1", d.size()));
+  if (d.size() < 2)
+    throw InputError(key_path, fmt::format("{} matrices: need at least D0 and D1", d.size()));
   const Eigen::Index n = d[0].rows();
   if (n == 0) throw InputError(key_path + "[0]", "empty matrix");
-  if (d[0].cols() != n) throw InputError(key_path + "[0]", fmt::format("{}x{}: D0 must be square", n, d[0].cols()));
+  if (d[0].cols() != n)
+    throw InputError(key_path + "[0]", fmt::format("{}x{}: D0 must be square", n, d[0].cols()));
   for (std::size_t k = 1; k < d.size(); ++k)
     if (d[k].rows() != n || d[k].cols() != n)
       throw InputError(fmt::format("{}[{}]", key_path, k),
                        fmt::format("{}x{} but D0 is {}x{}", d[k].rows(), d[k].cols(), n, n));
 }
 
-Bmap::Bmap(std::vector<Matrix> d, const std::string& key_path) : d_(std::move(d)) {
+Bmap::Bmap(std::vector<Matrix> d, const std::string& key_path, const Vector& written_sizes)
+    : d_(std::move(d)) {
   check_bmap_shapes(d_, key_path);
   for (std::size_t k = 0; k < d_.size(); ++k) {
     const std::string key = fmt::format("{}[{}]", key_path, k);
@@ -27,11 +30,12 @@ Bmap::Bmap(std::vector<Matrix> d, const std::string& key_path) : d_(std::move(d)
     else
       check_nonnegative_entries(d_[k], key);
   }
-  check_conservative(d_, key_path);
+  check_conservative(d_, key_path, written_sizes);
   const Matrix q = generator();
   bool brings_pages = false;
   for (std::size_t k = 1; k < d_.size(); ++k) brings_pages = brings_pages || d_[k].maxCoeff() > 0;
-  if (!brings_pages) throw InputError(key_path, "no batch has a positive rate: no page ever arrives");
+  if (!brings_pages)
+    throw InputError(key_path, "no batch has a positive rate: no page ever arrives");
   if (closed_class_count(q) != 1)
     throw InputError(key_path, "the phase process D(1) has more than one closed class");
   theta_ = stationary_distribution(q);

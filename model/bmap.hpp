@@ -15,7 +15,10 @@ void check_bmap_shapes(const std::vector<Matrix>& d, const std::string& key_path
 class Bmap {
  public:
   // Checks every rule and throws InputError naming `key_path` (e.g. "arrivals.modes[1].D").
-  explicit Bmap(std::vector<Matrix> d, const std::string& key_path = "D");
+  // `written_sizes`: for a mode computed from a file's matrices, their row_term_sizes, so that the
+  // rounding accepted in the file is judged alike here (check_conservative).
+  explicit Bmap(std::vector<Matrix> d, const std::string& key_path = "D",
+                const Vector& written_sizes = Vector());
 
   int phases() const { return static_cast<int>(d_.front().rows()); }
   int max_batch() const { return static_cast<int>(d_.size()) - 1; }

@@ -18,8 +18,9 @@ inline constexpr double kSumTolerance = 1e-9;
 inline constexpr double kSmallestRate = 1e-100;
 inline constexpr double kLargestRate = 1e100;
 
-// Terms added with the size of what was added kept beside the sum, so the sum can be judged against
-// its terms rather than against itself (a one-phase generator's row sum is all there is to scale by).
+// Terms added with the size of what was added kept beside the sum, so the sum can be judged
+// against its terms rather than against itself (a one-phase generator's row sum is all there is
+// to scale by).
 class TermSum {
  public:
   void add(double term) {
@@ -31,16 +32,23 @@ class TermSum {
   bool equals(double target) const { return std::abs(sum_ - target) <= slack(target); }
   bool exceeds(double target) const { return sum_ - target > slack(target); }
   bool falls_short(double target) const { return target - sum_ > slack(target); }
+  // Judges the sum against terms it was computed from as well: a mode built from a file's rows
+  // keeps their rounding while its own terms may cancel part of them.
+  void judge_against(double size) { magnitude_ = std::max(magnitude_, size); }
   // The sum to the digits its terms carry, for messages: 9e-07, not 8.99999999970369e-07.
   std::string shown() const;
 
  private:
-  double slack(double target) const { return kSumTolerance * std::max(magnitude_, std::abs(target)); }
+  double slack(double target) const {
+    return kSumTolerance * std::max(magnitude_, std::abs(target));
+  }
   double sum_ = 0.0;
   double magnitude_ = 0.0;
 };
 
 TermSum row_sum(const Matrix& m, Eigen::Index row);
+// For each row, the size of its terms across d[0], d[1], ...: what its sum is judged against.
+Vector row_term_sizes(const std::vector<Matrix>& d);
 
 void check_probability_vector(const RowVector& p, const std::string& key);
 // Non-negative off the diagonal, rows summing to <= 0, and absorption reachable from every phase.
@@ -48,6 +56,9 @@ void check_subgenerator(const Matrix& t, const std::string& key);
 void check_nonnegative_entries(const Matrix& m, const std::string& key);
 void check_offdiagonal_nonnegative(const Matrix& m, const std::string& key);
 // Rows of the generator terms[0] + terms[1] + ... sum to zero; `key` names the matrices added.
-void check_conservative(const std::vector<Matrix>& terms, const std::string& key);
+// `written_sizes` (one a row, or empty): where the terms were computed from a file's matrices, the
+// sizes of those rows' terms (row_term_sizes), which the rounding the file was accepted with is of.
+void check_conservative(const std::vector<Matrix>& terms, const std::string& key,
+                        const Vector& written_sizes = Vector());
 
 }  // namespace crawlq::model

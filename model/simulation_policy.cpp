@@ -1,9 +1,8 @@
 #include "model/simulation_policy.hpp"
 
-#include "model/control_policy.hpp"
-
 #include <fmt/format.h>
 
+#include "model/control_policy.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::model {
@@ -17,16 +16,19 @@ std::string policy_kind(const ControlPolicy& policy) {
                     policy);
 }
 
-HysteresisPolicy make_hysteresis(int high, int low, int switch_off, int switch_on, int modes, int capacity,
-                                 const std::string& key_path) {
+HysteresisPolicy make_hysteresis(int high, int low, int switch_off, int switch_on, int modes,
+                                 int capacity, const std::string& key_path) {
   for (const auto& [name, robots] : {std::pair{"high", high}, std::pair{"low", low}})
     if (robots < 1 || robots > modes)
-      throw InputError(fmt::format("{}.{}", key_path, name), fmt::format("{} robots outside 1..{}", robots, modes));
+      throw InputError(fmt::format("{}.{}", key_path, name),
+                       fmt::format("{} robots outside 1..{}", robots, modes));
   if (switch_off < 1 || switch_off > capacity)
-    throw InputError(key_path + ".switch_off", fmt::format("{} outside 1..{} (the capacity)", switch_off, capacity));
+    throw InputError(key_path + ".switch_off",
+                     fmt::format("{} outside 1..{} (the capacity)", switch_off, capacity));
   if (switch_on < 0 || switch_on >= switch_off)
-    throw InputError(key_path + ".switch_on",
-                     fmt::format("{}: must lie in 0..{} (below switch_off)", switch_on, switch_off - 1));
+    throw InputError(
+        key_path + ".switch_on",
+        fmt::format("{}: must lie in 0..{} (below switch_off)", switch_on, switch_off - 1));
   return {high, low, switch_off, switch_on};
 }
 
@@ -34,11 +36,11 @@ namespace {
 
 // A (K+1)-row table of robots with `columns` entries a row, each in 1..N; `columns_are` says why
 // there are that many ("the arrival process has {} phases").
-void check_robot_table(const std::vector<std::vector<int>>& table, int modes, int capacity, int columns,
-                       const char* columns_are, const std::string& key_path) {
+void check_robot_table(const std::vector<std::vector<int>>& table, int modes, int capacity,
+                       int columns, const char* columns_are, const std::string& key_path) {
   if (static_cast<int>(table.size()) != capacity + 1)
-    throw InputError(key_path, fmt::format("{} rows but capacity {} needs {} (levels 0..{})", table.size(),
-                                           capacity, capacity + 1, capacity));
+    throw InputError(key_path, fmt::format("{} rows but capacity {} needs {} (levels 0..{})",
+                                           table.size(), capacity, capacity + 1, capacity));
   for (std::size_t level = 0; level < table.size(); ++level) {
     if (static_cast<int>(table[level].size()) != columns)
       throw InputError(fmt::format("{}[{}]", key_path, level),
@@ -66,7 +68,8 @@ long long chain_states(int capacity, int arrival_phases, int service_phases, int
   return states > kMost ? 0 : states;
 }
 
-std::size_t TablePolicy::index(int level, int arrival_phase, int service_phase, const std::vector<int>& clocks) const {
+std::size_t TablePolicy::index(int level, int arrival_phase, int service_phase,
+                               const std::vector<int>& clocks) const {
   if (level == 0) return static_cast<std::size_t>(arrival_phase);
   std::size_t offset = static_cast<std::size_t>(arrival_phases), clock_count = 1;
   for (int i = 1; i < level; ++i) {
@@ -78,17 +81,24 @@ std::size_t TablePolicy::index(int level, int arrival_phase, int service_phase, 
   return offset + within;
 }
 
-TablePolicy make_table(std::vector<int> robots, int capacity, int arrival_phases, int service_phases, int clock_phases,
-                       int modes, std::string source, const std::string& key_path) {
+TablePolicy make_table(std::vector<int> robots, int capacity, int arrival_phases,
+                       int service_phases, int clock_phases, int modes, std::string source,
+                       const std::string& key_path) {
+  // A table written inline is its own source: its key is said once.
+  const std::string from = source == key_path ? "" : source + ": ";
   const long long states = chain_states(capacity, arrival_phases, service_phases, clock_phases);
   if (static_cast<long long>(robots.size()) != states)
-    throw InputError(key_path, fmt::format("{}: {} robots values but the chain has {} states (one for each line of "
-                                           "`solve --export`)",
-                                           source, robots.size(), states));
+    throw InputError(
+        key_path,
+        fmt::format("{}{} robots values but the chain has {} states (one for each line of "
+                    "`solve --export`)",
+                    from, robots.size(), states));
   for (std::size_t x = 0; x < robots.size(); ++x)
     if (robots[x] < 1 || robots[x] > modes)
-      throw InputError(key_path, fmt::format("{}: state {}: {} robots outside 1..{}", source, x, robots[x], modes));
-  return {std::move(robots), std::move(source), capacity, arrival_phases, service_phases, clock_phases};
+      throw InputError(
+          key_path, fmt::format("{}state {}: {} robots outside 1..{}", from, x, robots[x], modes));
+  return {std::move(robots), std::move(source), capacity,
+          arrival_phases,    service_phases,    clock_phases};
 }
 
 MemoryPolicy as_memory(const HysteresisPolicy& h, int modes, int capacity) {
@@ -96,22 +106,27 @@ MemoryPolicy as_memory(const HysteresisPolicy& h, int modes, int capacity) {
   for (int level = 0; level <= capacity; ++level) {
     std::vector<int> row;
     for (int mode = 1; mode <= modes; ++mode) {
-      if (mode == h.high) row.push_back(level >= h.switch_off ? h.low : h.high);
-      else if (mode == h.low) row.push_back(level <= h.switch_on ? h.high : h.low);
-      else row.push_back(level < h.switch_off ? h.high : h.low);  // as hysteresis's first decision
+      if (mode == h.high)
+        row.push_back(level >= h.switch_off ? h.low : h.high);
+      else if (mode == h.low)
+        row.push_back(level <= h.switch_on ? h.high : h.low);
+      else
+        row.push_back(level < h.switch_off ? h.high : h.low);  // as hysteresis's first decision
     }
     memory.next.push_back(std::move(row));
   }
   return memory;
 }
 
-MemoryPolicy make_memory(std::vector<std::vector<int>> next, int modes, int capacity, const std::string& key_path) {
-  check_robot_table(next, modes, capacity, modes, "there are {} modes (one column for each mode in force)", key_path);
+MemoryPolicy make_memory(std::vector<std::vector<int>> next, int modes, int capacity,
+                         const std::string& key_path) {
+  check_robot_table(next, modes, capacity, modes,
+                    "there are {} modes (one column for each mode in force)", key_path);
   return {std::move(next)};
 }
 
-PhaseAwarePolicy make_phase_aware(std::vector<std::vector<int>> robots, int modes, int capacity, int phases,
-                                  const std::string& key_path) {
+PhaseAwarePolicy make_phase_aware(std::vector<std::vector<int>> robots, int modes, int capacity,
+                                  int phases, const std::string& key_path) {
   check_robot_table(robots, modes, capacity, phases, "the arrival process has {} phases", key_path);
   return {std::move(robots)};
 }

@@ -1,5 +1,6 @@
 #include "scenarios/refresh_loader.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 
@@ -21,9 +22,9 @@ model::AccessTime access_time(const YamlReader& r) {
   return model::AccessTime(read_phase_type(r, "beta", "S"));
 }
 
-// F_k as written: digits are read exactly (through a double, F_90 = 2880067194370816120 would become
-// 2880067194370816000 and be refused as no Fibonacci number); other spellings of a whole number
-// ("1.44e2") as every scenario number is read.
+// F_k as written: digits are read exactly (through a double, F_90 = 2880067194370816120 would
+// become 2880067194370816000 and be refused as no Fibonacci number); other spellings of a whole
+// number ("1.44e2") as every scenario number is read.
 long cycle_length(const YamlReader& c) {
   if (!c.node().IsScalar()) c.number();  // refuses it, naming the key
   const std::string& text = c.node().Scalar();
@@ -33,10 +34,36 @@ long cycle_length(const YamlReader& c) {
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (error == std::errc() && stop == end && value >= 1) return value;
   if (error == std::errc::result_out_of_range && stop == end)
-    throw model::InputError(c.path(), fmt::format("{}: above the largest Fibonacci number a cycle can be, {}", shown,
-                                                  model::fibonacci_numbers().back()));
-  if (const auto whole = model::parse_whole_number(text, 1, std::numeric_limits<long>::max())) return *whole;
-  throw model::InputError(c.path(), fmt::format("{}: a Fibonacci number of reads (13, 21, 34, 55, 89, 144, ...)", shown));
+    throw model::InputError(
+        c.path(), fmt::format("{}: above the largest Fibonacci number a cycle can be, {}", shown,
+                              model::fibonacci_numbers().back()));
+  if (const auto whole = model::parse_whole_number(text, 1, std::numeric_limits<long>::max()))
+    return *whole;
+  throw model::InputError(
+      c.path(),
+      fmt::format("{}: a Fibonacci number of reads (13, 21, 34, 55, 89, 144, ...)", shown));
+}
+
+// The frequencies as shares of their total ("normalised to sum 1"), divided by the largest first so
+// that the total cannot overflow (3 x 1e308). A share below the smallest normal double loses its
+// digits or vanishes, so it is refused as too small rather than read as a page never read. Values
+// <= 0 are left as written: the model refuses them.
+std::vector<double> shares(std::vector<double> values, const YamlReader& f) {
+  if (values.empty() || *std::min_element(values.begin(), values.end()) <= 0) return values;
+  const double largest = *std::max_element(values.begin(), values.end());
+  double total = 0;
+  for (const double v : values) total += v / largest;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double share = values[i] / largest / total;
+    if (share < std::numeric_limits<double>::min())
+      throw model::InputError(fmt::format("{}[{}]", f.path(), i),
+                              fmt::format("{}: its share of the total (the largest frequency "
+                                          "is {}) is below {:.3g}, the smallest normal double, "
+                                          "too small to compute with",
+                                          values[i], largest, std::numeric_limits<double>::min()));
+    values[i] = share;
+  }
+  return values;
 }
 
 model::RefreshPolicySpec policy(const YamlReader& r) {
@@ -52,19 +79,17 @@ model::RefreshPolicySpec policy(const YamlReader& r) {
   else if (k == "golden-ratio")
     p.kind = model::RefreshPolicyKind::kGoldenRatio;
   else
-    throw model::InputError(kind.path(), fmt::format("unknown policy {} (known: randomized, golden-ratio, cyclic)", kind.shown()));
+    throw model::InputError(
+        kind.path(),
+        fmt::format("unknown policy {} (known: randomized, golden-ratio, cyclic)", kind.shown()));
   if (r.has("frequencies")) {
     const YamlReader f = r.at("frequencies");
     if (f.node().IsScalar()) {
       if (f.text() != "optimal")
-        throw model::InputError(f.path(), fmt::format("'{}': give a list of frequencies or `optimal`", f.text()));
+        throw model::InputError(
+            f.path(), fmt::format("'{}': give a list of frequencies or `optimal`", f.text()));
     } else {
-      std::vector<double> values = f.numbers();
-      double total = 0;
-      for (double v : values) total += v;
-      if (total > 0)
-        for (double& v : values) v /= total;  // "normalised to sum 1"; the model checks each is > 0
-      p.frequencies = std::move(values);
+      p.frequencies = shares(f.numbers(), f);
     }
   }
   if (r.has("sequence")) p.sequence = r.at("sequence").integers();
@@ -75,7 +100,8 @@ model::RefreshPolicySpec policy(const YamlReader& r) {
 RefreshScenario build_refresh(const YamlReader& root) {
   root.require_map();
   if (!root.has("refresh"))
-    throw model::InputError("refresh", "missing: a page refresh scenario has a `refresh` section (see interface.md)");
+    throw model::InputError(
+        "refresh", "missing: a page refresh scenario has a `refresh` section (see interface.md)");
   root.allow_only({"name", "source", "refresh"});
   const YamlReader r = root.at("refresh");
   r.require_map();

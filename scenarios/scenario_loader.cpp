@@ -1,11 +1,9 @@
 #include "scenarios/scenario_loader.hpp"
 
-#include "scenarios/policy_table.hpp"
-#include "scenarios/shipped_files.hpp"
-
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -14,6 +12,8 @@
 #include "model/input_error.hpp"
 #include "model/rate_checks.hpp"
 #include "scenarios/law_reader.hpp"
+#include "scenarios/policy_table.hpp"
+#include "scenarios/shipped_files.hpp"
 #include "scenarios/yaml_document.hpp"
 #include "scenarios/yaml_reader.hpp"
 
@@ -40,6 +40,22 @@ void repair_d0(std::vector<Matrix>& d, const std::string& key, std::vector<std::
   }
 }
 
+// q scales the base's batch rates, so a q too small makes a mode whose least batch rate is below
+// kSmallestRate (or vanishes). A probability has no time unit to change: say the least q.
+void check_acceptance_size(const model::Bmap& base, double q, const std::string& key) {
+  double least = model::kLargestRate;
+  for (std::size_t k = 1; k < base.matrices().size(); ++k)
+    for (const double rate : base.matrices()[k].reshaped())
+      if (rate > 0) least = std::min(least, rate);
+  if (q * least >= model::kSmallestRate) return;
+  double least_q = model::kSmallestRate / least;
+  if (least_q * least < model::kSmallestRate) least_q = std::nextafter(least_q, 1.0);
+  throw model::InputError(
+      key, fmt::format("{}: makes the base's least batch rate, {}, a rate of {}, below {:g}: q is "
+                       "a probability, so the least usable here is {}",
+                       q, least, q * least, model::kSmallestRate, least_q));
+}
+
 class Loader {
  public:
   explicit Loader(bool repair) : repair_(repair) {}
@@ -49,8 +65,9 @@ class Loader {
     holder.require_map();
     if (!holder.has("D")) {
       if (holder.has("rate")) return read_poisson_batches(holder);
-      throw model::InputError(holder.path(),
-                              "give D: [D0, D1, ...] or Poisson batches {rate: r, batch: [d_1, d_2, ...]}");
+      throw model::InputError(
+          holder.path(),
+          "give D: [D0, D1, ...] or Poisson batches {rate: r, batch: [d_1, d_2, ...]}");
     }
     holder.allow_only({"D"});
     const YamlReader d = holder.at("D");
@@ -81,7 +98,9 @@ class Loader {
         const YamlReader mode = modes.at(r);
         mode.require_map();
         if (mode.has("D"))
-          throw model::InputError(mode.path() + ".D", "kind poisson takes {rate, batch}; for matrices use kind: per-mode");
+          throw model::InputError(
+              mode.path() + ".D",
+              "kind poisson takes {rate, batch}; for matrices use kind: per-mode");
         bmaps.push_back(read_poisson_batches(mode));
       }
       if (bmaps.empty()) throw model::InputError(modes.path(), "no modes: need at least one");
@@ -103,14 +122,18 @@ class Loader {
       if (q.empty()) throw model::InputError(accept.path(), "empty: need q_1 .. q_N");
       for (std::size_t r = 0; r < q.size(); ++r) {
         const std::string key = fmt::format("{}[{}]", accept.path(), r);
-        if (q[r] <= 0 || q[r] > 1) throw model::InputError(key, fmt::format("{} outside (0, 1]", q[r]));
+        if (q[r] <= 0 || q[r] > 1)
+          throw model::InputError(key, fmt::format("{} outside (0, 1]", q[r]));
+        check_acceptance_size(base, q[r], key);
         if (r > 0 && q[r] <= q[r - 1])
-          throw model::InputError(key, fmt::format("{} not above q_{} = {}: need 0 < q_1 < ... < q_N",
-                                                   q[r], r, q[r - 1]));
+          throw model::InputError(
+              key,
+              fmt::format("{} not above q_{} = {}: need 0 < q_1 < ... < q_N", q[r], r, q[r - 1]));
       }
       if (q.back() != 1.0)
-        throw model::InputError(fmt::format("{}[{}]", accept.path(), q.size() - 1),
-                                fmt::format("{}: q_N must be 1 (all robots accept every batch)", q.back()));
+        throw model::InputError(
+            fmt::format("{}[{}]", accept.path(), q.size() - 1),
+            fmt::format("{}: q_N must be 1 (all robots accept every batch)", q.back()));
       return model::thinned(base, q);
     }
     if (kind == "marked") {
@@ -135,7 +158,8 @@ class Loader {
       }
       if (marked.empty()) throw model::InputError(robots.path(), "no robots: need at least one");
       if (d0.rows() != d0.cols())
-        throw model::InputError(d0_reader.path(), fmt::format("{}x{}: not square", d0.rows(), d0.cols()));
+        throw model::InputError(d0_reader.path(),
+                                fmt::format("{}x{}: not square", d0.rows(), d0.cols()));
       if (repair_) {
         std::vector<Matrix> all{d0};
         for (const auto& robot : marked) all.insert(all.end(), robot.begin(), robot.end());
@@ -145,7 +169,8 @@ class Loader {
       // The rules on D0 under its own key: the modes built from it would otherwise report them.
       model::check_offdiagonal_nonnegative(d0, d0_reader.path());
       std::vector<Matrix> all_rates{d0};
-      for (const auto& robot : marked) all_rates.insert(all_rates.end(), robot.begin(), robot.end());
+      for (const auto& robot : marked)
+        all_rates.insert(all_rates.end(), robot.begin(), robot.end());
       model::check_conservative(all_rates, d0_reader.path() + " (with every robot's D)");
       return model::marked(d0, marked);
     }
@@ -184,9 +209,10 @@ model::Costs costs(const YamlReader& r) {
     const YamlReader v = r.at(key);
     into = v.number();
     if (into < 0) throw model::InputError(v.path(), fmt::format("negative cost {}", into));
-    // A weight times a rate times the intervals' spread must stay a double (1e308 gives an inf cost).
+    // A weight times a rate times the intervals' spread must stay a double (1e308: an inf cost).
     if (into > model::kLargestRate)
-      throw model::InputError(v.path(), fmt::format("{}: a cost weight may be at most {:g}", into, model::kLargestRate));
+      throw model::InputError(v.path(), fmt::format("{}: a cost weight may be at most {:g}", into,
+                                                    model::kLargestRate));
   };
   for (const auto& w : model::cost_weights()) read(std::string(w.key), c.*w.weight);
   return c;
@@ -194,26 +220,30 @@ model::Costs costs(const YamlReader& r) {
 
 // The `policy:` section: one of the forms of model::ControlPolicy.
 // `states`: of the chain, for a table; `directory`: where a table's file name starts from.
-model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int phases, int service_phases,
-                            int clock_phases, const std::filesystem::path& directory) {
+model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int phases,
+                            int service_phases, int clock_phases,
+                            const std::filesystem::path& directory) {
   r.allow_only({"thresholds", "levels", "hysteresis", "phase-aware", "memory", "table"});
   int given = 0;
   for (const char* key : {"thresholds", "levels", "hysteresis", "phase-aware", "memory", "table"})
     given += r.has(key) ? 1 : 0;
   if (given != 1)
-    throw model::InputError(r.path(), "give exactly one of thresholds, levels, hysteresis, phase-aware, memory or table");
+    throw model::InputError(
+        r.path(),
+        "give exactly one of thresholds, levels, hysteresis, phase-aware, memory or table");
   if (r.has("table")) {
     const YamlReader t = r.at("table");
     if (model::chain_states(capacity, phases, service_phases, clock_phases) == 0)
-      throw model::InputError(t.path(), "the chain has more than 2^40 states: no table can list them");
+      throw model::InputError(t.path(),
+                              "the chain has more than 2^40 states: no table can list them");
     // The robots column itself, for callers that hold a table as data (the lab reads no file a
     // request names).
     if (t.is_sequence())
-      return model::make_table(t.integers(), capacity, phases, service_phases, clock_phases, modes, t.path(),
-                               t.path());
+      return model::make_table(t.integers(), capacity, phases, service_phases, clock_phases, modes,
+                               t.path(), t.path());
     const std::filesystem::path file = directory / t.text();
-    return model::make_table(read_policy_table(file), capacity, phases, service_phases, clock_phases, modes,
-                             file.string(), t.path());
+    return model::make_table(read_policy_table(file), capacity, phases, service_phases,
+                             clock_phases, modes, file.string(), t.path());
   }
   if (r.has("thresholds")) {
     const YamlReader t = r.at("thresholds");
@@ -226,12 +256,14 @@ model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int ph
   if (r.has("hysteresis")) {
     const YamlReader h = r.at("hysteresis");
     h.allow_only({"high", "low", "switch_off", "switch_on"});
-    return model::make_hysteresis(h.at("high").integer(), h.at("low").integer(), h.at("switch_off").integer(),
-                                  h.at("switch_on").integer(), modes, capacity, h.path());
+    return model::make_hysteresis(h.at("high").integer(), h.at("low").integer(),
+                                  h.at("switch_off").integer(), h.at("switch_on").integer(), modes,
+                                  capacity, h.path());
   }
   const auto rows = [](const YamlReader& table) {
     std::vector<std::vector<int>> robots;
-    for (std::size_t level = 0; level < table.size(); ++level) robots.push_back(table.at(level).integers());
+    for (std::size_t level = 0; level < table.size(); ++level)
+      robots.push_back(table.at(level).integers());
     return robots;
   };
   if (r.has("memory")) {
@@ -245,8 +277,8 @@ model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int ph
 Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
   root.require_map();
   if (root.has("refresh") && !root.has("arrivals"))
-    throw model::InputError("refresh",
-                            "a page refresh scenario: run `crawlq refresh` on it, not a queue command");
+    throw model::InputError(
+        "refresh", "a page refresh scenario: run `crawlq refresh` on it, not a queue command");
   root.allow_only({"name", "source", "capacity", "admission", "arrivals", "service", "obsolescence",
                    "costs", "policy", "repair-diagonal"});
   const bool repair = root.has("repair-diagonal") && root.at("repair-diagonal").boolean();
@@ -254,11 +286,13 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
   const YamlReader capacity_reader = root.at("capacity");
   const int capacity = capacity_reader.integer();
   if (capacity < 1)
-    throw model::InputError(capacity_reader.path(), fmt::format("{}: K must be at least 1", capacity));
-  if (capacity > model::kMostCapacity)
     throw model::InputError(capacity_reader.path(),
-                            fmt::format("{}: K may be at most {} (a policy holds an entry per level)", capacity,
-                                        model::kMostCapacity));
+                            fmt::format("{}: K must be at least 1", capacity));
+  if (capacity > model::kMostCapacity)
+    throw model::InputError(
+        capacity_reader.path(),
+        fmt::format("{}: K may be at most {} (a policy holds an entry per level)", capacity,
+                    model::kMostCapacity));
 
   model::Admission admission = model::Admission::kPartial;
   if (root.has("admission")) {
@@ -267,14 +301,16 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
     if (s == "reject-batch")
       admission = model::Admission::kRejectBatch;
     else if (s != "partial")
-      throw model::InputError(a.path(), fmt::format("unknown rule {} (known: partial, reject-batch)", a.shown()));
+      throw model::InputError(
+          a.path(), fmt::format("unknown rule {} (known: partial, reject-batch)", a.shown()));
   }
 
   Loader loader(repair);
   model::ArrivalModes arrivals = loader.arrivals(root.at("arrivals"));
   model::PhaseType service = read_phase_type(root.at("service"), "beta", "S");
   std::optional<model::PhaseType> obsolescence;
-  if (root.has("obsolescence")) obsolescence = read_phase_type(root.at("obsolescence"), "gamma", "Gamma");
+  if (root.has("obsolescence"))
+    obsolescence = read_phase_type(root.at("obsolescence"), "gamma", "Gamma");
   const model::Costs c = root.has("costs") ? costs(root.at("costs")) : model::Costs{};
   std::optional<model::ControlPolicy> p;
   if (root.has("policy"))
@@ -295,19 +331,23 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
 
 }  // namespace
 
-Scenario parse_scenario(const std::string& text, const std::string& label, const std::filesystem::path& directory) {
-  return parse_yaml_document<Scenario>(text, label, [&](const YamlReader& root) { return build(root, directory); });
+Scenario parse_scenario(const std::string& text, const std::string& label,
+                        const std::filesystem::path& directory) {
+  return parse_yaml_document<Scenario>(
+      text, label, [&](const YamlReader& root) { return build(root, directory); });
 }
 
 model::ControlPolicy load_policy(const std::filesystem::path& file, const model::Model& model) {
   const int clock_phases = model.obsolescence ? model.obsolescence->phases() : 1;
   if (file.extension() == ".csv")
-    return model::make_table(read_policy_table(file), model.capacity, model.arrivals.phases(), model.service.phases(),
-                             clock_phases, model.modes(), file.string(), file.string());
+    return model::make_table(read_policy_table(file), model.capacity, model.arrivals.phases(),
+                             model.service.phases(), clock_phases, model.modes(), file.string(),
+                             file.string());
   return parse_policy(read_file(file), file.string(), model, file.parent_path());
 }
 
-model::ControlPolicy parse_policy(const std::string& text, const std::string& label, const model::Model& model,
+model::ControlPolicy parse_policy(const std::string& text, const std::string& label,
+                                  const model::Model& model,
                                   const std::filesystem::path& directory) {
   const int clock_phases = model.obsolescence ? model.obsolescence->phases() : 1;
   return parse_yaml_document<model::ControlPolicy>(text, label, [&](const YamlReader& root) {

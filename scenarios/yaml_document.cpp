@@ -50,23 +50,41 @@ std::optional<Place> too_deep(const std::string& text) {
 // the list it names). Every reader of a document walks its expansion (a scenario's keys, its JSON
 // form), so each document is walked once here under a budget: as many nodes as a text without
 // aliases could hold (fewer than two a byte: `{a,b}` is five), a million at least, nested no deeper
-// than flow collections may be.
+// than flow collections may be. Flow ones are counted as too_deep counts them in the text, so only
+// aliases take them past it here; block ones (by indentation) apart, to the same limit.
 class ExpansionBudget {
  public:
   ExpansionBudget(std::size_t text_bytes, const std::string& label)
-      : left_(std::max<std::size_t>(std::size_t{1} << 20, 2 * text_bytes)), most_(left_), label_(label) {}
+      : left_(std::max<std::size_t>(std::size_t{1} << 20, 2 * text_bytes)),
+        most_(left_),
+        label_(label) {}
 
-  void walk(const YAML::Node& node, int depth) {
-    if (depth > kMostNesting)
-      refuse(node, fmt::format("nested more than {} deep (an alias inside what it names?)", kMostNesting));
+  // `flow` and `block`: the flow and block collections around `node`.
+  void walk(const YAML::Node& node, int flow, int block) {
     if (left_-- == 0)
-      refuse(node, fmt::format("aliases expand to more than {} nodes (aliases of lists of aliases?)", most_));
+      refuse(node,
+             fmt::format("aliases expand to more than {} nodes (aliases of lists of aliases?)",
+                         most_));
+    if (!node.IsSequence() && !node.IsMap()) return;
+    if (node.Style() == YAML::EmitterStyle::Flow)
+      ++flow;
+    else
+      ++block;
+    if (flow > kMostNesting)
+      refuse(node, fmt::format(
+                       "nested more than {} deep through aliases (an alias inside what it names?)",
+                       kMostNesting));
+    if (block > kMostNesting)
+      refuse(node,
+             fmt::format(
+                 "lists or mappings nested more than {} deep by indentation or through aliases",
+                 kMostNesting));
     if (node.IsSequence()) {
-      for (const auto& item : node) walk(item, depth + 1);
-    } else if (node.IsMap()) {
+      for (const auto& item : node) walk(item, flow, block);
+    } else {
       for (const auto& entry : node) {
-        walk(entry.first, depth + 1);
-        walk(entry.second, depth + 1);
+        walk(entry.first, flow, block);
+        walk(entry.second, flow, block);
       }
     }
   }
@@ -74,7 +92,8 @@ class ExpansionBudget {
  private:
   [[noreturn]] void refuse(const YAML::Node& node, const std::string& why) const {
     const YAML::Mark mark = node.Mark();
-    throw ScenarioError(fmt::format("{}: line {}, column {}: {}", label_, mark.line + 1, mark.column + 1, why));
+    throw ScenarioError(
+        fmt::format("{}: line {}, column {}: {}", label_, mark.line + 1, mark.column + 1, why));
   }
 
   std::size_t left_, most_;
@@ -99,16 +118,17 @@ YAML::Node load_yaml(const std::string& text, const std::string& label) {
     throw ScenarioError(e.what());
   }
   if (const auto place = too_deep(text))
-    throw ScenarioError(fmt::format("{}: line {}, column {}: lists or mappings nested more than {} deep", label,
-                                    place->line, place->column, kMostNesting));
+    throw ScenarioError(
+        fmt::format("{}: line {}, column {}: lists or mappings nested more than {} deep", label,
+                    place->line, place->column, kMostNesting));
   YAML::Node root;
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw ScenarioError(
-        fmt::format("{}: line {}, column {}: not valid YAML: {}", label, e.mark.line + 1, e.mark.column + 1, shortened(e.msg)));
+    throw ScenarioError(fmt::format("{}: line {}, column {}: not valid YAML: {}", label,
+                                    e.mark.line + 1, e.mark.column + 1, shortened(e.msg)));
   }
-  ExpansionBudget(text.size(), label).walk(root, 0);
+  ExpansionBudget(text.size(), label).walk(root, 0, 0);
   return root;
 }
 

@@ -362,11 +362,23 @@ TEST_CASE(
   refused(thinning("[0.25, 0.9999999999999999]"), "arrivals.accept[1]", "q_N must be 1");
   refused(thinning("[]"), "arrivals.accept", "empty");
   // Above 0 the rate range sets the edge: q times the base's least batch rate (0.5) must reach
-  // kSmallestRate, and the message names the mode that q makes.
+  // kSmallestRate. The message names q and the least q, not a time unit a probability lacks.
   const double least_q = 2 * model::kSmallestRate;
   accepted(thinning(fmt::format("[{}, 1]", least_q)));
   refused(thinning(fmt::format("[{}, 1]", std::nextafter(least_q, 0.0))),
-          "arrivals.accept[0][1] row 0", kOutsideRange);
+          fmt::format("arrivals.accept[0]: {}", std::nextafter(least_q, 0.0)),
+          "q is a probability, so the least usable here is 2e-100");
+  refused(thinning("[1e-320, 1]"), "arrivals.accept[0]: 1e-320", "the least usable here is 2e-100");
+
+  // The base's row 0 has terms of size 6: its rule allows 6e-9. Mode 1 (q = 0.25) has terms of
+  // size 3.75 but all of that rounding, and is judged against the base's terms.
+  const auto off_base = [](const std::string& diagonal) {
+    return scenario("arrivals", "{kind: thinning, base: {D: [[[" + diagonal +
+                                    ", 1], [0.5, -2.5]], [[1.5, 0.5], [0.75, 1.25]]]}, "
+                                    "accept: [0.25, 1]}");
+  };
+  CHECK(accepted(off_base("-2.9999999941")).model.modes() == 2);
+  refused(off_base("-2.9999999939"), "arrivals.base.D row 0", "!= 0");
 }
 
 TEST_CASE("arrivals scaled: factors > 0, the rates they make within range", "[scenarios][edges]") {
@@ -392,10 +404,12 @@ TEST_CASE("arrivals marked and independent: D0 with every robot's D conservative
                                     first_robot + "]}, {D: [[[0.5, 0.25], [0.25, 0.25]]]}]}");
   };
   CHECK(accepted(marked(d0, robot_one)).model.modes() == 2);
-  // Row 0 has terms of size 6 across D0 and both robots: the rule on D0 allows 6e-9. Mode 1 then
-  // folds robot 2's batches into D0, where they cancel part of its diagonal: its row 0 has terms
-  // of size 5, and past 5e-9 the file is refused under that mode's name instead of D0's.
-  accepted(marked("[[-2.9999999951, 1], [0.5, -2.5]]", robot_one));
+  // Row 0 has terms of size 6 across D0 and both robots: the rule on D0 allows 6e-9. Mode 1 folds
+  // robot 2's batches into D0, where they cancel part of its diagonal (terms of size 5), but it
+  // keeps all of the file's rounding and is judged against the file's terms.
+  CHECK(accepted(marked("[[-2.9999999941, 1], [0.5, -2.5]]", robot_one))
+            .model.arrivals.mode(1)
+            .d(0)(0, 0) == -2.9999999941 + 0.5);
   refused(marked("[[-2.9999999939, 1], [0.5, -2.5]]", robot_one),
           "arrivals.D0 (with every robot's D) row 0", "!= 0");
   accepted(marked("[[-3, 1], [0, -2]]", robot_one));
@@ -416,6 +430,16 @@ TEST_CASE("arrivals marked and independent: D0 with every robot's D conservative
                            {"policy", ""}}))
             .model.modes() == 1);
   refused(scenario("arrivals", "{kind: independent, robots: []}"), "arrivals.robots", "no robots");
+  // Robot 2's row 0 has terms of size 6 and is off by 5.9e-9. In mode 1 robot 2 is off, its
+  // generator's row (terms of size 3) beside robot 1's (size 1): the mode is judged against both
+  // robots' rows as written (size 7), not against its own terms (size 4).
+  const auto two_robots = [](const std::string& diagonal) {
+    return scenario("arrivals", "{kind: independent, robots: [{D: [[[-0.5]], [[0.5]]]}, {D: [[[" +
+                                    diagonal +
+                                    ", 1], [0.5, -2.5]], [[1.5, 0.5], [0.75, 1.25]]]}]}");
+  };
+  CHECK(accepted(two_robots("-2.9999999941")).model.modes() == 2);
+  refused(two_robots("-2.9999999939"), "arrivals.robots[1].D row 0", "!= 0");
 }
 
 TEST_CASE("laws by name: rates at the range's ends, means > 0, whole phases up to the most",
@@ -434,11 +458,18 @@ TEST_CASE("laws by name: rates at the range's ends, means > 0, whole phases up t
           "a mean time must be > 0");
   refused(service("{exponential: {mean: " + kJustNegative + "}}"), "service.exponential.mean",
           "a mean time must be > 0");
-  // 1 / 1e100 rounds to kSmallestRate; the next mean makes a rate below it. Only the law is
-  // asserted: the message names the rate the mean stands for.
+  // 1 / 1e100 rounds to kSmallestRate; the next mean makes a rate below it. The file has no rate:
+  // the message names the mean as written and the means allowed.
   accepted(service("{exponential: {mean: " + kLargest + "}}"));
-  refused(service("{exponential: {mean: " + kPastLargest + "}}"), "service.exponential",
-          kOutsideRange);
+  refused(service("{exponential: {mean: " + kPastLargest + "}}"),
+          "service.exponential.mean: " + kPastLargest, kOutsideRange);
+  accepted(service("{exponential: {mean: 1e-100}}"));
+  refused(
+      service("{exponential: {mean: 1e-101}}"), "service.exponential.mean: 1e-101",
+      "the rate 1 / mean = 1e+101 is outside 1e-100..1e+100: give a mean within 1e-100..1e+100");
+  refused(service("{exponential: {mean: 4.9e-324}}"),
+          fmt::format("service.exponential.mean: {}", std::numeric_limits<double>::denorm_min()),
+          "the rate 1 / mean = inf is outside 1e-100..1e+100: give a mean within");
   refused(service("{exponential: {rate: 2, mean: 0.5}}"), "service.exponential",
           "give exactly one of rate and mean");
   refused(service("{exponential: {}}"), "service.exponential", "give exactly one of rate and mean");
@@ -451,8 +482,8 @@ TEST_CASE("laws by name: rates at the range's ends, means > 0, whole phases up t
             "give a whole number of phases");
   // 2 / 2e-100 is kLargestRate; two doubles below 2e-100 the quotient first rounds above it.
   accepted(service("{erlang: {phases: 2, mean: 2e-100}}"));
-  refused(service("{erlang: {phases: 2, mean: 1.9999999999999995e-100}}"), "service.erlang.mean",
-          kOutsideRange);
+  refused(service("{erlang: {phases: 2, mean: 1.9999999999999995e-100}}"),
+          "service.erlang.mean: 1.9999999999999995e-100", "give a mean within 2e-100..2e+100");
   refused(service("{erlang: {phases: 2, mean: 0}}"), "service.erlang.mean",
           "must be finite and > 0");
 
@@ -565,9 +596,10 @@ TEST_CASE("policy table: one entry per state of the chain, up to 2^40 states",
   };
   const auto t = accepted(table(62, -1));
   CHECK(std::get<model::TablePolicy>(t.model.policy.value()).robots.size() == 62);
-  refused(table(61, -1), "policy.table", "61 robots values but the chain has 62 states");
-  refused(table(63, -1), "policy.table", "63 robots values but the chain has 62 states");
-  refused(table(62, 7), "policy.table", "state 7: 3 robots outside 1..2");
+  // A table written inline is named once: the key, then why.
+  refused(table(61, -1), "policy.table: 61 robots values", "but the chain has 62 states");
+  refused(table(63, -1), "policy.table: 63 robots values", "but the chain has 62 states");
+  refused(table(62, 7), "policy.table: state 7", "3 robots outside 1..2");
   // W (1 + M (2^K - 1)) = 2^(K+2) - 2 states: K = 38 is within 2^40 (the table is only too short),
   // K = 39 is not.
   refused(scenario({{"capacity", "38"}, {"policy", "{table: [1]}"}}), "policy.table",
@@ -638,6 +670,22 @@ TEST_CASE("refresh policy: kinds, frequencies and cyclic sequences", "[scenarios
                   "refresh.policy.frequencies[1]", "every page needs a frequency > 0");
   refresh_refused(policy("{kind: randomized, frequencies: [1, 2]}"), "refresh.policy.frequencies",
                   "2 frequencies for 3 pages");
+  // Normalised from the largest: a total past the doubles is no reason to refuse.
+  CHECK(refresh_accepted(policy("{kind: randomized, frequencies: [1e308, 1e308, 1e308]}"))
+            .model.policy.frequencies == std::vector<double>(3, 1.0 / 3));
+  // A share of the total down to the smallest normal double is kept; below it, refused as such.
+  // The others sum to 1, so the first frequency is its own share.
+  const double least = std::numeric_limits<double>::min();
+  const auto first_of = [&](double f) {
+    return policy(fmt::format("{{kind: randomized, frequencies: [{}, 0.5, 0.5]}}", f));
+  };
+  CHECK(refresh_accepted(first_of(least)).model.policy.frequencies->front() == least);
+  for (const double f : {std::nextafter(least, 0.0), std::numeric_limits<double>::denorm_min()})
+    refresh_refused(first_of(f), fmt::format("refresh.policy.frequencies[0]: {}", f),
+                    "its share of the total (the largest frequency is 0.5) is below 2.23e-308, the "
+                    "smallest normal double");
+  refresh_refused(policy("{kind: randomized, frequencies: [4.9e-324, 1, 1]}"),
+                  "refresh.policy.frequencies[0]", "too small to compute with");
 
   CHECK(refresh_accepted(policy("{kind: cyclic, sequence: [0, 1, 2, 1]}"))
             .model.policy.sequence.size() == 4);
