@@ -374,11 +374,11 @@ TEST_CASE("optimize --export-policy writes every class's best for --policy FILE,
           "[cli][optimize][markov]") {
   TempDirectory dir;
   const std::string file = shipped("paper-example-1.yaml");
-  for (const std::string& form : {"thresholds", "levels", "phase-aware", "memory", "markov"}) {
+  for (const std::string form : {"thresholds", "levels", "phase-aware", "memory", "markov"}) {
     INFO(form);
     const std::string exported = (dir.path() / (form + (form == "markov" ? ".csv" : ".yaml"))).string();
     const double best = optimize_json(file, {"--class", form, "--export-policy", exported}).at("best").at("cost").get<double>();
-    for (const std::string& command : {"solve", "validate"}) {
+    for (const std::string command : {"solve", "validate"}) {
       const ProcessResult run = crawlq({command, file, "--policy", exported, "--json", "--replications", "3",
                                         "--horizon", "200"});
       if (command == "solve") {
@@ -428,7 +428,7 @@ TEST_CASE("optimize --class phase-aware and memory: tables of the right shape, n
   TempDirectory dir;
   const std::string file = shipped("paper-example-1.yaml");
   const double thresholds = optimize_json(file).at("best").at("cost").get<double>();
-  for (const std::string& form : {"phase-aware", "memory"}) {
+  for (const std::string form : {"phase-aware", "memory"}) {
     INFO(form);
     const json j = optimize_json(file, {"--class", form});
     CHECK(j.at("class") == form);
