@@ -128,11 +128,15 @@ EngineComparison compare_engines(const model::Model& exact_model, const std::opt
         m.z = difference / standard_error;
       else
         m.z = std::abs(difference) <= 1e-9 * (1 + std::abs(*p.exact)) ? 0.0 : std::copysign(HUGE_VAL, difference);
-      m.verdict = std::abs(m.z) <= c.z_bound ? Verdict::kAgrees : Verdict::kDiffers;
+      m.verdict = verdict_of(m.z, c.z_bound);
     }
     c.measures.push_back(m);
   }
   return c;
+}
+
+Verdict verdict_of(double z, double z_bound) {
+  return std::abs(z) <= z_bound ? Verdict::kAgrees : Verdict::kDiffers;
 }
 
 }  // namespace crawlq::validation

@@ -59,5 +59,8 @@ EngineComparison compare_engines(const model::Model& exact_model, const std::opt
                                  const sim::Policy& simulated_policy, const SimulationSettings& settings);
 
 const char* verdict_name(Verdict verdict);
+// The verdict on a measure with an exact value: it agrees while |z| is within the family's bound
+// (z = +-inf, a difference with no spread to excuse it, never does).
+Verdict verdict_of(double z, double z_bound);
 
 }  // namespace crawlq::validation

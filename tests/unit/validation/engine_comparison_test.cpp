@@ -5,6 +5,7 @@
 
 #include <boost/math/distributions/students_t.hpp>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <string>
 
 #include "scenarios/scenario_loader.hpp"
@@ -64,6 +65,37 @@ TEST_CASE("compare_engines: a simulator fed another service law disagrees", "[va
       CHECK(m.verdict == validation::Verdict::kDiffers);
       CHECK(m.z < 0);  // a faster server loses fewer pages and keeps them less
     }
+}
+
+TEST_CASE("verdict_of: agrees up to the bound itself, differs just past it, on either side", "[validation]") {
+  // 3.8987 is the bound of 19 measures over 7 degrees of freedom above; any positive bound will do.
+  const double bound = 3.8987;
+  CHECK(validation::verdict_of(0.0, bound) == validation::Verdict::kAgrees);
+  CHECK(validation::verdict_of(bound, bound) == validation::Verdict::kAgrees);
+  CHECK(validation::verdict_of(-bound, bound) == validation::Verdict::kAgrees);
+  CHECK(validation::verdict_of(std::nextafter(bound, 10.0), bound) == validation::Verdict::kDiffers);
+  CHECK(validation::verdict_of(-std::nextafter(bound, 10.0), bound) == validation::Verdict::kDiffers);
+  CHECK(validation::verdict_of(1.5 * bound, bound) == validation::Verdict::kDiffers);
+  CHECK(validation::verdict_of(HUGE_VAL, bound) == validation::Verdict::kDiffers);
+  CHECK(validation::verdict_of(-HUGE_VAL, bound) == validation::Verdict::kDiffers);
+}
+
+TEST_CASE("compare_engines: each verdict is that of its z and the bound, recomputed", "[validation]") {
+  const auto scenario = teaching();
+  model::Model slower = scenario.model;
+  // A server 4% slower: some measures differ by a few standard errors, others not, so the verdicts
+  // are decided near the bound as well as far from it.
+  slower.service = model::PhaseType(slower.service.initial(), 0.96 * slower.service.subgenerator());
+  const sim::LevelMapPolicy policy(*scenario.model.level_map());
+  const auto c = validation::compare_engines(scenario.model, *scenario.model.level_map(), "", slower, policy, short_run());
+  int near_the_bound = 0;
+  for (const auto& m : c.measures) {
+    INFO(m.name << " z = " << m.z << ", bound " << c.z_bound);
+    CHECK(m.verdict == (std::abs(m.z) <= c.z_bound ? validation::Verdict::kAgrees : validation::Verdict::kDiffers));
+    if (std::abs(m.z) > c.z_bound && std::abs(m.z) <= 2 * c.z_bound) ++near_the_bound;
+  }
+  // The seed is fixed: differences within twice the bound are what a looser bound would pass.
+  CHECK(near_the_bound >= 3);
 }
 
 TEST_CASE("compare_engines: without an exact policy every measure is simulated only", "[validation]") {
