@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 #include "api/request_checks.hpp"
 #include "api/state_table.hpp"
 #include "validation/output_file.hpp"
+#include "analytic/memory_estimate.hpp"
 #include "analytic/table_summary.hpp"
 #include "model/input_error.hpp"
 
@@ -34,30 +36,35 @@ const char* policy_class_name(PolicyClass policy_class) {
   return "?";
 }
 
-PolicyClass parse_policy_class(const std::string& name) {
+PolicyClass parse_policy_class(const std::string& name, Caller caller) {
   std::string known;
   for (PolicyClass c : policy_classes()) {
     if (name == policy_class_name(c)) return c;
     known += (known.empty() ? "" : ", ") + std::string(policy_class_name(c));
   }
-  throw model::InputError("--class", fmt::format("unknown class '{}' (known: {})", name, known));
+  throw model::InputError(std::string(field_name(caller, Field::kClass)),
+                          fmt::format("unknown class '{}' (known: {})", name, known));
 }
 
 bool OptimizeRequest::is_valid(std::string* why) const {
   std::string problem;
+  const std::string local = field_given(caller, Field::kSearch, "local");
+  const auto class_given = [this](PolicyClass c) { return field_given(caller, Field::kClass, policy_class_name(c)); };
   if (policy_class == PolicyClass::kLevels && search == analytic::Search::kLocal)
-    problem = "--search local: searches the threshold class only; --class levels enumerates every map";
+    problem = fmt::format("{}: searches the threshold class only; {} enumerates every map", local,
+                          class_given(PolicyClass::kLevels));
   else if (search == analytic::Search::kLocal && policy_class != PolicyClass::kThresholds &&
            policy_class != PolicyClass::kAll && policy_class != PolicyClass::kMarkov)
-    problem = fmt::format("--search local: chooses how the threshold class is searched; --class {} searches its own way",
-                          policy_class_name(policy_class));
+    problem = fmt::format("{}: chooses how the threshold class is searched; {} searches its own way", local,
+                          class_given(policy_class));
   else if (!export_policy.empty() && policy_class == PolicyClass::kAll)
-    problem = fmt::format("--export-policy {}: --class all finds one best policy per class; export one class's best",
-                          export_policy);
+    problem = fmt::format("{}: {} finds one best policy per class; export one class's best",
+                          field_given(caller, Field::kExportPolicy, export_policy), class_given(PolicyClass::kAll));
   else if (starts < 0)
-    problem = fmt::format("--starts: {} is negative (give a count of grid vectors, 0 for all)", starts);
+    problem = fmt::format("{}: {} is negative (give a count of grid vectors, 0 for all)",
+                          field_name(caller, Field::kStarts), starts);
   else if (threads < 0)
-    problem = fmt::format("--threads: {}: must be 0 (all cores) or more", threads);
+    problem = fmt::format("{}: {}: must be 0 (all cores) or more", field_name(caller, Field::kThreads), threads);
   return model::valid_unless(std::move(problem), why);
 }
 
@@ -120,12 +127,12 @@ void require_optimize_fits(const OptimizeRequest& request, const model::Model& s
     case PolicyClass::kThresholds: {
       const analytic::Search search = analytic::choose_search(request.search, searched);
       const analytic::SearchWork local = analytic::least_threshold_work(searched, analytic::Search::kLocal);
-      const std::string advice = search == analytic::Search::kExhaustive && local.work <= analytic::kMostSearchWork
-                                     ? fmt::format("give --search local (about {:.3g} policies)", local.policies)
-                                     : "";
+      const std::string advice =
+          local_search_advice(request.caller, search == analytic::Search::kExhaustive, local);
       require_search_fits(
           searched, request.source,
-          fmt::format("--class thresholds --search {}{}", analytic::search_name(search),
+          fmt::format("{} {}{}", field_given(request.caller, Field::kClass, "thresholds"),
+                      field_given(request.caller, Field::kSearch, analytic::search_name(search)),
                       request.search == analytic::Search::kAuto ? " (auto)" : ""),
           [&](const model::Model& m) { return analytic::least_threshold_work(m, request.search); }, advice);
       return;
@@ -134,8 +141,11 @@ void require_optimize_fits(const OptimizeRequest& request, const model::Model& s
       // More maps than --max-maps: optimize_levels refuses them by their count before building any.
       if (const auto maps = analytic::level_map_count(n, capacity); !maps || *maps > request.max_maps) return;
       const analytic::SearchWork thresholds = analytic::least_threshold_work(searched, analytic::Search::kAuto);
-      require_search_fits(searched, request.source, "--class levels", analytic::level_map_work,
-                               thresholds.work <= analytic::kMostSearchWork ? "give --class thresholds" : "");
+      require_search_fits(
+          searched, request.source, field_given(request.caller, Field::kClass, "levels"), analytic::level_map_work,
+          thresholds.work <= analytic::kMostSearchWork
+              ? "give " + field_given(request.caller, Field::kClass, "thresholds")
+              : "");
       return;
     }
     case PolicyClass::kPhaseAware:
@@ -143,21 +153,30 @@ void require_optimize_fits(const OptimizeRequest& request, const model::Model& s
     case PolicyClass::kMarkov:
     case PolicyClass::kAll:
       require_class_search_fits(searched, request.source, policy_class_name(request.policy_class), request.search,
-                                request.max_maps);
+                                request.max_maps, request.caller);
       return;
   }
 }
 
 }  // namespace
 
-OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* cancel) {
+analytic::MemoryEstimate check(const OptimizeRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
   model::Model searched = request.model;
   searched.policy.reset();  // the searches solve level maps, whatever form the file's policy has
-  require_exact_engine_fits(searched, request.source, request.method);
-  if (request.policy_class == PolicyClass::kMarkov || request.policy_class == PolicyClass::kAll)
-    require_markov_control_fits(searched, request.source, fmt::format("--class {}", policy_class_name(request.policy_class)));
+  require_exact_engine_fits(searched, request.source, request.method, request.caller);
+  analytic::MemoryEstimate need = analytic::estimate_memory(searched);
+  if (request.policy_class == PolicyClass::kMarkov || request.policy_class == PolicyClass::kAll) {
+    require_markov_control_fits(searched, request.source,
+                                field_given(request.caller, Field::kClass, policy_class_name(request.policy_class)));
+    need.bytes = std::max(need.bytes, analytic::markov_control_memory(searched).bytes);
+  }
   require_optimize_fits(request, searched);
+  return need;
+}
+
+OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* cancel) {
+  check(request);
   // The least work passed the check; the meter bounds what a descent does beyond it.
   analytic::WorkMeter meter(analytic::kMostSearchWork);
   const analytic::PolicyEvaluator evaluator(request.model, request.method, 1, cancel);
@@ -210,11 +229,14 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
                           .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
     return result;
   } catch (const analytic::SearchBeyondBudget& e) {
-    throw model::InputError(fmt::format("{}: --class {}: {}; lower the capacity", request.source,
-                                        policy_class_name(request.policy_class), e.what()));
+    throw model::InputError(fmt::format("{}: {}: {}; lower the capacity", request.source,
+                                        field_given(request.caller, Field::kClass, policy_class_name(request.policy_class)),
+                                        e.what()));
   } catch (const analytic::StationaryFailure& e) {
-    if (cancel && *cancel) throw analytic::Cancelled();
-    refuse_unconverged(searched, request.source, e.summary());
+    if (cancel && *cancel) throw Cancelled();
+    model::Model searched = request.model;
+    searched.policy.reset();
+    refuse_unconverged(searched, request.source, e.summary(), request.caller);
   }
 }
 

@@ -35,16 +35,18 @@ struct OptimizeRequest {
   int starts = 1;                     // local search: descents from this many grid vectors (0: all)
   // Where the best policy is written in a form solve reads back (markov: the table as CSV, named in a
   // scenario's `policy: {table: FILE}`); empty: not written.
-  std::string export_policy;
-  std::function<void(const std::string&)> progress;  // a line per stage of a long search
+  std::string export_policy = {};
+  std::function<void(const std::string&)> progress = {};  // a line per stage of a long search
+  Caller caller = Caller::kCommandLine;              // whose words the messages use
 
-  // False with `why` naming the field (as the command line's flag) and its value.
+  // False with `why` naming the field (in the caller's words) and its value.
   bool is_valid(std::string* why) const;
 };
 
-// Its --class name; parse_policy_class throws model::InputError naming the known ones.
+// Its --class name; parse_policy_class throws model::InputError naming the field as `caller` writes
+// it and the known names.
 const char* policy_class_name(PolicyClass policy_class);
-PolicyClass parse_policy_class(const std::string& name);
+PolicyClass parse_policy_class(const std::string& name, Caller caller = Caller::kCommandLine);
 
 struct OptimizeResult {
   std::variant<analytic::ThresholdSearch, analytic::LocalThresholdSearch, analytic::LevelSearch,
@@ -60,6 +62,10 @@ struct OptimizeResult {
 // unconverged (naming the --method that answers); std::runtime_error when policy iteration fails;
 // analytic::Cancelled soon after `cancel` is set.
 OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* cancel = nullptr);
+// The checks optimize makes before it searches (the fields, memory for the chain and for full-state
+// control, the search's least work), model::InputError as there; gives the memory the search will
+// hold, for a caller that admits work by memory.
+analytic::MemoryEstimate check(const OptimizeRequest& request);
 // The keys of `optimize --json` (interface.md).
 nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& result);
 

@@ -27,10 +27,10 @@ std::string exact_engine_refusal(const model::Model& model, analytic::Method met
 }
 
 void require_exact_engine_fits(const model::Model& model, const std::string& source,
-                               analytic::Method method) {
+                               analytic::Method method, Caller caller) {
   const analytic::SolverRegistration& solver = analytic::registration(method, model);
   if (const std::string why = solver.refusal(model); !why.empty())
-    throw model::InputError(fmt::format("{}: --method {}: {}", source, solver.name, why));
+    throw model::InputError(fmt::format("{}: {}: {}", source, field_given(caller, Field::kMethod, solver.name), why));
   if (const std::string why = exact_engine_refusal(model, method); !why.empty())
     throw model::InputError(fmt::format("{}: {}", source, why));
 }
@@ -85,30 +85,36 @@ void require_search_fits(const model::Model& model, const std::string& source, c
       need.work, analytic::kPolicyOverheadStates, analytic::kLevelOverheadStates, analytic::kMostSearchWork, change));
 }
 
+std::string local_search_advice(Caller caller, bool exhaustive, const analytic::SearchWork& local) {
+  if (!exhaustive || local.work > analytic::kMostSearchWork) return "";
+  return fmt::format("give {} (about {:.3g} policies)", field_given(caller, Field::kSearch, "local"), local.policies);
+}
+
 void require_class_search_fits(const model::Model& model, const std::string& source, const std::string& policy_class,
-                               analytic::Search search, std::int64_t max_maps) {
+                               analytic::Search search, std::int64_t max_maps, Caller caller) {
   // The threshold search inside every class's is often the larger part: the local one may fit.
   const analytic::SearchWork local = analytic::least_class_work(model, policy_class, analytic::Search::kLocal, max_maps);
   const bool exhaustive = analytic::choose_search(search, model) == analytic::Search::kExhaustive;
   require_search_fits(
       model, source,
-      fmt::format("--class {}{}", policy_class,
-                  search == analytic::Search::kAuto ? "" : fmt::format(" --search {}", analytic::search_name(search))),
+      fmt::format("{}{}", field_given(caller, Field::kClass, policy_class),
+                  search == analytic::Search::kAuto
+                      ? ""
+                      : fmt::format(" {}", field_given(caller, Field::kSearch, analytic::search_name(search)))),
       [&](const model::Model& m) { return analytic::least_class_work(m, policy_class, search, max_maps); },
-      exhaustive && local.work <= analytic::kMostSearchWork
-          ? fmt::format("give --search local (about {:.3g} policies)", local.policies)
-          : "");
+      local_search_advice(caller, exhaustive, local));
 }
 
 void refuse_unconverged(const model::Model& model, const std::string& source,
-                        const analytic::StationarySummary& summary) {
+                        const analytic::StationarySummary& summary, Caller caller) {
   // Another method that fits in memory, the direct ones first: they need no convergence.
   std::string others;
   for (analytic::Method m : {analytic::Method::kSparseLu, analytic::Method::kBlockRecursion, analytic::Method::kIterative})
     if (m != summary.method && exact_engine_refusal(model, m).empty())
-      others += fmt::format("{}--method {}", others.empty() ? "" : " or ", analytic::method_name(m));
+      others += fmt::format("{}{}", others.empty() ? "" : " or ", field_given(caller, Field::kMethod, analytic::method_name(m)));
   throw model::InputError(fmt::format(
-      "{}: --method {}: the stationary solve did not converge ({}{}); {}", source, analytic::method_name(summary.method),
+      "{}: {}: the stationary solve did not converge ({}{}); {}", source,
+      field_given(caller, Field::kMethod, analytic::method_name(summary.method)),
       summary.message, summary.fallback.empty() ? "" : ", after " + summary.fallback,
       others.empty() ? "no other method fits in memory: lower the capacity" : "give " + others));
 }

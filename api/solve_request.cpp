@@ -24,22 +24,38 @@ const char* fate_name(analytic::PageFate fate) {
 
 bool SolveRequest::is_valid(std::string* why) const {
   const auto refuse = [why](std::string message) { return model::valid_unless(std::move(message), why); };
-  if (threads < 0) return refuse(fmt::format("--threads: {}: must be 0 (all cores) or more", threads));
+  if (threads < 0)
+    return refuse(fmt::format("{}: {}: must be 0 (all cores) or more", field_name(caller, Field::kThreads), threads));
   for (double u : transforms)
     if (!(u >= 0) || !std::isfinite(u))
-      return refuse(fmt::format("--lst: {} is negative; the transform needs u >= 0", u));
+      return refuse(
+          fmt::format("{}: {} is negative; the transform needs u >= 0", field_name(caller, Field::kTransforms), u));
   for (double x : cdf_points)
-    if (std::isnan(x)) return refuse("--cdf: not a number");
+    if (std::isnan(x)) return refuse(fmt::format("{}: not a number", field_name(caller, Field::kCdf)));
   if (const std::string refusal = analytic::exact_refusal(policy); !refusal.empty())
     return refuse("policy: " + refusal);
   return true;
 }
 
-SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
-  if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
+namespace {
+// The chain solved is that of the policy (memory adds the mode to the environment).
+model::Model with_policy(const SolveRequest& request) {
   model::Model solved = request.model;
-  solved.policy = request.policy;  // the chain is that of the policy solved (memory adds the mode)
-  require_exact_engine_fits(solved, request.source, request.method);
+  solved.policy = request.policy;
+  return solved;
+}
+}  // namespace
+
+analytic::MemoryEstimate check(const SolveRequest& request) {
+  if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
+  const model::Model solved = with_policy(request);
+  require_exact_engine_fits(solved, request.source, request.method, request.caller);
+  return analytic::estimate_memory(solved);
+}
+
+SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
+  check(request);
+  const model::Model solved = with_policy(request);
   const analytic::PolicyEvaluator evaluator(request.model, request.method, model::resolved_threads(request.threads),
                                            cancel);
   SolveResult result{.evaluation = [&] {
@@ -47,22 +63,16 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
                          return evaluator.evaluate(request.policy);
                        } catch (const std::invalid_argument& refusal) {  // the method refuses this model
                          throw model::InputError(request.source, refusal.what());
-                       } catch (const analytic::Cancelled&) {  // cancelled before it began: the same answer
-                         analytic::PolicyEvaluation stopped{.policy = request.policy, .stationary = {}, .measures = {}};
-                         stopped.stationary.summary.message = "cancelled";
-                         return stopped;
                        }
                      }(),
                      .sojourn = std::nullopt,
                      .transforms = {},
                      .cdf = {}};
   const analytic::StationarySummary& summary = result.evaluation.stationary.summary;
-  if (cancel && *cancel) return result;
-  // A valid model the method did not solve: say which method will (a cancelled solve comes back as it is).
-  if (summary.status != analytic::SolverStatus::kConverged) {
-    if (summary.message == "cancelled") return result;
-    refuse_unconverged(solved, request.source, summary);
-  }
+  if (cancel && *cancel) throw Cancelled();
+  // A valid model the method did not solve: say which method will.
+  if (summary.status != analytic::SolverStatus::kConverged)
+    refuse_unconverged(solved, request.source, summary, request.caller);
   const bool wants_laws = request.sojourn || !request.transforms.empty() || !request.cdf_points.empty();
   if (!wants_laws) return result;
   const analytic::SojournTimes laws = evaluator.sojourn_times(result.evaluation);
@@ -85,11 +95,11 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   for (double u : request.transforms)
     result.transforms.push_back({laws.transform(kFates[0], u), laws.transform(kFates[1], u), laws.transform(kFates[2], u)});
   for (double x : request.cdf_points) {
-    if (cancel && *cancel) break;
+    if (cancel && *cancel) throw Cancelled();
     try {
       result.cdf.push_back({laws.cdf(kFates[0], x), laws.cdf(kFates[1], x), laws.cdf(kFates[2], x)});
     } catch (const std::invalid_argument& refusal) {
-      throw model::InputError(fmt::format("--cdf {}", x), refusal.what());
+      throw model::InputError(field_given(request.caller, Field::kCdf, fmt::format("{}", x), false), refusal.what());
     }
   }
   return result;

@@ -9,16 +9,20 @@
 #include <string>
 #include <vector>
 
+#include "analytic/memory_estimate.hpp"
 #include "analytic/policy_evaluation.hpp"
 #include "analytic/sojourn_times.hpp"
 #include "analytic/stationary_solver.hpp"
 #include "model/control_policy.hpp"
+#include "api/caller_words.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::api {
 
 // Set from another thread (a signal handler, a web request gone away) to stop long work early.
 using Cancellation = std::atomic<bool>;
+// What a request throws when its Cancellation was set: the one way every request stops early.
+using Cancelled = analytic::Cancelled;
 
 struct SolveRequest {
   std::string source;  // what messages call the model: its file's name
@@ -27,13 +31,19 @@ struct SolveRequest {
   analytic::Method method = analytic::Method::kAuto;
   int threads = 0;                  // inside the iterative solve; 0: every core
   bool sojourn = false;             // the laws of the sojourn times: mean, sd, median, 90%, 99%
-  std::vector<double> transforms;   // u >= 0: the Laplace-Stieltjes transforms v(u) (ADKNS Theorem 4)
-  std::vector<double> cdf_points;   // x: P(sojourn <= x)
+  std::vector<double> transforms = {};  // u >= 0: the Laplace-Stieltjes transforms v(u) (ADKNS Theorem 4)
+  std::vector<double> cdf_points = {};  // x: P(sojourn <= x)
+  Caller caller = Caller::kCommandLine;  // whose words the messages use
 
-  // Whether the request can run: false with `why` naming the field (as the command line's flag) and
-  // the value. Checks the request alone; the model's size against memory is the caller's to judge.
+  // Whether the request's fields can run: false with `why` naming the field (in the caller's words)
+  // and the value.
   bool is_valid(std::string* why) const;
 };
+
+// Every check of a solve before its work: its fields, the policy's form, the method against the
+// model and the chain against this machine's memory (model::InputError naming the source and the
+// field). Gives what the solve will hold, for a caller that admits work by memory; solve calls it.
+analytic::MemoryEstimate check(const SolveRequest& request);
 
 // A fate's conditional sojourn law; the quantiles only when the fate has pages.
 struct FateLaw {
@@ -51,10 +61,8 @@ struct SolveResult {
   std::vector<std::array<double, 3>> transforms, cdf;   // one row per u or x, in kFates order
 };
 
-// Throws model::InputError when the request is not valid, the policy is a form the exact engine
-// does not solve, the method refuses the model, its chain does not fit in memory
-// (require_exact_engine_fits), or the solve stops unconverged (naming the --method that answers); a
-// cancelled solve comes back failed, "cancelled", in the summary.
+// Throws model::InputError when check() refuses the request or the solve stops unconverged (naming
+// the method that answers); Cancelled when `cancel` is set before it ends.
 SolveResult solve(const SolveRequest& request, const Cancellation* cancel = nullptr);
 // The keys of `solve --json` (interface.md).
 nlohmann::json to_json(const SolveRequest& request, const SolveResult& result);

@@ -204,12 +204,6 @@ int run(const OptimizeOptions& o) {
                                      .starts = o.starts,
                                      .export_policy = o.export_policy,
                                      .progress = nullptr};
-  if (std::string why; !request.is_valid(&why)) throw UsageError(why);
-  model::Model searched = request.model;
-  searched.policy.reset();  // the searches solve level maps, whatever form the file's policy has
-  require_exact_engine_fits(searched, o.file, request.method);
-  if (policy_class == api::PolicyClass::kMarkov || policy_class == api::PolicyClass::kAll)
-    require_markov_control_fits(searched, o.file, "--class " + o.policy_class);
   const model::Model& model = request.model;
   try {
     const api::OptimizeResult result = api::optimize(request);

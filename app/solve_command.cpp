@@ -106,7 +106,7 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
 
 int run(const SolveOptions& o) {
   const scenarios::Scenario scenario = load(o.file);
-  api::SolveRequest request{.source = o.file,
+  const api::SolveRequest request{.source = o.file,
                             .model = scenario.model,
                             .policy = chosen_policy(scenario, o.policy, o.file),
                             .method = method_option(o.method),
@@ -114,15 +114,8 @@ int run(const SolveOptions& o) {
                             .sojourn = o.sojourn,
                             .transforms = o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst"),
                             .cdf_points = o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf")};
-  if (std::string why; !request.is_valid(&why)) throw UsageError(why);
-  request.model.policy = request.policy;  // the chain is that of the policy solved (memory adds the mode)
-  require_exact_engine_fits(request.model, o.file, request.method);
   const api::SolveResult result = api::solve(request);
   const analytic::PolicyEvaluation& e = result.evaluation;
-  if (e.stationary.summary.status != analytic::SolverStatus::kConverged) {
-    fmt::print(stderr, "{}: the stationary solve failed: {}\n", o.file, e.stationary.summary.message);
-    return static_cast<int>(ExitCode::kFailed);
-  }
   if (!o.export_csv.empty()) {
     const Eigen::VectorXd& p = e.stationary.probabilities;
     api::write_state_table(o.export_csv, "--export " + o.export_csv, analytic::chain_space(request.model, e.policy),

@@ -231,19 +231,11 @@ py::tuple solve(const Source& s, const std::optional<std::string>& policy_text,
                             .threads = threads,
                             .sojourn = sojourn,
                             .transforms = transforms,
-                            .cdf_points = cdf_points};
-  std::string why;
-  require_valid(request.is_valid(&why), why);
-  request.model.policy =
-      request.policy;  // the chain is that of the policy solved (memory adds the mode)
-  api::require_exact_engine_fits(request.model, s.source().label, request.method);
+                            .cdf_points = cdf_points,
+                            .caller = api::Caller::kPython};
   const api::SolveResult result =
       run_released([request](const api::Cancellation* cancel) { return api::solve(request, cancel); });
-  const analytic::StationaryResult& stationary = result.evaluation.stationary;
-  if (stationary.summary.status != analytic::SolverStatus::kConverged)
-    throw std::runtime_error(s.source().label +
-                             ": the stationary solve failed: " + stationary.summary.message);
-  const Eigen::VectorXd& p = stationary.probabilities;
+  const Eigen::VectorXd& p = result.evaluation.stationary.probabilities;
   py::array_t<double> probabilities(p.size());
   std::copy(p.data(), p.data() + p.size(), probabilities.mutable_data());
   return py::make_tuple(to_python(api::to_json(request, result)), std::move(probabilities));
@@ -255,22 +247,15 @@ py::object optimize(const Source& s, const std::string& policy_class, const std:
   const scenarios::Scenario& scenario = load(s);
   const api::OptimizeRequest request{.source = s.source().label,
                                      .model = scenario.model,
-                                     .policy_class = api::parse_policy_class(policy_class),
+                                     .policy_class = api::parse_policy_class(policy_class, api::Caller::kPython),
                                      .search = choice("search", search, analytic::parse_search),
                                      .method = choice("method", method, analytic::parse_method),
                                      .max_maps = max_maps,
                                      .threads = threads,
                                      .starts = starts,
                                      .export_policy = export_policy,
-                                     .progress = nullptr};
-  std::string why;
-  require_valid(request.is_valid(&why), why);
-  model::Model searched = request.model;
-  searched.policy.reset();  // the searches solve level maps, whatever form the file's policy has
-  api::require_exact_engine_fits(searched, s.source().label, request.method);
-  if (request.policy_class == api::PolicyClass::kMarkov ||
-      request.policy_class == api::PolicyClass::kAll)
-    api::require_markov_control_fits(searched, s.source().label, "class " + policy_class);
+                                     .progress = nullptr,
+                                     .caller = api::Caller::kPython};
   const api::OptimizeResult result =
       run_released([request](const api::Cancellation* cancel) { return api::optimize(request, cancel); });
   return to_python(api::to_json(request, result));

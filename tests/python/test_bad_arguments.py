@@ -156,3 +156,20 @@ def test_messages_are_whole_characters_whatever_the_file_holds(tmp_path, cli):
     with pytest.raises(crawlq.InputError) as refused:
         crawlq.Scenario.from_yaml(PAPER.read_text().replace("capacity: 5", "capacity: caf\udce9"))
     assert message_of(refused).startswith("<yaml>: character ")
+
+
+@pytest.mark.parametrize("call, words, not_words", [
+    (lambda p: p.optimize("levels", search="local"), ["search='local'", "policy_class='levels'"], ["--search", "--class"]),
+    (lambda p: p.optimize(starts=-1), ["starts: -1"], ["--starts"]),
+    (lambda p: p.solve(transforms=[-0.5]), ["transforms: -0.5"], ["--lst"]),
+    (lambda p: p.optimize("best"), ["policy_class", "unknown class 'best'"], ["--class"]),
+])
+def test_the_request_layer_names_fields_as_python_keywords(paper, call, words, not_words):
+    # The same checks as the command line's, worded for the caller: keywords, not flags.
+    with pytest.raises(crawlq.InputError) as raised:
+        call(paper)
+    text = message_of(raised)
+    for word in words:
+        assert word in text
+    for word in not_words:
+        assert word not in text

@@ -90,15 +90,18 @@ TEST_CASE("a method that refuses the model is bad input naming the source", "[ap
 
 namespace crawlq {
 
-TEST_CASE("a cancelled solve stops and says so", "[api][cancel]") {
+TEST_CASE("a cancelled solve or search stops with api::Cancelled, and runs when not cancelled", "[api][cancel]") {
   api::SolveRequest request = example_request();
   request.method = analytic::Method::kIterative;
   request.sojourn = true;
   api::Cancellation cancel{true};
-  const api::SolveResult stopped = api::solve(request, &cancel);
-  CHECK(stopped.evaluation.stationary.summary.status == analytic::SolverStatus::kFailed);
-  CHECK(stopped.evaluation.stationary.summary.message == "cancelled");
-  CHECK_FALSE(stopped.sojourn);
+  CHECK_THROWS_AS(api::solve(request, &cancel), api::Cancelled);
+  // Checks come before work: a request that is refused is refused, cancelled or not.
+  api::SolveRequest refused = request;
+  refused.threads = -1;
+  CHECK_THROWS_AS(api::solve(refused, &cancel), model::InputError);
+  const api::OptimizeRequest search{.source = request.source, .model = request.model};
+  CHECK_THROWS_AS(api::optimize(search, &cancel), api::Cancelled);
   cancel = false;
   CHECK(api::solve(request, &cancel).evaluation.stationary.summary.status == analytic::SolverStatus::kConverged);
 }

@@ -1,0 +1,61 @@
+#include "api/caller_words.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace crawlq::api {
+
+namespace {
+
+struct FieldWords {
+  Field field;
+  std::string_view command_line, python, lab;
+};
+
+// One row per field a message names. Python's keywords are those of crawlq/__init__.py; the lab's
+// keys those its routes read (a field the lab does not take is named as its JSON key would be).
+constexpr std::array<FieldWords, 9> kWords{{
+    {Field::kClass, "--class", "policy_class", "class"},
+    {Field::kSearch, "--search", "search", "search"},
+    {Field::kMethod, "--method", "method", "method"},
+    {Field::kThreads, "--threads", "threads", "threads"},
+    {Field::kStarts, "--starts", "starts", "starts"},
+    {Field::kExportPolicy, "--export-policy", "export_policy", "export_policy"},
+    {Field::kTransforms, "--lst", "transforms", "transforms"},
+    {Field::kCdf, "--cdf", "cdf", "cdf"},
+    {Field::kMaxMaps, "--max-maps", "max_maps", "max_maps"},
+}};
+
+}  // namespace
+
+std::string_view field_name(Caller caller, Field field) {
+  for (const FieldWords& words : kWords)
+    if (words.field == field) {
+      switch (caller) {
+        case Caller::kCommandLine:
+          return words.command_line;
+        case Caller::kPython:
+          return words.python;
+        case Caller::kLab:
+          return words.lab;
+      }
+    }
+  return "?";
+}
+
+std::string field_given(Caller caller, Field field, std::string_view value, bool quoted) {
+  const std::string_view name = field_name(caller, field);
+  switch (caller) {
+    case Caller::kCommandLine:
+      return fmt::format("{} {}", name, value);
+    case Caller::kPython:
+      return quoted ? fmt::format("{}='{}'", name, value) : fmt::format("{}={}", name, value);
+    case Caller::kLab:
+      return quoted ? fmt::format("\"{}\": \"{}\"", name, value)
+                    : fmt::format("\"{}\": {}", name, value);
+  }
+  return std::string(value);
+}
+
+}  // namespace crawlq::api

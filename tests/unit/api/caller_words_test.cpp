@@ -1,0 +1,112 @@
+// Messages name a field as its caller writes it: the command line's flag, Python's keyword, the
+// lab's JSON key. The table must know every field in every dialect, Python's keywords must be those
+// of the package's methods, and a request's refusals must use the words of the caller that made it.
+#include "api/caller_words.hpp"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "api/optimize_request.hpp"
+#include "api/solve_request.hpp"
+#include "model/input_error.hpp"
+#include "scenarios/scenario_loader.hpp"
+
+using namespace crawlq;
+
+namespace {
+
+constexpr api::Field kFields[] = {
+    api::Field::kClass,      api::Field::kSearch, api::Field::kMethod,
+    api::Field::kThreads,    api::Field::kStarts, api::Field::kExportPolicy,
+    api::Field::kTransforms, api::Field::kCdf,    api::Field::kMaxMaps};
+
+std::string package_source() {
+  std::ifstream in(std::string(CRAWLQ_SOURCE_DIR) + "/python/crawlq/__init__.py");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string refusal(const std::function<void()>& request) {
+  try {
+    request();
+  } catch (const model::InputError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+}  // namespace
+
+TEST_CASE("caller words: every field has a flag, a keyword of the package and a JSON key",
+          "[api]") {
+  const std::string package = package_source();
+  REQUIRE_FALSE(package.empty());
+  for (const api::Field field : kFields) {
+    const std::string flag(api::field_name(api::Caller::kCommandLine, field));
+    const std::string keyword(api::field_name(api::Caller::kPython, field));
+    const std::string key(api::field_name(api::Caller::kLab, field));
+    INFO(flag << " / " << keyword << " / " << key);
+    CHECK(flag.rfind("--", 0) == 0);
+    CHECK(flag.size() > 2);
+    CHECK_FALSE(keyword.empty());
+    CHECK(keyword.find('-') == std::string::npos);             // a Python identifier
+    CHECK(package.find(keyword + ": ") != std::string::npos);  // a parameter of one of the methods
+    CHECK_FALSE(key.empty());
+  }
+  CHECK(api::field_given(api::Caller::kCommandLine, api::Field::kClass, "markov") ==
+        "--class markov");
+  CHECK(api::field_given(api::Caller::kPython, api::Field::kClass, "markov") ==
+        "policy_class='markov'");
+  CHECK(api::field_given(api::Caller::kLab, api::Field::kClass, "markov") ==
+        "\"class\": \"markov\"");
+  CHECK(api::field_given(api::Caller::kPython, api::Field::kCdf, "2.5", false) == "cdf=2.5");
+}
+
+TEST_CASE("caller words: a request's refusals name its fields in its caller's words", "[api]") {
+  const auto scenario = scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) +
+                                                 "/scenarios/data/paper-example-1.yaml");
+  api::SolveRequest solve{
+      .source = "paper-example-1.yaml", .model = scenario.model, .policy = *scenario.model.policy};
+  solve.threads = -2;
+  CHECK_THAT(refusal([&] { api::check(solve); }), Catch::StartsWith("--threads: -2"));
+  solve.caller = api::Caller::kPython;
+  CHECK_THAT(refusal([&] { api::check(solve); }), Catch::StartsWith("threads: -2"));
+  solve.threads = 0;
+  solve.transforms = {-0.5};
+  CHECK_THAT(refusal([&] { api::check(solve); }), Catch::StartsWith("transforms: -0.5"));
+
+  api::OptimizeRequest search{.source = "paper-example-1.yaml", .model = scenario.model};
+  search.policy_class = api::PolicyClass::kLevels;
+  search.search = analytic::Search::kLocal;
+  CHECK_THAT(
+      refusal([&] { api::check(search); }),
+      Catch::StartsWith("--search local: searches the threshold class only; --class levels"));
+  search.caller = api::Caller::kPython;
+  CHECK_THAT(refusal([&] { api::check(search); }),
+             Catch::StartsWith(
+                 "search='local': searches the threshold class only; policy_class='levels'"));
+  search.caller = api::Caller::kLab;
+  CHECK_THAT(
+      refusal([&] { api::check(search); }),
+      Catch::StartsWith(
+          "\"search\": \"local\": searches the threshold class only; \"class\": \"levels\""));
+  CHECK_THAT(refusal([] { api::parse_policy_class("best", api::Caller::kPython); }),
+             Catch::Contains("policy_class") && Catch::Contains("unknown class 'best'"));
+}
+
+TEST_CASE("check: the memory a request will hold, for a caller that admits work by it", "[api]") {
+  const auto scenario = scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) +
+                                                 "/scenarios/data/paper-example-1.yaml");
+  const api::SolveRequest solve{
+      .source = "paper-example-1.yaml", .model = scenario.model, .policy = *scenario.model.policy};
+  const analytic::MemoryEstimate need = api::check(solve);
+  // W (1 + M (1 + R + ... + R^{K-1})) with W = M = R = 2, K = 5: 2 (1 + 2 x 31) = 126 states.
+  CHECK(need.states == 126);
+  CHECK(need.bytes > 126 * sizeof(double));
+  api::OptimizeRequest markov{.source = "paper-example-1.yaml", .model = scenario.model};
+  markov.policy_class = api::PolicyClass::kMarkov;
+  CHECK(api::check(markov).bytes >= need.bytes);
+}
