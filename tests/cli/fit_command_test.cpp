@@ -45,6 +45,8 @@ TEST_CASE("fit arrivals: the contract's keys, the log's statistics beside the fi
   CHECK(j["batches"] == 8000);
   CHECK(j["censored"] == 1);
   CHECK(std::abs(j["size_probabilities"][0].get<double>() - 0.5) < 0.03);
+  CHECK(j.at("out") == out);  // the --out given; the scenario read below is the file it names
+  const std::string written = j.at("out").get<std::string>();
   const auto& sample = j["sample"];
   const auto& fitted = j["fitted"];
   for (const char* key : {"mean", "variance", "scv", "lag_correlations", "phases", "log_likelihood", "D0", "D1"})
@@ -55,10 +57,10 @@ TEST_CASE("fit arrivals: the contract's keys, the log's statistics beside the fi
   for (int k = 0; k < 6; ++k)  // ... and the fit keeps it, lag by lag
     CHECK(std::abs(fitted["lag_correlations"][k].get<double>() - sample["lag_correlations"][k].get<double>()) < 0.05);
   // The scenario written solves, and describe finds the log's lag-1 correlation in its BMAP.
-  const auto solved = crawlq({"solve", out, "--json"});
+  const auto solved = crawlq({"solve", written, "--json"});
   INFO(report(solved));
   CHECK(solved.exit_status == 0);
-  const auto described = json_of(crawlq({"describe", out, "--json"}));
+  const auto described = json_of(crawlq({"describe", written, "--json"}));
   CHECK(std::abs(described["modes"][0]["lag1_correlation"].get<double>() -
                  sample["lag_correlations"][0].get<double>()) < 1e-9);
 }
@@ -141,6 +143,7 @@ TEST_CASE("fit arrivals: the shipped crawler log, fitted back and optimised", "[
   INFO(report(em));
   REQUIRE(em.exit_status == 0);
   const nlohmann::json e = json_of(em);
+  CHECK_FALSE(e.contains("out"));  // no --out, no file
   CHECK(e["fitted"]["shape"] == 4);
   CHECK(std::abs(e["fitted"]["regime_means"][0].get<double>() - 400) < 40);
   CHECK(std::abs(e["fitted"]["regime_means"][1].get<double>() - 60) < 6);

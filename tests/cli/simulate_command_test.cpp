@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <utility>
@@ -382,6 +383,68 @@ TEST_CASE("simulate --trace --plot: the sample path drawn as SVG, and --plot alo
   CHECK(alone.exit_status == 2);
   CHECK(alone.out.empty());
   CHECK_THAT(alone.err, Catch::Contains("--trace"));
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test
+
+namespace crawlq::cli_test {
+namespace {
+
+// The CSV's data lines (its header left out), and how many of them name `event`.
+struct TraceLines {
+  long rows = 0, named = 0;
+};
+TraceLines trace_lines(const std::string& csv, const std::string& event) {
+  const std::vector<std::string> lines = lines_of(read_text(csv));
+  REQUIRE(lines.size() > 1);
+  CHECK(lines.front() == "time,event,level,robots,lost,expired");
+  TraceLines counted;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    ++counted.rows;
+    const auto first = lines[i].find(',');
+    counted.named += lines[i].substr(first + 1, lines[i].find(',', first + 1) - first - 1) == event;
+  }
+  return counted;
+}
+
+TEST_CASE("simulate --trace --json: the path echoed, rows and events counted in the CSV it wrote",
+          "[cli][simulate][trace]") {
+  TempDirectory dir;
+  // `events` counts every move of the robots' phase process, service completion and expiry
+  // (sim/simulator.hpp); the CSV has a row for each batch, service and expiry, and for a move that
+  // changes the robots only. With one phase per mode (Poisson), every move is a batch: one row per
+  // event.
+  const std::string poisson = scenario_file(dir, "level-map-wins.yaml");
+  const std::string csv = (dir.path() / "poisson.csv").string();
+  const ProcessResult run = crawlq({"simulate", poisson, "--levels", "2,2,1,1", "--trace", csv,
+                                    "--horizon", "300", "--seed", "11", "--json"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  const json j = json_of(run);
+  CHECK(j.at("trace") == csv);
+  CHECK(j.at("horizon").get<double>() == 300);
+  CHECK(j.at("seed").get<std::uint64_t>() == 11);
+  const TraceLines lines = trace_lines(csv, "robots");
+  CHECK(lines.rows > 300);  // pages at rate 0.75 or 1, then served or expired: hundreds of rows
+  CHECK(lines.named == 0);  // no "robots" row either: every row is an event, every event a row
+  CHECK(j.at("rows").get<long>() == lines.rows);
+  CHECK(j.at("events").get<long>() == lines.rows);
+
+  // Two phases a mode (paper-example-1): moves that neither emit a batch nor change the robots are
+  // events without a row, so only rows is the line count.
+  const std::string bmap_csv = (dir.path() / "bmap.csv").string();
+  const ProcessResult bmap = crawlq({"simulate", shipped("paper-example-1.yaml"), "--trace",
+                                     bmap_csv, "--horizon", "40", "--seed", "3", "--json"});
+  INFO(report(bmap));
+  REQUIRE(bmap.exit_status == 0);
+  const json b = json_of(bmap);
+  CHECK(b.at("trace") == bmap_csv);
+  CHECK(b.at("horizon").get<double>() == 40);
+  CHECK(b.at("seed").get<std::uint64_t>() == 3);
+  const long bmap_rows = trace_lines(bmap_csv, "robots").rows;
+  CHECK(b.at("rows").get<long>() == bmap_rows);
+  CHECK(b.at("events").get<long>() > bmap_rows);  // a bound only: the hidden moves leave no trace
 }
 
 }  // namespace

@@ -40,6 +40,12 @@ TEST_CASE("validate: every shipped scenario agrees, exit 0", "[cli][validate]") 
   const json j = json_of(run);
   CHECK(j.at("agrees").get<bool>());
   REQUIRE(j.at("scenarios").size() == files.size());
+  // Counted by hand: the three shipped queue scenarios, each judged by the exact engine, none
+  // differing.
+  REQUIRE(files.size() == 3);
+  CHECK(j.at("summary").at("agree") == 3);
+  CHECK(j.at("summary").at("differ") == 0);
+  CHECK(j.at("summary").at("simulated_only") == 0);
   for (const auto& s : j.at("scenarios")) {
     INFO(s.at("file"));
     CHECK(s.at("exact_engine").get<bool>());
@@ -71,6 +77,9 @@ TEST_CASE("validate: a simulator fed a different service law disagrees, exit 1",
   REQUIRE(run.exit_status == 1);
   const json j = json_of(run);
   CHECK_FALSE(j.at("agrees").get<bool>());
+  CHECK(j.at("summary").at("agree") == 0);  // one file, and it differs
+  CHECK(j.at("summary").at("differ") == 1);
+  CHECK(j.at("summary").at("simulated_only") == 0);
   const json& s = j.at("scenarios").at(0);
   CHECK_FALSE(s.at("agrees").get<bool>());
   for (const char* key : {"p_loss", "p_served", "mean_sojourn_served", "cost"}) {
@@ -79,8 +88,12 @@ TEST_CASE("validate: a simulator fed a different service law disagrees, exit 1",
   }
   // The same file against itself is fine: the difference is the service law, not the flag.
   std::vector<std::string> same = kShortRun;
-  same.insert(same.end(), {"--simulator-file", shipped("paper-example-1.yaml")});
-  CHECK(validate({shipped("paper-example-1.yaml")}, same).exit_status == 0);
+  same.insert(same.end(), {"--simulator-file", shipped("paper-example-1.yaml"), "--json"});
+  const ProcessResult itself = validate({shipped("paper-example-1.yaml")}, same);
+  INFO(report(itself));
+  CHECK(itself.exit_status == 0);
+  CHECK(json_of(itself).at("summary").at("agree") == 1);
+  CHECK(json_of(itself).at("summary").at("differ") == 0);
 }
 
 TEST_CASE("validate: a chain too large for the exact engine is shown simulated, not judged", "[cli][validate]") {
@@ -100,6 +113,8 @@ TEST_CASE("validate: a chain too large for the exact engine is shown simulated, 
     CHECK(m.at("verdict") == "simulated only");
   }
   CHECK(json_of(run).at("summary").at("simulated_only") == 1);
+  CHECK(json_of(run).at("summary").at("agree") == 0);  // not judged: counted in neither
+  CHECK(json_of(run).at("summary").at("differ") == 0);
 }
 
 TEST_CASE("validate without --json: a table per scenario and a summary line", "[cli][validate][readable]") {

@@ -1,10 +1,13 @@
 """The lab's JSON API: the command line's JSON for the same input, 400 with its message for bad input,
 refusals before any work, and requests side by side."""
 import json
+import math
 import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import yaml
 
 from conftest import SCENARIOS, Lab, cli_json, cli_refusal, without_timing
 
@@ -20,6 +23,22 @@ def scenario_json(lab, path):
         return json.loads(text)["scenarios"][0]["scenario"]
     finally:
         lab_with_file.stop()
+
+
+def simulation_messages(lab, body):
+    """The /api/simulate stream as (event, data) pairs, and its Content-Type."""
+    request = urllib.request.Request(lab.url + "/api/simulate", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    messages, kind = [], None
+    with urllib.request.urlopen(request, timeout=120) as response:
+        content_type = response.headers["Content-Type"]
+        for line in response:
+            line = line.decode().rstrip("\n")
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                messages.append((kind, json.loads(line[6:])))
+    return content_type, messages
 
 
 @pytest.mark.parametrize("path", QUEUE_SCENARIOS, ids=lambda p: p.name)
@@ -139,20 +158,9 @@ def test_a_port_in_use_and_a_broken_file_are_refused_before_serving(lab, tmp_pat
 
 
 def test_the_simulation_streams_a_path_then_narrowing_estimates(lab):
-    import urllib.request
-
     scenario = scenario_json(lab, SCENARIOS / "paper-example-1.yaml")
-    request = urllib.request.Request(lab.url + "/api/simulate", data=json.dumps(
-        {"scenario": scenario, "replications": 6, "seed": 3}).encode(), headers={"Content-Type": "application/json"})
-    messages, kind = [], None
-    with urllib.request.urlopen(request, timeout=120) as response:
-        assert response.headers["Content-Type"].startswith("text/event-stream")
-        for line in response:
-            line = line.decode().rstrip("\n")
-            if line.startswith("event: "):
-                kind = line[7:]
-            elif line.startswith("data: "):
-                messages.append((kind, json.loads(line[6:])))
+    content_type, messages = simulation_messages(lab, {"scenario": scenario, "replications": 6, "seed": 3})
+    assert content_type.startswith("text/event-stream")
     assert [k for k, _ in messages] == ["path", "estimates", "estimates", "estimates"]
     path = messages[0][1]["events"]
     assert path and all(a[0] <= b[0] for a, b in zip(path, path[1:]))  # in time order
@@ -164,3 +172,122 @@ def test_the_simulation_streams_a_path_then_narrowing_estimates(lab):
     assert abs(last["mean"] - exact) < 5 * last["half_width"]
     status, answer = lab.post("/api/simulate", {"scenario": scenario, "replications": 1})
     assert status == 400 and "replications" in answer["error"]
+
+
+# The shipped files and a text written here in other YAML forms (block lists, an anchor and its alias,
+# quoted text that spells a number, 5.0e-1): the JSON form is what an independent YAML reader makes.
+HAND_WRITTEN = """\
+# teaching-two-robots with two robots of rate 1 (the second one an alias of the first)
+name: "2011"
+source: 'typed for tests/lab/test_api.py'
+capacity: 4
+admission: partial
+arrivals:
+  kind: independent
+  robots:
+    - &one
+      rate: 1
+      batch: [5.0e-1, 0.5]
+    - *one
+service: {exponential: {rate: 2}}
+obsolescence:
+  exponential: {mean: 5}
+costs: {loss: 5, obsolescence: 10, sojourn: 2, robot: 3, starvation: 20}
+policy:
+  thresholds:
+    - 1
+"""
+
+
+def test_the_scenarios_json_form_is_what_a_yaml_reader_makes_of_the_file(lab):
+    _, _, text = lab.get("/api/scenarios")
+    offered = json.loads(text)["scenarios"]
+    assert len(offered) == 4
+    for entry in offered:
+        assert entry["scenario"] == yaml.safe_load((SCENARIOS / f"{entry['name']}.yaml").read_text())
+    for path in QUEUE_SCENARIOS:
+        status, answer = lab.post("/api/scenario-form", {"scenario": path.read_text(), "name": path.name})
+        assert status == 200 and answer["scenario"] == yaml.safe_load(path.read_text())
+    status, answer = lab.post("/api/scenario-form", {"scenario": HAND_WRITTEN})
+    expected = yaml.safe_load(HAND_WRITTEN)
+    assert expected["name"] == "2011" and expected["arrivals"]["robots"][1]["batch"] == [0.5, 0.5]
+    assert status == 200 and answer["scenario"] == expected
+
+
+def test_the_landscape_answers_on_the_axes_it_was_given(lab):
+    path = SCENARIOS / "paper-example-1.yaml"
+    scenario = scenario_json(lab, path)
+    for axes in ([1, 2], [2, 0]):
+        status, grid = lab.post("/api/landscape", {"scenario": scenario, "thresholds": [-1, 2, 2], "axes": axes})
+        assert status == 200 and grid["axes"] == axes
+    # Rows vary threshold 3 (axis 2), columns threshold 1 (axis 0): cell (4, -1) is thresholds -1, 2, 4.
+    values = grid["values"]
+    cost = cli_json("solve", path, "--thresholds", "-1,2,4")["cost"]
+    assert grid["cost"][values.index(4)][values.index(-1)] == cost
+
+
+def test_the_sample_path_keeps_its_books_and_ends_at_the_horizon_asked(lab):
+    scenario = scenario_json(lab, SCENARIOS / "paper-example-1.yaml")
+    _, messages = simulation_messages(lab, {"scenario": scenario, "replications": 2, "seed": 5, "path_horizon": 400})
+    kind, path = messages[0]
+    assert kind == "path" and path["horizon"] == 400
+    # K = 5, partial admission, thresholds -1, 2, 2: 3 robots at levels 0..2, 1 above. Every event is
+    # followed by the state it leaves (a robots' move that brings no page is a state alone).
+    capacity, robots = 5, [3, 3, 3, 1, 1, 1]
+    level, change, last = 0, None, 0.0
+    kinds = {"batch": 0, "served": 0, "expired": 0, "state": 0}
+    for event in path["events"]:
+        time_, kind = event[0], event[1]
+        kinds[kind] += 1
+        assert last <= time_ <= 400
+        last = time_
+        if kind == "state":
+            level += change[1] if change else 0
+            assert event[2:] == [level, robots[level]]
+            change = None
+            continue
+        assert change is None  # the previous event's state came first
+        if kind == "batch":
+            pages, accepted = event[2:]
+            assert pages >= 1 and accepted == min(pages, capacity - level)
+            change = (time_, accepted)
+        else:
+            # A page in service leaves served, a waiting one (behind it) expires; both after arriving.
+            assert level >= (1 if kind == "served" else 2) and 0 < event[2] <= time_
+            change = (time_, -1)
+    assert change is None
+    assert all(kinds.values())
+    # About 7 events per unit time here: 400 time units stay under the cap of 20,000 events and run
+    # to the horizon's end; 5000 reach the cap first (interface.md), and the path stops there.
+    assert len(path["events"]) < 20000 and last > 390
+    _, messages = simulation_messages(lab, {"scenario": scenario, "replications": 2, "seed": 5, "path_horizon": 5000})
+    path = messages[0][1]
+    assert path["horizon"] == 5000 and len(path["events"]) == 20000 and path["events"][-1][0] < 5000
+
+
+def test_the_estimates_hold_solves_values_and_count_the_runs_events(lab):
+    _, _, text = lab.get("/api/scenarios")
+    scenarios = {s["name"]: s["scenario"] for s in json.loads(text)["scenarios"]}
+    # Every scalar measure against the exact engine, within 5 half-widths (6 replications: 12.9
+    # standard errors), on the paper's example.
+    scenario = scenarios["paper-example-1"]
+    _, messages = simulation_messages(lab, {"scenario": scenario, "replications": 6, "seed": 7})
+    _, exact = lab.post("/api/solve", {"scenario": scenario})
+    last = messages[-1][1]
+    measures = [k for k, v in last.items() if isinstance(v, dict)]
+    assert len(measures) == 12
+    for key in measures:
+        assert abs(last[key]["mean"] - exact[key]) <= 5 * last[key]["half_width"], key
+    # teaching-two-robots has one arrival phase: every move of the robots is a batch, at mode r's
+    # group rate, and every accepted page leaves once. Each replication runs a tenth of the horizon
+    # as warm-up, then the horizon (app/lab_api.cpp), so the count grows by 1.1 horizons a run. Its
+    # dispersion index is below 3 (batches of 1 or 2 pages): 8 sd is 8 sqrt(3 x count).
+    scenario, horizon = scenarios["teaching-two-robots"], 5000
+    _, messages = simulation_messages(lab, {"scenario": scenario, "replications": 6, "seed": 7, "horizon": horizon})
+    _, exact = lab.post("/api/solve", {"scenario": scenario})
+    _, described = lab.post("/api/describe", {"scenario": scenario})
+    rate = sum(q * mode["group_rate"] for q, mode in zip(exact["mode_probabilities"], described["modes"]))
+    rate += exact["lambda"] * (exact["p_served"] + exact["p_obsolete"])
+    for _, estimate in messages[1:]:
+        expected = rate * 1.1 * horizon * estimate["replications"]
+        assert abs(estimate["events"] - expected) <= 8 * math.sqrt(3 * expected), (estimate["events"], expected)
