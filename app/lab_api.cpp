@@ -235,17 +235,12 @@ nlohmann::json lab_solve(const nlohmann::json& body, const LabRun& run) {
                             .threads = 1,  // requests run side by side; one thread each
                             .sojourn = field<bool>(body, "sojourn", false),
                             .transforms = {},
-                            .cdf_points = {}};
-  request.model.policy = request.policy;
-  api::require_exact_engine_fits(request.model, s.label);
-  const analytic::MemoryEstimate need = analytic::estimate_memory(request.model);
+                            .cdf_points = {},
+                            .caller = api::Caller::kLab};
+  // Refused before it waits for memory: a request that cannot run never holds a place in the queue.
+  const analytic::MemoryEstimate need = api::check(request);
   const auto ticket = admitted(run, need.bytes, request.sojourn || need.states > kLargestQuickStates);
-  const api::SolveResult result = api::solve(request, run.cancel);
-  const auto& summary = result.evaluation.stationary.summary;
-  if (summary.status != analytic::SolverStatus::kConverged)
-    throw std::runtime_error(
-        fmt::format("{}: the stationary solve failed: {}", s.label, summary.message));
-  return api::to_json(request, result);
+  return api::to_json(request, api::solve(request, run.cancel));
 }
 
 nlohmann::json lab_optimize(const nlohmann::json& body, const LabRun& run) {
@@ -253,30 +248,21 @@ nlohmann::json lab_optimize(const nlohmann::json& body, const LabRun& run) {
   const std::string policy_class = field<std::string>(body, "class", "thresholds");
   api::OptimizeRequest request{.source = s.label,
                                .model = s.scenario.model,
-                               .policy_class = api::parse_policy_class(policy_class),
+                               .policy_class = api::parse_policy_class(policy_class, api::Caller::kLab),
                                .search = analytic::Search::kAuto,
                                .method = analytic::Method::kAuto,
                                .max_maps = 1'000'000,
                                .threads = 1,
                                .starts = 1,
                                .export_policy = "",
-                               .progress = nullptr};
+                               .progress = nullptr,
+                               .caller = api::Caller::kLab};
   try {
     request.search = analytic::parse_search(field<std::string>(body, "search", "auto"));
   } catch (const std::invalid_argument& e) {
     throw model::InputError("search", e.what());
   }
-  if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
-  model::Model searched = request.model;
-  searched.policy.reset();
-  api::require_exact_engine_fits(searched, s.label);
-  double bytes = analytic::estimate_memory(searched).bytes;
-  if (request.policy_class == api::PolicyClass::kMarkov ||
-      request.policy_class == api::PolicyClass::kAll) {
-    api::require_markov_control_fits(searched, s.label, "class " + policy_class);
-    bytes = std::max(bytes, analytic::markov_control_memory(searched).bytes);
-  }
-  const auto ticket = admitted(run, bytes, true);
+  const auto ticket = admitted(run, api::check(request).bytes, true);
   return api::to_json(request, api::optimize(request, run.cancel));
 }
 
@@ -328,7 +314,7 @@ nlohmann::json lab_landscape(const nlohmann::json& body, const LabRun& run) {
   for (int j = -1; j <= capacity; ++j) values.push_back(j);
   std::optional<std::pair<std::vector<int>, double>> best;
   for (int a = -1; a <= capacity; ++a) {
-    if (run.cancel && *run.cancel) throw std::runtime_error("cancelled");
+    if (run.cancel && *run.cancel) throw api::Cancelled();
     nlohmann::json row = nlohmann::json::array();
     for (int b = -1; b <= capacity; ++b) {
       thresholds[static_cast<std::size_t>(axes[0])] = a;

@@ -107,6 +107,8 @@ void refuse(httplib::Response& response, const std::exception_ptr& failure, bool
     response.set_header("Retry-After", "5");
   } catch (const LabCancelled& e) {
     status = 503, message = e.what();
+  } catch (const api::Cancelled&) {
+    status = 503, message = LabCancelled().what();
   } catch (const std::bad_alloc&) {
     status = 503,
     message = "the lab ran out of memory for this request beside the others: try again, or give a "

@@ -118,7 +118,11 @@ def test_requests_the_api_cannot_take_are_refused(lab):
     status, answer = lab.post("/api/solve", {"scenario": scenario, "policy": {"thresholds": [3, 2, 1]}})
     assert status == 400 and "policy: thresholds[1]" in answer["error"]
     status, answer = lab.post("/api/optimize", {"scenario": scenario, "class": "best"})
-    assert status == 400 and "class" in answer["error"]
+    assert status == 400 and "class" in answer["error"] and "--class" not in answer["error"]
+    # The request layer's checks word a field as the lab's JSON key, not as a command-line flag.
+    status, answer = lab.post("/api/optimize", {"scenario": scenario, "class": "levels", "search": "local"})
+    assert status == 400 and '"search": "local"' in answer["error"] and '"class": "levels"' in answer["error"]
+    assert "--" not in answer["error"]
     # A body far larger than any scenario is refused before it is read whole.
     status, _ = lab.post("/api/solve", None, raw=b"{" + b" " * (2 << 20) + b"}")
     assert status == 413
