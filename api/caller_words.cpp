@@ -15,7 +15,7 @@ struct FieldWords {
 
 // One row per field a message names. Python's keywords are those of crawlq/__init__.py; the lab's
 // keys those its routes read (a field the lab does not take is named as its JSON key would be).
-constexpr std::array<FieldWords, 9> kWords{{
+constexpr std::array<FieldWords, 11> kWords{{
     {Field::kClass, "--class", "policy_class", "class"},
     {Field::kSearch, "--search", "search", "search"},
     {Field::kMethod, "--method", "method", "method"},
@@ -25,6 +25,8 @@ constexpr std::array<FieldWords, 9> kWords{{
     {Field::kTransforms, "--lst", "transforms", "transforms"},
     {Field::kCdf, "--cdf", "cdf", "cdf"},
     {Field::kMaxMaps, "--max-maps", "max_maps", "max_maps"},
+    {Field::kParameter, "--param", "param", "param"},
+    {Field::kValues, "--values", "values", "values"},
 }};
 
 }  // namespace

@@ -19,7 +19,9 @@ enum class Field {
   kExportPolicy,
   kTransforms,
   kCdf,
-  kMaxMaps
+  kMaxMaps,
+  kParameter,
+  kValues
 };
 
 // The field as `caller` writes it: "--class", "policy_class", "class".

@@ -20,10 +20,12 @@ void require_sweep_fits(const SweepRequest& request) {
     model::Model changed = validation::with_parameter(request.model, request.parameter, v);
     changed.policy.reset();  // each value's search solves level maps
     try {
-      require_exact_engine_fits(changed, request.source);
-      if (request.policy_class == "markov") require_markov_control_fits(changed, request.source, "--class markov");
+      require_exact_engine_fits(changed, request.source, analytic::Method::kAuto, request.caller);
+      if (request.policy_class == "markov")
+        require_markov_control_fits(changed, request.source, field_given(request.caller, Field::kClass, "markov"));
     } catch (const model::InputError& e) {
-      throw model::InputError(fmt::format("--values: {} {} is too large: {}", name, v, e.what()));
+      throw model::InputError(
+          fmt::format("{}: {} {} is too large: {}", field_name(request.caller, Field::kValues), name, v, e.what()));
     }
   }
 }
@@ -33,25 +35,32 @@ bool SweepRequest::is_valid(std::string* why) const {
   try {
     validation::require_applicable(model, parameter);
   } catch (const std::invalid_argument& e) {
-    problem = fmt::format("{}: --param {}", source, e.what());
+    problem = fmt::format("{}: {}", source, field_given(caller, Field::kParameter, e.what(), false));
   }
   for (const double v : values) {
     if (!problem.empty()) break;
     try {
       (void)validation::with_parameter(model, parameter, v);
     } catch (const std::invalid_argument& e) {
-      problem = fmt::format("--values: {}", e.what());
+      problem = fmt::format("{}: {}", field_name(caller, Field::kValues), e.what());
     }
   }
-  if (problem.empty() && threads < 0) problem = fmt::format("--threads: {}: must be 0 (all cores) or more", threads);
+  if (problem.empty() && threads < 0)
+    problem = fmt::format("{}: {}: must be 0 (all cores) or more", field_name(caller, Field::kThreads), threads);
   const auto& classes = analytic::policy_class_names();
   if (problem.empty() && std::find(classes.begin(), classes.end(), policy_class) == classes.end())
-    problem = fmt::format("--class: unknown class '{}' (known: {})", policy_class, fmt::join(classes, ", "));
+    problem = fmt::format("{}: unknown class '{}' (known: {})", field_name(caller, Field::kClass), policy_class,
+                          fmt::join(classes, ", "));
   return model::valid_unless(std::move(problem), why);
 }
 
-std::vector<validation::SweepRow> sweep(const SweepRequest& request) {
+void check(const SweepRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
+  require_sweep_fits(request);
+}
+
+std::vector<validation::SweepRow> sweep(const SweepRequest& request) {
+  check(request);
   return validation::sweep(request.model, request.parameter, request.values, request.threads, request.policy_class);
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "api/caller_words.hpp"
 #include "model/model.hpp"
 #include "validation/parameter_sweep.hpp"
 
@@ -18,9 +19,10 @@ struct SweepRequest {
   int threads = 0;  // values solved at once; 0: every core
   // Besides the threshold optimum, each value's best of this class (analytic::policy_class_names()).
   std::string policy_class = "thresholds";
+  Caller caller = Caller::kCommandLine;  // whose words the messages use
 
-  // False with `why` naming the field (as the command line's flag) and the value: a parameter that
-  // means nothing for this model, a value out of its range.
+  // False with `why` naming the field (in the caller's words) and the value: a parameter that means
+  // nothing for this model, a value out of its range.
   bool is_valid(std::string* why) const;
 };
 
@@ -30,6 +32,9 @@ struct SweepRequest {
 // Every value's chain against this machine's memory, before anything is solved (is_valid has checked
 // the values themselves): model::InputError naming --values, the value and why.
 void require_sweep_fits(const SweepRequest& request);
+// Every check before a sweep: is_valid, then require_sweep_fits (model::InputError). sweep calls it;
+// a caller that spreads the values over processes calls it before it starts them.
+void check(const SweepRequest& request);
 std::vector<validation::SweepRow> sweep(const SweepRequest& request);
 nlohmann::json to_json(const SweepRequest& request, const std::vector<validation::SweepRow>& rows);
 // The best policy's thresholds, empty for a one-mode model.

@@ -107,7 +107,6 @@ int run_arrivals(const FitArrivalsOptions& o) {
                                   .regimes = o.regimes,
                                   .phases = o.phases,
                                   .robots = o.robots.value_or(1)};
-  if (std::string why; !request.is_valid(&why)) throw UsageError(why);
   // Every check before any work or any write: a refusal leaves no file behind.
   if (!o.plot.empty() && !std::filesystem::is_directory(o.plot))
     throw UsageError(

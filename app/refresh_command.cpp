@@ -71,7 +71,6 @@ int run(const RefreshOptions& o) {
                                     .replications = o.replications,
                                     .horizon = o.horizon,
                                     .threads = o.threads};
-  if (std::string why; !request.is_valid(&why)) throw UsageError(why);
   const api::RefreshResult result = api::refresh(request);
   if (!o.json) {
     print_readable(s, result.analysis, result.simulated, o, result.plan);

@@ -138,9 +138,8 @@ int run(const SweepOptions& o, const ProcessGroup& processes) {
                                   .values = parse_numbers(o.values, "--values"),
                                   .threads = o.threads,
                                   .policy_class = o.policy_class};
-  if (std::string why; !request.is_valid(&why)) throw UsageError(why);
+  api::check(request);
   const std::vector<double>& values = request.values;
-  api::require_sweep_fits(request);
   if (!o.plot.empty() && std::filesystem::path(o.plot).extension() != ".svg")
     throw UsageError(fmt::format("--plot {}: give a file name ending in .svg", o.plot));
   // Rank 0 alone writes files; the others learn whether it can before any work starts. The CSV is

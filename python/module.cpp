@@ -206,10 +206,6 @@ model::ControlPolicy chosen_policy(const Source& s, const scenarios::Scenario& s
       "give thresholds=[...], levels=[...] or policy={...} (any form of a scenario's policy)");
 }
 
-void require_valid(bool valid, const std::string& why) {
-  if (!valid) throw model::InputError(why);
-}
-
 py::object scenario_json(const std::string& text, const std::string& label) {
   return to_python(scenarios::yaml_to_json(text, label));
 }
@@ -331,10 +327,8 @@ py::object sweep(const Source& s, const std::string& parameter, const std::vecto
       .parameter = choice("param", parameter, validation::parse_sweep_parameter),
       .values = values,
       .threads = threads,
-      .policy_class = policy_class};
-  std::string why;
-  require_valid(request.is_valid(&why), why);
-  api::require_sweep_fits(request);
+      .policy_class = policy_class,
+      .caller = api::Caller::kPython};
   const auto rows = run_released([request](const api::Cancellation*) { return api::sweep(request); });
   return to_python(api::to_json(request, rows));
 }
@@ -348,8 +342,6 @@ py::object reproduce(std::uint64_t seed, int threads, bool quick,
   request.quick = quick;
   request.sections.insert(sections.begin(), sections.end());
   request.report_directory = out;
-  std::string why;
-  require_valid(request.is_valid(&why), why);
   const api::ReproduceResult result =
       run_released([request](const api::Cancellation*) { return api::reproduce(request); });
   return to_python(api::to_json(result));
@@ -366,8 +358,6 @@ py::object refresh(const std::string& text, const std::string& label, bool simul
                                     .replications = replications,
                                     .horizon = horizon,
                                     .threads = threads};
-  std::string why;
-  require_valid(request.is_valid(&why), why);
   const api::RefreshResult result =
       run_released([request](const api::Cancellation*) { return api::refresh(request); });
   return to_python(api::to_json(request, result));
@@ -386,8 +376,6 @@ py::object fit_arrivals(const std::string& path, const std::string& column,
                                   .regimes = regimes,
                                   .phases = phases,
                                   .robots = robots};
-  std::string why;
-  require_valid(request.is_valid(&why), why);
   return to_python(run_released([request, path, column](const api::Cancellation* cancel) mutable {
     const EmStopScope stop(cancel);
     request.times = fit::read_timestamps(crawlq::scenarios::locate_log(path).string(), column);

@@ -163,6 +163,8 @@ def test_messages_are_whole_characters_whatever_the_file_holds(tmp_path, cli):
     (lambda p: p.optimize(starts=-1), ["starts: -1"], ["--starts"]),
     (lambda p: p.solve(transforms=[-0.5]), ["transforms: -0.5"], ["--lst"]),
     (lambda p: p.optimize("best"), ["policy_class", "unknown class 'best'"], ["--class"]),
+    (lambda p: p.sweep("capacity", [2], policy_class="best"), ["policy_class", "unknown class 'best'"], ["--class"]),
+    (lambda p: p.sweep("capacity", [0.5]), ["values: "], ["--values"]),
 ])
 def test_the_request_layer_names_fields_as_python_keywords(paper, call, words, not_words):
     # The same checks as the command line's, worded for the caller: keywords, not flags.

@@ -18,9 +18,9 @@ using namespace crawlq;
 namespace {
 
 constexpr api::Field kFields[] = {
-    api::Field::kClass,      api::Field::kSearch, api::Field::kMethod,
-    api::Field::kThreads,    api::Field::kStarts, api::Field::kExportPolicy,
-    api::Field::kTransforms, api::Field::kCdf,    api::Field::kMaxMaps};
+    api::Field::kClass,   api::Field::kSearch,       api::Field::kMethod,     api::Field::kThreads,
+    api::Field::kStarts,  api::Field::kExportPolicy, api::Field::kTransforms, api::Field::kCdf,
+    api::Field::kMaxMaps, api::Field::kParameter,    api::Field::kValues};
 
 std::string package_source() {
   std::ifstream in(std::string(CRAWLQ_SOURCE_DIR) + "/python/crawlq/__init__.py");
