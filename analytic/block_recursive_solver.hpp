@@ -24,12 +24,13 @@ struct LevelFactor {
   std::size_t bytes() const;
 };
 
-// Level factors by what the blocks of levels l..K depend on (ControlledArrivals::signature), written
-// as runs from the top down so that a long buffer's key stays short; thread-safe. Stops storing past
-// a memory budget.
+// Level factors by what the blocks of levels l..K depend on (ControlledArrivals::signature),
+// written as runs from the top down so that a long buffer's key stays short; thread-safe. Stops
+// storing past a memory budget.
 class BlockRecursionCache {
  public:
-  explicit BlockRecursionCache(std::size_t budget_bytes = std::size_t{4} << 30) : budget_(budget_bytes) {}
+  explicit BlockRecursionCache(std::size_t budget_bytes = std::size_t{4} << 30)
+      : budget_(budget_bytes) {}
   std::shared_ptr<const LevelFactor> find(const std::vector<int>& suffix_runs) const;
   void store(const std::vector<int>& suffix_runs, std::shared_ptr<const LevelFactor> factor);
 

@@ -18,16 +18,17 @@ namespace crawlq::analytic {
 inline constexpr std::int64_t kExhaustiveTables = 4096;
 
 struct ClassRow {
-  std::string name;        // "constant", "thresholds", "levels", "memory", "phase-aware", "markov"
+  std::string name;  // "constant", "thresholds", "levels", "memory", "phase-aware", "markov"
   double cost = 0;
   std::string optimality;  // "global" (the class's optimum), "local" (a local minimum), "heuristic"
   model::ControlPolicy policy;
 };
 
 struct ClassComparison {
-  std::vector<ClassRow> rows;  // from the smallest class to the largest
+  std::vector<ClassRow> rows;          // from the smallest class to the largest
   std::optional<MarkovSearch> markov;  // the last row's search; always set
-  // The least cost of the rows (the full-state row unless a heuristic's best lost to another class).
+  // The least cost of the rows (the full-state row unless a heuristic's best lost to another
+  // class).
   double optimum() const;
 };
 
@@ -48,11 +49,13 @@ struct ClassComparisonOptions {
 // "markov" (every policy that sees the whole state).
 const std::vector<std::string>& policy_class_names();
 
-// The best policy of one class by name (std::invalid_argument for an unknown one). `thresholds`: that
-// class's best when already known (the table classes start their descent from it).
-ClassRow best_of_class(const PolicyEvaluator& evaluator, const std::string& name, const ClassComparisonOptions& options,
+// The best policy of one class by name (std::invalid_argument for an unknown one). `thresholds`:
+// that class's best when already known (the table classes start their descent from it).
+ClassRow best_of_class(const PolicyEvaluator& evaluator, const std::string& name,
+                       const ClassComparisonOptions& options,
                        const std::optional<PolicyCost>& thresholds = std::nullopt);
 
-ClassComparison compare_classes(const PolicyEvaluator& evaluator, const ClassComparisonOptions& options);
+ClassComparison compare_classes(const PolicyEvaluator& evaluator,
+                                const ClassComparisonOptions& options);
 
 }  // namespace crawlq::analytic

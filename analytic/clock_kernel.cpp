@@ -11,10 +11,9 @@ constexpr Index kFlatEntries = Index{1} << 8;
 
 // Two phases (the paper's clocks): one branch-free pass that reads each pair once. Built for AVX2
 // too, picked at run time, since this loop is most of a solve and runs in cache.
-__attribute__((target_clones("avx2", "default"))) void two_phase_clock(const double* x, double* y_same, double* y_down,
-                                                                       Index outer, Index inner, double to_second,
-                                                                       double to_first, double exit_first,
-                                                                       double exit_second) {
+__attribute__((target_clones("avx2", "default"))) void two_phase_clock(
+    const double* x, double* y_same, double* y_down, Index outer, Index inner, double to_second,
+    double to_first, double exit_first, double exit_second) {
   if (inner == 1) {
     for (Index o = 0; o < outer; ++o) {
       const double first = x[2 * o], second = x[2 * o + 1];
@@ -49,7 +48,8 @@ Index block_entries(int r, int n, Index trailing) {
 ClockKernel::ClockKernel(const Eigen::MatrixXd& gamma, const Eigen::VectorXd& gamma_exit)
     : gamma_(gamma), exit_(gamma_exit), r_(static_cast<int>(gamma.rows())) {}
 
-void ClockKernel::apply(const double* x, double* y_same, double* y_down, int n, Index trailing) const {
+void ClockKernel::apply(const double* x, double* y_same, double* y_down, int n,
+                        Index trailing) const {
   if (n <= 0) return;
   // One phase (an exponential clock): n clocks are one state that leaves at n times the rate; a
   // pass per clock would make a long buffer cost K^2.
@@ -60,14 +60,16 @@ void ClockKernel::apply(const double* x, double* y_same, double* y_down, int n, 
   const Index size = block_entries(r_, n, trailing);
   if (size <= kFlatEntries) {
     Index outer = 1, inner = size / r_;
-    for (int k = 0; k < n; ++k, outer *= r_, inner /= r_) one_clock(x, y_same, y_down, outer, inner);
+    for (int k = 0; k < n; ++k, outer *= r_, inner /= r_)
+      one_clock(x, y_same, y_down, outer, inner);
     return;
   }
   // The head clock over the whole block, then each head phase's sub-block on its own, which fits
   // in cache a few levels down.
   const Index half = size / r_;
   one_clock(x, y_same, y_down, 1, half);
-  for (int r = 0; r < r_; ++r) apply(x + r * half, y_same + r * half, y_down + r * (half / r_), n - 1, trailing);
+  for (int r = 0; r < r_; ++r)
+    apply(x + r * half, y_same + r * half, y_down + r * (half / r_), n - 1, trailing);
 }
 
 void ClockKernel::gather_down(const double* x_down, double* r, int n, Index trailing) const {
@@ -87,9 +89,11 @@ void ClockKernel::gather_down(const double* x_down, double* r, int n, Index trai
   for (int p = 0; p < r_; ++p) gather_down(x_down + p * (half / r_), r + p * half, n - 1, trailing);
 }
 
-void ClockKernel::one_clock(const double* x, double* y_same, double* y_down, Index outer, Index inner) const {
+void ClockKernel::one_clock(const double* x, double* y_same, double* y_down, Index outer,
+                            Index inner) const {
   if (r_ == 2) {
-    two_phase_clock(x, y_same, y_down, outer, inner, gamma_(0, 1), gamma_(1, 0), exit_(0), exit_(1));
+    two_phase_clock(x, y_same, y_down, outer, inner, gamma_(0, 1), gamma_(1, 0), exit_(0),
+                    exit_(1));
     return;
   }
   for (Index o = 0; o < outer; ++o) {
@@ -111,7 +115,8 @@ void ClockKernel::one_clock(const double* x, double* y_same, double* y_down, Ind
   }
 }
 
-void ClockKernel::one_clock_gather(const double* x_down, double* r, Index outer, Index inner) const {
+void ClockKernel::one_clock_gather(const double* x_down, double* r, Index outer,
+                                   Index inner) const {
   for (Index o = 0; o < outer; ++o) {
     const double* source = x_down + o * inner;
     for (int phase = 0; phase < r_; ++phase) {

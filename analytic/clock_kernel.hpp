@@ -1,8 +1,9 @@
 #pragma once
-// The clocks of n waiting pages (head first, most significant), applied from Gamma and Gamma_0 alone:
-// the inner loop of both the stationary operator (generator_operator.hpp) and the tagged page's
-// chain (tagged_page_operator.hpp). A block holds R^n clock combinations, each followed by `trailing`
-// entries that the clocks carry along (the tagged page's own clock, which never moves down).
+// The clocks of n waiting pages (head first, most significant), applied from Gamma and Gamma_0
+// alone: the inner loop of both the stationary operator (generator_operator.hpp) and the tagged
+// page's chain (tagged_page_operator.hpp). A block holds R^n clock combinations, each followed by
+// `trailing` entries that the clocks carry along (the tagged page's own clock, which never moves
+// down).
 #include <Eigen/Core>
 
 namespace crawlq::analytic {
@@ -12,17 +13,20 @@ class ClockKernel {
   // Both must outlive the kernel.
   ClockKernel(const Eigen::MatrixXd& gamma, const Eigen::VectorXd& gamma_exit);
 
-  // y_same += x (Gamma^(+)n without its diagonal) (x) I_trailing; y_down += x Gamma_0^(+)n (x) I_trailing:
-  // a page expiring lands in the block with one clock fewer, the others kept in order.
-  void apply(const double* x, double* y_same, double* y_down, int n, Eigen::Index trailing = 1) const;
-  // The column form of y_down: r += (Gamma_0^(+)n (x) I_trailing) x_down, where x_down is over the block
-  // with one clock fewer (the rates of every way of leaving into each state below).
+  // y_same += x (Gamma^(+)n without its diagonal) (x) I_trailing; y_down += x Gamma_0^(+)n (x)
+  // I_trailing: a page expiring lands in the block with one clock fewer, the others kept in order.
+  void apply(const double* x, double* y_same, double* y_down, int n,
+             Eigen::Index trailing = 1) const;
+  // The column form of y_down: r += (Gamma_0^(+)n (x) I_trailing) x_down, where x_down is over the
+  // block with one clock fewer (the rates of every way of leaving into each state below).
   void gather_down(const double* x_down, double* r, int n, Eigen::Index trailing = 1) const;
 
  private:
   // The clock with `outer` combinations before it and `inner` entries after it.
-  void one_clock(const double* x, double* y_same, double* y_down, Eigen::Index outer, Eigen::Index inner) const;
-  void one_clock_gather(const double* x_down, double* r, Eigen::Index outer, Eigen::Index inner) const;
+  void one_clock(const double* x, double* y_same, double* y_down, Eigen::Index outer,
+                 Eigen::Index inner) const;
+  void one_clock_gather(const double* x_down, double* r, Eigen::Index outer,
+                        Eigen::Index inner) const;
 
   const Eigen::MatrixXd& gamma_;
   const Eigen::VectorXd& exit_;

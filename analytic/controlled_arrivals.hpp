@@ -3,13 +3,13 @@
 // the chain. The generator's blocks, its matrix-free operator, the measures and the tagged page's
 // arrival law all read the matrices through here, so a policy form changes this one place.
 //
-// The chain's arrival component is its environment: the robots' arrival phase nu (W phases), and for
-// a policy with memory the mode in force beside it (N W phases, mode-major: (r-1) W + nu). At each
-// level the environment moves by one W'-phase BMAP whose rows come from the modes the policy runs
-// there: a level map takes every row from one mode, a phase-aware policy each phase's row from its
-// own mode, a memory policy mode r's rows in mode r's phases. A memory policy also switches the mode
-// when the level changes: `on_entering(i)` maps each environment phase to the one the controller
-// picks on arriving at level i.
+// The chain's arrival component is its environment: the robots' arrival phase nu (W phases), and
+// for a policy with memory the mode in force beside it (N W phases, mode-major: (r-1) W + nu). At
+// each level the environment moves by one W'-phase BMAP whose rows come from the modes the policy
+// runs there: a level map takes every row from one mode, a phase-aware policy each phase's row from
+// its own mode, a memory policy mode r's rows in mode r's phases. A memory policy also switches the
+// mode when the level changes: `on_entering(i)` maps each environment phase to the one the
+// controller picks on arriving at level i.
 #include <map>
 #include <optional>
 #include <vector>
@@ -49,10 +49,15 @@ class ControlledArrivals {
   std::vector<model::Matrix> by_admitted(int level) const;
   // The environment phase the controller picks on entering `level` from `phase`.
   int entered_phase(int level, int phase) const {
-    return entered_.empty() ? phase : entered_[static_cast<std::size_t>(level)][static_cast<std::size_t>(phase)];
+    return entered_.empty()
+               ? phase
+               : entered_[static_cast<std::size_t>(level)][static_cast<std::size_t>(phase)];
   }
-  // The environment phase of arrival phase `nu` with `robots` in force (they count only with memory).
-  int environment_phase(int robots, int nu) const { return remembers() ? (robots - 1) * arrival_phases_ + nu : nu; }
+  // The environment phase of arrival phase `nu` with `robots` in force (they count only with
+  // memory).
+  int environment_phase(int robots, int nu) const {
+    return remembers() ? (robots - 1) * arrival_phases_ + nu : nu;
+  }
   // A state of the empty system the chain keeps returning to, where the direct and iterative
   // solvers pin p = 1: environment phase 0 without memory; with memory, a mode in force at level 0
   // in the long run (others may never be).
@@ -66,7 +71,8 @@ class ControlledArrivals {
   // Robots active at `level` in environment phase `phase`.
   int robots(int level, int phase) const;
   // What the blocks of level l (its rows, and the switches of the levels its moves reach) depend
-  // on: equal signatures give equal blocks, so that a level's factors can be shared between policies.
+  // on: equal signatures give equal blocks, so that a level's factors can be shared between
+  // policies.
   std::vector<int> signature(int level) const;
 
  private:
@@ -76,10 +82,10 @@ class ControlledArrivals {
   int arrival_phases_ = 0, phases_ = 0, recurrent_empty_phase_ = 0;
   model::Admission admission_;
   std::vector<ArrivalRows> rows_;
-  std::vector<int> level_rows_;                // level -> index in rows_
-  std::vector<std::vector<int>> robots_;       // by level, then phase (one entry: every phase)
-  std::vector<std::vector<int>> next_;         // memory: by level, then mode in force
-  std::vector<std::vector<int>> entered_;      // memory: by level entered, the phase each goes to
+  std::vector<int> level_rows_;            // level -> index in rows_
+  std::vector<std::vector<int>> robots_;   // by level, then phase (one entry: every phase)
+  std::vector<std::vector<int>> next_;     // memory: by level, then mode in force
+  std::vector<std::vector<int>> entered_;  // memory: by level entered, the phase each goes to
 };
 
 }  // namespace crawlq::analytic

@@ -50,8 +50,8 @@ SparseSolution solve_sparse(const Eigen::SparseMatrix<double>& a, const Eigen::V
   s.iterations = static_cast<int>(bicgstab.iterations());
   s.solved = bicgstab.info() == Eigen::Success && s.x.allFinite();
   if (!s.solved)
-    s.message = fmt::format("BiCGSTAB stopped after {} iterations at relative residual {:.3g}", s.iterations,
-                            bicgstab.error());
+    s.message = fmt::format("BiCGSTAB stopped after {} iterations at relative residual {:.3g}",
+                            s.iterations, bicgstab.error());
   return s;
 }
 
@@ -59,12 +59,14 @@ FullStateChain::FullStateChain(const model::Model& model) : model_(model), space
   model_.policy.reset();
   const int n = model.modes();
   for (int r = 1; r <= n; ++r)
-    constant_.push_back(GeneratorBlocks(model_, model::Policy::constant(r, n, model.capacity)).assemble());
+    constant_.push_back(
+        GeneratorBlocks(model_, model::Policy::constant(r, n, model.capacity)).assemble());
 
   const Eigen::Index size = space_.size();
   const Eigen::VectorXd service_exit = model.service.exit_rates();
-  const Eigen::VectorXd clock_exit =
-      model.obsolescence ? Eigen::VectorXd(model.obsolescence->exit_rates()) : Eigen::VectorXd::Zero(1);
+  const Eigen::VectorXd clock_exit = model.obsolescence
+                                         ? Eigen::VectorXd(model.obsolescence->exit_rates())
+                                         : Eigen::VectorXd::Zero(1);
   served_ = Eigen::VectorXd::Zero(size);
   expired_ = Eigen::VectorXd::Zero(size);
   offered_.assign(n, Eigen::VectorXd::Zero(size));
@@ -79,14 +81,16 @@ FullStateChain::FullStateChain(const model::Model& model) : model_(model), space
       for (int k = 1; k <= bmap.max_batch(); ++k) {
         const double rate = bmap.d(k).row(s.arrival_phase).sum();
         offered_[r - 1](x) += k * rate;
-        lost_[r - 1](x) += (k - model::accepted_pages(model.admission, s.level, model.capacity, k)) * rate;
+        lost_[r - 1](x) +=
+            (k - model::accepted_pages(model.admission, s.level, model.capacity, k)) * rate;
       }
     }
   }
   const model::Costs& c = model.costs;
   Eigen::VectorXd every_mode = c.obsolescence * expired_ + per_page(c.holding);
   every_mode.head(space_.level_size(0)).array() += c.starvation;
-  for (int r = 1; r <= n; ++r) cost_rate_.push_back((c.loss * lost_[r - 1] + every_mode).array() + c.robot * r);
+  for (int r = 1; r <= n; ++r)
+    cost_rate_.push_back((c.loss * lost_[r - 1] + every_mode).array() + c.robot * r);
 }
 
 Eigen::VectorXd FullStateChain::per_page(double weight) const {
@@ -103,7 +107,8 @@ SparseMatrix FullStateChain::generator(const std::vector<int>& robots) const {
   SparseMatrix q(size, size);
   q.reserve(entries);
   for (Eigen::Index x = 0; x < size; ++x) {
-    const SparseMatrix& from = constant_[static_cast<std::size_t>(robots[static_cast<std::size_t>(x)] - 1)];
+    const SparseMatrix& from =
+        constant_[static_cast<std::size_t>(robots[static_cast<std::size_t>(x)] - 1)];
     q.startVec(x);
     for (SparseMatrix::InnerIterator it(from, x); it; ++it) q.insertBack(x, it.col()) = it.value();
   }
@@ -113,11 +118,13 @@ SparseMatrix FullStateChain::generator(const std::vector<int>& robots) const {
 
 Eigen::VectorXd FullStateChain::cost_rate(const std::vector<int>& robots) const {
   Eigen::VectorXd rate(size());
-  for (Eigen::Index x = 0; x < size(); ++x) rate(x) = cost_rate(robots[static_cast<std::size_t>(x)])(x);
+  for (Eigen::Index x = 0; x < size(); ++x)
+    rate(x) = cost_rate(robots[static_cast<std::size_t>(x)])(x);
   return rate;
 }
 
-StationaryResult FullStateChain::stationary(const std::vector<int>& robots, const Eigen::VectorXd* warm,
+StationaryResult FullStateChain::stationary(const std::vector<int>& robots,
+                                            const Eigen::VectorXd* warm,
                                             const std::atomic<bool>* stop) const {
   const auto start = std::chrono::steady_clock::now();
   // The empty system in arrival phase 0 is pinned (every robot's arrival process reaches each of
@@ -132,7 +139,8 @@ StationaryResult FullStateChain::stationary(const std::vector<int>& robots, cons
     for (Eigen::Index i = 0, j = 0; i < size(); ++i)
       if (i != pinned) guess(j++) = (*warm)(i) / (*warm)(pinned);
   }
-  const SparseSolution s = solve_sparse(system.matrix, system.rhs, guess.size() ? &guess : nullptr, stop);
+  const SparseSolution s =
+      solve_sparse(system.matrix, system.rhs, guess.size() ? &guess : nullptr, stop);
   StationaryResult result;
   StationarySummary& summary = result.summary;
   summary.method = s.iterations > 1 ? Method::kIterative : Method::kSparseLu;
@@ -177,7 +185,8 @@ Measures FullStateChain::measures(const std::vector<int>& robots, const Eigen::V
 std::vector<int> FullStateChain::robots_of(const model::Policy& levels) const {
   std::vector<int> robots(static_cast<std::size_t>(size()));
   for (int level = 0; level <= model_.capacity; ++level)
-    std::fill_n(robots.begin() + space_.level_offset(level), space_.level_size(level), levels.robots(level));
+    std::fill_n(robots.begin() + space_.level_offset(level), space_.level_size(level),
+                levels.robots(level));
   return robots;
 }
 

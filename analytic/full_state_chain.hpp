@@ -1,8 +1,8 @@
 #pragma once
 // The chain of section 3 under a policy that picks the robots in every state (a full-state policy,
-// and the actions of the Markov decision process of optimal control). A state's outflow depends only
-// on the mode in force there, so its row of the generator is its row under the constant policy of
-// that mode: Q^pi = sum_r D_r Q^(r), D_r selecting the states that run r robots. The N constant
+// and the actions of the Markov decision process of optimal control). A state's outflow depends
+// only on the mode in force there, so its row of the generator is its row under the constant policy
+// of that mode: Q^pi = sum_r D_r Q^(r), D_r selecting the states that run r robots. The N constant
 // generators are assembled once; a policy is a vector of robots in the states' order (that of
 // StateSpace and `solve --export`).
 #include <Eigen/Core>
@@ -28,7 +28,8 @@ struct SparseSolution {
   std::string message;
 };
 SparseSolution solve_sparse(const Eigen::SparseMatrix<double>& a, const Eigen::VectorXd& b,
-                            const Eigen::VectorXd* guess = nullptr, const std::atomic<bool>* stop = nullptr);
+                            const Eigen::VectorXd* guess = nullptr,
+                            const std::atomic<bool>* stop = nullptr);
 
 class FullStateChain {
  public:
@@ -40,20 +41,24 @@ class FullStateChain {
   int modes() const { return static_cast<int>(constant_.size()); }
 
   // Q^(r): every state running r robots.
-  const SparseMatrix& constant_generator(int robots) const { return constant_[static_cast<std::size_t>(robots - 1)]; }
+  const SparseMatrix& constant_generator(int robots) const {
+    return constant_[static_cast<std::size_t>(robots - 1)];
+  }
   // Q^pi for robots[x] in state x.
   SparseMatrix generator(const std::vector<int>& robots) const;
   // The rate of the cost (2)'s long-run-average terms in each state under r robots: c_loss times
   // the pages lost per unit time, c_obs times the pages expiring, c_rob r, c_star at level 0,
   // c_hold times the level. (The sojourn term a V^(1) is a ratio, not such a rate.)
-  const Eigen::VectorXd& cost_rate(int robots) const { return cost_rate_[static_cast<std::size_t>(robots - 1)]; }
+  const Eigen::VectorXd& cost_rate(int robots) const {
+    return cost_rate_[static_cast<std::size_t>(robots - 1)];
+  }
   Eigen::VectorXd cost_rate(const std::vector<int>& robots) const;
   // weight times the level, in each state (a holding cost's rate).
   Eigen::VectorXd per_page(double weight) const;
 
   // The stationary vector under `robots` (warm: a previous one to start from), checked and with its
-  // residual ||p Q||_1 as solve_stationary gives them; the method is sparse-lu while the chain is small
-  // (solve_sparse), iterative beyond.
+  // residual ||p Q||_1 as solve_stationary gives them; the method is sparse-lu while the chain is
+  // small (solve_sparse), iterative beyond.
   StationaryResult stationary(const std::vector<int>& robots, const Eigen::VectorXd* warm = nullptr,
                               const std::atomic<bool>* stop = nullptr) const;
   // Every measure of the stationary vector but the sojourn means and the cost.

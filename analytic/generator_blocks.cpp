@@ -1,4 +1,3 @@
-#include "analytic/controlled_arrivals.hpp"
 #include "analytic/generator_blocks.hpp"
 
 #include <algorithm>
@@ -7,11 +6,11 @@
 #include <utility>
 #include <vector>
 
-#include "model/admission.hpp"
+#include "analytic/controlled_arrivals.hpp"
 #include "analytic/kronecker_terms.hpp"
+#include "model/admission.hpp"
 
 namespace crawlq::analytic {
-
 
 bool batches_are_single(const model::ArrivalModes& arrivals) {
   for (int r = 1; r <= arrivals.modes(); ++r)
@@ -29,7 +28,8 @@ GeneratorBlocks::GeneratorBlocks(const model::Model& model, const model::Control
       single_arrivals_(batches_are_single(model.arrivals)),
       policy_free_(std::move(shared)) {
   if (policy_free_ && policy_free_->environment_phases() != space_.arrival_phases())
-    throw std::logic_error("GeneratorBlocks: shared blocks for another number of environment phases");
+    throw std::logic_error(
+        "GeneratorBlocks: shared blocks for another number of environment phases");
 }
 
 void GeneratorBlocks::build() const {
@@ -56,8 +56,10 @@ void GeneratorBlocks::build() const {
       const Sparse rest = identity(space_.level_size(level) / w);
       row[1] = Sparse(kron(stay, rest) + fixed.within(level));
       for (int a = 1; a + 1 < static_cast<int>(row.size()); ++a)
-        if (!admitted[a].isZero(0)) row[1 + a] = kron(kron(to_sparse(admitted[a]), rest), gamma_power(a));
-      // A page leaves: the environment stays, or the controller switches on entering the level below.
+        if (!admitted[a].isZero(0))
+          row[1 + a] = kron(kron(to_sparse(admitted[a]), rest), gamma_power(a));
+      // A page leaves: the environment stays, or the controller switches on entering the level
+      // below.
       const auto jump = arrivals_.on_entering(level - 1);
       row[0] = jump ? kron(to_sparse(*jump), fixed.leaving_alone(level)) : fixed.leaving(level);
     }
@@ -83,7 +85,8 @@ void GeneratorBlocks::build() const {
   std::set<Eigen::Index> sizes;
   for (int level = 0; level <= capacity; ++level) sizes.insert(space_.level_size(level));
   for (const Eigen::Index rows : sizes)
-    for (const Eigen::Index cols : sizes) zeros_.emplace(std::make_pair(rows, cols), SparseMatrix(rows, cols));
+    for (const Eigen::Index cols : sizes)
+      zeros_.emplace(std::make_pair(rows, cols), SparseMatrix(rows, cols));
 }
 
 int GeneratorBlocks::highest_reach(int from) const {
@@ -109,8 +112,8 @@ SparseMatrix GeneratorBlocks::assemble() const {
       const SparseMatrix& b = block(from, to);
       for (Eigen::Index r = 0; r < b.outerSize(); ++r)
         for (SparseMatrix::InnerIterator it(b, r); it; ++it)
-          entries.emplace_back(space_.level_offset(from) + it.row(), space_.level_offset(to) + it.col(),
-                               it.value());
+          entries.emplace_back(space_.level_offset(from) + it.row(),
+                               space_.level_offset(to) + it.col(), it.value());
     }
   SparseMatrix q(space_.size(), space_.size());
   q.setFromTriplets(entries.begin(), entries.end());

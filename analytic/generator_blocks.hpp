@@ -1,8 +1,8 @@
 #pragma once
-// The generator Q of the Lemma (section 3) as blocks Q_{i,i'} built from Kronecker products and sums
-// of the small matrices, for any robots-per-level map and either admission rule. Q is block upper
-// Hessenberg: a level falls by at most one page at a time. The blocks are built on first use: the
-// iterative solver applies Q from its factors (generator_operator.hpp) and never asks for them.
+// The generator Q of the Lemma (section 3) as blocks Q_{i,i'} built from Kronecker products and
+// sums of the small matrices, for any robots-per-level map and either admission rule. Q is block
+// upper Hessenberg: a level falls by at most one page at a time. The blocks are built on first use:
+// the iterative solver applies Q from its factors (generator_operator.hpp) and never asks for them.
 #include <Eigen/SparseCore>
 #include <map>
 #include <memory>

@@ -1,11 +1,11 @@
-#include "analytic/controlled_arrivals.hpp"
 #include "analytic/generator_operator.hpp"
-#include "analytic/clock_kernel.hpp"
-#include "analytic/kronecker_terms.hpp"
 
 #include <algorithm>
 #include <vector>
 
+#include "analytic/clock_kernel.hpp"
+#include "analytic/controlled_arrivals.hpp"
+#include "analytic/kronecker_terms.hpp"
 #include "model/admission.hpp"
 
 namespace crawlq::analytic {
@@ -21,7 +21,6 @@ constexpr Index kMostPieces = 16;
 constexpr Index kSmallestPiece = Index{1} << 9;
 // Levels this large on average are shared piece by piece, one level at a time.
 constexpr Index kSmallestLevelShared = Index{1} << 12;
-
 
 }  // namespace
 
@@ -43,7 +42,8 @@ GeneratorOperator::GeneratorOperator(const model::Model& model, const Controlled
     for (int a = 1; a <= capacity; ++a) {
       const Eigen::VectorXd& previous = new_clocks_.back();
       Eigen::VectorXd next(previous.size() * r_);
-      for (Index i = 0; i < previous.size(); ++i) next.segment(i * r_, r_) = previous(i) * gamma.transpose();
+      for (Index i = 0; i < previous.size(); ++i)
+        next.segment(i * r_, r_) = previous(i) * gamma.transpose();
       new_clocks_.push_back(std::move(next));
     }
   } else {
@@ -53,7 +53,8 @@ GeneratorOperator::GeneratorOperator(const model::Model& model, const Controlled
   }
 
   diagonal_.resize(space_.size());
-  Eigen::VectorXd clock_diagonal = Eigen::VectorXd::Zero(1);  // sum of the waiting clocks' Gamma(c, c)
+  Eigen::VectorXd clock_diagonal =
+      Eigen::VectorXd::Zero(1);  // sum of the waiting clocks' Gamma(c, c)
   for (int level = 0; level <= capacity; ++level) {
     const ArrivalRows& rows = arrivals.at_level(level);
     std::vector<Eigen::MatrixXd> grouped = arrivals.by_admitted(level);
@@ -63,7 +64,8 @@ GeneratorOperator::GeneratorOperator(const model::Model& model, const Controlled
       if (model::accepted_pages(model.admission, level, capacity, k) == 0) stay += rows.d_k(k);
     longest_batch_ = std::max(longest_batch_, rows.max_batch());
     Level l;
-    l.admitting.assign(std::make_move_iterator(grouped.begin() + 1), std::make_move_iterator(grouped.end()));
+    l.admitting.assign(std::make_move_iterator(grouped.begin() + 1),
+                       std::make_move_iterator(grouped.end()));
     l.stay_off_diagonal = stay;
     l.stay_off_diagonal.diagonal().setZero();
     levels_.push_back(std::move(l));
@@ -76,13 +78,15 @@ GeneratorOperator::GeneratorOperator(const model::Model& model, const Controlled
     }
     if (level >= 2) {
       Eigen::VectorXd longer(clock_diagonal.size() * r_);
-      for (Index c = 0; c < longer.size(); ++c) longer(c) = clock_diagonal(c / r_) + clock_(c % r_, c % r_);
+      for (Index c = 0; c < longer.size(); ++c)
+        longer(c) = clock_diagonal(c / r_) + clock_(c % r_, c % r_);
       clock_diagonal = std::move(longer);
     }
     const Index clocks = clock_diagonal.size();
     for (int a = 0; a < w_; ++a)
       for (int s = 0; s < m_; ++s)
-        for (Index c = 0; c < clocks; ++c) d[(a * m_ + s) * clocks + c] = stay(a, a) + service_(s, s) + clock_diagonal(c);
+        for (Index c = 0; c < clocks; ++c)
+          d[(a * m_ + s) * clocks + c] = stay(a, a) + service_(s, s) + clock_diagonal(c);
   }
 }
 
@@ -92,28 +96,31 @@ Eigen::VectorXd GeneratorOperator::apply(const Eigen::VectorXd& x, int threads) 
   return y;
 }
 
-// Every entry of y is owned by one piece of one (arrival phase, service phase) block of its level, and a
-// piece's entries only gather from x, except its expiries into the level below, which land in a piece
-// no other task of this level writes: level by level, the pieces of one arrival phase (its M service
-// blocks together, which share the pages starting service) are independent tasks.
+// Every entry of y is owned by one piece of one (arrival phase, service phase) block of its level,
+// and a piece's entries only gather from x, except its expiries into the level below, which land in
+// a piece no other task of this level writes: level by level, the pieces of one arrival phase (its
+// M service blocks together, which share the pages starting service) are independent tasks.
 void GeneratorOperator::apply(const double* x, double* y, int threads) const {
   if (arrivals_.remembers()) {
     // A page leaving switches the mode, so a block's expiries land in another block one level
     // down: level by level, every block below is started before any lands there.
     for (int level = 1; level <= space_.capacity(); ++level)
       for (int arrival = 0; arrival < w_; ++arrival)
-        for (Index piece = 0; piece < power(r_, split_clocks(level)); ++piece) apply_pieces(level, arrival, piece, x, y);
+        for (Index piece = 0; piece < power(r_, split_clocks(level)); ++piece)
+          apply_pieces(level, arrival, piece, x, y);
     apply_level_zero(x, y);
     return;
   }
   const bool parallel = threads > 1 && space_.size() >= kParallelGrain;
   if (space_.size() / (space_.capacity() + 1) < kSmallestLevelShared) {
-    // Many small levels (a long buffer): a barrier a level would cost more than the level. A block's
-    // pieces of every level in turn instead, blocks side by side: the same sums in the same order.
+    // Many small levels (a long buffer): a barrier a level would cost more than the level. A
+    // block's pieces of every level in turn instead, blocks side by side: the same sums in the same
+    // order.
 #pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
     for (int arrival = 0; arrival < w_; ++arrival)
       for (int level = 1; level <= space_.capacity(); ++level)
-        for (Index piece = 0; piece < power(r_, split_clocks(level)); ++piece) apply_pieces(level, arrival, piece, x, y);
+        for (Index piece = 0; piece < power(r_, split_clocks(level)); ++piece)
+          apply_pieces(level, arrival, piece, x, y);
   } else {
 #pragma omp parallel num_threads(threads) if (parallel)
     for (int level = 1; level <= space_.capacity(); ++level) {
@@ -134,7 +141,8 @@ int GeneratorOperator::split_clocks(int level) const {
   int split = 0;
   Index pieces = 1;
   const Index block = power(r_, clocks);
-  while (split < clocks - 1 && pieces * r_ <= kMostPieces && block / (pieces * r_) >= kSmallestPiece) {
+  while (split < clocks - 1 && pieces * r_ <= kMostPieces &&
+         block / (pieces * r_) >= kSmallestPiece) {
     ++split;
     pieces *= r_;
   }
@@ -149,16 +157,18 @@ void GeneratorOperator::apply_level_zero(const double* x, double* y) const {
   // Service ends at level 1 and the system empties.
   const double* x1 = x + space_.level_offset(1);
   for (int a = 0; a < w_; ++a)
-    for (int s = 0; s < m_; ++s) y0(arrivals_.entered_phase(0, a)) += x1[a * m_ + s] * service_exit_(s);
+    for (int s = 0; s < m_; ++s)
+      y0(arrivals_.entered_phase(0, a)) += x1[a * m_ + s] * service_exit_(s);
 }
 
-// The entries [c0, c1) of one (arrival, service) block of `level` gather what batches bring from the
-// levels below: the only moves up, so a forward sweep over the levels can solve with them.
-// A batch of a pages puts gamma^(x)a after the old clocks, so the batches of every size are one Horner
-// scheme: t = source_A, then t = t (x) gamma + source_a down to a = 1, and y += t (x) gamma. Each step
-// works on R times fewer entries than the next: the whole costs about two passes over the piece,
-// where a fan-out per batch size and source phase costs one each.
-void GeneratorOperator::add_arrivals(int level, int block, Index c0, Index c1, const double* x, double* yb) const {
+// The entries [c0, c1) of one (arrival, service) block of `level` gather what batches bring from
+// the levels below: the only moves up, so a forward sweep over the levels can solve with them. A
+// batch of a pages puts gamma^(x)a after the old clocks, so the batches of every size are one
+// Horner scheme: t = source_A, then t = t (x) gamma + source_a down to a = 1, and y += t (x) gamma.
+// Each step works on R times fewer entries than the next: the whole costs about two passes over the
+// piece, where a fan-out per batch size and source phase costs one each.
+void GeneratorOperator::add_arrivals(int level, int block, Index c0, Index c1, const double* x,
+                                     double* yb) const {
   const int arrival = block / m_, service = block % m_;
   const Index clocks = space_.level_size(level) / (w_ * m_);
   const Index piece_size = c1 - c0;
@@ -167,8 +177,8 @@ void GeneratorOperator::add_arrivals(int level, int block, Index c0, Index c1, c
     return a <= static_cast<int>(from_level.size()) ? &from_level[a - 1] : nullptr;
   };
   const int largest = std::min(level - 1, longest_batch_);
-  // Batch sizes whose fan-out fits in the piece go through the scheme; larger ones (a piece inside one
-  // old state's fan-out: short levels, many clock phases) fan out on their own.
+  // Batch sizes whose fan-out fits in the piece go through the scheme; larger ones (a piece inside
+  // one old state's fan-out: short levels, many clock phases) fan out on their own.
   int nested = 0;
   while (nested < largest && new_clocks_[nested + 1].size() <= piece_size) ++nested;
   for (int a = nested + 1; a <= largest; ++a) {
@@ -179,7 +189,8 @@ void GeneratorOperator::add_arrivals(int level, int block, Index c0, Index c1, c
     for (int from = 0; from < w_; ++from) {
       const double rate = (*rates)(from, arrival);
       if (rate == 0) continue;
-      const double* source = x + space_.level_offset(level - a) + (from * m_ + service) * (clocks / width);
+      const double* source =
+          x + space_.level_offset(level - a) + (from * m_ + service) * (clocks / width);
       const Index c = c0 / width;
       const double flow = rate * source[c];
       for (Index j = c0; j < c1; ++j) yb[j] += flow * fresh(j - c * width);
@@ -188,7 +199,8 @@ void GeneratorOperator::add_arrivals(int level, int block, Index c0, Index c1, c
   if (nested > 0) add_nested_arrivals(level, block, c0, c1, nested, x, yb);
   // A batch into the empty system: its first page starts service (beta), the rest wait.
   if (level <= static_cast<int>(levels_[0].admitting.size())) {
-    const Eigen::RowVectorXd flow = Eigen::Map<const Eigen::RowVectorXd>(x, w_) * levels_[0].admitting[level - 1];
+    const Eigen::RowVectorXd flow =
+        Eigen::Map<const Eigen::RowVectorXd>(x, w_) * levels_[0].admitting[level - 1];
     const double rate = flow(arrival) * service_start_(service);
     const Eigen::VectorXd& waiting = new_clocks_[level - 1];
     if (rate != 0)
@@ -196,8 +208,8 @@ void GeneratorOperator::add_arrivals(int level, int block, Index c0, Index c1, c
   }
 }
 
-void GeneratorOperator::add_nested_arrivals(int level, int block, Index c0, Index c1, int nested, const double* x,
-                                            double* yb) const {
+void GeneratorOperator::add_nested_arrivals(int level, int block, Index c0, Index c1, int nested,
+                                            const double* x, double* yb) const {
   const int arrival = block / m_, service = block % m_;
   const Index clocks = space_.level_size(level) / (w_ * m_);
   const Index piece_size = c1 - c0;
@@ -216,7 +228,8 @@ void GeneratorOperator::add_nested_arrivals(int level, int block, Index c0, Inde
       for (int from = 0; from < w_; ++from) {
         const double rate = rates(from, arrival);
         if (rate == 0) continue;
-        const double* source = x + space_.level_offset(level - a) + (from * m_ + service) * (clocks / width) + c0 / width;
+        const double* source = x + space_.level_offset(level - a) +
+                               (from * m_ + service) * (clocks / width) + c0 / width;
         if (any) {
           for (Index i = 0; i < entries; ++i) fanned[i] += rate * source[i];
         } else {
@@ -240,7 +253,8 @@ void GeneratorOperator::add_nested_arrivals(int level, int block, Index c0, Inde
     for (int j = 0; j < r_; ++j) yb[c0 + i * r_ + j] += sum[i] * gamma[j];
 }
 
-void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, double pinned_scale, int threads) const {
+void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, double pinned_scale,
+                                      int threads) const {
   const double* d = diagonal_.data();
   // The pinned state is set where it lies, before any level above reads it (its diagonal may be 0).
   for (int a = 0; a < w_; ++a) z[a] = a == pinned ? r[a] / pinned_scale : r[a] / d[a];
@@ -267,8 +281,10 @@ void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, 
 
 // The pages that start service at a level: where a service ends one level up, whatever the server's
 // phase and the head's clock, with memory from the environment phases the controller sends to
-// `arrival`. One sum for the piece's M service blocks, which read the level above once, not M times.
-void GeneratorOperator::started_from_above(int level, int arrival, Index piece, const double* x, double* started) const {
+// `arrival`. One sum for the piece's M service blocks, which read the level above once, not M
+// times.
+void GeneratorOperator::started_from_above(int level, int arrival, Index piece, const double* x,
+                                           double* started) const {
   const Index clocks = space_.level_size(level) / (w_ * m_);
   const Index piece_size = clocks / power(r_, split_clocks(level)), c0 = piece * piece_size;
   for (Index q = 0; q < piece_size; ++q) started[q] = 0;
@@ -287,19 +303,21 @@ void GeneratorOperator::started_from_above(int level, int arrival, Index piece, 
   }
 }
 
-// The M service blocks of one arrival phase's piece: the started pages summed once, then each block.
-void GeneratorOperator::apply_pieces(int level, int arrival, Index piece, const double* x, double* y) const {
+// The M service blocks of one arrival phase's piece: the started pages summed once, then each
+// block.
+void GeneratorOperator::apply_pieces(int level, int arrival, Index piece, const double* x,
+                                     double* y) const {
   thread_local std::vector<double> started;
   const Index clocks = space_.level_size(level) / (w_ * m_);
   started.resize(static_cast<std::size_t>(clocks / power(r_, split_clocks(level))));
   started_from_above(level, arrival, piece, x, started.data());
-  for (int service = 0; service < m_; ++service) apply_piece(level, arrival * m_ + service, piece, x, y, started.data());
+  for (int service = 0; service < m_; ++service)
+    apply_piece(level, arrival * m_ + service, piece, x, y, started.data());
 }
 
 // Built for AVX2 too, picked at run time: the other third of a solve.
-__attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_piece(int level, int block, Index piece,
-                                                                                   const double* x, double* y,
-                                                                                   const double* started) const {
+__attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_piece(
+    int level, int block, Index piece, const double* x, double* y, const double* started) const {
   const int arrival = block / m_, service = block % m_;
   const Index clocks = space_.level_size(level) / (w_ * m_);  // R^(level-1) waiting clocks' phases
   const int split = split_clocks(level);
@@ -334,10 +352,12 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
 
   add_arrivals(level, block, c0, c1, x, yb);
 
-  // Waiting clocks change phase (this piece) or expire (the same piece of the block one level down).
+  // Waiting clocks change phase (this piece) or expire (the same piece of the block one level
+  // down).
   if (level < 2) return;
   const int block_below = arrivals_.entered_phase(level - 1, arrival) * m_ + service;
-  double* y_down = y + space_.level_offset(level - 1) + block_below * (clocks / r_) + piece * (piece_size / r_);
+  double* y_down =
+      y + space_.level_offset(level - 1) + block_below * (clocks / r_) + piece * (piece_size / r_);
   // The split clocks first, in order, as a pass over the whole block would: their moves come from
   // other pieces of x, their expiries from the R pieces with that clock put back.
   for (int k = 0; k < split; ++k) {
@@ -352,12 +372,15 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
     // With clock k removed this piece's prefix is k's neighbours; put each phase of k back.
     const Index high = piece / (stride * r_), low = piece % (stride * r_);
     const Index chunk = piece_size / r_;
-    const auto with_clock = [&](int ph) { return xb + ((high * r_ + ph) * stride * r_ + low) * chunk; };
+    const auto with_clock = [&](int ph) {
+      return xb + ((high * r_ + ph) * stride * r_ + low) * chunk;
+    };
     if (r_ == 2) {
       const double* first = with_clock(0);
       const double* second = with_clock(1);
       const double exit_first = clock_exit_(0), exit_second = clock_exit_(1);
-      for (Index q = 0; q < chunk; ++q) y_down[q] += exit_first * first[q] + exit_second * second[q];
+      for (Index q = 0; q < chunk; ++q)
+        y_down[q] += exit_first * first[q] + exit_second * second[q];
     } else {
       for (int ph = 0; ph < r_; ++ph) {
         const double rate = clock_exit_(ph);

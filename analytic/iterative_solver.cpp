@@ -19,12 +19,14 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
   Eigen::Index pinned = blocks.arrivals().recurrent_empty_phase();
   if (warm) options_.initial_guess->maxCoeff(&pinned);
 
-  // Q^T with the pinned state's equation replaced by s p_pin = s: nonsingular for an irreducible chain,
-  // and applied without copying a vector (the pinned entry is just overwritten). The tolerance is
-  // relative to the right-hand side s: with s the slowest state's rate when it is below 1 (a crawler
-  // measured in seconds: rates of 1e-3), it asks as much of a slow chain as of a fast one.
+  // Q^T with the pinned state's equation replaced by s p_pin = s: nonsingular for an irreducible
+  // chain, and applied without copying a vector (the pinned entry is just overwritten). The
+  // tolerance is relative to the right-hand side s: with s the slowest state's rate when it is
+  // below 1 (a crawler measured in seconds: rates of 1e-3), it asks as much of a slow chain as of a
+  // fast one.
   double scale = 1;
-  for (const double rate : q.diagonal()) scale = rate != 0 ? std::min(scale, std::abs(rate)) : scale;
+  for (const double rate : q.diagonal())
+    scale = rate != 0 ? std::min(scale, std::abs(rate)) : scale;
   const int threads = std::max(1, options_.threads);
   const LinearOperator pinned_transpose = [&](const double* x, double* y) {
     q.apply(x, y, threads);
@@ -34,11 +36,16 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
   Eigen::VectorXd inverse_diagonal = q.diagonal().cwiseInverse();
   inverse_diagonal(pinned) = 1.0 / scale;
   const Eigen::VectorXd rhs = scale * Eigen::VectorXd::Unit(n, pinned);
-  Eigen::VectorXd x = warm ? Eigen::VectorXd(*options_.initial_guess / (*options_.initial_guess)(pinned))
-                           : Eigen::VectorXd::Zero(n);
-  const KrylovOptions krylov_options{
-      .tolerance = options_.tolerance, .max_iterations = options_.max_iterations, .threads = threads, .stop = options_.stop};
-  const LinearOperator sweep = [&](const double* in, double* out) { q.forward_sweep(in, out, pinned, scale, threads); };
+  Eigen::VectorXd x =
+      warm ? Eigen::VectorXd(*options_.initial_guess / (*options_.initial_guess)(pinned))
+           : Eigen::VectorXd::Zero(n);
+  const KrylovOptions krylov_options{.tolerance = options_.tolerance,
+                                     .max_iterations = options_.max_iterations,
+                                     .threads = threads,
+                                     .stop = options_.stop};
+  const LinearOperator sweep = [&](const double* in, double* out) {
+    q.forward_sweep(in, out, pinned, scale, threads);
+  };
   const KrylovSummary krylov =
       options_.preconditioner == Preconditioner::kJacobi
           ? parallel_bicgstab(pinned_transpose, inverse_diagonal, rhs, x, krylov_options)
@@ -49,14 +56,15 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
     return result;
   }
   if (!krylov.converged) {
-    result.summary.message = fmt::format("BiCGSTAB stopped after {} iterations at relative residual {:.3g}",
-                                         krylov.iterations, krylov.relative_residual);
+    result.summary.message =
+        fmt::format("BiCGSTAB stopped after {} iterations at relative residual {:.3g}",
+                    krylov.iterations, krylov.relative_residual);
     return result;
   }
   result.probabilities = x / x.sum();
   result.summary.status = SolverStatus::kConverged;
-  result.summary.message = fmt::format("BiCGSTAB: {} iterations, relative residual {:.3g}", krylov.iterations,
-                                       krylov.relative_residual);
+  result.summary.message = fmt::format("BiCGSTAB: {} iterations, relative residual {:.3g}",
+                                       krylov.iterations, krylov.relative_residual);
   return result;
 }
 

@@ -4,8 +4,9 @@
 // from the model's small matrices (generator_operator.hpp), one state's equation replaced by
 // p_pin = 1, preconditioned by a forward Gauss-Seidel sweep over the levels (the batches' moves up
 // solved exactly, the rest by Q's diagonal): the paper's chains converge in 28-41 iterations from
-// K = 12 to K = 20, against 37-60 with the diagonal alone. (An incomplete LU preconditioner needs fewer iterations, but it needs Q stored and its
-// factorisation took 230 s at K = 14.) A warm start (a neighbouring policy's solution) is taken.
+// K = 12 to K = 20, against 37-60 with the diagonal alone. (An incomplete LU preconditioner needs
+// fewer iterations, but it needs Q stored and its factorisation took 230 s at K = 14.) A warm start
+// (a neighbouring policy's solution) is taken.
 #include <Eigen/Core>
 #include <atomic>
 #include <optional>
@@ -20,7 +21,8 @@ struct IterativeOptions {
   double tolerance = 1e-13;
   int max_iterations = 5000;
   std::optional<Eigen::VectorXd> initial_guess;  // a stationary vector of the same state space
-  int threads = 1;  // inside the operator; rows are split, never sums, so the result does not change
+  int threads =
+      1;  // inside the operator; rows are split, never sums, so the result does not change
   Preconditioner preconditioner = Preconditioner::kLevelSweep;
   // Set from another thread to stop at the next product: the solve comes back failed, "cancelled".
   const std::atomic<bool>* stop = nullptr;

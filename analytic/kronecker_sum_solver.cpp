@@ -7,7 +7,8 @@
 
 namespace crawlq::analytic {
 
-KroneckerSumSolver::KroneckerSumSolver(const Eigen::MatrixXd& first, const Eigen::MatrixXd& repeated, int copies)
+KroneckerSumSolver::KroneckerSumSolver(const Eigen::MatrixXd& first,
+                                       const Eigen::MatrixXd& repeated, int copies)
     : copies_(copies), first_size_(first.rows()), repeated_size_(repeated.rows()) {
   size_ = first_size_;
   for (int i = 0; i < copies; ++i) size_ *= repeated_size_;
@@ -55,7 +56,8 @@ void KroneckerSumSolver::transform_from(Complex* y, int mode, bool inverse, Comp
   // The factors act on different indices and commute: the later ones go sub-block by sub-block,
   // which stay in cache once small, instead of a pass over the whole vector each.
   if (mode < copies_)
-    for (Eigen::Index r = 0; r < width; ++r) transform_from(y + r * inner, mode + 1, inverse, mixed);
+    for (Eigen::Index r = 0; r < width; ++r)
+      transform_from(y + r * inner, mode + 1, inverse, mixed);
 }
 
 void KroneckerSumSolver::back_substitute(Complex* w, int mode, Complex shift) const {
@@ -72,7 +74,8 @@ void KroneckerSumSolver::back_substitute(Complex* w, int mode, Complex shift) co
   Eigen::Index inner = 1;
   for (int m = copies_; m > mode; --m) inner *= repeated_size_;
   // The factor's last phase first: its block depends on no other; each earlier block subtracts the
-  // solved later ones, then solves the remaining factors with its diagonal entry added to the shift.
+  // solved later ones, then solves the remaining factors with its diagonal entry added to the
+  // shift.
   for (Eigen::Index r = width - 1; r >= 0; --r) {
     Complex* block = w + r * inner;
     for (Eigen::Index c = r + 1; c < width; ++c) {

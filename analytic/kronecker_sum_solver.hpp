@@ -1,11 +1,12 @@
 #pragma once
-// Direct solution of -(S (+) G (+) ... (+) G) x = b, the Kronecker sum of one generator S and n copies
-// of another G (the tagged page's diagonal blocks: its server and the clocks of the pages ahead and
-// its own). With complex Schur forms S = U T U*, G = V L V*, the sum is (U (x) V (x)...) times the
-// sum of the triangular factors times its inverse, and a Kronecker sum of upper-triangular matrices
-// is upper triangular in the lexicographic order: one back substitution, about as costly as a few
-// products with the sum, where an iterative solve takes hundreds of them and storing it costs
-// gigabytes at K = 20. Schur forms are backward stable, even for a defective G (an Erlang clock).
+// Direct solution of -(S (+) G (+) ... (+) G) x = b, the Kronecker sum of one generator S and n
+// copies of another G (the tagged page's diagonal blocks: its server and the clocks of the pages
+// ahead and its own). With complex Schur forms S = U T U*, G = V L V*, the sum is (U (x) V (x)...)
+// times the sum of the triangular factors times its inverse, and a Kronecker sum of
+// upper-triangular matrices is upper triangular in the lexicographic order: one back substitution,
+// about as costly as a few products with the sum, where an iterative solve takes hundreds of them
+// and storing it costs gigabytes at K = 20. Schur forms are backward stable, even for a defective G
+// (an Erlang clock).
 #include <Eigen/Core>
 #include <complex>
 
@@ -15,8 +16,8 @@ class KroneckerSumSolver {
  public:
   KroneckerSumSolver(const Eigen::MatrixXd& first, const Eigen::MatrixXd& repeated, int copies);
   Eigen::Index size() const { return size_; }
-  // x with (shift I - first (+) repeated^(+)copies) x = b; b in lexicographic order, `first`'s index
-  // slowest. A shift u > 0 gives the resolvent of Theorem 4's transforms.
+  // x with (shift I - first (+) repeated^(+)copies) x = b; b in lexicographic order, `first`'s
+  // index slowest. A shift u > 0 gives the resolvent of Theorem 4's transforms.
   Eigen::VectorXd solve(const Eigen::VectorXd& b, double shift = 0) const;
 
  private:
@@ -28,7 +29,8 @@ class KroneckerSumSolver {
   void transform(ComplexVector& y, bool inverse) const;
   // The factors from `mode` on over one sub-block; `mixed` holds one column of phases.
   void transform_from(Complex* y, int mode, bool inverse, Complex* mixed) const;
-  // (shift + the triangular sum of factors mode..copies) w = rhs over one contiguous block, in place.
+  // (shift + the triangular sum of factors mode..copies) w = rhs over one contiguous block, in
+  // place.
   void back_substitute(Complex* w, int mode, Complex shift) const;
 
   int copies_;

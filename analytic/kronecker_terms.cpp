@@ -20,7 +20,8 @@ Sparse kron(const Sparse& a, const Sparse& b) {
 }
 
 Eigen::Index power(int base, int exponent) {
-  if (base == 1) return 1;  // one clock phase: a long buffer, where a loop to K a level would cost K^2
+  if (base == 1)
+    return 1;  // one clock phase: a long buffer, where a loop to K a level would cost K^2
   Eigen::Index p = 1;
   for (int i = 0; i < exponent; ++i) p *= base;
   return p;
@@ -55,7 +56,9 @@ std::vector<Sparse> KroneckerTerms::gamma_powers(int most) const {
 // more than solving the chain.
 Sparse KroneckerTerms::clock_sum(int n) const {
   const int r = clock_phases();
-  if (r == 1) return Sparse(to_sparse(Eigen::MatrixXd::Constant(1, 1, n * Eigen::MatrixXd(big_gamma_)(0, 0))));
+  if (r == 1)
+    return Sparse(
+        to_sparse(Eigen::MatrixXd::Constant(1, 1, n * Eigen::MatrixXd(big_gamma_)(0, 0))));
   const Eigen::Index states = power(r, n);
   std::vector<Eigen::Triplet<double>> entries;
   entries.reserve(static_cast<std::size_t>(states) * (1 + n * (r - 1)));
@@ -113,11 +116,13 @@ Sparse KroneckerTerms::b(int n) const {
 Eigen::VectorXd KroneckerTerms::total_expiry_rate(int n) const {
   // One clock more adds its own rate to each combination of the others: no R^n x R^(n-1) matrix.
   const Eigen::VectorXd exit = Eigen::VectorXd(gamma0_);
-  if (exit.size() == 1) return Eigen::VectorXd::Constant(1, n * exit(0));  // one phase: n clocks, one state
+  if (exit.size() == 1)
+    return Eigen::VectorXd::Constant(1, n * exit(0));  // one phase: n clocks, one state
   Eigen::VectorXd total = Eigen::VectorXd::Zero(1);
   for (int k = 0; k < n; ++k) {
     Eigen::VectorXd longer(total.size() * exit.size());
-    for (Eigen::Index c = 0; c < longer.size(); ++c) longer(c) = total(c / exit.size()) + exit(c % exit.size());
+    for (Eigen::Index c = 0; c < longer.size(); ++c)
+      longer(c) = total(c / exit.size()) + exit(c % exit.size());
     total = std::move(longer);
   }
   return total;

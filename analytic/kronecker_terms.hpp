@@ -26,8 +26,8 @@ class KroneckerTerms {
   int clock_phases() const { return static_cast<int>(gamma_.cols()); }
 
   const Sparse& s() const { return s_; }
-  const Sparse& s0() const { return s0_; }        // M x 1
-  const Sparse& beta() const { return beta_; }    // 1 x M
+  const Sparse& s0() const { return s0_; }      // M x 1
+  const Sparse& beta() const { return beta_; }  // 1 x M
   // gamma^{(x)l} for l = 0..most (1 x R^l; l = 0 gives [1]), one Kronecker factor at a time: each
   // from scratch would cost a long buffer K^2.
   std::vector<Sparse> gamma_powers(int most) const;

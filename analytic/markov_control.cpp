@@ -14,8 +14,9 @@ constexpr Eigen::Index kPinned = 0;
 
 }  // namespace
 
-PolicyValue evaluate_markov(const FullStateChain& chain, const std::vector<int>& robots, double extra_holding,
-                            const Eigen::VectorXd* warm, const std::atomic<bool>* stop) {
+PolicyValue evaluate_markov(const FullStateChain& chain, const std::vector<int>& robots,
+                            double extra_holding, const Eigen::VectorXd* warm,
+                            const std::atomic<bool>* stop) {
   const SparseMatrix q = chain.generator(robots);
   const Eigen::Index n = q.rows();
   // Q h - g e = -c, with the pinned column of Q (whose h is 0) holding -1 for g.
@@ -50,10 +51,11 @@ PolicyValue evaluate_markov(const FullStateChain& chain, const std::vector<int>&
   return v;
 }
 
-std::vector<Eigen::VectorXd> bellman_values(const FullStateChain& chain, const Eigen::VectorXd& bias,
-                                            double extra_holding) {
+std::vector<Eigen::VectorXd> bellman_values(const FullStateChain& chain,
+                                            const Eigen::VectorXd& bias, double extra_holding) {
   std::vector<Eigen::VectorXd> values;
-  const Eigen::VectorXd holding = extra_holding != 0 ? chain.per_page(extra_holding) : Eigen::VectorXd();
+  const Eigen::VectorXd holding =
+      extra_holding != 0 ? chain.per_page(extra_holding) : Eigen::VectorXd();
   for (int r = 1; r <= chain.modes(); ++r) {
     Eigen::VectorXd v = chain.cost_rate(r) + chain.constant_generator(r) * bias;
     if (extra_holding != 0) v += holding;
@@ -62,7 +64,8 @@ std::vector<Eigen::VectorXd> bellman_values(const FullStateChain& chain, const E
   return values;
 }
 
-MarkovOptimum optimize_markov(const FullStateChain& chain, std::vector<int> start, const MarkovControlOptions& options) {
+MarkovOptimum optimize_markov(const FullStateChain& chain, std::vector<int> start,
+                              const MarkovControlOptions& options) {
   MarkovOptimum best;
   best.robots = std::move(start);
   Eigen::VectorXd warm;
@@ -71,8 +74,8 @@ MarkovOptimum optimize_markov(const FullStateChain& chain, std::vector<int> star
       best.message = "cancelled";
       return best;
     }
-    PolicyValue value = evaluate_markov(chain, best.robots, options.extra_holding, warm.size() ? &warm : nullptr,
-                                        options.stop);
+    PolicyValue value = evaluate_markov(chain, best.robots, options.extra_holding,
+                                        warm.size() ? &warm : nullptr, options.stop);
     if (!value.solved) {
       best.message = fmt::format("the evaluation of policy {} failed: {}", step, value.message);
       return best;
@@ -81,7 +84,8 @@ MarkovOptimum optimize_markov(const FullStateChain& chain, std::vector<int> star
     best.gain = value.gain;
     best.gains.push_back(value.gain);
     if (options.progress) options.progress(step, value.gain);
-    const std::vector<Eigen::VectorXd> values = bellman_values(chain, value.bias, options.extra_holding);
+    const std::vector<Eigen::VectorXd> values =
+        bellman_values(chain, value.bias, options.extra_holding);
     // A change must beat the current robots by more than the evaluation's round-off, or the
     // iteration could cycle between policies of equal gain.
     double scale = std::abs(value.gain);

@@ -47,11 +47,12 @@ struct PolicyValue {
   bool solved = false;
   std::string message;
 };
-PolicyValue evaluate_markov(const FullStateChain& chain, const std::vector<int>& robots, double extra_holding = 0,
-                            const Eigen::VectorXd* warm = nullptr, const std::atomic<bool>* stop = nullptr);
+PolicyValue evaluate_markov(const FullStateChain& chain, const std::vector<int>& robots,
+                            double extra_holding = 0, const Eigen::VectorXd* warm = nullptr,
+                            const std::atomic<bool>* stop = nullptr);
 
 // c(x, r) + (Q^(r) h)(x) for every state and mode: [r-1](x).
-std::vector<Eigen::VectorXd> bellman_values(const FullStateChain& chain, const Eigen::VectorXd& bias,
-                                            double extra_holding = 0);
+std::vector<Eigen::VectorXd> bellman_values(const FullStateChain& chain,
+                                            const Eigen::VectorXd& bias, double extra_holding = 0);
 
 }  // namespace crawlq::analytic

@@ -17,40 +17,45 @@ static_assert(std::size(kGrid) + 2 + kGoldenSteps == kMarkovCandidates);
 PolicyEvaluation evaluate_exactly(const PolicyEvaluator& evaluator, const std::vector<int>& robots,
                                   const std::string& source) {
   const model::Model& m = evaluator.model();
-  PolicyEvaluation e = evaluator.evaluate(model::make_table(robots, m.capacity, m.arrivals.phases(), m.service.phases(),
-                                                            m.obsolescence ? m.obsolescence->phases() : 1, m.modes(),
-                                                            source, "policy.table"));
+  PolicyEvaluation e = evaluator.evaluate(model::make_table(
+      robots, m.capacity, m.arrivals.phases(), m.service.phases(),
+      m.obsolescence ? m.obsolescence->phases() : 1, m.modes(), source, "policy.table"));
   if (e.stationary.summary.status != SolverStatus::kConverged)
-    throw std::runtime_error(fmt::format("the full-state optimum could not be evaluated: {}", e.stationary.summary.message));
+    throw std::runtime_error(fmt::format("the full-state optimum could not be evaluated: {}",
+                                         e.stationary.summary.message));
   return e;
 }
 
 MarkovOptimum iterate(const FullStateChain& chain, std::vector<int> start, double extra_holding) {
-  MarkovOptimum optimum = optimize_markov(chain, std::move(start), {.extra_holding = extra_holding, .max_steps = 200, .stop = nullptr, .progress = nullptr});
+  MarkovOptimum optimum = optimize_markov(
+      chain, std::move(start),
+      {.extra_holding = extra_holding, .max_steps = 200, .stop = nullptr, .progress = nullptr});
   if (!optimum.converged) throw std::runtime_error("policy iteration: " + optimum.message);
   return optimum;
 }
 
 }  // namespace
 
-MarkovSearch optimize_markov_policies(const PolicyEvaluator& evaluator, const MarkovSearchOptions& options) {
+MarkovSearch optimize_markov_policies(const PolicyEvaluator& evaluator,
+                                      const MarkovSearchOptions& options) {
   const model::Model& model = evaluator.model();
   const auto say = [&](const std::string& line) {
     if (options.progress) options.progress(line);
   };
   say("the best threshold policy");
   const bool local = choose_search(options.search, model) == Search::kLocal;
-  MarkovSearch result{.best = std::nullopt,
-                      .threshold_best = options.threshold_best
-                                            ? *options.threshold_best
-                                            : best_threshold(evaluator, options.search, options.threads,
-                                                             options.starts, options.meter),
-                      .global = false,
-                      .lower_bound = 0,
-                      .improvement_steps = 0,
-                      .stand_in_holding = 0,
-                      .tried = {},
-                      .threshold_search = local ? "local" : "exhaustive"};
+  MarkovSearch result{
+      .best = std::nullopt,
+      .threshold_best = options.threshold_best
+                            ? *options.threshold_best
+                            : best_threshold(evaluator, options.search, options.threads,
+                                             options.starts, options.meter),
+      .global = false,
+      .lower_bound = 0,
+      .improvement_steps = 0,
+      .stand_in_holding = 0,
+      .tried = {},
+      .threshold_search = local ? "local" : "exhaustive"};
   say("the chain under every number of robots");
   const FullStateChain& chain = evaluator.full_state_chain();
   const std::vector<int> start = chain.robots_of(result.threshold_best.policy);

@@ -1,6 +1,6 @@
 #pragma once
-// `optimize --class markov`: the best policy over every stationary policy that sees the whole state,
-// beside the best threshold policy, with what makes it trustworthy.
+// `optimize --class markov`: the best policy over every stationary policy that sees the whole
+// state, beside the best threshold policy, with what makes it trustworthy.
 //
 // With sojourn weight 0 the cost (2) is a long-run average of cost rates, and policy iteration
 // (markov_control.hpp) finds the optimum with a certificate: optimality "global", a lower bound for
@@ -23,13 +23,15 @@
 namespace crawlq::analytic {
 
 struct MarkovSearch {
-  std::optional<PolicyEvaluation> best;  // a full-state table, evaluated exactly under (2); always set
-  PolicyCost threshold_best;    // the threshold class's optimum under (2)
-  bool global = false;          // certified optimum (sojourn weight 0) rather than a heuristic's best
-  double lower_bound = 0;       // no policy costs less under (2)
-  int improvement_steps = 0;    // policy evaluations of the iteration that gave `best`
+  std::optional<PolicyEvaluation>
+      best;                   // a full-state table, evaluated exactly under (2); always set
+  PolicyCost threshold_best;  // the threshold class's optimum under (2)
+  bool global = false;        // certified optimum (sojourn weight 0) rather than a heuristic's best
+  double lower_bound = 0;     // no policy costs less under (2)
+  int improvement_steps = 0;  // policy evaluations of the iteration that gave `best`
   double stand_in_holding = 0;  // with a sojourn weight: the holding weight whose optimum won
-  std::vector<std::pair<double, double>> tried;  // with a sojourn weight: (holding weight, cost (2))
+  std::vector<std::pair<double, double>>
+      tried;                     // with a sojourn weight: (holding weight, cost (2))
   std::string threshold_search;  // "exhaustive" or "local", as for --class thresholds
 };
 
@@ -47,6 +49,7 @@ struct MarkovSearchOptions {
 inline constexpr int kMarkovCandidates = 18;
 
 // Throws std::runtime_error when a solve fails or the iteration does not end.
-MarkovSearch optimize_markov_policies(const PolicyEvaluator& evaluator, const MarkovSearchOptions& options = {});
+MarkovSearch optimize_markov_policies(const PolicyEvaluator& evaluator,
+                                      const MarkovSearchOptions& options = {});
 
 }  // namespace crawlq::analytic

@@ -1,7 +1,7 @@
 #include "analytic/measures.hpp"
 
-#include "model/admission.hpp"
 #include "analytic/kronecker_terms.hpp"
+#include "model/admission.hpp"
 
 namespace crawlq::analytic {
 
@@ -45,7 +45,8 @@ Measures compute_measures(const model::Model& model, const ControlledArrivals& a
     // (9) and the loss rate: batches of the modes in force, by the arrival phase they leave.
     const ArrivalRows& rows = arrivals.at_level(level);
     for (int k = 1; k <= rows.max_batch(); ++k) {
-      const double batch_rate = by_arrival_phase * rows.d_k(k) * Eigen::VectorXd::Ones(rows.phases());
+      const double batch_rate =
+          by_arrival_phase * rows.d_k(k) * Eigen::VectorXd::Ones(rows.phases());
       offered += k * batch_rate;
       lost += (k - model::accepted_pages(model.admission, level, capacity, k)) * batch_rate;
     }
@@ -54,13 +55,14 @@ Measures compute_measures(const model::Model& model, const ControlledArrivals& a
     const Eigen::RowVectorXd by_rest = view.colwise().sum();
     const int waiting = level - 1;
     const Eigen::VectorXd s0 = Eigen::VectorXd(terms.s0());
-    // by_rest as (service phase) x (clocks): completions weigh each row by S_0, expiries each column by
-    // the clocks' total rate.
+    // by_rest as (service phase) x (clocks): completions weigh each row by S_0, expiries each
+    // column by the clocks' total rate.
     const Eigen::Index clocks = by_rest.size() / s0.size();
-    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> by_server(
-        by_rest.data(), s0.size(), clocks);
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
+        by_server(by_rest.data(), s0.size(), clocks);
     served += (by_server.rowwise().sum()).dot(s0);
-    if (waiting > 0) expired += (by_server.colwise().sum()).dot(terms.total_expiry_rate(waiting).transpose());
+    if (waiting > 0)
+      expired += (by_server.colwise().sum()).dot(terms.total_expiry_rate(waiting).transpose());
   }
   m.lambda = offered;
   m.p_loss = lost / offered;

@@ -11,9 +11,9 @@ namespace crawlq::analytic {
 
 using Measures = model::MeasureSet<double>;
 
-// The measures of the stationary vector alone; the sojourn means and the cost, which need the tagged
-// page's chain, stay 0 (PolicyEvaluator fills them).
-// `space` is the chain's, whose arrival phases are those of `arrivals`' environment.
+// The measures of the stationary vector alone; the sojourn means and the cost, which need the
+// tagged page's chain, stay 0 (PolicyEvaluator fills them). `space` is the chain's, whose arrival
+// phases are those of `arrivals`' environment.
 Measures compute_measures(const model::Model& model, const ControlledArrivals& arrivals,
                           const StateSpace& space, const Eigen::VectorXd& p);
 

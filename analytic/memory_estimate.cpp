@@ -1,17 +1,15 @@
 #include "analytic/memory_estimate.hpp"
 
-#include "analytic/solver_registry.hpp"
-
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 
-#include <cmath>
-
+#include "analytic/solver_registry.hpp"
 #include "model/simulation_policy.hpp"
 
 namespace crawlq::analytic {
@@ -40,17 +38,18 @@ MemoryEstimate block_recursion_memory(const model::Model& model) {
     top = level;
   }
   e.states = all_levels;
-  // Level factors, two dense top-level blocks being formed, and sparse blocks/vectors (~40 doubles a
-  // state for the generator, the tagged chain and its factorisation).
+  // Level factors, two dense top-level blocks being formed, and sparse blocks/vectors (~40 doubles
+  // a state for the generator, the tagged chain and its factorisation).
   e.bytes = 8.0 * (factors + 2.0 * top * top + 40.0 * all_levels);
   return e;
 }
 
 // The iterative solver applies Q from its factors: the stationary solve holds about sixteen vectors
-// of the chain's size (BiCGSTAB's nine, the diagonal and its inverse, a product buffer, the result).
-// The sojourn times' tagged-page chain (about one state for every W of the chain's) is applied from
-// its factors too: its moment vectors, exit rates, diagonal and the uniformisation's vectors, about
-// twenty. Measured peaks: 0.66 GB at K = 20 (estimate 0.87), 2.5 GB at K = 22 (estimate 3.5).
+// of the chain's size (BiCGSTAB's nine, the diagonal and its inverse, a product buffer, the
+// result). The sojourn times' tagged-page chain (about one state for every W of the chain's) is
+// applied from its factors too: its moment vectors, exit rates, diagonal and the uniformisation's
+// vectors, about twenty. Measured peaks: 0.66 GB at K = 20 (estimate 0.87), 2.5 GB at K = 22
+// (estimate 3.5).
 MemoryEstimate iterative_memory(const model::Model& model) {
   MemoryEstimate e = block_recursion_memory(model);
   const double tagged_states = e.states / environment_phases(model);
@@ -68,9 +67,11 @@ MemoryEstimate sparse_lu_memory(const model::Model& model) {
 }
 
 MemoryEstimate markov_control_memory(const model::Model& model) {
-  // The chain of section 3 itself (a full-state policy adds no state): W (1 + M (1 + R + ... + R^(K-1))).
-  const long long states = model::chain_states(model.capacity, model.arrivals.phases(), model.service.phases(),
-                                               model.obsolescence ? model.obsolescence->phases() : 1);
+  // The chain of section 3 itself (a full-state policy adds no state): W (1 + M (1 + R + ... +
+  // R^(K-1))).
+  const long long states =
+      model::chain_states(model.capacity, model.arrivals.phases(), model.service.phases(),
+                          model.obsolescence ? model.obsolescence->phases() : 1);
   MemoryEstimate e;
   e.states = states > 0 ? static_cast<double>(states) : std::ldexp(1.0, 41);  // 0: beyond 2^40
   e.bytes = e.states * (600.0 * model.modes() + 1000.0);
@@ -98,7 +99,8 @@ double cgroup_memory_limit() {
 double physical_memory_bytes() {
   // A container's or `ulimit -v`'s limit ends a solve with an allocation failure long before the
   // machine's memory would: the estimate is checked against the least of them.
-  double bytes = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  double bytes =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
   if (const double cgroup = cgroup_memory_limit(); cgroup > 0) bytes = std::min(bytes, cgroup);
   rlimit limit{};
   if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)

@@ -27,8 +27,8 @@ MemoryEstimate block_recursion_memory(const model::Model& model);
 MemoryEstimate iterative_memory(const model::Model& model);
 MemoryEstimate sparse_lu_memory(const model::Model& model);
 // Optimal control over full-state policies (markov_control.hpp): the N constant generators stored
-// and policy iteration's vectors. Measured: 0.85 GB at 262,142 states with N = 4 (the paper's example
-// at K = 16), about 600 bytes a state for each mode and 1,000 more.
+// and policy iteration's vectors. Measured: 0.85 GB at 262,142 states with N = 4 (the paper's
+// example at K = 16), about 600 bytes a state for each mode and 1,000 more.
 MemoryEstimate markov_control_memory(const model::Model& model);
 // The memory this process may have, in bytes: the machine's, or less under a cgroup's memory.max
 // or an address-space limit (ulimit -v).
@@ -37,6 +37,7 @@ double physical_memory_bytes();
 double available_memory_bytes();
 // The largest capacity whose estimate fits in `bytes` (other parameters as in `model`), or nothing
 // when even K = 1 does not.
-std::optional<int> largest_capacity_within(const model::Model& model, double bytes, Method method = Method::kAuto);
+std::optional<int> largest_capacity_within(const model::Model& model, double bytes,
+                                           Method method = Method::kAuto);
 
 }  // namespace crawlq::analytic

@@ -43,8 +43,9 @@ std::array<double, Count> sums(Index n, int threads, Body&& body) {
 
 }  // namespace
 
-KrylovSummary parallel_bicgstab(const LinearOperator& a, const Eigen::VectorXd& inverse_diagonal, const Eigen::VectorXd& b,
-                                Eigen::VectorXd& x, const KrylovOptions& options) {
+KrylovSummary parallel_bicgstab(const LinearOperator& a, const Eigen::VectorXd& inverse_diagonal,
+                                const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                const KrylovOptions& options) {
   const int threads = std::max(1, options.threads);
   const double* d = inverse_diagonal.data();
   const LinearOperator jacobi = [&](const double* in, double* out) {
@@ -55,12 +56,14 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const Eigen::VectorXd& 
   return parallel_bicgstab(a, jacobi, b, x, options);
 }
 
-KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& preconditioner, const Eigen::VectorXd& b,
-                                Eigen::VectorXd& x, const KrylovOptions& options) {
+KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& preconditioner,
+                                const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                const KrylovOptions& options) {
   const Index n = b.size();
   const int threads = std::max(1, options.threads);
   KrylovSummary summary;
-  Eigen::VectorXd r(n), r0(n), p = Eigen::VectorXd::Zero(n), v = Eigen::VectorXd::Zero(n), y(n), z(n), t(n);
+  Eigen::VectorXd r(n), r0(n), p = Eigen::VectorXd::Zero(n), v = Eigen::VectorXd::Zero(n), y(n),
+                               z(n), t(n);
 
   const double b_norm2 = sums<1>(n, threads, [&](Index i, auto& s) { s[0] += b[i] * b[i]; })[0];
   if (b_norm2 == 0) {
@@ -79,10 +82,12 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
   };
   double r0_norm2 = residual(), r_norm2 = r0_norm2;
   double rho = 1, alpha = 1, w = 1;
-  const double epsilon2 = std::numeric_limits<double>::epsilon() * std::numeric_limits<double>::epsilon();
+  const double epsilon2 =
+      std::numeric_limits<double>::epsilon() * std::numeric_limits<double>::epsilon();
 
-  // The recursion's residual drifts from b - A x in ill-conditioned systems (rates far apart): at its
-  // convergence the true residual is taken, and the recursion restarted from x while it is too large.
+  // The recursion's residual drifts from b - A x in ill-conditioned systems (rates far apart): at
+  // its convergence the true residual is taken, and the recursion restarted from x while it is too
+  // large.
   int checks_left = kTrueResidualChecks;
   while (summary.iterations < options.max_iterations) {
     if (r_norm2 <= threshold2) {

@@ -1,9 +1,9 @@
 #pragma once
 // BiCGSTAB for a matrix-free operator with a diagonal (Jacobi) preconditioner, whose vector work
 // is shared by threads as well as its products. Eigen's BiCGSTAB runs its ten vector updates and
-// dot products a sweep each on one core: at K = 20 that was a third of a solve. Here the updates are
-// fused into four sweeps, and every dot product is summed over fixed chunks in a fixed order, so the
-// iterates are the same bits for any thread count.
+// dot products a sweep each on one core: at K = 20 that was a third of a solve. Here the updates
+// are fused into four sweeps, and every dot product is summed over fixed chunks in a fixed order,
+// so the iterates are the same bits for any thread count.
 #include <Eigen/Core>
 #include <atomic>
 #include <functional>
@@ -29,10 +29,12 @@ using LinearOperator = std::function<void(const double* x, double* y)>;
 
 // Solves A x = b from the guess in x (zero for a cold start), preconditioned on the right by
 // diag(inverse_diagonal).
-KrylovSummary parallel_bicgstab(const LinearOperator& a, const Eigen::VectorXd& inverse_diagonal, const Eigen::VectorXd& b,
-                                Eigen::VectorXd& x, const KrylovOptions& options);
+KrylovSummary parallel_bicgstab(const LinearOperator& a, const Eigen::VectorXd& inverse_diagonal,
+                                const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                const KrylovOptions& options);
 // The same with any right preconditioner: out = M^{-1} in.
-KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& preconditioner, const Eigen::VectorXd& b,
-                                Eigen::VectorXd& x, const KrylovOptions& options);
+KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& preconditioner,
+                                const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                const KrylovOptions& options);
 
 }  // namespace crawlq::analytic

@@ -2,9 +2,9 @@
 
 namespace crawlq::analytic {
 
-// p_pin = 1 in p Q = 0 leaves Q^T[-pin, -pin] x = -Q^T[-pin, pin], nonsingular for an irreducible chain.
-// Q is row-major, so its rows are the columns of Q^T: the system is copied out column by column, in
-// order, with no triplets and no sort (at K = 18 those cost more than the solve).
+// p_pin = 1 in p Q = 0 leaves Q^T[-pin, -pin] x = -Q^T[-pin, pin], nonsingular for an irreducible
+// chain. Q is row-major, so its rows are the columns of Q^T: the system is copied out column by
+// column, in order, with no triplets and no sort (at K = 18 those cost more than the solve).
 PinnedSystem pin_state(const SparseMatrix& q, Eigen::Index pinned) {
   const Eigen::Index n = q.rows();
   const auto index = [pinned](Eigen::Index i) { return i < pinned ? i : i - 1; };

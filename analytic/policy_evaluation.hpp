@@ -30,12 +30,13 @@ class Cancelled : public std::runtime_error {
   Cancelled() : std::runtime_error("cancelled") {}
 };
 
-// Thrown by a search when a policy's stationary solve stops unconverged: the method failed the chain,
-// not the policy (api turns it into advice on --method).
+// Thrown by a search when a policy's stationary solve stops unconverged: the method failed the
+// chain, not the policy (api turns it into advice on --method).
 class StationaryFailure : public std::runtime_error {
  public:
   explicit StationaryFailure(StationarySummary summary)
-      : std::runtime_error("stationary solve failed: " + summary.message), summary_(std::move(summary)) {}
+      : std::runtime_error("stationary solve failed: " + summary.message),
+        summary_(std::move(summary)) {}
   const StationarySummary& summary() const { return summary_; }
 
  private:
@@ -46,9 +47,9 @@ class StationaryFailure : public std::runtime_error {
 // chain and its factorisation).
 class PolicyEvaluator {
  public:
-  // `solve_threads`: threads inside each iterative solve (one policy at a time); the answer does not
-  // depend on it. Policy searches keep 1 and solve policies side by side instead.
-  // `stop`: set from another thread to cancel a long solve (it comes back failed, "cancelled").
+  // `solve_threads`: threads inside each iterative solve (one policy at a time); the answer does
+  // not depend on it. Policy searches keep 1 and solve policies side by side instead. `stop`: set
+  // from another thread to cancel a long solve (it comes back failed, "cancelled").
   PolicyEvaluator(const model::Model& model, Method method = Method::kAuto, int solve_threads = 1,
                   const std::atomic<bool>* stop = nullptr);
   // `warm_start`: a stationary vector of a neighbouring policy of this model, where the iterative
@@ -58,7 +59,8 @@ class PolicyEvaluator {
   // The sojourn-time laws of an evaluated policy (needs the stationary vector of `evaluation`).
   SojournTimes sojourn_times(const PolicyEvaluation& evaluation) const;
   const model::Model& model() const { return model_; }
-  // The chain under full-state policies (built on first use: it assembles the N constant generators).
+  // The chain under full-state policies (built on first use: it assembles the N constant
+  // generators).
   const FullStateChain& full_state_chain() const;
 
  private:
@@ -75,7 +77,8 @@ class PolicyEvaluator {
   mutable std::once_flag full_state_built_;
   mutable std::unique_ptr<FullStateChain> full_state_;
 
-  PolicyEvaluation evaluate_table(const model::TablePolicy& table, const Eigen::VectorXd* warm_start) const;
+  PolicyEvaluation evaluate_table(const model::TablePolicy& table,
+                                  const Eigen::VectorXd* warm_start) const;
   // The sojourn means from the tagged page's chain, then the cost (2), once the measures of the
   // stationary vector are in `e`.
   void add_sojourn_means_and_cost(PolicyEvaluation& e) const;

@@ -1,6 +1,7 @@
 #pragma once
 // What the exact engine does with each form of control policy: solves it (ControlledArrivals says
-// how), or names why it cannot, so that validate can show the simulation alone and solve can refuse.
+// how), or names why it cannot, so that validate can show the simulation alone and solve can
+// refuse.
 #include <string>
 
 #include "model/control_policy.hpp"

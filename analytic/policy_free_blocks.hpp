@@ -21,11 +21,11 @@ class PolicyFreeBlocks {
 
   Eigen::Index environment_phases() const { return w_; }
   // For a level >= 1 with n = level - 1 waiting pages.
-  const Sparse& within(int level) const;   // I_W (x) A_n
-  const Sparse& leaving(int level) const;  // I_W (x) B_n (I_W (x) S_0 with nobody waiting)
+  const Sparse& within(int level) const;         // I_W (x) A_n
+  const Sparse& leaving(int level) const;        // I_W (x) B_n (I_W (x) S_0 with nobody waiting)
   const Sparse& leaving_alone(int level) const;  // B_n (S_0 with nobody waiting)
-  const Sparse& gamma_power(int a) const;  // gamma^(x)a, a = 0 .. min(K, the longest batch)
-  const Sparse& beta() const;              // 1 x M
+  const Sparse& gamma_power(int a) const;        // gamma^(x)a, a = 0 .. min(K, the longest batch)
+  const Sparse& beta() const;                    // 1 x M
 
  private:
   void build() const;

@@ -1,7 +1,5 @@
 #include "analytic/policy_search.hpp"
 
-#include "analytic/parallel_for.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,13 +8,14 @@
 #include <functional>
 #include <limits>
 #include <map>
-#include <numeric>
 #include <mutex>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 #include <thread>
 
 #include "analytic/memory_estimate.hpp"
+#include "analytic/parallel_for.hpp"
 #include "analytic/search_work.hpp"
 #include "model/thread_count.hpp"
 
@@ -55,7 +54,6 @@ double checked_cost(const PolicyEvaluation& e) {
     throw StationaryFailure(e.stationary.summary);
   return e.measures.cost;
 }
-
 
 struct Costs {
   std::vector<double> costs;
@@ -194,13 +192,15 @@ std::vector<std::vector<int>> threshold_jumps(const std::vector<int>& thresholds
   // (The search asks for them only beyond kPlateauCapacity.)
   std::vector<std::vector<int>> jumps;
   const auto add = [&](std::vector<int> j) {
-    if (j != thresholds && std::find(jumps.begin(), jumps.end(), j) == jumps.end()) jumps.push_back(std::move(j));
+    if (j != thresholds && std::find(jumps.begin(), jumps.end(), j) == jumps.end())
+      jumps.push_back(std::move(j));
   };
   for (int step = 2; step <= std::max(capacity, 1); step *= 2)
     for (auto& j : threshold_neighbours(thresholds, capacity, step)) add(std::move(j));
   const int size = static_cast<int>(thresholds.size());
   for (int q = 0; q < size; ++q)
-    for (long long value = -1; value <= capacity; value = value < 1 ? value + 1 : 2 * value + 1) {  // -1, 0, 1, 3, 7, ...
+    for (long long value = -1; value <= capacity;
+         value = value < 1 ? value + 1 : 2 * value + 1) {  // -1, 0, 1, 3, 7, ...
       std::vector<int> j = thresholds;
       j[q] = static_cast<int>(value);
       for (int p = q + 1; p < size; ++p) j[p] = std::max(j[p], j[q]);
@@ -325,7 +325,8 @@ LocalThresholdSearch optimize_thresholds_locally(const PolicyEvaluator& evaluato
 
 PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int threads, int starts,
                           WorkMeter* meter) {
-  const ThresholdSearchOptions options{.threads = threads, .warm_start = false, .starts = starts, .meter = meter};
+  const ThresholdSearchOptions options{
+      .threads = threads, .warm_start = false, .starts = starts, .meter = meter};
   if (choose_search(search, evaluator.model()) == Search::kLocal)
     return optimize_thresholds_locally(evaluator, options).best;
   return optimize_thresholds(evaluator, options).best;

@@ -23,16 +23,16 @@ struct ModeSetBest {
 };
 
 struct ThresholdSearch {
-  PolicyCost best;                  // over every non-decreasing threshold vector
-  std::vector<double> constant;     // constant[r-1]: r robots at every level
+  PolicyCost best;                    // over every non-decreasing threshold vector
+  std::vector<double> constant;       // constant[r-1]: r robots at every level
   std::vector<ModeSetBest> by_modes;  // one per non-empty mode set, in the order of Table 1
   std::int64_t policies_solved = 0;
   std::int64_t solver_iterations = 0;  // summed over the stationary solves (StationarySummary)
 };
 
-// A local minimum of the threshold class: no neighbour (threshold_neighbours) at any step 1, 2, 4, ...
-// up to K costs less. It is not proven global, and it knows nothing of the best policy per set of
-// modes (Table 1's rows).
+// A local minimum of the threshold class: no neighbour (threshold_neighbours) at any step 1, 2, 4,
+// ... up to K costs less. It is not proven global, and it knows nothing of the best policy per set
+// of modes (Table 1's rows).
 struct LocalThresholdSearch {
   PolicyCost best;
   PolicyCost start;                  // the best of the start grid (threshold_start_grid)
@@ -45,7 +45,7 @@ struct LocalThresholdSearch {
 };
 
 struct LevelSearch {
-  PolicyCost best;  // over every robots-per-level map
+  PolicyCost best;                           // over every robots-per-level map
   std::optional<PolicyCost> best_threshold;  // the best map that is a threshold policy
   std::int64_t policies_solved = 0;
 };
@@ -103,18 +103,19 @@ ThresholdSearch optimize_thresholds(const PolicyEvaluator& evaluator,
                                     const ThresholdSearchOptions& options);
 ThresholdSearch optimize_thresholds(const PolicyEvaluator& evaluator, int threads = 0);
 
-// The neighbours of a threshold vector (j_1..j_{N-1}, -1 <= j_1 <= ... <= j_{N-1} <= K) at `step`, in
-// the order the local search takes them: for q = 1..N-1, j_q `step` down, then `step` up. A move that
-// would break the order pushes the thresholds it passes along (so a mode left unused between two
-// others can be stepped over: (-1,2,2) has the neighbour (-1,3,3)); a move past -1 or K stops there.
+// The neighbours of a threshold vector (j_1..j_{N-1}, -1 <= j_1 <= ... <= j_{N-1} <= K) at `step`,
+// in the order the local search takes them: for q = 1..N-1, j_q `step` down, then `step` up. A move
+// that would break the order pushes the thresholds it passes along (so a mode left unused between
+// two others can be stepped over: (-1,2,2) has the neighbour (-1,3,3)); a move past -1 or K stops
+// there.
 std::vector<std::vector<int>> threshold_neighbours(const std::vector<int>& thresholds, int capacity,
                                                    int step = 1);
 // Where the search looks once no neighbour at step 1 costs less: each j_q moved by 2, 4, ... and
 // set to -1, 0, 1, 3, 7, ..., 2^k - 1 (up to K), the others pushed as above. In a long buffer the
 // levels far up are seldom visited, so a threshold there can move a long way without changing the
 // cost at all; one-level moves would stop the search on that plateau, far from the optimum.
-// Up to this capacity one-level moves reach every threshold within a few dozen steps, and the search
-// does without the jumps (their certificate would cost more solves than the class is worth).
+// Up to this capacity one-level moves reach every threshold within a few dozen steps, and the
+// search does without the jumps (their certificate would cost more solves than the class is worth).
 inline constexpr int kPlateauCapacity = 32;
 std::vector<std::vector<int>> threshold_jumps(const std::vector<int>& thresholds, int capacity);
 // Where the local search starts: every non-decreasing vector over {-1, floor(K/2), K}, in
@@ -133,9 +134,10 @@ LocalThresholdSearch optimize_thresholds_locally(const PolicyEvaluator& evaluato
 
 // Throws std::invalid_argument naming the count and `max_maps` when there are more maps than that.
 // The threshold class's best, exhaustive or local as `search` (and the model's size) decides.
-PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int threads, int starts = 1,
-                          WorkMeter* meter = nullptr);
+PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int threads,
+                          int starts = 1, WorkMeter* meter = nullptr);
 
-LevelSearch optimize_levels(const PolicyEvaluator& evaluator, std::int64_t max_maps, int threads = 0);
+LevelSearch optimize_levels(const PolicyEvaluator& evaluator, std::int64_t max_maps,
+                            int threads = 0);
 
 }  // namespace crawlq::analytic

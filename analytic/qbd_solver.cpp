@@ -13,7 +13,9 @@ std::string QbdSolver::refusal(const model::Model& model) {
          "block-recursion or sparse-lu";
 }
 
-std::string QbdSolver::refusal(const GeneratorBlocks& blocks) const { return refusal(blocks.model()); }
+std::string QbdSolver::refusal(const GeneratorBlocks& blocks) const {
+  return refusal(blocks.model());
+}
 
 StationaryResult QbdSolver::solve(const GeneratorBlocks& blocks) const {
   using Dense = Eigen::MatrixXd;

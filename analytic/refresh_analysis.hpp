@@ -28,13 +28,13 @@ struct RefreshAnalysis {
 
 // A golden-ratio policy reads the file's cycle, or else the shortest Fibonacci cycle from the
 // default for N pages on (model::default_golden_ratio_cycle) in which every page is read. Throws
-// std::invalid_argument, its message starting with the cycle, when that cycle leaves a page unread or
-// would need more than `available_bytes` (checked before the cycle is built).
+// std::invalid_argument, its message starting with the cycle, when that cycle leaves a page unread
+// or would need more than `available_bytes` (checked before the cycle is built).
 RefreshAnalysis analyze_refresh(const model::RefreshModel& model,
                                 double available_bytes = std::numeric_limits<double>::infinity());
 
-// The bytes analysing and printing a golden-ratio cycle of `cycle_length` reads takes: it is held as
-// pages, sorted as (frac(j / phi), j) pairs and printed as JSON.
+// The bytes analysing and printing a golden-ratio cycle of `cycle_length` reads takes: it is held
+// as pages, sorted as (frac(j / phi), j) pairs and printed as JSON.
 double refresh_analysis_bytes(const model::RefreshModel& model, long cycle_length);
 
 }  // namespace crawlq::analytic

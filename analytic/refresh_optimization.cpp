@@ -1,7 +1,7 @@
 #include "analytic/refresh_optimization.hpp"
 
-#include <boost/math/tools/toms748_solve.hpp>
 #include <algorithm>
+#include <boost/math/tools/toms748_solve.hpp>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -30,7 +30,9 @@ double one_minus_y_plus_y_log_y(double u) {
 }
 
 // ln(e^y - 1) for y > 0, also where e^y overflows or y underflows 1 + y.
-double log_expm1(double y) { return y > 1 ? y + std::log1p(-std::exp(-y)) : std::log(std::expm1(y)); }
+double log_expm1(double y) {
+  return y > 1 ? y + std::log1p(-std::exp(-y)) : std::log(std::expm1(y));
+}
 
 double log_sum_exp(const std::vector<double>& a) {
   const double top = *std::max_element(a.begin(), a.end());
@@ -41,7 +43,8 @@ double log_sum_exp(const std::vector<double>& a) {
 }
 
 // e^{a_i} / sum_j e^{a_j} over the i with `chosen[i]`, 0 elsewhere.
-std::vector<double> normalized_exponentials(const std::vector<double>& a, const std::vector<bool>& chosen) {
+std::vector<double> normalized_exponentials(const std::vector<double>& a,
+                                            const std::vector<bool>& chosen) {
   double top = -kInfinity;
   for (std::size_t i = 0; i < a.size(); ++i)
     if (chosen[i]) top = std::max(top, a[i]);
@@ -55,9 +58,9 @@ std::vector<double> normalized_exponentials(const std::vector<double>& a, const 
 
 double sum_of(const std::vector<double>& x) { return std::accumulate(x.begin(), x.end(), 0.0); }
 
-// u with phi(u) = t for 0 < t < 1. u^2 / 6 <= phi(u) <= u^2 / 2 for u <= 1 brackets u within a factor
-// 3.5, so the relative tolerance holds however small u is; below t = 1e-40, u = sqrt(2t) to 17
-// digits.
+// u with phi(u) = t for 0 < t < 1. u^2 / 6 <= phi(u) <= u^2 / 2 for u <= 1 brackets u within a
+// factor 3.5, so the relative tolerance holds however small u is; below t = 1e-40, u = sqrt(2t) to
+// 17 digits.
 double inverse_phi(double log_t) {
   const double t = std::exp(log_t);
   if (log_t < -92) return std::sqrt(2.0) * std::exp(0.5 * log_t);
@@ -80,11 +83,11 @@ double level_reaching_one(Frequencies at, double high) {
   return high - step;
 }
 
-// The frequencies x_i(level), non-increasing in the level, that sum to 1: the root by TOMS 748, then
-// bisection down to adjacent doubles. A page whose x_i still jumps across that last bracket (one with
-// h_i ~ 0, whose objective is linear in x_i, or one of several tied for the same threshold) is given
-// what the others leave, shared in proportion to exp(log_share_i); renormalising instead would let
-// its jump swamp the others. Returns the frequencies and the level.
+// The frequencies x_i(level), non-increasing in the level, that sum to 1: the root by TOMS 748,
+// then bisection down to adjacent doubles. A page whose x_i still jumps across that last bracket
+// (one with h_i ~ 0, whose objective is linear in x_i, or one of several tied for the same
+// threshold) is given what the others leave, shared in proportion to exp(log_share_i);
+// renormalising instead would let its jump swamp the others. Returns the frequencies and the level.
 template <class Frequencies>
 std::pair<std::vector<double>, double> fill_to_one(Frequencies at, double low, double high,
                                                    const std::vector<double>& log_share) {
@@ -127,7 +130,8 @@ PageLogs page_logs(const model::RefreshModel& model, const LaplaceValues& h) {
   for (int i = 0; i < model.pages(); ++i) {
     p.ell.push_back(h[i].log_ell);
     p.price.push_back(std::log(model.change_rates[i]) + log_mean - std::log(model.weights[i]));
-    p.odds.push_back(h[i].ell > 1e-8 ? log_expm1(h[i].ell) : h[i].log_ell + std::log1p(0.5 * h[i].ell));
+    p.odds.push_back(h[i].ell > 1e-8 ? log_expm1(h[i].ell)
+                                     : h[i].log_ell + std::log1p(0.5 * h[i].ell));
   }
   return p;
 }
@@ -142,25 +146,29 @@ double bound_frequency(double log_lambda, double log_price, double log_ell) {
 
 std::vector<double> bound_rates(const LaplaceValues& h, const std::vector<double>& x) {
   std::vector<double> r;
-  for (std::size_t i = 0; i < h.size(); ++i) r.push_back(evenly_spaced_obsolescence_rate(h[i], x[i]));
+  for (std::size_t i = 0; i < h.size(); ++i)
+    r.push_back(evenly_spaced_obsolescence_rate(h[i], x[i]));
   return r;
 }
 
 }  // namespace
 
-double bound_objective(const model::RefreshModel& model, const LaplaceValues& h, const std::vector<double>& x) {
+double bound_objective(const model::RefreshModel& model, const LaplaceValues& h,
+                       const std::vector<double>& x) {
   return refresh_cost(model, bound_rates(h, x));
 }
 
-RefreshOptimum refresh_lower_bound_by_search(const model::RefreshModel& model, const LaplaceValues& h) {
+RefreshOptimum refresh_lower_bound_by_search(const model::RefreshModel& model,
+                                             const LaplaceValues& h) {
   const PageLogs p = page_logs(model, h);
   const auto frequencies_at = [&](double log_lambda) {
     std::vector<double> x(model.pages());
-    for (int i = 0; i < model.pages(); ++i) x[i] = bound_frequency(log_lambda, p.price[i], p.ell[i]);
+    for (int i = 0; i < model.pages(); ++i)
+      x[i] = bound_frequency(log_lambda, p.price[i], p.ell[i]);
     return x;
   };
-  // At lambda = max c_i / (mu_i E[X]) every page has frequency 0; sum x_i(lambda) grows without bound
-  // as lambda falls. Ties are shared as CLW (10) shares them: in proportion to l_i.
+  // At lambda = max c_i / (mu_i E[X]) every page has frequency 0; sum x_i(lambda) grows without
+  // bound as lambda falls. Ties are shared as CLW (10) shares them: in proportion to l_i.
   const double high = -*std::min_element(p.price.begin(), p.price.end());
   const double low = level_reaching_one(frequencies_at, high);
   const auto [x, log_lambda] = fill_to_one(frequencies_at, low, high, p.ell);
@@ -183,18 +191,21 @@ RefreshOptimum refresh_lower_bound(const model::RefreshModel& model, const Lapla
   o.closed_form = true;
   o.frequencies = normalized_exponentials(p.ell, std::vector<bool>(model.pages(), true));
   const double staleness = evenly_spaced_staleness(total);
-  for (int i = 0; i < model.pages(); ++i) o.obsolescence_rates.push_back(h[i].delta + h[i].kappa * staleness);
+  for (int i = 0; i < model.pages(); ++i)
+    o.obsolescence_rates.push_back(h[i].delta + h[i].kappa * staleness);
   o.cost = refresh_cost(model, o.obsolescence_rates);
   // CLW (8) with every h_i^{1/x_i} = e^{-L}: lambda = c_0 phi(L) / E[X], c_0 = c_i / mu_i.
   o.multiplier = std::exp(-p.price[0] + std::log(one_minus_y_plus_y_log_y(total)));
   return o;
 }
 
-double randomized_objective(const model::RefreshModel& model, const LaplaceValues& h, const std::vector<double>& x) {
+double randomized_objective(const model::RefreshModel& model, const LaplaceValues& h,
+                            const std::vector<double>& x) {
   return refresh_cost(model, randomized_obsolescence_rates(model, h, x));
 }
 
-RandomizedOptimum optimal_randomized_frequencies(const model::RefreshModel& model, const LaplaceValues& h) {
+RandomizedOptimum optimal_randomized_frequencies(const model::RefreshModel& model,
+                                                 const LaplaceValues& h) {
   const int n = model.pages();
   const PageLogs p = page_logs(model, h);
   // ln sqrt(c_i / (mu_i E[X])): CLW (15) is x_i = (e^{root_i} / s - 1)(1/h_i - 1) with
@@ -227,7 +238,8 @@ RandomizedOptimum optimal_randomized_frequencies(const model::RefreshModel& mode
         if (root[i] > log_s) x[i] = std::exp(log_expm1(root[i] - log_s) + p.odds[i]);
       return x;
     };
-    const auto [x, log_s] = fill_to_one(frequencies_at, level_reaching_one(frequencies_at, top_root), top_root, p.odds);
+    const auto [x, log_s] =
+        fill_to_one(frequencies_at, level_reaching_one(frequencies_at, top_root), top_root, p.odds);
     o.frequencies = x;
     o.multiplier = std::exp(2 * log_s);
   }
@@ -244,9 +256,10 @@ double two_phi_squared_over_five() {
 double golden_ratio_limit_ratio(double q) {
   if (q <= 0) return two_phi_squared_over_five();
   // H(q) = (q - 1 + a e^{-bq} + c e^{-dq}) / (q - 1 + e^{-q}) with a = 1 - 1/phi, b = phi/sqrt5,
-  // c = 1/phi, d = phi^2/sqrt5. As a + c = 1 and ab + cd = 1, the numerator is a psi(bq) + c psi(dq)
-  // with psi(y) = y - 1 + e^{-y} = y phi(y), and nothing cancels as q -> 0; from q = 1 on, H - 1 =
-  // (a e^{-bq} + c e^{-dq} - e^{-q}) / psi(q) > 0 keeps H >= 1 where the quotient rounds below it.
+  // c = 1/phi, d = phi^2/sqrt5. As a + c = 1 and ab + cd = 1, the numerator is a psi(bq) + c
+  // psi(dq) with psi(y) = y - 1 + e^{-y} = y phi(y), and nothing cancels as q -> 0; from q = 1 on,
+  // H - 1 = (a e^{-bq} + c e^{-dq} - e^{-q}) / psi(q) > 0 keeps H >= 1 where the quotient rounds
+  // below it.
   const double phi = (1.0 + std::sqrt(5.0)) / 2.0, root5 = std::sqrt(5.0);
   const double a = 1.0 - 1.0 / phi, b = phi / root5, c = 1.0 / phi, d = phi * phi / root5;
   const double psi = q * evenly_spaced_staleness(q);

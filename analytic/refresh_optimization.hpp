@@ -18,7 +18,7 @@ struct RefreshOptimum {
   std::vector<double> frequencies;         // x_i, summing to 1
   std::vector<double> obsolescence_rates;  // each page's term of the objective at x, over c_i
   double cost = 0;                         // the objective at x: sum c_i r_i
-  double multiplier = 0;            // lambda of the Lagrange condition
+  double multiplier = 0;                   // lambda of the Lagrange condition
   // c_i proportional to mu_i: CLW (10) and CLW (6), or CLW (16) and CLW (11).
   bool closed_form = false;
 };
@@ -35,15 +35,19 @@ using LaplaceValues = std::vector<model::LaplaceValue>;
 
 // The objective of CLW (7) at x (the lower bound on r_i of CLW Theorem 3.3, weighted), and its
 // optimum.
-double bound_objective(const model::RefreshModel& model, const LaplaceValues& h, const std::vector<double>& x);
+double bound_objective(const model::RefreshModel& model, const LaplaceValues& h,
+                       const std::vector<double>& x);
 RefreshOptimum refresh_lower_bound(const model::RefreshModel& model, const LaplaceValues& h);
 // The same optimum by the general root search even when a closed form exists (for checking).
-RefreshOptimum refresh_lower_bound_by_search(const model::RefreshModel& model, const LaplaceValues& h);
+RefreshOptimum refresh_lower_bound_by_search(const model::RefreshModel& model,
+                                             const LaplaceValues& h);
 
 // The objective of CLW (12) at x: the cost of the randomized policy with frequencies x
 // (CLW Lemma 4.1).
-double randomized_objective(const model::RefreshModel& model, const LaplaceValues& h, const std::vector<double>& x);
-RandomizedOptimum optimal_randomized_frequencies(const model::RefreshModel& model, const LaplaceValues& h);
+double randomized_objective(const model::RefreshModel& model, const LaplaceValues& h,
+                            const std::vector<double>& x);
+RandomizedOptimum optimal_randomized_frequencies(const model::RefreshModel& model,
+                                                 const LaplaceValues& h);
 
 // CLW Corollary 5.1: H(q), the limit of C(golden ratio) / C* for q = mu E[X] as N grows;
 // decreasing in q towards 1, at most 2 phi^2 / 5 < 1.05 (its value at q -> 0).

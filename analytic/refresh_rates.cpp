@@ -20,8 +20,8 @@ std::vector<double> laplace_transforms(const std::vector<model::LaplaceValue>& v
 
 double evenly_spaced_staleness(double y) {
   if (y >= 1.0) return 1.0 + std::expm1(-y) / y;
-  // Below 1 the series sum_{n >= 2} (-1)^n y^{n-1} / n!, whose terms shrink at once: 1 - (1 - e^{-y}) / y
-  // would lose all digits as y -> 0.
+  // Below 1 the series sum_{n >= 2} (-1)^n y^{n-1} / n!, whose terms shrink at once: 1 - (1 -
+  // e^{-y}) / y would lose all digits as y -> 0.
   double term = y / 2, sum = term;  // term = y^{n-1} / n!
   for (int n = 3; n < 22; ++n) {
     term *= y / n;
@@ -77,7 +77,8 @@ std::vector<double> randomized_obsolescence_rates(const model::RefreshModel& mod
                                                   const std::vector<model::LaplaceValue>& values,
                                                   const std::vector<double>& frequencies) {
   std::vector<double> rates(model.pages());
-  for (int i = 0; i < model.pages(); ++i) rates[i] = randomized_obsolescence_rate(values[i], frequencies[i]);
+  for (int i = 0; i < model.pages(); ++i)
+    rates[i] = randomized_obsolescence_rate(values[i], frequencies[i]);
   return rates;
 }
 

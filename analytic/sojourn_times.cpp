@@ -13,12 +13,12 @@ namespace {
 constexpr double kShortcutJumps = 1e5;
 // More terms than this would take minutes (a product with T each): refuse instead.
 constexpr double kMostJumps = 2e7;
-// Relative to the least likely fate, the mass below which a block of alpha P^n is dropped: each drop
-// changes a distribution function by at most this, relatively, and there are at most K - 1 of them,
-// far below the quantiles' 1e-10; the top blocks are most of each product's work.
+// Relative to the least likely fate, the mass below which a block of alpha P^n is dropped: each
+// drop changes a distribution function by at most this, relatively, and there are at most K - 1 of
+// them, far below the quantiles' 1e-10; the top blocks are most of each product's work.
 constexpr double kNegligibleMass = 1e-15;
-// The Poisson tail beyond the last term: each distribution function is then exact to this, relatively
-// (the terms of a fate sum to its probability).
+// The Poisson tail beyond the last term: each distribution function is then exact to this,
+// relatively (the terms of a fate sum to its probability).
 constexpr double kPoissonTail = 1e-17;
 
 // The number of terms n with P(Poisson(mean) > n) < kPoissonTail: from the mode up, until the tail
@@ -51,7 +51,8 @@ SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd star
 void SojournTimes::drop_negligible_blocks() const {
   for (; most_ahead_ >= 0; --most_ahead_) {
     // The blocks above were dropped already: only this one is summed.
-    auto block = power_.segment(chain_.waiting_offset(most_ahead_), chain_.subgenerator().block_size(most_ahead_));
+    auto block = power_.segment(chain_.waiting_offset(most_ahead_),
+                                chain_.subgenerator().block_size(most_ahead_));
     if (block.cwiseAbs().sum() >= negligible_) return;
     block.setZero();
   }
@@ -89,14 +90,18 @@ void SojournTimes::extend_terms(std::size_t count) const {
   if (product_.size() != power_.size()) product_.resize(power_.size());
   while (terms_[0].size() < count) {
     // alpha P^n is zero past the active blocks: every sum and update stops there.
-    const Eigen::Index active = most_ahead_ < chain_.max_pages_ahead() ? chain_.waiting_offset(most_ahead_ + 1) : power_.size();
+    const Eigen::Index active = most_ahead_ < chain_.max_pages_ahead()
+                                    ? chain_.waiting_offset(most_ahead_ + 1)
+                                    : power_.size();
     const double served = power_.head(m).dot(chain_.served_exit().head(m).transpose()) / q;
-    const double obsolete = power_.head(active).dot(chain_.obsolete_exit().head(active).transpose()) / q;
+    const double obsolete =
+        power_.head(active).dot(chain_.obsolete_exit().head(active).transpose()) / q;
     terms_[static_cast<int>(PageFate::kServed)].push_back(served);
     terms_[static_cast<int>(PageFate::kObsolete)].push_back(obsolete);
     terms_[static_cast<int>(PageFate::kAccepted)].push_back(served + obsolete);
     // alpha P^{n+1} with P = I + T/q.
-    chain_.subgenerator().left_multiply(power_.data(), product_.data(), most_ahead_, chain_.threads());
+    chain_.subgenerator().left_multiply(power_.data(), product_.data(), most_ahead_,
+                                        chain_.threads());
     power_.head(active) += product_.head(active) / q;
     drop_negligible_blocks();
   }
@@ -106,17 +111,20 @@ double SojournTimes::joint_cdf(PageFate fate, double x) const {
   if (x <= 0) return 0.0;
   const double mean_jumps = uniformisation_rate_ * x;
   // Far out, every page has left long before: once alpha P^n has lost all but 1e-17 of its mass
-  // (it is the chance of more than n jumps inside the system) and N(x) < n has a chance below 1e-30,
-  // the sum is P(fate) itself, and the Poisson sum of ~qx terms need not be formed.
+  // (it is the chance of more than n jumps inside the system) and N(x) < n has a chance below
+  // 1e-30, the sum is P(fate) itself, and the Poisson sum of ~qx terms need not be formed.
   const double spread = 12.0 * std::sqrt(mean_jumps) + 40.0;
   const std::size_t count = poisson_terms(mean_jumps);
   if (mean_jumps > kShortcutJumps) {
     const auto within = static_cast<std::size_t>(std::min(mean_jumps - spread, kMostJumps));
-    while (terms_[0].size() < within && power_.sum() > 1e-17) extend_terms(std::min(within, 2 * terms_[0].size() + 64));
-    if (power_.sum() <= 1e-17 && static_cast<double>(terms_[0].size()) < mean_jumps - spread) return probability(fate);
+    while (terms_[0].size() < within && power_.sum() > 1e-17)
+      extend_terms(std::min(within, 2 * terms_[0].size() + 64));
+    if (power_.sum() <= 1e-17 && static_cast<double>(terms_[0].size()) < mean_jumps - spread)
+      return probability(fate);
     if (mean_jumps > kMostJumps)
       throw std::invalid_argument(fmt::format(
-          "x = {:.6g} needs more than {:.0e} uniformisation terms and the sojourn has not ended by then", x, kMostJumps));
+          "x = {:.6g} needs more than {:.0e} uniformisation terms and the sojourn has not ended by then",
+          x, kMostJumps));
   }
   extend_terms(count);
   // sum_n P(N > n) term_n, with P(N > n) accumulated from the far tail for accuracy.

@@ -35,10 +35,14 @@ const std::vector<SolverRegistration>& registered_solvers() {
        },
        block_recursion_memory, takes_any_model},
       {Method::kQbd, "qbd", "section 6, single arrivals",
-       [](const SolveOptions&) -> std::unique_ptr<StationarySolver> { return std::make_unique<QbdSolver>(); },
+       [](const SolveOptions&) -> std::unique_ptr<StationarySolver> {
+         return std::make_unique<QbdSolver>();
+       },
        block_recursion_memory, [](const model::Model& m) { return QbdSolver::refusal(m); }},
       {Method::kSparseLu, "sparse-lu", "direct, small chains",
-       [](const SolveOptions&) -> std::unique_ptr<StationarySolver> { return std::make_unique<SparseLuSolver>(); },
+       [](const SolveOptions&) -> std::unique_ptr<StationarySolver> {
+         return std::make_unique<SparseLuSolver>();
+       },
        sparse_lu_memory, takes_any_model},
       {Method::kIterative, "iterative",
        "BiCGSTAB, the generator applied from its factors, never stored: K = 20 in well under a minute",

@@ -23,9 +23,9 @@ StateSpace::StateSpace(int capacity, int arrival_phases, int service_phases, int
 }
 
 StateSpace::StateSpace(const model::Model& model, int environment_phases)
-    : StateSpace(model.capacity, environment_phases > 0 ? environment_phases : model.arrivals.phases(),
-                 model.service.phases(),
-                 model.obsolescence ? model.obsolescence->phases() : 1) {}
+    : StateSpace(model.capacity,
+                 environment_phases > 0 ? environment_phases : model.arrivals.phases(),
+                 model.service.phases(), model.obsolescence ? model.obsolescence->phases() : 1) {}
 
 StateSpace::State StateSpace::state(Eigen::Index index) const {
   if (index < 0 || index >= size()) throw std::out_of_range("state index outside the state space");

@@ -1,7 +1,7 @@
 #pragma once
-// The states of the Markov chain xi_t = {i, nu, m, r^(1), ..., r^(i-1)} of section 3, numbered level
-// by level and lexicographically inside a level: arrival phase slowest, then service phase, then the
-// clock phases of the waiting pages from the head of the queue to its tail.
+// The states of the Markov chain xi_t = {i, nu, m, r^(1), ..., r^(i-1)} of section 3, numbered
+// level by level and lexicographically inside a level: arrival phase slowest, then service phase,
+// then the clock phases of the waiting pages from the head of the queue to its tail.
 #include <Eigen/Core>
 #include <vector>
 
@@ -15,7 +15,8 @@ class StateSpace {
   // Throws std::length_error beyond kMaxStates (see memory_estimate.hpp to refuse much earlier).
   StateSpace(int capacity, int arrival_phases, int service_phases, int clock_phases);
   // Pages that never expire carry a clock with one phase and no exit. `environment_phases`: the
-  // arrival component's size when a policy with memory adds the mode in force (controlled_arrivals.hpp).
+  // arrival component's size when a policy with memory adds the mode in force
+  // (controlled_arrivals.hpp).
   explicit StateSpace(const model::Model& model, int environment_phases = 0);
 
   int capacity() const { return capacity_; }
@@ -30,9 +31,9 @@ class StateSpace {
 
   struct State {
     int level = 0;
-    int arrival_phase = 0;            // of the environment (mode-major with memory)
-    int service_phase = 0;            // meaningless at level 0
-    std::vector<int> clock_phases;    // head of the queue first; size level-1 (0 at level 0)
+    int arrival_phase = 0;          // of the environment (mode-major with memory)
+    int service_phase = 0;          // meaningless at level 0
+    std::vector<int> clock_phases;  // head of the queue first; size level-1 (0 at level 0)
     bool operator==(const State&) const = default;
   };
   State state(Eigen::Index index) const;

@@ -13,8 +13,8 @@ namespace crawlq::analytic {
 std::string StationarySolver::refusal(const GeneratorBlocks&) const { return {}; }
 
 namespace {
-// ||p Q||_1 from Q's factors: the generator is never assembled for it, and the direct solvers, which
-// use the blocks, are checked by code that does not.
+// ||p Q||_1 from Q's factors: the generator is never assembled for it, and the direct solvers,
+// which use the blocks, are checked by code that does not.
 double residual(const GeneratorBlocks& blocks, const Eigen::VectorXd& p, int threads) {
   return GeneratorOperator(blocks.model(), blocks.arrivals()).apply(p, threads).lpNorm<1>();
 }
@@ -35,7 +35,8 @@ bool accept_stationary(Eigen::VectorXd& p, StationarySummary& summary) {
 }
 
 namespace {
-StationaryResult solve_once(const GeneratorBlocks& blocks, Method method, const SolveOptions& options) {
+StationaryResult solve_once(const GeneratorBlocks& blocks, Method method,
+                            const SolveOptions& options) {
   const auto solver = make_solver(method, blocks, options);
   if (const std::string why = solver->refusal(blocks); !why.empty())
     throw std::invalid_argument(fmt::format("method {}: {}", method_name(solver->method()), why));
@@ -57,7 +58,8 @@ Method direct_fallback(const model::Model& model) {
   return Method::kAuto;
 }
 
-StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method, const SolveOptions& options) {
+StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method,
+                                  const SolveOptions& options) {
   StationaryResult result = solve_once(blocks, method, options);
   const bool cancelled = options.stop && options.stop->load();
   if (method != Method::kAuto || result.summary.method != Method::kIterative ||
@@ -68,7 +70,8 @@ StationaryResult solve_stationary(const GeneratorBlocks& blocks, Method method, 
   const Method direct = direct_fallback(blocks.model());
   if (direct == Method::kAuto) return result;
   StationaryResult again = solve_once(blocks, direct, options);
-  again.summary.fallback = fmt::format("auto: {}; then {}", result.summary.message, method_name(direct));
+  again.summary.fallback =
+      fmt::format("auto: {}; then {}", result.summary.message, method_name(direct));
   again.summary.seconds += result.summary.seconds;
   return again;
 }

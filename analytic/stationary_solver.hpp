@@ -14,8 +14,8 @@ enum class Method {
   kAuto,            // picks one of the others by the chain's shape and size
   kBlockRecursion,  // section 3, steps 1-5
   kQbd,             // section 6: single arrivals only
-  kSparseLu,        // the assembled generator, UMFPACK's sparse LU (name kept from Eigen's SparseLU)
-  kIterative,       // BiCGSTAB, the generator applied from its factors (never stored)
+  kSparseLu,   // the assembled generator, UMFPACK's sparse LU (name kept from Eigen's SparseLU)
+  kIterative,  // BiCGSTAB, the generator applied from its factors (never stored)
 };
 
 enum class SolverStatus { kConverged, kFailed };
@@ -26,7 +26,7 @@ struct StationarySummary {
   double residual = 0.0;          // ||p Q||_1
   int iterations = 0;             // recursion steps or factorisations
   double seconds = 0.0;
-  std::string message;            // why it failed, or what to know
+  std::string message;  // why it failed, or what to know
   // Under auto, why the method that ran is not the one auto chose first (an iterative solve that
   // stopped unconverged); empty otherwise.
   std::string fallback;
@@ -61,7 +61,8 @@ struct SolveOptions {
   const Eigen::VectorXd* warm_start = nullptr;
   // Threads inside one solve (the iterative solver's operator); the result does not depend on it.
   int threads = 1;
-  // Set from another thread to stop a long (iterative) solve early; it comes back failed, "cancelled".
+  // Set from another thread to stop a long (iterative) solve early; it comes back failed,
+  // "cancelled".
   const std::atomic<bool>* stop = nullptr;
   Preconditioner preconditioner = Preconditioner::kLevelSweep;
   // The iterative solver's limit on BiCGSTAB iterations; 0: its own (IterativeOptions).

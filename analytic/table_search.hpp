@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "analytic/policy_evaluation.hpp"
-#include "analytic/work_meter.hpp"
 #include "analytic/policy_search.hpp"
+#include "analytic/work_meter.hpp"
 
 namespace crawlq::analytic {
 
@@ -25,19 +25,20 @@ struct TableClassSearch {
   bool exhaustive = false;               // every table solved: the class's optimum
   std::int64_t tables = 0;               // in the class (saturates at INT64_MAX)
   std::int64_t policies_solved = 0;
-  int moves = 0;                         // improving moves of the descent
+  int moves = 0;  // improving moves of the descent
 };
 
 // The policy of a table of `table_class` for `model` (entries by level, then column).
-model::ControlPolicy table_policy(TableClass table_class, const model::Model& model, const std::vector<int>& entries);
+model::ControlPolicy table_policy(TableClass table_class, const model::Model& model,
+                                  const std::vector<int>& entries);
 
 // `start`: the threshold (or any level) policy the descent starts from. Tables the exact engine
 // refuses (a memory table with several long runs) are passed over. Throws std::runtime_error when a
 // solve fails.
-// The tables one entry away from the current one are made as they are solved, never all held at once.
-// `meter`: charged with each round (policy_work each); nullptr: no bound.
+// The tables one entry away from the current one are made as they are solved, never all held at
+// once. `meter`: charged with each round (policy_work each); nullptr: no bound.
 TableClassSearch optimize_table_class(const PolicyEvaluator& evaluator, TableClass table_class,
-                                      const model::Policy& start, std::int64_t max_exhaustive, int threads,
-                                      WorkMeter* meter = nullptr);
+                                      const model::Policy& start, std::int64_t max_exhaustive,
+                                      int threads, WorkMeter* meter = nullptr);
 
 }  // namespace crawlq::analytic

@@ -10,9 +10,9 @@
 namespace crawlq::analytic {
 
 struct TableSummary {
-  std::vector<std::vector<int>> robots;     // [level][arrival phase]
-  std::vector<std::vector<double>> share;   // of the states (or of their probability) that agree
-  bool phase_aware() const;                 // every share is 1
+  std::vector<std::vector<int>> robots;    // [level][arrival phase]
+  std::vector<std::vector<double>> share;  // of the states (or of their probability) that agree
+  bool phase_aware() const;                // every share is 1
 };
 
 TableSummary summarize_table(const StateSpace& space, const std::vector<int>& robots, int modes,

@@ -1,7 +1,6 @@
 #include "analytic/tagged_page_chain.hpp"
 
 #include <Eigen/LU>
-
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -25,8 +24,8 @@ constexpr Eigen::Index kLargestDenseBlock = 64;
 }  // namespace
 
 // The diagonal blocks of shift I - T, factorised once for all the solves with that shift: the
-// in-service block shift I - S, and with j pages ahead shift I - (S (+) Gamma^(+)(j+1)) (the server,
-// their clocks and its own), solved through Schur forms beyond a few dozen states
+// in-service block shift I - S, and with j pages ahead shift I - (S (+) Gamma^(+)(j+1)) (the
+// server, their clocks and its own), solved through Schur forms beyond a few dozen states
 // (kronecker_sum_solver.hpp). Only read when solving, so two threads may share them.
 class TaggedPageChain::BlockSolvers {
  public:
@@ -34,8 +33,8 @@ class TaggedPageChain::BlockSolvers {
     const Eigen::MatrixXd& s = op.service();
     const Eigen::MatrixXd& clock = op.clock();
     in_service_.compute(shift * Eigen::MatrixXd::Identity(s.rows(), s.cols()) - s);
-    // The clocks' Kronecker sum grows by one clock a block; with one phase it stays 1 x 1, so a long
-    // buffer costs K, not K^2.
+    // The clocks' Kronecker sum grows by one clock a block; with one phase it stays 1 x 1, so a
+    // long buffer costs K, not K^2.
     Eigen::MatrixXd clocks = Eigen::MatrixXd::Zero(1, 1);
     for (int ahead = 0; ahead <= op.max_pages_ahead(); ++ahead) {
       if (op.block_size(ahead) > kLargestDenseBlock) {
@@ -77,17 +76,20 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
   obsolete_exit_ = Eigen::VectorXd::Zero(size());
   served_exit_.head(m) = Eigen::VectorXd(terms.s0());
   // Its own clock (the last) expiring ends the journey as obsolete.
-  const Eigen::VectorXd own_exit =
-      model.obsolescence ? Eigen::VectorXd(model.obsolescence->exit_rates()) : Eigen::VectorXd::Zero(1);
+  const Eigen::VectorXd own_exit = model.obsolescence
+                                       ? Eigen::VectorXd(model.obsolescence->exit_rates())
+                                       : Eigen::VectorXd::Zero(1);
   for (Eigen::Index i = waiting_offset(0); i < size(); ++i)
-    obsolete_exit_(i) = own_exit((i - waiting_offset(0)) % clock_phases_);  // each block is whole clock cycles
+    obsolete_exit_(i) =
+        own_exit((i - waiting_offset(0)) % clock_phases_);  // each block is whole clock cycles
   accepted_exit_ = served_exit_ + obsolete_exit_;
-  for (const Sparse& power : terms.gamma_powers(model.capacity)) gamma_powers_.push_back(Eigen::MatrixXd(power));
+  for (const Sparse& power : terms.gamma_powers(model.capacity))
+    gamma_powers_.push_back(Eigen::MatrixXd(power));
   max_exit_rate_ = std::max(0.0, -operator_.diagonal().minCoeff());
 
-  // -T is block lower-triangular in the pages ahead (nothing after the tagged page overtakes it), so
-  // its solves go block by block, each diagonal block directly: the whole chain at once fills in a
-  // sparse factorisation, and makes a Krylov method carry the coupling across K blocks.
+  // -T is block lower-triangular in the pages ahead (nothing after the tagged page overtakes it),
+  // so its solves go block by block, each diagonal block directly: the whole chain at once fills in
+  // a sparse factorisation, and makes a Krylov method carry the coupling across K blocks.
   const BlockSolvers solvers(operator_, 0.0);
   // The two fates are independent chains of solves: one thread each (the factorisations are only
   // read), and each vector is computed the same way whichever thread does it, or one thread both
@@ -108,7 +110,8 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
         moments_[static_cast<int>(PageFate::kObsolete)][k];
 }
 
-Eigen::VectorXd TaggedPageChain::solve_blocks(const BlockSolvers& solvers, const Eigen::VectorXd& rhs) const {
+Eigen::VectorXd TaggedPageChain::solve_blocks(const BlockSolvers& solvers,
+                                              const Eigen::VectorXd& rhs) const {
   Eigen::VectorXd x(size());
   x.head(service_phases_) = solvers.in_service(rhs.head(service_phases_));
   for (int ahead = 0; ahead <= max_pages_ahead(); ++ahead) {
@@ -126,9 +129,12 @@ Eigen::VectorXd TaggedPageChain::resolvent(const Eigen::VectorXd& rhs, double sh
 
 const Eigen::VectorXd& TaggedPageChain::exit(PageFate fate) const {
   switch (fate) {
-    case PageFate::kServed: return served_exit_;
-    case PageFate::kObsolete: return obsolete_exit_;
-    case PageFate::kAccepted: break;
+    case PageFate::kServed:
+      return served_exit_;
+    case PageFate::kObsolete:
+      return obsolete_exit_;
+    case PageFate::kAccepted:
+      break;
   }
   return accepted_exit_;
 }
@@ -146,7 +152,8 @@ Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& mod
   return start / offered;
 }
 
-Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& model, const std::vector<int>& robots,
+Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& model,
+                                                         const std::vector<int>& robots,
                                                          const StateSpace& space,
                                                          const Eigen::VectorXd& p) const {
   // Each state's arrivals are those of its own mode: the states of each mode in turn.
@@ -157,8 +164,9 @@ Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& mod
     for (Eigen::Index x = 0; x < p.size(); ++x)
       if (robots[static_cast<std::size_t>(x)] == r) share(x) = p(x);
     if (share.isZero(0)) continue;
-    offered += add_arrivals(model, ControlledArrivals(model, model::Policy::constant(r, model.modes(), model.capacity)),
-                            space, share, start);
+    offered += add_arrivals(
+        model, ControlledArrivals(model, model::Policy::constant(r, model.modes(), model.capacity)),
+        space, share, start);
   }
   return start / offered;
 }
@@ -171,7 +179,8 @@ double TaggedPageChain::add_arrivals(const model::Model& model, const Controlled
   const int capacity = model.capacity;
   const Eigen::Index w = space.arrival_phases();
   double offered = 0;
-  const auto kron_row = [](const Eigen::RowVectorXd& a, const Eigen::RowVectorXd& b) -> Eigen::RowVectorXd {
+  const auto kron_row = [](const Eigen::RowVectorXd& a,
+                           const Eigen::RowVectorXd& b) -> Eigen::RowVectorXd {
     return model::kron(a, b);
   };
 

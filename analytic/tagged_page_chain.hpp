@@ -6,8 +6,8 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "analytic/state_space.hpp"
 #include "analytic/controlled_arrivals.hpp"
+#include "analytic/state_space.hpp"
 #include "analytic/tagged_page_operator.hpp"
 #include "model/model.hpp"
 
@@ -21,7 +21,8 @@ class TaggedPageChain {
   explicit TaggedPageChain(const model::Model& model, int threads = 1);
 
   // Transient states: first the M in-service states, then for j = 0..K-2 the block of
-  // M R^{j+1} waiting states (service phase slowest, then clocks ahead from the head, own clock last).
+  // M R^{j+1} waiting states (service phase slowest, then clocks ahead from the head, own clock
+  // last).
   Eigen::Index size() const { return operator_.size(); }
   Eigen::Index waiting_offset(int pages_ahead) const { return operator_.offset(pages_ahead); }
   int max_pages_ahead() const { return operator_.max_pages_ahead(); }
@@ -32,7 +33,7 @@ class TaggedPageChain {
   // (shift I - T)^{-1} rhs, solved block by block from the server outwards (-T is block
   // lower-triangular in the pages ahead); shift 0 gives (-T)^{-1}.
   Eigen::VectorXd resolvent(const Eigen::VectorXd& rhs, double shift) const;
-  const Eigen::VectorXd& served_exit() const { return served_exit_; }    // service completion
+  const Eigen::VectorXd& served_exit() const { return served_exit_; }  // service completion
   const Eigen::VectorXd& obsolete_exit() const { return obsolete_exit_; }
   // Absorption rates into `fate` (accepted: either).
   const Eigen::VectorXd& exit(PageFate fate) const;
@@ -44,7 +45,8 @@ class TaggedPageChain {
 
   // Where an arriving page starts, weighted by the arrival-Palm probability of each arrival state,
   // position in the batch uniform; lost pages carry no weight, so the sum is 1 - P_loss.
-  Eigen::RowVectorXd arrival_distribution(const model::Model& model, const ControlledArrivals& arrivals,
+  Eigen::RowVectorXd arrival_distribution(const model::Model& model,
+                                          const ControlledArrivals& arrivals,
                                           const StateSpace& space, const Eigen::VectorXd& p) const;
   // The same for a full-state policy: robots[x] in state x of `space` (full_state_chain.hpp).
   Eigen::RowVectorXd arrival_distribution(const model::Model& model, const std::vector<int>& robots,
@@ -53,8 +55,9 @@ class TaggedPageChain {
  private:
   // Adds the unnormalised arrival weights of `p` (which need not sum to 1) into `start`; returns
   // the pages offered per unit time that `p` carries.
-  double add_arrivals(const model::Model& model, const ControlledArrivals& arrivals, const StateSpace& space,
-                      const Eigen::VectorXd& p, Eigen::RowVectorXd& start) const;
+  double add_arrivals(const model::Model& model, const ControlledArrivals& arrivals,
+                      const StateSpace& space, const Eigen::VectorXd& p,
+                      Eigen::RowVectorXd& start) const;
 
   class BlockSolvers;
   Eigen::VectorXd solve_blocks(const BlockSolvers& solvers, const Eigen::VectorXd& rhs) const;

@@ -17,10 +17,12 @@ TaggedPageOperator::TaggedPageOperator(const model::Model& model)
     : m_(model.service.phases()),
       r_(model.obsolescence ? model.obsolescence->phases() : 1),
       service_(model.service.subgenerator()),
-      clock_(model.obsolescence ? Eigen::MatrixXd(model.obsolescence->subgenerator()) : Eigen::MatrixXd::Zero(1, 1)),
+      clock_(model.obsolescence ? Eigen::MatrixXd(model.obsolescence->subgenerator())
+                                : Eigen::MatrixXd::Zero(1, 1)),
       service_exit_(model.service.exit_rates()),
       service_start_(model.service.initial().transpose()),
-      clock_exit_(model.obsolescence ? Eigen::VectorXd(model.obsolescence->exit_rates()) : Eigen::VectorXd::Zero(1)) {
+      clock_exit_(model.obsolescence ? Eigen::VectorXd(model.obsolescence->exit_rates())
+                                     : Eigen::VectorXd::Zero(1)) {
   offsets_ = {0, m_};
   Index per_server = 1;
   for (int ahead = 0; ahead + 2 <= model.capacity; ++ahead) {
@@ -36,13 +38,16 @@ TaggedPageOperator::TaggedPageOperator(const model::Model& model)
     for (Index c = 0; c < longer.size(); ++c) longer(c) = clocks(c / r_) + clock_(c % r_, c % r_);
     clocks = std::move(longer);
     for (int s = 0; s < m_; ++s)
-      diagonal_.segment(offset(ahead) + s * clocks.size(), clocks.size()) = service_(s, s) + clocks.array();
+      diagonal_.segment(offset(ahead) + s * clocks.size(), clocks.size()) =
+          service_(s, s) + clocks.array();
   }
 }
 
-void TaggedPageOperator::left_multiply(const double* x, double* y, int most_ahead, int threads) const {
+void TaggedPageOperator::left_multiply(const double* x, double* y, int most_ahead,
+                                       int threads) const {
   in_service_row(x, y, most_ahead >= 0);
-  const bool parallel = threads > 1 && most_ahead >= 0 && block_size(most_ahead) >= kTaggedParallelGrain;
+  const bool parallel =
+      threads > 1 && most_ahead >= 0 && block_size(most_ahead) >= kTaggedParallelGrain;
 #pragma omp parallel num_threads(threads) if (parallel)
   for (int ahead = 0; ahead <= most_ahead; ++ahead) {
     // A block's pieces write their own phase of it and of the block below (started one step
@@ -97,7 +102,8 @@ void TaggedPageOperator::waiting_piece(int ahead, int service, const double* x, 
   for (Index o = 0; o < per_server / r_; ++o)
     for (int from = 0; from < r_; ++from)
       for (int to = 0; to < r_; ++to)
-        if (to != from && clock_(from, to) != 0) ys[o * r_ + to] += clock_(from, to) * xs[o * r_ + from];
+        if (to != from && clock_(from, to) != 0)
+          ys[o * r_ + to] += clock_(from, to) * xs[o * r_ + from];
   if (ahead >= 1)
     ClockKernel(clock_, clock_exit_)
         .apply(xs, ys, y + offset(ahead - 1) + service * (per_server / r_), ahead, r_);
@@ -105,8 +111,8 @@ void TaggedPageOperator::waiting_piece(int ahead, int service, const double* x, 
 
 void TaggedPageOperator::add_leaving(int ahead, const double* x_below, double* r) const {
   const Index per_server = block_size(ahead) / m_, below = per_server / r_;
-  // The next page's service starts with beta: the states below weighted by it, whatever the server's
-  // phase was.
+  // The next page's service starts with beta: the states below weighted by it, whatever the
+  // server's phase was.
   Eigen::VectorXd started = Eigen::VectorXd::Zero(below);
   for (int to = 0; to < m_; ++to)
     started += service_start_(to) * Eigen::Map<const Eigen::VectorXd>(x_below + to * below, below);
@@ -114,7 +120,8 @@ void TaggedPageOperator::add_leaving(int ahead, const double* x_below, double* r
     double* rs = r + s * per_server;
     for (int head = 0; head < r_; ++head)
       Eigen::Map<Eigen::VectorXd>(rs + head * below, below) += service_exit_(s) * started;
-    if (ahead >= 1) ClockKernel(clock_, clock_exit_).gather_down(x_below + s * below, rs, ahead, r_);
+    if (ahead >= 1)
+      ClockKernel(clock_, clock_exit_).gather_down(x_below + s * below, rs, ahead, r_);
   }
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 // The tagged page's subgenerator T (section 5) applied from its small factors (S, S_0, beta, Gamma,
-// Gamma_0), never stored: stored, T holds about 30 entries a state, 0.75 GB at K = 20, while applied
-// from the factors its memory is the vectors. The layout is TaggedPageChain's: the M in-service
-// states, then for j = 0..K-2 pages ahead a block of M R^(j+1) states (service phase slowest, the
-// clocks of the pages ahead from the head, its own clock last).
+// Gamma_0), never stored: stored, T holds about 30 entries a state, 0.75 GB at K = 20, while
+// applied from the factors its memory is the vectors. The layout is TaggedPageChain's: the M
+// in-service states, then for j = 0..K-2 pages ahead a block of M R^(j+1) states (service phase
+// slowest, the clocks of the pages ahead from the head, its own clock last).
 #include <Eigen/Core>
 #include <vector>
 
@@ -25,7 +25,7 @@ class TaggedPageOperator {
   // The diagonal of T: minus each state's total outflow (to another state or absorbed).
   const Eigen::VectorXd& diagonal() const { return diagonal_; }
   const Eigen::MatrixXd& service() const { return service_; }  // S
-  const Eigen::MatrixXd& clock() const { return clock_; }      // Gamma (zero when pages never expire)
+  const Eigen::MatrixXd& clock() const { return clock_; }  // Gamma (zero when pages never expire)
 
   // y = x T, where x is zero beyond the block with `most_ahead` pages ahead (y is written up to
   // there). The service phases of a block are independent pieces, so `threads` never change a sum.
@@ -36,7 +36,8 @@ class TaggedPageOperator {
 
  private:
   void in_service_row(const double* x, double* y, bool with_block_above) const;
-  void waiting_piece(int ahead, int service, const double* x, double* y, bool with_block_above) const;
+  void waiting_piece(int ahead, int service, const double* x, double* y,
+                     bool with_block_above) const;
 
   int m_, r_;
   Eigen::MatrixXd service_, clock_;

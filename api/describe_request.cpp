@@ -13,7 +13,8 @@ namespace crawlq::api {
 namespace {
 
 // The law as the engines use it, whether the file wrote it out or by name.
-nlohmann::json phase_type_json(const model::PhaseType& ph, const char* initial_key, const char* matrix_key) {
+nlohmann::json phase_type_json(const model::PhaseType& ph, const char* initial_key,
+                               const char* matrix_key) {
   return {{"phases", ph.phases()},
           {"mean", ph.mean()},
           {"variance", ph.variance()},
@@ -59,16 +60,17 @@ nlohmann::json describe(const DescribeRequest& request) {
                      {"max_batch", b.max_batch()},
                      {"D", d}});
   }
-  nlohmann::json j{{"name", m.name},
-                   {"capacity", m.capacity},
-                   {"admission", m.admission == model::Admission::kPartial ? "partial" : "reject-batch"},
-                   {"arrival_phases", m.arrivals.phases()},
-                   {"modes", modes},
-                   {"service", phase_type_json(m.service, "beta", "S")},
-                   {"obsolescence",
-                    m.obsolescence ? phase_type_json(*m.obsolescence, "gamma", "Gamma") : nlohmann::json(nullptr)},
-                   {"states", states_json(m, states)},
-                   {"repairs", request.repairs}};
+  nlohmann::json j{
+      {"name", m.name},
+      {"capacity", m.capacity},
+      {"admission", m.admission == model::Admission::kPartial ? "partial" : "reject-batch"},
+      {"arrival_phases", m.arrivals.phases()},
+      {"modes", modes},
+      {"service", phase_type_json(m.service, "beta", "S")},
+      {"obsolescence", m.obsolescence ? phase_type_json(*m.obsolescence, "gamma", "Gamma")
+                                      : nlohmann::json(nullptr)},
+      {"states", states_json(m, states)},
+      {"repairs", request.repairs}};
   if (m.level_map()) j["policy"] = policy_json(*m.level_map());
   return j;
 }

@@ -87,10 +87,11 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
   if (request.method == "em") {
     // From the moments fit: its regimes' means (spread around the mean for more regimes, or for
     // none), its persistence, and the Erlang shape nearest its regimes' scv.
-    const int shape = request.phases ? std::clamp(*request.phases / request.regimes, 1, 50)
-                      : map.regime_scv >= 1
-                          ? 1
-                          : static_cast<int>(std::lround(std::clamp(1 / map.regime_scv, 1.0, 50.0)));
+    const int shape =
+        request.phases ? std::clamp(*request.phases / request.regimes, 1, 50)
+        : map.regime_scv >= 1
+            ? 1
+            : static_cast<int>(std::lround(std::clamp(1 / map.regime_scv, 1.0, 50.0)));
     const int n = request.regimes;
     std::vector<double> means;
     if (n == 2 && map.regime_means.size() == 2) {
@@ -187,10 +188,10 @@ nlohmann::json fit_law(const FitLawRequest& request) {
         throw model::InputError(
             fmt::format("every value is {}: a constant time is no phase-type law", *least));
       // Values too large or too small for their moments in a double: said before any method runs.
-      fit::require_time_scale(moments[0],
-                              std::isfinite(moments[2]) ? moments[1]
-                                                        : std::numeric_limits<double>::infinity(),
-                              "the sample");
+      fit::require_time_scale(
+          moments[0],
+          std::isfinite(moments[2]) ? moments[1] : std::numeric_limits<double>::infinity(),
+          "the sample");
     }
     if (request.method == "em") {
       em = fit::fit_hyperexponential_em(request.sample, request.phases);

@@ -2,7 +2,9 @@
 
 namespace crawlq::api {
 
-nlohmann::json interval_json(const sim::Interval& i) { return {{"mean", i.mean}, {"half_width", i.half_width}}; }
+nlohmann::json interval_json(const sim::Interval& i) {
+  return {{"mean", i.mean}, {"half_width", i.half_width}};
+}
 
 nlohmann::json intervals_json(const std::vector<sim::Interval>& intervals) {
   nlohmann::json list = nlohmann::json::array();
@@ -27,24 +29,25 @@ nlohmann::json policy_json(const model::Policy& policy) {
 }
 
 nlohmann::json control_policy_json(const model::ControlPolicy& policy) {
-  return std::visit(model::Overloaded{[](const model::Policy& levels) { return policy_json(levels); },
-                                      [](const model::PhaseAwarePolicy& table) {
-                                        return nlohmann::json{{"kind", "phase-aware"}, {"robots", table.robots}};
-                                      },
-                                      [](const model::HysteresisPolicy& h) {
-                                        return nlohmann::json{{"kind", "hysteresis"},
-                                                              {"high", h.high},
-                                                              {"low", h.low},
-                                                              {"switch_off", h.switch_off},
-                                                              {"switch_on", h.switch_on}};
-                                      },
-                                      [](const model::MemoryPolicy& memory) {
-                                        return nlohmann::json{{"kind", "memory"}, {"next", memory.next}};
-                                      },
-                                      [](const model::TablePolicy& table) {
-                                        return nlohmann::json{{"kind", "table"}, {"table", table.source}};
-                                      }},
-                    policy);
+  return std::visit(
+      model::Overloaded{[](const model::Policy& levels) { return policy_json(levels); },
+                        [](const model::PhaseAwarePolicy& table) {
+                          return nlohmann::json{{"kind", "phase-aware"}, {"robots", table.robots}};
+                        },
+                        [](const model::HysteresisPolicy& h) {
+                          return nlohmann::json{{"kind", "hysteresis"},
+                                                {"high", h.high},
+                                                {"low", h.low},
+                                                {"switch_off", h.switch_off},
+                                                {"switch_on", h.switch_on}};
+                        },
+                        [](const model::MemoryPolicy& memory) {
+                          return nlohmann::json{{"kind", "memory"}, {"next", memory.next}};
+                        },
+                        [](const model::TablePolicy& table) {
+                          return nlohmann::json{{"kind", "table"}, {"table", table.source}};
+                        }},
+      policy);
 }
 
 nlohmann::json evaluation_json(const analytic::PolicyEvaluation& e) {
@@ -67,17 +70,26 @@ nlohmann::json cost_json(const nlohmann::json& policy, double cost) {
 }
 }  // namespace
 
-nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost, const std::string& table_file) {
-  return std::visit(model::Overloaded{
-                        [&](const model::Policy& p) { return cost_json(policy_json(p), cost); },
-                        [&](const model::PhaseAwarePolicy& p) { return cost_json({{"phase_aware", p.robots}}, cost); },
-                        [&](const model::MemoryPolicy& p) { return cost_json({{"memory", p.next}}, cost); },
+nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost,
+                               const std::string& table_file) {
+  return std::visit(
+      model::Overloaded{[&](const model::Policy& p) { return cost_json(policy_json(p), cost); },
+                        [&](const model::PhaseAwarePolicy& p) {
+                          return cost_json({{"phase_aware", p.robots}}, cost);
+                        },
+                        [&](const model::MemoryPolicy& p) {
+                          return cost_json({{"memory", p.next}}, cost);
+                        },
                         [&](const model::TablePolicy&) {
                           return cost_json(
-                              {{"table", table_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(table_file)}}, cost);
+                              {{"table", table_file.empty() ? nlohmann::json(nullptr)
+                                                            : nlohmann::json(table_file)}},
+                              cost);
                         },
-                        [&](const model::HysteresisPolicy&) { return cost_json(control_policy_json(policy), cost); }},
-                    policy);
+                        [&](const model::HysteresisPolicy&) {
+                          return cost_json(control_policy_json(policy), cost);
+                        }},
+      policy);
 }
 
 }  // namespace crawlq::api

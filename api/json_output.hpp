@@ -14,13 +14,16 @@ namespace crawlq::api {
 nlohmann::json interval_json(const sim::Interval& interval);
 nlohmann::json intervals_json(const std::vector<sim::Interval>& intervals);
 inline nlohmann::json measure_json(double value) { return value; }
-inline nlohmann::json measure_json(const sim::Interval& interval) { return interval_json(interval); }
+inline nlohmann::json measure_json(const sim::Interval& interval) {
+  return interval_json(interval);
+}
 
 // Every measure of the list under its key (the lists of level and mode probabilities too, unless
 // `with_lists` is false), exact values as numbers and simulated ones as intervals.
 template <class T>
 void put_measures(nlohmann::json& j, const model::MeasureSet<T>& measures, bool with_lists = true) {
-  for (const auto& m : model::scalar_measures<T>()) j[std::string(m.name.key)] = measure_json(measures.*m.field);
+  for (const auto& m : model::scalar_measures<T>())
+    j[std::string(m.name.key)] = measure_json(measures.*m.field);
   if (!with_lists) return;
   for (const auto& m : model::list_measures<T>()) {
     nlohmann::json list = nlohmann::json::array();
@@ -42,6 +45,7 @@ nlohmann::json evaluation_json(const analytic::PolicyEvaluation& evaluation);
 
 // A class's best as optimize --json writes it: a policy object, {"phase_aware": [[...]]},
 // {"memory": [[...]]} or {"table": FILE or null}, with "cost".
-nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost, const std::string& table_file = "");
+nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost,
+                               const std::string& table_file = "");
 
 }  // namespace crawlq::api

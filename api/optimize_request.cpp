@@ -8,30 +8,37 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "analytic/memory_estimate.hpp"
+#include "analytic/table_summary.hpp"
 #include "api/json_output.hpp"
 #include "api/request_checks.hpp"
 #include "api/state_table.hpp"
-#include "validation/output_file.hpp"
-#include "analytic/memory_estimate.hpp"
-#include "analytic/table_summary.hpp"
 #include "model/input_error.hpp"
+#include "validation/output_file.hpp"
 
 namespace crawlq::api {
 
 const std::vector<PolicyClass>& policy_classes() {
-  static const std::vector<PolicyClass> all{PolicyClass::kThresholds, PolicyClass::kLevels, PolicyClass::kPhaseAware,
-                                            PolicyClass::kMemory,     PolicyClass::kMarkov, PolicyClass::kAll};
+  static const std::vector<PolicyClass> all{PolicyClass::kThresholds, PolicyClass::kLevels,
+                                            PolicyClass::kPhaseAware, PolicyClass::kMemory,
+                                            PolicyClass::kMarkov,     PolicyClass::kAll};
   return all;
 }
 
 const char* policy_class_name(PolicyClass policy_class) {
   switch (policy_class) {
-    case PolicyClass::kThresholds: return "thresholds";
-    case PolicyClass::kLevels: return "levels";
-    case PolicyClass::kPhaseAware: return "phase-aware";
-    case PolicyClass::kMemory: return "memory";
-    case PolicyClass::kMarkov: return "markov";
-    case PolicyClass::kAll: return "all";
+    case PolicyClass::kThresholds:
+      return "thresholds";
+    case PolicyClass::kLevels:
+      return "levels";
+    case PolicyClass::kPhaseAware:
+      return "phase-aware";
+    case PolicyClass::kMemory:
+      return "memory";
+    case PolicyClass::kMarkov:
+      return "markov";
+    case PolicyClass::kAll:
+      return "all";
   }
   return "?";
 }
@@ -49,22 +56,27 @@ PolicyClass parse_policy_class(const std::string& name, Caller caller) {
 bool OptimizeRequest::is_valid(std::string* why) const {
   std::string problem;
   const std::string local = field_given(caller, Field::kSearch, "local");
-  const auto class_given = [this](PolicyClass c) { return field_given(caller, Field::kClass, policy_class_name(c)); };
+  const auto class_given = [this](PolicyClass c) {
+    return field_given(caller, Field::kClass, policy_class_name(c));
+  };
   if (policy_class == PolicyClass::kLevels && search == analytic::Search::kLocal)
     problem = fmt::format("{}: searches the threshold class only; {} enumerates every map", local,
                           class_given(PolicyClass::kLevels));
   else if (search == analytic::Search::kLocal && policy_class != PolicyClass::kThresholds &&
            policy_class != PolicyClass::kAll && policy_class != PolicyClass::kMarkov)
-    problem = fmt::format("{}: chooses how the threshold class is searched; {} searches its own way", local,
-                          class_given(policy_class));
+    problem =
+        fmt::format("{}: chooses how the threshold class is searched; {} searches its own way",
+                    local, class_given(policy_class));
   else if (!export_policy.empty() && policy_class == PolicyClass::kAll)
     problem = fmt::format("{}: {} finds one best policy per class; export one class's best",
-                          field_given(caller, Field::kExportPolicy, export_policy), class_given(PolicyClass::kAll));
+                          field_given(caller, Field::kExportPolicy, export_policy),
+                          class_given(PolicyClass::kAll));
   else if (starts < 0)
     problem = fmt::format("{}: {} is negative (give a count of grid vectors, 0 for all)",
                           field_name(caller, Field::kStarts), starts);
   else if (threads < 0)
-    problem = fmt::format("{}: {}: must be 0 (all cores) or more", field_name(caller, Field::kThreads), threads);
+    problem = fmt::format("{}: {}: must be 0 (all cores) or more",
+                          field_name(caller, Field::kThreads), threads);
   return model::valid_unless(std::move(problem), why);
 }
 
@@ -77,38 +89,47 @@ void export_policy(const OptimizeRequest& request, const model::ControlPolicy& p
   const std::string label = "--export-policy " + request.export_policy;
   if (const auto* table = std::get_if<model::TablePolicy>(&policy)) {
     write_state_table(request.export_policy, label, analytic::StateSpace(request.model), "robots",
-                      [table](Eigen::Index x) { return std::to_string(table->robots[static_cast<std::size_t>(x)]); });
+                      [table](Eigen::Index x) {
+                        return std::to_string(table->robots[static_cast<std::size_t>(x)]);
+                      });
     return;
   }
   const auto rows = [](const std::vector<std::vector<int>>& table) {
     std::string text = "[";
-    for (std::size_t i = 0; i < table.size(); ++i) text += fmt::format("{}[{}]", i ? ", " : "", fmt::join(table[i], ", "));
+    for (std::size_t i = 0; i < table.size(); ++i)
+      text += fmt::format("{}[{}]", i ? ", " : "", fmt::join(table[i], ", "));
     return text + "]";
   };
   const std::string section = std::visit(
       model::Overloaded{
           [](const model::Policy& p) {
-            if (const auto t = p.thresholds()) return fmt::format("  thresholds: [{}]\n", fmt::join(*t, ", "));
+            if (const auto t = p.thresholds())
+              return fmt::format("  thresholds: [{}]\n", fmt::join(*t, ", "));
             return fmt::format("  levels: [{}]\n", fmt::join(p.levels(), ", "));
           },
-          [&](const model::PhaseAwarePolicy& p) { return fmt::format("  phase-aware: {}\n", rows(p.robots)); },
+          [&](const model::PhaseAwarePolicy& p) {
+            return fmt::format("  phase-aware: {}\n", rows(p.robots));
+          },
           [&](const model::MemoryPolicy& p) { return fmt::format("  memory: {}\n", rows(p.next)); },
           [](const model::HysteresisPolicy& h) {
-            return fmt::format("  hysteresis: {{high: {}, low: {}, switch_off: {}, switch_on: {}}}\n", h.high, h.low,
-                               h.switch_off, h.switch_on);
+            return fmt::format(
+                "  hysteresis: {{high: {}, low: {}, switch_off: {}, switch_on: {}}}\n", h.high,
+                h.low, h.switch_off, h.switch_on);
           },
           [](const model::TablePolicy&) { return std::string(); }},
       policy);
-  validation::write_whole_file(request.export_policy,
-                               fmt::format("# The best policy of `crawlq optimize {} --class {}`; give it as --policy {}\n"
-                                           "policy:\n{}",
-                                           request.source, policy_class_name(request.policy_class),
-                                           request.export_policy, section),
-                               label);
+  validation::write_whole_file(
+      request.export_policy,
+      fmt::format("# The best policy of `crawlq optimize {} --class {}`; give it as --policy {}\n"
+                  "policy:\n{}",
+                  request.source, policy_class_name(request.policy_class), request.export_policy,
+                  section),
+      label);
 }
 
 analytic::TableClass table_class_of(PolicyClass c) {
-  return c == PolicyClass::kMemory ? analytic::TableClass::kMemory : analytic::TableClass::kPhaseAware;
+  return c == PolicyClass::kMemory ? analytic::TableClass::kMemory
+                                   : analytic::TableClass::kPhaseAware;
 }
 
 nlohmann::json table_best_json(const analytic::TableClassSearch& search) {
@@ -119,14 +140,15 @@ nlohmann::json table_best_json(const analytic::TableClassSearch& search) {
 
 namespace {
 
-// Refuses, before the evaluator is built, a search whose least work (search_work.hpp) is beyond what
-// one request may take, naming its count: the same check for every front end.
+// Refuses, before the evaluator is built, a search whose least work (search_work.hpp) is beyond
+// what one request may take, naming its count: the same check for every front end.
 void require_optimize_fits(const OptimizeRequest& request, const model::Model& searched) {
   const int n = searched.modes(), capacity = searched.capacity;
   switch (request.policy_class) {
     case PolicyClass::kThresholds: {
       const analytic::Search search = analytic::choose_search(request.search, searched);
-      const analytic::SearchWork local = analytic::least_threshold_work(searched, analytic::Search::kLocal);
+      const analytic::SearchWork local =
+          analytic::least_threshold_work(searched, analytic::Search::kLocal);
       const std::string advice =
           local_search_advice(request.caller, search == analytic::Search::kExhaustive, local);
       require_search_fits(
@@ -134,26 +156,31 @@ void require_optimize_fits(const OptimizeRequest& request, const model::Model& s
           fmt::format("{} {}{}", field_given(request.caller, Field::kClass, "thresholds"),
                       field_given(request.caller, Field::kSearch, analytic::search_name(search)),
                       request.search == analytic::Search::kAuto ? " (auto)" : ""),
-          [&](const model::Model& m) { return analytic::least_threshold_work(m, request.search); }, advice);
+          [&](const model::Model& m) { return analytic::least_threshold_work(m, request.search); },
+          advice);
       return;
     }
     case PolicyClass::kLevels: {
       // More maps than --max-maps: optimize_levels refuses them by their count before building any.
-      if (const auto maps = analytic::level_map_count(n, capacity); !maps || *maps > request.max_maps) return;
-      const analytic::SearchWork thresholds = analytic::least_threshold_work(searched, analytic::Search::kAuto);
-      require_search_fits(
-          searched, request.source, field_given(request.caller, Field::kClass, "levels"), analytic::level_map_work,
-          thresholds.work <= analytic::kMostSearchWork
-              ? "give " + field_given(request.caller, Field::kClass, "thresholds")
-              : "");
+      if (const auto maps = analytic::level_map_count(n, capacity);
+          !maps || *maps > request.max_maps)
+        return;
+      const analytic::SearchWork thresholds =
+          analytic::least_threshold_work(searched, analytic::Search::kAuto);
+      require_search_fits(searched, request.source,
+                          field_given(request.caller, Field::kClass, "levels"),
+                          analytic::level_map_work,
+                          thresholds.work <= analytic::kMostSearchWork
+                              ? "give " + field_given(request.caller, Field::kClass, "thresholds")
+                              : "");
       return;
     }
     case PolicyClass::kPhaseAware:
     case PolicyClass::kMemory:
     case PolicyClass::kMarkov:
     case PolicyClass::kAll:
-      require_class_search_fits(searched, request.source, policy_class_name(request.policy_class), request.search,
-                                request.max_maps, request.caller);
+      require_class_search_fits(searched, request.source, policy_class_name(request.policy_class),
+                                request.search, request.max_maps, request.caller);
       return;
   }
 }
@@ -167,8 +194,9 @@ analytic::MemoryEstimate check(const OptimizeRequest& request) {
   require_exact_engine_fits(searched, request.source, request.method, request.caller);
   analytic::MemoryEstimate need = analytic::estimate_memory(searched);
   if (request.policy_class == PolicyClass::kMarkov || request.policy_class == PolicyClass::kAll) {
-    require_markov_control_fits(searched, request.source,
-                                field_given(request.caller, Field::kClass, policy_class_name(request.policy_class)));
+    require_markov_control_fits(
+        searched, request.source,
+        field_given(request.caller, Field::kClass, policy_class_name(request.policy_class)));
     need.bytes = std::max(need.bytes, analytic::markov_control_memory(searched).bytes);
   }
   require_optimize_fits(request, searched);
@@ -182,10 +210,13 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
   const analytic::PolicyEvaluator evaluator(request.model, request.method, 1, cancel);
   const auto start = std::chrono::steady_clock::now();
   auto search = [&]() -> decltype(OptimizeResult::search) {
-    if (request.policy_class == PolicyClass::kPhaseAware || request.policy_class == PolicyClass::kMemory) {
+    if (request.policy_class == PolicyClass::kPhaseAware ||
+        request.policy_class == PolicyClass::kMemory) {
       analytic::TableClassSearch search = analytic::optimize_table_class(
           evaluator, table_class_of(request.policy_class),
-          analytic::best_threshold(evaluator, request.search, request.threads, request.starts, &meter).policy,
+          analytic::best_threshold(evaluator, request.search, request.threads, request.starts,
+                                   &meter)
+              .policy,
           analytic::kExhaustiveTables, request.threads, &meter);
       export_policy(request, search.best->policy);
       return search;
@@ -198,15 +229,19 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
                                                    .progress = request.progress,
                                                    .meter = &meter});
     if (request.policy_class == PolicyClass::kMarkov) {
-      analytic::MarkovSearch markov = analytic::optimize_markov_policies(
-          evaluator, {.threads = request.threads, .search = request.search, .starts = request.starts,
-                      .progress = request.progress, .meter = &meter});
+      analytic::MarkovSearch markov =
+          analytic::optimize_markov_policies(evaluator, {.threads = request.threads,
+                                                         .search = request.search,
+                                                         .starts = request.starts,
+                                                         .progress = request.progress,
+                                                         .meter = &meter});
       export_policy(request, markov.best->policy);
       return markov;
     }
     if (request.policy_class == PolicyClass::kLevels) {
       try {
-        analytic::LevelSearch levels = analytic::optimize_levels(evaluator, request.max_maps, request.threads);
+        analytic::LevelSearch levels =
+            analytic::optimize_levels(evaluator, request.max_maps, request.threads);
         export_policy(request, levels.best.policy);
         return levels;
       } catch (const std::invalid_argument& e) {
@@ -216,7 +251,8 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
     const analytic::ThresholdSearchOptions options{
         .threads = request.threads, .warm_start = false, .starts = request.starts, .meter = &meter};
     if (analytic::choose_search(request.search, request.model) == analytic::Search::kLocal) {
-      analytic::LocalThresholdSearch local = analytic::optimize_thresholds_locally(evaluator, options);
+      analytic::LocalThresholdSearch local =
+          analytic::optimize_thresholds_locally(evaluator, options);
       export_policy(request, local.best.policy);
       return local;
     }
@@ -225,13 +261,15 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
     return thresholds;
   };
   try {
-    OptimizeResult result{.search = search(),
-                          .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+    OptimizeResult result{
+        .search = search(),
+        .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
     return result;
   } catch (const analytic::SearchBeyondBudget& e) {
-    throw model::InputError(fmt::format("{}: {}: {}; lower the capacity", request.source,
-                                        field_given(request.caller, Field::kClass, policy_class_name(request.policy_class)),
-                                        e.what()));
+    throw model::InputError(fmt::format(
+        "{}: {}: {}; lower the capacity", request.source,
+        field_given(request.caller, Field::kClass, policy_class_name(request.policy_class)),
+        e.what()));
   } catch (const analytic::StationaryFailure& e) {
     if (cancel && *cancel) throw Cancelled();
     model::Model searched = request.model;
@@ -248,19 +286,22 @@ nlohmann::json best_json(const analytic::PolicyCost& best) {
   return j;
 }
 
-nlohmann::json markov_json(const OptimizeRequest& request, const analytic::MarkovSearch& search, double seconds) {
+nlohmann::json markov_json(const OptimizeRequest& request, const analytic::MarkovSearch& search,
+                           double seconds) {
   const analytic::PolicyEvaluation& best = *search.best;
   const auto& table = std::get<model::TablePolicy>(best.policy);
   const analytic::TableSummary summary =
-      analytic::summarize_table(analytic::StateSpace(request.model), table.robots, request.model.modes(),
-                                &best.stationary.probabilities);
+      analytic::summarize_table(analytic::StateSpace(request.model), table.robots,
+                                request.model.modes(), &best.stationary.probabilities);
   const double threshold_cost = search.threshold_best.cost;
   nlohmann::json j{
       {"class", "markov"},
       {"optimality", search.global ? "global" : "heuristic"},
       {"best",
        {{"cost", best.measures.cost},
-        {"policy", {{"table", request.export_policy.empty() ? nlohmann::json(nullptr) : nlohmann::json(request.export_policy)}}},
+        {"policy",
+         {{"table", request.export_policy.empty() ? nlohmann::json(nullptr)
+                                                  : nlohmann::json(request.export_policy)}}},
         // The robots most of each level and arrival phase's probability sees, and that share.
         {"by_level_and_phase", {{"robots", summary.robots}, {"share", summary.share}}}}},
       {"threshold_best", best_json(search.threshold_best)},
@@ -272,10 +313,12 @@ nlohmann::json markov_json(const OptimizeRequest& request, const analytic::Marko
       {"seconds", seconds}};
   put_measures(j["best"]["measures"], best.measures);
   if (!search.global) {
-    j["stand_in_holding"] = std::isnan(search.stand_in_holding) ? nlohmann::json(nullptr)
-                                                                 : nlohmann::json(search.stand_in_holding);
+    j["stand_in_holding"] = std::isnan(search.stand_in_holding)
+                                ? nlohmann::json(nullptr)
+                                : nlohmann::json(search.stand_in_holding);
     nlohmann::json tried = nlohmann::json::array();
-    for (const auto& [holding, cost] : search.tried) tried.push_back({{"holding", holding}, {"cost", cost}});
+    for (const auto& [holding, cost] : search.tried)
+      tried.push_back({{"holding", holding}, {"cost", cost}});
     j["candidates"] = tried;
   }
   return j;
@@ -306,7 +349,8 @@ nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& res
           },
           [&](const analytic::LocalThresholdSearch& search) {
             // No by_modes: the search never meets most mode sets' best (interface.md's key is left
-            // out, as with --class levels, rather than filled with what the search happened to visit).
+            // out, as with --class levels, rather than filled with what the search happened to
+            // visit).
             return nlohmann::json{{"best", best_json(search.best)},
                                   {"constant", search.constant},
                                   {"search", "local"},
@@ -320,7 +364,8 @@ nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& res
                                   {"seconds", result.seconds}};
           },
           [&](const analytic::LevelSearch& search) {
-            const bool threshold_is_best = search.best_threshold && search.best_threshold->cost <= search.best.cost;
+            const bool threshold_is_best =
+                search.best_threshold && search.best_threshold->cost <= search.best.cost;
             nlohmann::json j{{"best", best_json(search.best)},
                              {"threshold_is_best", threshold_is_best},
                              {"search", "exhaustive"},
@@ -329,7 +374,9 @@ nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& res
             if (search.best_threshold) j["best_threshold"] = best_json(*search.best_threshold);
             return j;
           },
-          [&](const analytic::MarkovSearch& search) { return markov_json(request, search, result.seconds); },
+          [&](const analytic::MarkovSearch& search) {
+            return markov_json(request, search, result.seconds);
+          },
           [&](const analytic::TableClassSearch& search) {
             return nlohmann::json{{"class", policy_class_name(request.policy_class)},
                                   {"best", table_best_json(search)},
@@ -344,18 +391,21 @@ nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& res
             const double optimum = comparison.optimum();
             nlohmann::json rows = nlohmann::json::array();
             for (const auto& row : comparison.rows)
-              rows.push_back({{"class", row.name},
-                              {"cost", row.cost},
-                              {"excess", analytic::excess(row.cost, optimum)},
-                              {"relative_excess", optimum != 0 ? analytic::excess(row.cost, optimum) / optimum : 0.0},
-                              {"optimality", row.optimality},
-                              {"policy", class_best_json(row.policy, row.cost, request.export_policy)}});
-            return nlohmann::json{{"class", "all"},
-                                  {"rows", rows},
-                                  {"optimum", optimum},
-                                  {"optimality", comparison.markov->global ? "global" : "heuristic"},
-                                  {"lower_bound", comparison.markov->lower_bound},
-                                  {"seconds", result.seconds}};
+              rows.push_back(
+                  {{"class", row.name},
+                   {"cost", row.cost},
+                   {"excess", analytic::excess(row.cost, optimum)},
+                   {"relative_excess",
+                    optimum != 0 ? analytic::excess(row.cost, optimum) / optimum : 0.0},
+                   {"optimality", row.optimality},
+                   {"policy", class_best_json(row.policy, row.cost, request.export_policy)}});
+            return nlohmann::json{
+                {"class", "all"},
+                {"rows", rows},
+                {"optimum", optimum},
+                {"optimality", comparison.markov->global ? "global" : "heuristic"},
+                {"lower_bound", comparison.markov->lower_bound},
+                {"seconds", result.seconds}};
           }},
       result.search);
 }

@@ -3,8 +3,8 @@
 // with the JSON of `crawlq optimize --json`.
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -12,8 +12,8 @@
 #include "analytic/class_comparison.hpp"
 #include "analytic/markov_search.hpp"
 #include "analytic/policy_search.hpp"
-#include "analytic/table_search.hpp"
 #include "analytic/stationary_solver.hpp"
+#include "analytic/table_search.hpp"
 #include "api/solve_request.hpp"
 #include "model/model.hpp"
 
@@ -28,16 +28,17 @@ struct OptimizeRequest {
   std::string source;  // what messages call the model: its file's name
   model::Model model;
   PolicyClass policy_class = PolicyClass::kThresholds;
-  analytic::Search search = analytic::Search::kAuto;  // the thresholds class: exhaustive, local, or by size
+  analytic::Search search =
+      analytic::Search::kAuto;  // the thresholds class: exhaustive, local, or by size
   analytic::Method method = analytic::Method::kAuto;
   std::int64_t max_maps = 1'000'000;  // the levels class refuses to enumerate more
   int threads = 0;                    // policies solved side by side; 0: every core
   int starts = 1;                     // local search: descents from this many grid vectors (0: all)
-  // Where the best policy is written in a form solve reads back (markov: the table as CSV, named in a
-  // scenario's `policy: {table: FILE}`); empty: not written.
+  // Where the best policy is written in a form solve reads back (markov: the table as CSV, named in
+  // a scenario's `policy: {table: FILE}`); empty: not written.
   std::string export_policy = {};
   std::function<void(const std::string&)> progress = {};  // a line per stage of a long search
-  Caller caller = Caller::kCommandLine;              // whose words the messages use
+  Caller caller = Caller::kCommandLine;                   // whose words the messages use
 
   // False with `why` naming the field (in the caller's words) and its value.
   bool is_valid(std::string* why) const;
@@ -57,8 +58,8 @@ struct OptimizeResult {
 
 // Checks first what every front end needs (require_exact_engine_fits, require_markov_control_fits,
 // and the search's least work against analytic::kMostSearchWork, search_work.hpp), then searches.
-// Throws model::InputError naming the source when the request is not valid, does not fit, its search
-// would pass the budget (counted before it starts and as it goes) or a policy's solve stops
+// Throws model::InputError naming the source when the request is not valid, does not fit, its
+// search would pass the budget (counted before it starts and as it goes) or a policy's solve stops
 // unconverged (naming the --method that answers); std::runtime_error when policy iteration fails;
 // analytic::Cancelled soon after `cancel` is set.
 OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* cancel = nullptr);

@@ -14,7 +14,9 @@ namespace crawlq::api {
 namespace {
 
 // Each page read about 2000 times per replication: r_i is then known to a few per cent or better.
-double default_horizon(const model::RefreshModel& m) { return 2000.0 * m.pages() * m.access_time.mean(); }
+double default_horizon(const model::RefreshModel& m) {
+  return 2000.0 * m.pages() * m.access_time.mean();
+}
 
 // Reads one command may simulate: 15 to 55 million a second on one core (benchmarks/refresh_speed),
 // so at most a few minutes; beyond that a run looks like a hang.
@@ -25,39 +27,47 @@ double available_bytes() { return 0.8 * analytic::physical_memory_bytes(); }
 
 double checked_horizon(const model::RefreshModel& m, const RefreshRequest& o) {
   if (o.horizon && (!std::isfinite(*o.horizon) || *o.horizon <= 0))
-    throw model::InputError(fmt::format("--horizon: {}: must be a finite positive time", *o.horizon));
+    throw model::InputError(
+        fmt::format("--horizon: {}: must be a finite positive time", *o.horizon));
   const double horizon = o.horizon.value_or(default_horizon(m));
   if (!std::isfinite(horizon * 1.05))
-    throw model::InputError(fmt::format("--horizon: the default 2000 N E[X] for {} pages of E[X] = {} is beyond the largest "
-                                 "double; give a horizon",
-                                 m.pages(), m.access_time.mean()));
+    throw model::InputError(fmt::format(
+        "--horizon: the default 2000 N E[X] for {} pages of E[X] = {} is beyond the largest "
+        "double; give a horizon",
+        m.pages(), m.access_time.mean()));
   return horizon;
 }
 
 // The reads and the memory the run will take, against kReadBudget and the machine: a horizon too
 // long for even 2 replications is the horizon's fault, otherwise the number of replications is.
-void require_simulation_fits(const sim::RefreshSimulationNeed& need, const RefreshRequest& o, double horizon) {
+void require_simulation_fits(const sim::RefreshSimulationNeed& need, const RefreshRequest& o,
+                             double horizon) {
   const double per_replication = need.reads_per_replication;
   if (need.reads(2) > kReadBudget) {
     const double largest = (kReadBudget / 2 - 1) * (horizon / (per_replication - 1));
     throw model::InputError(fmt::format(
         "--horizon: {}{}: about {:.3g} reads per replication, more than the {:.3g} reads this command simulates "
         "even for 2 replications; the largest horizon allowed is {:.6g}",
-        horizon, o.horizon ? "" : " (the default, 2000 N E[X])", per_replication, kReadBudget, largest));
+        horizon, o.horizon ? "" : " (the default, 2000 N E[X])", per_replication, kReadBudget,
+        largest));
   }
   const double by_time = std::floor(kReadBudget / per_replication);
-  const double by_memory = std::floor((available_bytes() - need.fixed_bytes) / need.bytes_per_replication);
+  const double by_memory =
+      std::floor((available_bytes() - need.fixed_bytes) / need.bytes_per_replication);
   const double largest = std::min(by_time, by_memory);
   if (o.replications <= largest) return;
   throw model::InputError(fmt::format(
       "--replications: {}: needs about {:.3g} reads and {:.3g} GiB, more than the {:.3g} reads this command simulates "
       "and the {:.3g} GiB this machine can give; the largest allowed is {}",
-      o.replications, need.reads(o.replications), need.bytes(o.replications) / (1 << 30), kReadBudget,
-      available_bytes() / (1 << 30), largest < 2 ? "none: even 2 do not fit" : fmt::format("{:.0f}", largest)));
+      o.replications, need.reads(o.replications), need.bytes(o.replications) / (1 << 30),
+      kReadBudget, available_bytes() / (1 << 30),
+      largest < 2 ? "none: even 2 do not fit" : fmt::format("{:.0f}", largest)));
 }
 
-sim::RefreshSimulationResult run_simulation(const model::RefreshModel& m, const analytic::RefreshAnalysis& a,
-                                            const RefreshRequest& o, sim::RefreshSimulationPlan& plan) {
+sim::RefreshSimulationResult run_simulation(const model::RefreshModel& m,
+                                            const analytic::RefreshAnalysis& a,
+                                            const RefreshRequest& o,
+                                            sim::RefreshSimulationPlan& plan) {
   plan.seed = o.seed;
   plan.replications = o.replications;
   plan.horizon = checked_horizon(m, o);
@@ -66,7 +76,8 @@ sim::RefreshSimulationResult run_simulation(const model::RefreshModel& m, const 
   sim::AccessOrder order = m.policy.kind == model::RefreshPolicyKind::kRandomized
                                ? sim::AccessOrder(sim::RandomizedOrder{a.frequencies})
                                : sim::AccessOrder(sim::CyclicOrder{a.cycle});
-  require_simulation_fits(sim::estimate_refresh_simulation(m, order, plan.horizon, plan.warmup), o, plan.horizon);
+  require_simulation_fits(sim::estimate_refresh_simulation(m, order, plan.horizon, plan.warmup), o,
+                          plan.horizon);
   return sim::simulate_refresh(m, order, plan);
 }
 
@@ -74,9 +85,12 @@ sim::RefreshSimulationResult run_simulation(const model::RefreshModel& m, const 
 
 const char* refresh_kind_name(model::RefreshPolicyKind kind) {
   switch (kind) {
-    case model::RefreshPolicyKind::kRandomized: return "randomized";
-    case model::RefreshPolicyKind::kCyclic: return "cyclic";
-    case model::RefreshPolicyKind::kGoldenRatio: return "golden-ratio";
+    case model::RefreshPolicyKind::kRandomized:
+      return "randomized";
+    case model::RefreshPolicyKind::kCyclic:
+      return "cyclic";
+    case model::RefreshPolicyKind::kGoldenRatio:
+      return "golden-ratio";
   }
   return "";
 }
@@ -130,20 +144,17 @@ nlohmann::json to_json(const RefreshRequest& request, const RefreshResult& resul
   }
   if (!a.cycle_counts.empty()) j["policy"]["cycle_counts"] = a.cycle_counts;
   if (m.weights_proportional_to_rates())
-    j["golden_ratio_limit"] = {{"q", a.change_per_read},
-                               {"ratio", a.golden_ratio_limit},
-                               {"two_phi_squared_over_five", analytic::two_phi_squared_over_five()}};
+    j["golden_ratio_limit"] = {
+        {"q", a.change_per_read},
+        {"ratio", a.golden_ratio_limit},
+        {"two_phi_squared_over_five", analytic::two_phi_squared_over_five()}};
   if (simulated) {
     nlohmann::json rates = nlohmann::json::array();
     for (const auto& r : simulated->obsolescence_rates) rates.push_back(interval_json(r));
-    j["simulated"] = {{"obsolescence_rates", rates},
-                      {"cost", interval_json(simulated->cost)},
-                      {"replications", plan.replications},
-                      {"seed", plan.seed},
-                      {"horizon", plan.horizon},
-                      {"warmup", plan.warmup},
-                      {"accesses", simulated->accesses},
-                      {"seconds", simulated->seconds}};
+    j["simulated"] = {{"obsolescence_rates", rates},       {"cost", interval_json(simulated->cost)},
+                      {"replications", plan.replications}, {"seed", plan.seed},
+                      {"horizon", plan.horizon},           {"warmup", plan.warmup},
+                      {"accesses", simulated->accesses},   {"seconds", simulated->seconds}};
   }
   return j;
 }

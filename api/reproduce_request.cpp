@@ -11,7 +11,8 @@
 namespace crawlq::api {
 
 const std::vector<std::string>& reproduce_sections() {
-  static const std::vector<std::string> sections{"tables", "figures", "sample-path", "refresh", "control", "fit"};
+  static const std::vector<std::string> sections{"tables",  "figures", "sample-path",
+                                                 "refresh", "control", "fit"};
   return sections;
 }
 
@@ -21,15 +22,16 @@ bool ReproduceRequest::is_valid(std::string* why) const {
   for (const auto& section : sections)
     if (problem.empty() && std::find(known.begin(), known.end(), section) == known.end())
       problem = fmt::format("--sections: '{}' is not one of {}", section, fmt::join(known, ", "));
-  if (problem.empty() && threads < 0) problem = fmt::format("--threads: {}: must be 0 (all cores) or more", threads);
+  if (problem.empty() && threads < 0)
+    problem = fmt::format("--threads: {}: must be 0 (all cores) or more", threads);
   return model::valid_unless(std::move(problem), why);
 }
 
 namespace {
 
 nlohmann::json row_json(const validation::ReproducedRow& r) {
-  nlohmann::json j{{"table", r.table},        {"label", r.label},     {"computed", r.computed},
-                   {"agrees", r.agrees},      {"source", r.source},   {"half_width", r.half_width},
+  nlohmann::json j{{"table", r.table},   {"label", r.label},   {"computed", r.computed},
+                   {"agrees", r.agrees}, {"source", r.source}, {"half_width", r.half_width},
                    {"note", r.note}};
   j["printed"] = r.printed.empty() ? nlohmann::json(nullptr) : nlohmann::json(std::stod(r.printed));
   if (!r.printed_policy.empty()) j["printed_policy"] = r.printed_policy;
@@ -53,11 +55,13 @@ ReproduceResult reproduce(const ReproduceRequest& request) {
   options.threads = request.threads;
   options.quick = request.quick;
   options.sections = request.sections;
-  if (options.sections.empty() && !request.report_directory) options.sections = {"tables", "refresh"};
+  if (options.sections.empty() && !request.report_directory)
+    options.sections = {"tables", "refresh"};
   options.progress = request.progress;
   const std::string label = request.report_directory ? "--out " + *request.report_directory : "";
   // The report's directory is checked before minutes of work, not after.
-  if (request.report_directory) validation::require_writable_directory(*request.report_directory, label);
+  if (request.report_directory)
+    validation::require_writable_directory(*request.report_directory, label);
   ReproduceResult result;
   result.reproduction = validation::reproduce_paper(options);
   if (request.report_directory) {
@@ -80,7 +84,8 @@ nlohmann::json to_json(const ReproduceResult& result) {
   for (const auto& row : r.rows) j["rows"].push_back(row_json(row));
   for (const auto& f : r.figures) j["figures"].push_back({{"id", f.id}, {"caption", f.caption}});
   if (result.report)
-    j["report"] = {{"markdown", result.report->markdown.string()}, {"html", result.report->html.string()}};
+    j["report"] = {{"markdown", result.report->markdown.string()},
+                   {"html", result.report->html.string()}};
   return j;
 }
 

@@ -30,7 +30,8 @@ void require_exact_engine_fits(const model::Model& model, const std::string& sou
                                analytic::Method method, Caller caller) {
   const analytic::SolverRegistration& solver = analytic::registration(method, model);
   if (const std::string why = solver.refusal(model); !why.empty())
-    throw model::InputError(fmt::format("{}: {}: {}", source, field_given(caller, Field::kMethod, solver.name), why));
+    throw model::InputError(
+        fmt::format("{}: {}: {}", source, field_given(caller, Field::kMethod, solver.name), why));
   if (const std::string why = exact_engine_refusal(model, method); !why.empty())
     throw model::InputError(fmt::format("{}: {}", source, why));
 }
@@ -55,7 +56,8 @@ void require_markov_control_fits(const model::Model& model, const std::string& s
               : std::string("even capacity 1 does not fit")));
 }
 
-void require_search_fits(const model::Model& model, const std::string& source, const std::string& what_asked,
+void require_search_fits(const model::Model& model, const std::string& source,
+                         const std::string& what_asked,
                          const std::function<analytic::SearchWork(const model::Model&)>& least_work,
                          const std::string& advice) {
   const analytic::SearchWork need = least_work(model);
@@ -74,34 +76,42 @@ void require_search_fits(const model::Model& model, const std::string& source, c
       const int middle = low + (high - low) / 2;
       (fits(middle) ? low : high) = middle;
     }
-    change = low >= 1 && fits(low) ? fmt::format("a capacity of {} or less fits", low)
-                                   : fmt::format("no capacity fits with {} robots: give fewer", model.modes());
+    change = low >= 1 && fits(low)
+                 ? fmt::format("a capacity of {} or less fits", low)
+                 : fmt::format("no capacity fits with {} robots: give fewer", model.modes());
   }
   throw model::InputError(fmt::format(
       "{}: {}: {} robots and capacity {} make about {:.4g} policies to solve, each a chain of {:.4g} states: "
       "{:.3g} units of work (policies x (states + {:g} + {:g} per level)), more than the {:.3g} one search may "
       "take; {}",
-      source, what_asked, model.modes(), model.capacity, need.policies, analytic::estimate_memory(model).states,
-      need.work, analytic::kPolicyOverheadStates, analytic::kLevelOverheadStates, analytic::kMostSearchWork, change));
+      source, what_asked, model.modes(), model.capacity, need.policies,
+      analytic::estimate_memory(model).states, need.work, analytic::kPolicyOverheadStates,
+      analytic::kLevelOverheadStates, analytic::kMostSearchWork, change));
 }
 
 std::string local_search_advice(Caller caller, bool exhaustive, const analytic::SearchWork& local) {
   if (!exhaustive || local.work > analytic::kMostSearchWork) return "";
-  return fmt::format("give {} (about {:.3g} policies)", field_given(caller, Field::kSearch, "local"), local.policies);
+  return fmt::format("give {} (about {:.3g} policies)",
+                     field_given(caller, Field::kSearch, "local"), local.policies);
 }
 
-void require_class_search_fits(const model::Model& model, const std::string& source, const std::string& policy_class,
-                               analytic::Search search, std::int64_t max_maps, Caller caller) {
+void require_class_search_fits(const model::Model& model, const std::string& source,
+                               const std::string& policy_class, analytic::Search search,
+                               std::int64_t max_maps, Caller caller) {
   // The threshold search inside every class's is often the larger part: the local one may fit.
-  const analytic::SearchWork local = analytic::least_class_work(model, policy_class, analytic::Search::kLocal, max_maps);
+  const analytic::SearchWork local =
+      analytic::least_class_work(model, policy_class, analytic::Search::kLocal, max_maps);
   const bool exhaustive = analytic::choose_search(search, model) == analytic::Search::kExhaustive;
   require_search_fits(
       model, source,
       fmt::format("{}{}", field_given(caller, Field::kClass, policy_class),
                   search == analytic::Search::kAuto
                       ? ""
-                      : fmt::format(" {}", field_given(caller, Field::kSearch, analytic::search_name(search)))),
-      [&](const model::Model& m) { return analytic::least_class_work(m, policy_class, search, max_maps); },
+                      : fmt::format(" {}", field_given(caller, Field::kSearch,
+                                                       analytic::search_name(search)))),
+      [&](const model::Model& m) {
+        return analytic::least_class_work(m, policy_class, search, max_maps);
+      },
       local_search_advice(caller, exhaustive, local));
 }
 
@@ -109,13 +119,15 @@ void refuse_unconverged(const model::Model& model, const std::string& source,
                         const analytic::StationarySummary& summary, Caller caller) {
   // Another method that fits in memory, the direct ones first: they need no convergence.
   std::string others;
-  for (analytic::Method m : {analytic::Method::kSparseLu, analytic::Method::kBlockRecursion, analytic::Method::kIterative})
+  for (analytic::Method m : {analytic::Method::kSparseLu, analytic::Method::kBlockRecursion,
+                             analytic::Method::kIterative})
     if (m != summary.method && exact_engine_refusal(model, m).empty())
-      others += fmt::format("{}{}", others.empty() ? "" : " or ", field_given(caller, Field::kMethod, analytic::method_name(m)));
+      others += fmt::format("{}{}", others.empty() ? "" : " or ",
+                            field_given(caller, Field::kMethod, analytic::method_name(m)));
   throw model::InputError(fmt::format(
       "{}: {}: the stationary solve did not converge ({}{}); {}", source,
-      field_given(caller, Field::kMethod, analytic::method_name(summary.method)),
-      summary.message, summary.fallback.empty() ? "" : ", after " + summary.fallback,
+      field_given(caller, Field::kMethod, analytic::method_name(summary.method)), summary.message,
+      summary.fallback.empty() ? "" : ", after " + summary.fallback,
       others.empty() ? "no other method fits in memory: lower the capacity" : "give " + others));
 }
 

@@ -9,9 +9,9 @@
 
 #include "analytic/search_work.hpp"
 #include "analytic/stationary_solver.hpp"
+#include "api/caller_words.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
-#include "api/caller_words.hpp"
 
 namespace crawlq::api {
 
@@ -32,9 +32,11 @@ void require_markov_control_fits(const model::Model& model, const std::string& s
 
 // Refuses (model::InputError naming `source` and `what_asked`, e.g. "--class thresholds --search
 // exhaustive") a policy search whose least work, counted before it starts by `least_work` (one of
-// search_work.hpp's), is more than analytic::kMostSearchWork: the policies and states it would solve
-// and, when it helps, `advice` (another search, say); else the largest capacity within the budget.
-void require_search_fits(const model::Model& model, const std::string& source, const std::string& what_asked,
+// search_work.hpp's), is more than analytic::kMostSearchWork: the policies and states it would
+// solve and, when it helps, `advice` (another search, say); else the largest capacity within the
+// budget.
+void require_search_fits(const model::Model& model, const std::string& source,
+                         const std::string& what_asked,
                          const std::function<analytic::SearchWork(const model::Model&)>& least_work,
                          const std::string& advice = "");
 // The advice to search the threshold class locally, in `caller`'s words, when that search (of about
@@ -42,14 +44,16 @@ void require_search_fits(const model::Model& model, const std::string& source, c
 std::string local_search_advice(Caller caller, bool exhaustive, const analytic::SearchWork& local);
 // The same for the best of a class of analytic::policy_class_names() ("all": every class), searched
 // as best_of_class and compare_classes do (`max_maps` as their options).
-void require_class_search_fits(const model::Model& model, const std::string& source, const std::string& policy_class,
-                               analytic::Search search, std::int64_t max_maps = 1'000'000,
+void require_class_search_fits(const model::Model& model, const std::string& source,
+                               const std::string& policy_class, analytic::Search search,
+                               std::int64_t max_maps = 1'000'000,
                                Caller caller = Caller::kCommandLine);
-// Refuses (model::InputError naming `source`) a stationary solve that stopped unconverged for a model
-// that is valid: what `summary` says, and the --method that answers instead (another that fits in
-// memory), or the capacity to lower when none does.
+// Refuses (model::InputError naming `source`) a stationary solve that stopped unconverged for a
+// model that is valid: what `summary` says, and the --method that answers instead (another that
+// fits in memory), or the capacity to lower when none does.
 [[noreturn]] void refuse_unconverged(const model::Model& model, const std::string& source,
-                                    const analytic::StationarySummary& summary, Caller caller = Caller::kCommandLine);
+                                     const analytic::StationarySummary& summary,
+                                     Caller caller = Caller::kCommandLine);
 
 // The scenario's own policy, or the only one a one-mode model has; model::InputError naming
 // `source` and how to give one (`how`, e.g. "give --thresholds j1,...,j3 or --levels m0,...,m5")

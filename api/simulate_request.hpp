@@ -36,7 +36,8 @@ struct SimulateResult {
 // not finish: more replications than memory holds, or more events at the pilot's measured `pace`
 // than the time limit allows even at 10^8 events a second, before anything runs.
 void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
-                             const validation::SimulationSettings& settings, const std::string& source);
+                             const validation::SimulationSettings& settings,
+                             const std::string& source);
 
 // Throws model::InputError naming the source when the run could not fit (require_simulation_fits),
 // or when fewer than 2 replications finished within the time limit (or before `cancel` was set): an

@@ -15,23 +15,30 @@ namespace crawlq::api {
 
 const char* fate_name(analytic::PageFate fate) {
   switch (fate) {
-    case analytic::PageFate::kAccepted: return "accepted";
-    case analytic::PageFate::kServed: return "served";
-    case analytic::PageFate::kObsolete: return "obsolete";
+    case analytic::PageFate::kAccepted:
+      return "accepted";
+    case analytic::PageFate::kServed:
+      return "served";
+    case analytic::PageFate::kObsolete:
+      return "obsolete";
   }
   return "?";
 }
 
 bool SolveRequest::is_valid(std::string* why) const {
-  const auto refuse = [why](std::string message) { return model::valid_unless(std::move(message), why); };
+  const auto refuse = [why](std::string message) {
+    return model::valid_unless(std::move(message), why);
+  };
   if (threads < 0)
-    return refuse(fmt::format("{}: {}: must be 0 (all cores) or more", field_name(caller, Field::kThreads), threads));
+    return refuse(fmt::format("{}: {}: must be 0 (all cores) or more",
+                              field_name(caller, Field::kThreads), threads));
   for (double u : transforms)
     if (!(u >= 0) || !std::isfinite(u))
-      return refuse(
-          fmt::format("{}: {} is negative; the transform needs u >= 0", field_name(caller, Field::kTransforms), u));
+      return refuse(fmt::format("{}: {} is negative; the transform needs u >= 0",
+                                field_name(caller, Field::kTransforms), u));
   for (double x : cdf_points)
-    if (std::isnan(x)) return refuse(fmt::format("{}: not a number", field_name(caller, Field::kCdf)));
+    if (std::isnan(x))
+      return refuse(fmt::format("{}: not a number", field_name(caller, Field::kCdf)));
   if (const std::string refusal = analytic::exact_refusal(policy); !refusal.empty())
     return refuse("policy: " + refusal);
   return true;
@@ -56,24 +63,27 @@ analytic::MemoryEstimate check(const SolveRequest& request) {
 SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   check(request);
   const model::Model solved = with_policy(request);
-  const analytic::PolicyEvaluator evaluator(request.model, request.method, model::resolved_threads(request.threads),
-                                           cancel);
-  SolveResult result{.evaluation = [&] {
-                       try {
-                         return evaluator.evaluate(request.policy);
-                       } catch (const std::invalid_argument& refusal) {  // the method refuses this model
-                         throw model::InputError(request.source, refusal.what());
-                       }
-                     }(),
-                     .sojourn = std::nullopt,
-                     .transforms = {},
-                     .cdf = {}};
+  const analytic::PolicyEvaluator evaluator(request.model, request.method,
+                                            model::resolved_threads(request.threads), cancel);
+  SolveResult result{
+      .evaluation =
+          [&] {
+            try {
+              return evaluator.evaluate(request.policy);
+            } catch (const std::invalid_argument& refusal) {  // the method refuses this model
+              throw model::InputError(request.source, refusal.what());
+            }
+          }(),
+      .sojourn = std::nullopt,
+      .transforms = {},
+      .cdf = {}};
   const analytic::StationarySummary& summary = result.evaluation.stationary.summary;
   if (cancel && *cancel) throw Cancelled();
   // A valid model the method did not solve: say which method will.
   if (summary.status != analytic::SolverStatus::kConverged)
     refuse_unconverged(solved, request.source, summary, request.caller);
-  const bool wants_laws = request.sojourn || !request.transforms.empty() || !request.cdf_points.empty();
+  const bool wants_laws =
+      request.sojourn || !request.transforms.empty() || !request.cdf_points.empty();
   if (!wants_laws) return result;
   const analytic::SojournTimes laws = evaluator.sojourn_times(result.evaluation);
   if (request.sojourn) {
@@ -93,13 +103,16 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
     }
   }
   for (double u : request.transforms)
-    result.transforms.push_back({laws.transform(kFates[0], u), laws.transform(kFates[1], u), laws.transform(kFates[2], u)});
+    result.transforms.push_back(
+        {laws.transform(kFates[0], u), laws.transform(kFates[1], u), laws.transform(kFates[2], u)});
   for (double x : request.cdf_points) {
     if (cancel && *cancel) throw Cancelled();
     try {
-      result.cdf.push_back({laws.cdf(kFates[0], x), laws.cdf(kFates[1], x), laws.cdf(kFates[2], x)});
+      result.cdf.push_back(
+          {laws.cdf(kFates[0], x), laws.cdf(kFates[1], x), laws.cdf(kFates[2], x)});
     } catch (const std::invalid_argument& refusal) {
-      throw model::InputError(field_given(request.caller, Field::kCdf, fmt::format("{}", x), false), refusal.what());
+      throw model::InputError(field_given(request.caller, Field::kCdf, fmt::format("{}", x), false),
+                              refusal.what());
     }
   }
   return result;
@@ -107,21 +120,26 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
 
 namespace {
 nlohmann::json law_json(const FateLaw& law) {
-  const auto optional = [](const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); };
-  return {{"probability", law.probability}, {"mean", law.mean},          {"sd", law.sd},
-          {"median", optional(law.median)},  {"p90", optional(law.p90)}, {"p99", optional(law.p99)}};
+  const auto optional = [](const std::optional<double>& x) {
+    return x ? nlohmann::json(*x) : nlohmann::json(nullptr);
+  };
+  return {{"probability", law.probability}, {"mean", law.mean},         {"sd", law.sd},
+          {"median", optional(law.median)}, {"p90", optional(law.p90)}, {"p99", optional(law.p99)}};
 }
 }  // namespace
 
 nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
   nlohmann::json j = evaluation_json(result.evaluation);
   // auto's fall back to a direct method, said where the method is.
-  if (const std::string& note = result.evaluation.stationary.summary.fallback; !note.empty()) j["method_note"] = note;
+  if (const std::string& note = result.evaluation.stationary.summary.fallback; !note.empty())
+    j["method_note"] = note;
   if (result.sojourn)
-    for (std::size_t f = 0; f < kFates.size(); ++f) j["sojourn"][fate_name(kFates[f])] = law_json((*result.sojourn)[f]);
+    for (std::size_t f = 0; f < kFates.size(); ++f)
+      j["sojourn"][fate_name(kFates[f])] = law_json((*result.sojourn)[f]);
   for (std::size_t i = 0; i < result.transforms.size(); ++i) {
     nlohmann::json t{{"u", request.transforms[i]}};
-    for (std::size_t f = 0; f < kFates.size(); ++f) t[fate_name(kFates[f])] = result.transforms[i][f];
+    for (std::size_t f = 0; f < kFates.size(); ++f)
+      t[fate_name(kFates[f])] = result.transforms[i][f];
     j["transforms"].push_back(t);
   }
   for (std::size_t i = 0; i < result.cdf.size(); ++i) {

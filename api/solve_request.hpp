@@ -13,8 +13,8 @@
 #include "analytic/policy_evaluation.hpp"
 #include "analytic/sojourn_times.hpp"
 #include "analytic/stationary_solver.hpp"
-#include "model/control_policy.hpp"
 #include "api/caller_words.hpp"
+#include "model/control_policy.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::api {
@@ -29,10 +29,11 @@ struct SolveRequest {
   model::Model model;
   model::ControlPolicy policy;
   analytic::Method method = analytic::Method::kAuto;
-  int threads = 0;                  // inside the iterative solve; 0: every core
-  bool sojourn = false;             // the laws of the sojourn times: mean, sd, median, 90%, 99%
-  std::vector<double> transforms = {};  // u >= 0: the Laplace-Stieltjes transforms v(u) (ADKNS Theorem 4)
-  std::vector<double> cdf_points = {};  // x: P(sojourn <= x)
+  int threads = 0;       // inside the iterative solve; 0: every core
+  bool sojourn = false;  // the laws of the sojourn times: mean, sd, median, 90%, 99%
+  std::vector<double> transforms =
+      {};  // u >= 0: the Laplace-Stieltjes transforms v(u) (ADKNS Theorem 4)
+  std::vector<double> cdf_points = {};   // x: P(sojourn <= x)
   Caller caller = Caller::kCommandLine;  // whose words the messages use
 
   // Whether the request's fields can run: false with `why` naming the field (in the caller's words)
@@ -57,8 +58,8 @@ const char* fate_name(analytic::PageFate fate);
 
 struct SolveResult {
   analytic::PolicyEvaluation evaluation;
-  std::optional<std::array<FateLaw, 3>> sojourn;        // in kFates order
-  std::vector<std::array<double, 3>> transforms, cdf;   // one row per u or x, in kFates order
+  std::optional<std::array<FateLaw, 3>> sojourn;       // in kFates order
+  std::vector<std::array<double, 3>> transforms, cdf;  // one row per u or x, in kFates order
 };
 
 // Throws model::InputError when check() refuses the request or the solve stops unconverged (naming

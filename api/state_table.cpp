@@ -4,8 +4,9 @@
 
 namespace crawlq::api {
 
-void write_state_table(const std::string& path, const std::string& label, const analytic::StateSpace& space,
-                       const std::string& value_name, const std::function<std::string(Eigen::Index)>& value) {
+void write_state_table(const std::string& path, const std::string& label,
+                       const analytic::StateSpace& space, const std::string& value_name,
+                       const std::function<std::string(Eigen::Index)>& value) {
   validation::OutputFile file(path, label);
   std::ostream& out = file.stream();
   out << "level,arrival_phase,service_phase";

@@ -1,15 +1,13 @@
 #include "api/sweep_request.hpp"
 
-#include "api/request_checks.hpp"
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
-
 #include <stdexcept>
 
 #include "api/json_output.hpp"
+#include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::api {
@@ -22,10 +20,12 @@ void require_sweep_fits(const SweepRequest& request) {
     try {
       require_exact_engine_fits(changed, request.source, analytic::Method::kAuto, request.caller);
       if (request.policy_class == "markov")
-        require_markov_control_fits(changed, request.source, field_given(request.caller, Field::kClass, "markov"));
+        require_markov_control_fits(changed, request.source,
+                                    field_given(request.caller, Field::kClass, "markov"));
     } catch (const model::InputError& e) {
-      throw model::InputError(
-          fmt::format("{}: {} {} is too large: {}", field_name(request.caller, Field::kValues), name, v, e.what()));
+      throw model::InputError(fmt::format("{}: {} {} is too large: {}",
+                                          field_name(request.caller, Field::kValues), name, v,
+                                          e.what()));
     }
   }
 }
@@ -35,7 +35,8 @@ bool SweepRequest::is_valid(std::string* why) const {
   try {
     validation::require_applicable(model, parameter);
   } catch (const std::invalid_argument& e) {
-    problem = fmt::format("{}: {}", source, field_given(caller, Field::kParameter, e.what(), false));
+    problem =
+        fmt::format("{}: {}", source, field_given(caller, Field::kParameter, e.what(), false));
   }
   for (const double v : values) {
     if (!problem.empty()) break;
@@ -46,11 +47,12 @@ bool SweepRequest::is_valid(std::string* why) const {
     }
   }
   if (problem.empty() && threads < 0)
-    problem = fmt::format("{}: {}: must be 0 (all cores) or more", field_name(caller, Field::kThreads), threads);
+    problem = fmt::format("{}: {}: must be 0 (all cores) or more",
+                          field_name(caller, Field::kThreads), threads);
   const auto& classes = analytic::policy_class_names();
   if (problem.empty() && std::find(classes.begin(), classes.end(), policy_class) == classes.end())
-    problem = fmt::format("{}: unknown class '{}' (known: {})", field_name(caller, Field::kClass), policy_class,
-                          fmt::join(classes, ", "));
+    problem = fmt::format("{}: unknown class '{}' (known: {})", field_name(caller, Field::kClass),
+                          policy_class, fmt::join(classes, ", "));
   return model::valid_unless(std::move(problem), why);
 }
 
@@ -61,7 +63,8 @@ void check(const SweepRequest& request) {
 
 std::vector<validation::SweepRow> sweep(const SweepRequest& request) {
   check(request);
-  return validation::sweep(request.model, request.parameter, request.values, request.threads, request.policy_class);
+  return validation::sweep(request.model, request.parameter, request.values, request.threads,
+                           request.policy_class);
 }
 
 std::vector<int> thresholds_of(const validation::SweepRow& row) {
@@ -88,7 +91,8 @@ nlohmann::json row_json(validation::SweepParameter parameter, const validation::
                    {"mean_obsolescence_time", row.mean_obsolescence_time
                                                   ? nlohmann::json(*row.mean_obsolescence_time)
                                                   : nlohmann::json(nullptr)}};
-  // The best policy's measures; a row is a summary, so the probabilities of each level and mode stay out.
+  // The best policy's measures; a row is a summary, so the probabilities of each level and mode
+  // stay out.
   put_measures(j, row.measures, false);
   if (row.class_best) {
     j["class_best"] = class_best_json(row.class_best->policy, row.class_best->cost);
@@ -101,8 +105,10 @@ nlohmann::json row_json(validation::SweepParameter parameter, const validation::
 }  // namespace
 
 nlohmann::json to_json(const SweepRequest& request, const std::vector<validation::SweepRow>& rows) {
-  nlohmann::json j{{"param", validation::parameter_name(request.parameter)}, {"rows", nlohmann::json::array()}};
-  for (const validation::SweepRow& row : rows) j["rows"].push_back(row_json(request.parameter, row));
+  nlohmann::json j{{"param", validation::parameter_name(request.parameter)},
+                   {"rows", nlohmann::json::array()}};
+  for (const validation::SweepRow& row : rows)
+    j["rows"].push_back(row_json(request.parameter, row));
   return j;
 }
 

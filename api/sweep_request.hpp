@@ -17,7 +17,8 @@ struct SweepRequest {
   validation::SweepParameter parameter = validation::SweepParameter::kCapacity;
   std::vector<double> values;
   int threads = 0;  // values solved at once; 0: every core
-  // Besides the threshold optimum, each value's best of this class (analytic::policy_class_names()).
+  // Besides the threshold optimum, each value's best of this class
+  // (analytic::policy_class_names()).
   std::string policy_class = "thresholds";
   Caller caller = Caller::kCommandLine;  // whose words the messages use
 
@@ -29,11 +30,11 @@ struct SweepRequest {
 // One row per value, in order, on this process's threads (the command line may spread the values
 // over processes instead; the rows are the same). Throws model::InputError when the request is not
 // valid, std::runtime_error naming the value when a solve fails.
-// Every value's chain against this machine's memory, before anything is solved (is_valid has checked
-// the values themselves): model::InputError naming --values, the value and why.
+// Every value's chain against this machine's memory, before anything is solved (is_valid has
+// checked the values themselves): model::InputError naming --values, the value and why.
 void require_sweep_fits(const SweepRequest& request);
-// Every check before a sweep: is_valid, then require_sweep_fits (model::InputError). sweep calls it;
-// a caller that spreads the values over processes calls it before it starts them.
+// Every check before a sweep: is_valid, then require_sweep_fits (model::InputError). sweep calls
+// it; a caller that spreads the values over processes calls it before it starts them.
 void check(const SweepRequest& request);
 std::vector<validation::SweepRow> sweep(const SweepRequest& request);
 nlohmann::json to_json(const SweepRequest& request, const std::vector<validation::SweepRow>& rows);

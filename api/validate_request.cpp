@@ -13,15 +13,17 @@ namespace crawlq::api {
 ValidateResult validate(const ValidateRequest& request) {
   std::string absent = analytic::exact_refusal(request.policy);
   if (absent.empty()) absent = request.exact_absent;
-  const model::Model& simulated_model = request.simulated_model ? *request.simulated_model : request.model;
+  const model::Model& simulated_model =
+      request.simulated_model ? *request.simulated_model : request.model;
   const std::unique_ptr<sim::Policy> policy = sim::make_policy(request.policy);
   const std::optional<model::ControlPolicy> exact_policy =
       absent.empty() ? std::optional<model::ControlPolicy>(request.policy) : std::nullopt;
   try {
-    return {validation::compare_engines(request.model, exact_policy, absent, simulated_model, *policy,
-                                        request.settings),
+    return {validation::compare_engines(request.model, exact_policy, absent, simulated_model,
+                                        *policy, request.settings),
             absent};
-  } catch (const std::invalid_argument& e) {  // the two models do not pair, or the time limit is too short
+  } catch (const std::invalid_argument&
+               e) {  // the two models do not pair, or the time limit is too short
     throw model::InputError(request.source, e.what());
   }
 }
@@ -30,7 +32,9 @@ nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& res
   const validation::EngineComparison& r = result.comparison;
   nlohmann::json measures = nlohmann::json::array();
   for (const auto& m : r.measures) {
-    nlohmann::json j{{"name", m.name}, {"mean", m.simulated.mean}, {"half_width", m.simulated.half_width},
+    nlohmann::json j{{"name", m.name},
+                     {"mean", m.simulated.mean},
+                     {"half_width", m.simulated.half_width},
                      {"verdict", validation::verdict_name(m.verdict)}};
     j["exact"] = m.exact ? nlohmann::json(*m.exact) : nlohmann::json(nullptr);
     // JSON has no infinity: a difference with no spread at all is reported as null.

@@ -55,7 +55,8 @@ void write_cases(std::string& out, const CLI::App& command, const std::string& p
 std::string bash_completion(const CLI::App& app) {
   std::string cases;
   write_cases(cases, app, "");
-  return fmt::format(R"(# bash completion for crawlq: commands, their flags, and the shipped scenarios' names.
+  return fmt::format(
+      R"(# bash completion for crawlq: commands, their flags, and the shipped scenarios' names.
 # Written by crawlq-docs from crawlq's own command line: edit the help texts, not this.
 _crawlq() {{
   local cur=${{COMP_WORDS[COMP_CWORD]}} prev=${{COMP_WORDS[COMP_CWORD-1]}}
@@ -89,7 +90,7 @@ _crawlq() {{
 }}
 complete -o filenames -F _crawlq crawlq
 )",
-                     cases);
+      cases);
 }
 
 }  // namespace crawlq::app

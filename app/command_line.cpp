@@ -26,20 +26,20 @@ CommandLine make_command_line(const ProcessGroup& processes) {
       "(crawlq scenarios lists them), and takes --json.\n"
       "Start with: crawlq describe paper-example-1",
       "crawlq");
-  app->set_version_flag("--version", fmt::format("crawlq {}", api::version()), "the version and the git commit built");
+  app->set_version_flag("--version", fmt::format("crawlq {}", api::version()),
+                        "the version and the git commit built");
   app->require_subcommand(1);
-  std::vector<std::function<int()>> commands{
-      add_solve_command(*app),
-      add_optimize_command(*app),
-      add_describe_command(*app),
-      add_simulate_command(*app, processes),
-      add_validate_command(*app),
-      add_reproduce_command(*app),
-      add_sweep_command(*app, processes),
-      add_refresh_command(*app),
-      add_lab_command(*app),
-      add_fit_command(*app),
-      add_scenarios_command(*app)};
+  std::vector<std::function<int()>> commands{add_solve_command(*app),
+                                             add_optimize_command(*app),
+                                             add_describe_command(*app),
+                                             add_simulate_command(*app, processes),
+                                             add_validate_command(*app),
+                                             add_reproduce_command(*app),
+                                             add_sweep_command(*app, processes),
+                                             add_refresh_command(*app),
+                                             add_lab_command(*app),
+                                             add_fit_command(*app),
+                                             add_scenarios_command(*app)};
   read_option_values_as_written(*app);
   return {std::move(app), std::move(commands)};
 }

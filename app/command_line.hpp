@@ -3,7 +3,6 @@
 // the order `crawlq --help` lists them. main parses and runs it; the man page and the bash
 // completion are generated from it (crawlq_docs.cpp), so a new command or flag reaches all three.
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <memory>
 #include <vector>

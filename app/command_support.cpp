@@ -3,16 +3,16 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 
 #include "analytic/memory_estimate.hpp"
-#include "api/request_checks.hpp"
 #include "analytic/policy_forms.hpp"
 #include "analytic/solver_registry.hpp"
 #include "analytic/stationary_solver.hpp"
+#include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 #include "model/number_text.hpp"
 #include "scenarios/yaml_reader.hpp"
@@ -28,7 +28,8 @@ std::vector<std::string>& pending_notes() {
 
 scenarios::Scenario load(const std::string& file) {
   scenarios::Scenario s = scenarios::load_scenario(file);
-  for (const auto& repair : s.repairs) pending_notes().push_back(fmt::format("{}: repaired {}", file, repair));
+  for (const auto& repair : s.repairs)
+    pending_notes().push_back(fmt::format("{}: repaired {}", file, repair));
   return s;
 }
 
@@ -43,7 +44,8 @@ void read_option_values_as_written(CLI::App& app) {
     if (option->get_expected_min() > 0 && option->get_name() != "--help")
       option->check(
           [name = option->get_name()](const std::string& text) {
-            return text.empty() ? fmt::format("an empty value: give one or leave {} out", name) : std::string();
+            return text.empty() ? fmt::format("an empty value: give one or leave {} out", name)
+                                : std::string();
           },
           "", "");
     // The type's name, then ":" and what each check adds ("INT:NONNEGATIVE").
@@ -54,7 +56,8 @@ void read_option_values_as_written(CLI::App& app) {
     option->transform(
         [whole](std::string text) {
           if (whole) {
-            if (const auto v = model::parse_whole_number(text, INT64_MIN / 2, INT64_MAX / 2)) return std::to_string(*v);
+            if (const auto v = model::parse_whole_number(text, INT64_MIN / 2, INT64_MAX / 2))
+              return std::to_string(*v);
           } else if (const auto v = model::parse_finite_number(text)) {
             return fmt::format("{}", *v);
           }
@@ -70,10 +73,13 @@ std::uint64_t parse_seed(const std::string& text) {
   // than wrapped; other spellings of a whole number ("1e6") go through the double reading.
   std::uint64_t seed = 0;
   const char* end = text.data() + text.size();
-  if (const auto [stop, error] = std::from_chars(text.data(), end, seed); error == std::errc() && stop == end)
+  if (const auto [stop, error] = std::from_chars(text.data(), end, seed);
+      error == std::errc() && stop == end)
     return seed;
-  if (const auto v = model::parse_whole_number(text, 0, INT64_MAX / 2)) return static_cast<std::uint64_t>(*v);
-  throw UsageError(fmt::format("--seed: '{}' is not an integer from 0 to 18446744073709551615", scenarios::shortened(text)));
+  if (const auto v = model::parse_whole_number(text, 0, INT64_MAX / 2))
+    return static_cast<std::uint64_t>(*v);
+  throw UsageError(fmt::format("--seed: '{}' is not an integer from 0 to 18446744073709551615",
+                               scenarios::shortened(text)));
 }
 
 namespace {
@@ -91,14 +97,17 @@ CLI::Option* add_scenario_argument(CLI::App* command, std::vector<std::string>& 
 }
 
 void add_policy_flags(CLI::App* command, PolicyFlags& flags) {
-  auto* t = command->add_option("--thresholds", flags.thresholds,
-                                "j1,...,j(N-1), -1 <= j1 <= ... <= K: levels j(r-1)+1..j(r) run N-r+1 robots "
-                                "(overrides the file's policy)");
-  auto* l = command->add_option("--levels", flags.levels,
-                                "robots at levels 0..K, e.g. 3,3,3,1,1,1 (any map; overrides the file's policy)");
-  auto* f = command->add_option("--policy", flags.file,
-                                "a policy of any form from FILE: YAML with a `policy:` section (as `optimize "
-                                "--export-policy` writes) or a CSV table of robots by state (overrides the file's policy)");
+  auto* t = command->add_option(
+      "--thresholds", flags.thresholds,
+      "j1,...,j(N-1), -1 <= j1 <= ... <= K: levels j(r-1)+1..j(r) run N-r+1 robots "
+      "(overrides the file's policy)");
+  auto* l = command->add_option(
+      "--levels", flags.levels,
+      "robots at levels 0..K, e.g. 3,3,3,1,1,1 (any map; overrides the file's policy)");
+  auto* f = command->add_option(
+      "--policy", flags.file,
+      "a policy of any form from FILE: YAML with a `policy:` section (as `optimize "
+      "--export-policy` writes) or a CSV table of robots by state (overrides the file's policy)");
   t->excludes(l);
   f->excludes(t);
   f->excludes(l);
@@ -125,7 +134,9 @@ std::vector<double> parse_numbers(const std::string& text, const std::string& fl
     std::size_t end = list.find_first_of(", ", start);
     if (end == std::string::npos) end = list.size();
     const std::string item = list.substr(start, end - start);
-    if (item.empty()) throw UsageError(fmt::format("{}: '' is not a number: nothing between two commas (in '{}')", flag, text));
+    if (item.empty())
+      throw UsageError(
+          fmt::format("{}: '' is not a number: nothing between two commas (in '{}')", flag, text));
     const auto v = model::parse_finite_number(item);
     if (!v) throw UsageError(fmt::format("{}: '{}' is not a number (in '{}')", flag, item, text));
     values.push_back(*v);
@@ -163,16 +174,20 @@ model::ControlPolicy chosen_policy(const scenarios::Scenario& scenario, const Po
   const model::Model& m = scenario.model;
   // A broken rule throws model::InputError naming the flag, which main reports as any bad input.
   if (!flags.thresholds.empty()) {
-    // No thresholds at all is the one-mode case: "--thresholds ''" cannot express it, so allow "none".
-    const std::vector<int> t =
-        flags.thresholds == "none" ? std::vector<int>{} : parse_integers(flags.thresholds, "--thresholds");
+    // No thresholds at all is the one-mode case: "--thresholds ''" cannot express it, so allow
+    // "none".
+    const std::vector<int> t = flags.thresholds == "none"
+                                   ? std::vector<int>{}
+                                   : parse_integers(flags.thresholds, "--thresholds");
     return model::Policy::from_thresholds(t, m.modes(), m.capacity, "--thresholds");
   }
   if (!flags.levels.empty())
-    return model::Policy::from_levels(parse_integers(flags.levels, "--levels"), m.modes(), m.capacity, "--levels");
+    return model::Policy::from_levels(parse_integers(flags.levels, "--levels"), m.modes(),
+                                      m.capacity, "--levels");
   if (!flags.file.empty()) return scenarios::load_policy(flags.file, m);
-  return api::policy_or_default(
-      m, file, fmt::format("give --thresholds j1,...,j{} or --levels m0,...,m{}", m.modes() - 1, m.capacity));
+  return api::policy_or_default(m, file,
+                                fmt::format("give --thresholds j1,...,j{} or --levels m0,...,m{}",
+                                            m.modes() - 1, m.capacity));
 }
 
 }  // namespace crawlq::app

@@ -24,13 +24,14 @@ class UsageError : public model::InputError {
   using model::InputError::InputError;
 };
 
-// Loads the file. What `repair-diagonal` changed is kept as a note for stderr (never stdout), printed by
-// print_notes once the command has run: a refused input keeps its one line of error alone.
+// Loads the file. What `repair-diagonal` changed is kept as a note for stderr (never stdout),
+// printed by print_notes once the command has run: a refused input keeps its one line of error
+// alone.
 scenarios::Scenario load(const std::string& file);
 void print_notes();
 
-// The checks every caller of the request layer makes (exact_engine_refusal, require_exact_engine_fits,
-// require_markov_control_fits) live there.
+// The checks every caller of the request layer makes (exact_engine_refusal,
+// require_exact_engine_fits, require_markov_control_fits) live there.
 using api::exact_engine_refusal;
 using api::require_exact_engine_fits;
 using api::require_markov_control_fits;
@@ -47,7 +48,8 @@ std::uint64_t parse_seed(const std::string& text);
 // A named choice's value read by `parse` (analytic::parse_method, parse_search, ...): its refusal
 // (std::invalid_argument listing the known names) becomes bad input naming the flag.
 template <class Parse>
-auto flag_choice(const std::string& flag, const std::string& value, Parse parse) -> decltype(parse(value)) {
+auto flag_choice(const std::string& flag, const std::string& value, Parse parse)
+    -> decltype(parse(value)) {
   try {
     return parse(value);
   } catch (const std::invalid_argument& e) {
@@ -58,8 +60,8 @@ auto flag_choice(const std::string& flag, const std::string& value, Parse parse)
 // --method's value; UsageError naming the known methods otherwise.
 analytic::Method method_option(const std::string& name);
 
-// "a,b,c" as integers or numbers (commas or spaces between, optional surrounding brackets, as a YAML
-// list is written); the flag is named in errors.
+// "a,b,c" as integers or numbers (commas or spaces between, optional surrounding brackets, as a
+// YAML list is written); the flag is named in errors.
 std::vector<int> parse_integers(const std::string& text, const std::string& flag);
 std::vector<double> parse_numbers(const std::string& text, const std::string& flag);
 

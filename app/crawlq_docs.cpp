@@ -12,7 +12,8 @@
 #include "app/man_page.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 3 || (std::strcmp(argv[1], "man") != 0 && std::strcmp(argv[1], "bash-completion") != 0)) {
+  if (argc != 3 ||
+      (std::strcmp(argv[1], "man") != 0 && std::strcmp(argv[1], "bash-completion") != 0)) {
     fmt::print(stderr, "usage: crawlq-docs man FILE | crawlq-docs bash-completion FILE\n");
     return 2;
   }

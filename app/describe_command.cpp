@@ -8,8 +8,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "app/command_support.hpp"
 #include "api/describe_request.hpp"
+#include "app/command_support.hpp"
 
 namespace crawlq::app {
 
@@ -25,7 +25,8 @@ std::string matrix_text(const model::Matrix& m) {
   std::string text = "[";
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     text += i == 0 ? "[" : ", [";
-    for (Eigen::Index j = 0; j < m.cols(); ++j) text += fmt::format("{}{:.10g}", j == 0 ? "" : ", ", m(i, j));
+    for (Eigen::Index j = 0; j < m.cols(); ++j)
+      text += fmt::format("{}{:.10g}", j == 0 ? "" : ", ", m(i, j));
     text += "]";
   }
   return text + "]";
@@ -49,18 +50,22 @@ int run(const DescribeOptions& o) {
   const nlohmann::json& states = j.at("states");
   fmt::print("{} ({})\n", m.name.empty() ? "scenario" : m.name, o.file);
   if (!scenario.source.empty()) fmt::print("source: {}\n", scenario.source);
-  fmt::print("capacity K = {} (admission {}), {} modes, {} arrival phases, {} states\n\n", m.capacity, admission,
-             m.modes(), m.arrivals.phases(),
-             states.is_string() ? states.get<std::string>() : fmt::format("{:.15g}", states.get<double>()));
-  fmt::print("  robots  lambda (pages)  lambda_g (batches)  mean batch  var(inter-batch)  lag-1 corr\n");
+  fmt::print("capacity K = {} (admission {}), {} modes, {} arrival phases, {} states\n\n",
+             m.capacity, admission, m.modes(), m.arrivals.phases(),
+             states.is_string() ? states.get<std::string>()
+                                : fmt::format("{:.15g}", states.get<double>()));
+  fmt::print(
+      "  robots  lambda (pages)  lambda_g (batches)  mean batch  var(inter-batch)  lag-1 corr\n");
   for (const auto& mode : modes)
-    fmt::print("  {:>6}  {:>14.6g}  {:>18.6g}  {:>10.4g}  {:>16.6g}  {:>10.4g}\n", mode["robots"].get<int>(),
-               mode["fundamental_rate"].get<double>(), mode["group_rate"].get<double>(),
-               mode["mean_batch"].get<double>(), mode["group_interval_variance"].get<double>(),
+    fmt::print("  {:>6}  {:>14.6g}  {:>18.6g}  {:>10.4g}  {:>16.6g}  {:>10.4g}\n",
+               mode["robots"].get<int>(), mode["fundamental_rate"].get<double>(),
+               mode["group_rate"].get<double>(), mode["mean_batch"].get<double>(),
+               mode["group_interval_variance"].get<double>(),
                mode["lag1_correlation"].get<double>());
   const auto ph = [](const char* what, const model::PhaseType& p) {
-    fmt::print("  {:<13} {} phases, mean {:.6g}, variance {:.6g}, squared coefficient of variation {:.4g}\n",
-               what, p.phases(), p.mean(), p.variance(), p.variance() / (p.mean() * p.mean()));
+    fmt::print(
+        "  {:<13} {} phases, mean {:.6g}, variance {:.6g}, squared coefficient of variation {:.4g}\n",
+        what, p.phases(), p.mean(), p.variance(), p.variance() / (p.mean() * p.mean()));
   };
   fmt::print("\n");
   ph("service", m.service);
@@ -72,7 +77,8 @@ int run(const DescribeOptions& o) {
   for (int r = 1; r <= m.modes(); ++r) {
     const auto& d = m.arrivals.mode(r).matrices();
     for (std::size_t k = 0; k < d.size(); ++k)
-      fmt::print("  {:<13} D{} = {}\n", k == 0 ? fmt::format("{} robot{}", r, r == 1 ? "" : "s") : "", k,
+      fmt::print("  {:<13} D{} = {}\n",
+                 k == 0 ? fmt::format("{} robot{}", r, r == 1 ? "" : "s") : "", k,
                  matrix_text(d[k]));
   }
   fmt::print("  service       beta = {}, S = {}\n", vector_text(m.service.initial()),
@@ -80,7 +86,8 @@ int run(const DescribeOptions& o) {
   if (m.obsolescence)
     fmt::print("  obsolescence  gamma = {}, Gamma = {}\n", vector_text(m.obsolescence->initial()),
                matrix_text(m.obsolescence->subgenerator()));
-  if (m.level_map()) fmt::print("\npolicy: robots per level {}\n", levels_text(m.level_map()->levels()));
+  if (m.level_map())
+    fmt::print("\npolicy: robots per level {}\n", levels_text(m.level_map()->levels()));
   for (const auto& r : scenario.repairs) fmt::print("repaired: {}\n", r);
   return 0;
 }

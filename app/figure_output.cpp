@@ -11,15 +11,18 @@ namespace crawlq::app {
 
 std::string plot_to(const validation::Figure& figure, const std::string& svg_path) {
   const std::filesystem::path path(svg_path);
-  if (path.extension() != ".svg") throw UsageError(fmt::format("--plot {}: give a file name ending in .svg", svg_path));
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  if (path.extension() != ".svg")
+    throw UsageError(fmt::format("--plot {}: give a file name ending in .svg", svg_path));
+  const std::filesystem::path dir =
+      path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   if (!std::filesystem::is_directory(dir))
-    throw UsageError(fmt::format("--plot {}: the directory {} does not exist", svg_path, dir.string()));
+    throw UsageError(
+        fmt::format("--plot {}: the directory {} does not exist", svg_path, dir.string()));
   const std::string stem = path.stem().string();
   try {
     if (!validation::render_svg(figure, dir, stem))
-      return fmt::format("gnuplot is not installed: run `gnuplot {}` to draw {}", (dir / (stem + ".gp")).string(),
-                         svg_path);
+      return fmt::format("gnuplot is not installed: run `gnuplot {}` to draw {}",
+                         (dir / (stem + ".gp")).string(), svg_path);
   } catch (const std::runtime_error& e) {
     throw UsageError(fmt::format("--plot {}: {}", svg_path, e.what()));
   }

@@ -115,7 +115,8 @@ int run_arrivals(const FitArrivalsOptions& o) {
   nlohmann::json base;
   if (!o.scenario.empty()) {
     const scenarios::Scenario read = load(o.scenario);  // refused now if it breaks a rule
-    base = scenarios::yaml_to_json(scenarios::read_file(scenarios::locate_scenario(o.scenario)), o.scenario);
+    base = scenarios::yaml_to_json(scenarios::read_file(scenarios::locate_scenario(o.scenario)),
+                                   o.scenario);
     if (!o.robots) request.robots = read.model.modes();
   }
   request.times = fit::read_timestamps(scenarios::locate_log(o.log).string(), o.column);
@@ -257,9 +258,10 @@ std::function<int()> add_fit_command(CLI::App& app) {
       "          crawlq fit arrivals deliveries.csv --column time --scenario base.yaml --out "
       "fitted.yaml");
   arrivals
-      ->add_option("LOG", o->log,
-                   "the log: one timestamp a line (# comments and blank lines skipped), or a shipped "
-                   "log's name (synthetic-crawler)")
+      ->add_option(
+          "LOG", o->log,
+          "the log: one timestamp a line (# comments and blank lines skipped), or a shipped "
+          "log's name (synthetic-crawler)")
       ->required();
   arrivals->add_option("--column", o->column,
                        "read a CSV file's column (its header's name, or a number from 1)");
@@ -282,8 +284,9 @@ std::function<int()> add_fit_command(CLI::App& app) {
                        "what the log asks)");
   arrivals->add_option("--robots", o->robots,
                        "modes of the BMAP written (default: BASE's, else 1)");
-  arrivals->add_option("--scenario", o->scenario,
-                       "a scenario (file or shipped name) whose arrivals the fit replaces (with --out)");
+  arrivals->add_option(
+      "--scenario", o->scenario,
+      "a scenario (file or shipped name) whose arrivals the fit replaces (with --out)");
   arrivals->add_option("--out", o->out, "where to write that scenario");
   arrivals->add_option("--plot", o->plot,
                        "a directory for three figures (gnuplot): autocorrelation.svg, "

@@ -5,20 +5,20 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <type_traits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "analytic/memory_estimate.hpp"
 #include "analytic/policy_evaluation.hpp"
 #include "api/describe_request.hpp"
 #include "api/json_output.hpp"
 #include "api/optimize_request.hpp"
 #include "api/request_checks.hpp"
 #include "api/scenario_source.hpp"
-#include "analytic/memory_estimate.hpp"
 #include "app/lab_body.hpp"
 #include "model/input_error.hpp"
 #include "scenarios/yaml_json.hpp"
@@ -40,8 +40,8 @@ T field(const nlohmann::json& body, const char* key, T fallback) {
   const auto found = body.find(key);
   if (found == body.end() || found->is_null()) return fallback;
   const auto refuse = [&] {
-    return model::InputError(
-        key, fmt::format("'{}' is not the kind of value this key takes", scenarios::shortened(safe_dump(*found))));
+    return model::InputError(key, fmt::format("'{}' is not the kind of value this key takes",
+                                              scenarios::shortened(safe_dump(*found))));
   };
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
     if (!found->is_number()) throw refuse();
@@ -97,10 +97,12 @@ LabScenario read(const nlohmann::json& body) {
       .directory = ".",
       .changes = {}};
   const nlohmann::json form =
-      scenario->is_string() ? scenarios::yaml_to_json(scenario->get<std::string>(), source.label) : *scenario;
+      scenario->is_string() ? scenarios::yaml_to_json(scenario->get<std::string>(), source.label)
+                            : *scenario;
   if (form.is_object() && form.contains("policy")) refuse_table_file(form.at("policy"), "policy");
   const nlohmann::json changes = field<nlohmann::json>(body, "changes", nlohmann::json::array());
-  if (!changes.is_array()) throw model::InputError("changes", "give a list of [\"parameter\", value]");
+  if (!changes.is_array())
+    throw model::InputError("changes", "give a list of [\"parameter\", value]");
   for (const auto& change : changes) {
     if (!change.is_array() || change.size() != 2 || !change[0].is_string() ||
         !change[1].is_number())
@@ -191,7 +193,8 @@ std::function<void(const LabEmit&)> lab_simulation(const nlohmann::json& body, c
         "horizon", "more than 10^9 events in all: give a shorter horizon or fewer replications");
   std::shared_ptr<void> ticket = admitted(run, kSimulationBytes, true);
   const api::Cancellation* cancel = run.cancel;
-  return [s, simulated, seed, replications, path_horizon, horizon, ticket, cancel](const LabEmit& emit) {
+  return [s, simulated, seed, replications, path_horizon, horizon, ticket,
+          cancel](const LabEmit& emit) {
     const model::Model& model = s->scenario.model;
     PathRecorder path(kMostPathEvents);
     sim::Simulator(model, *simulated)
@@ -239,24 +242,26 @@ nlohmann::json lab_solve(const nlohmann::json& body, const LabRun& run) {
                             .caller = api::Caller::kLab};
   // Refused before it waits for memory: a request that cannot run never holds a place in the queue.
   const analytic::MemoryEstimate need = api::check(request);
-  const auto ticket = admitted(run, need.bytes, request.sojourn || need.states > kLargestQuickStates);
+  const auto ticket =
+      admitted(run, need.bytes, request.sojourn || need.states > kLargestQuickStates);
   return api::to_json(request, api::solve(request, run.cancel));
 }
 
 nlohmann::json lab_optimize(const nlohmann::json& body, const LabRun& run) {
   const LabScenario s = read(body);
   const std::string policy_class = field<std::string>(body, "class", "thresholds");
-  api::OptimizeRequest request{.source = s.label,
-                               .model = s.scenario.model,
-                               .policy_class = api::parse_policy_class(policy_class, api::Caller::kLab),
-                               .search = analytic::Search::kAuto,
-                               .method = analytic::Method::kAuto,
-                               .max_maps = 1'000'000,
-                               .threads = 1,
-                               .starts = 1,
-                               .export_policy = "",
-                               .progress = nullptr,
-                               .caller = api::Caller::kLab};
+  api::OptimizeRequest request{
+      .source = s.label,
+      .model = s.scenario.model,
+      .policy_class = api::parse_policy_class(policy_class, api::Caller::kLab),
+      .search = analytic::Search::kAuto,
+      .method = analytic::Method::kAuto,
+      .max_maps = 1'000'000,
+      .threads = 1,
+      .starts = 1,
+      .export_policy = "",
+      .progress = nullptr,
+      .caller = api::Caller::kLab};
   try {
     request.search = analytic::parse_search(field<std::string>(body, "search", "auto"));
   } catch (const std::invalid_argument& e) {
@@ -304,10 +309,11 @@ nlohmann::json lab_landscape(const nlohmann::json& body, const LabRun& run) {
   const double solves = 0.5 * (capacity + 2.0) * (capacity + 2.0);
   if (solves * need.states > kMostLandscapeStates)
     throw model::InputError(
-        "capacity", fmt::format("a landscape at capacity {} is {:.0f} solves of {:.0f} states each, "
-                                "more than the lab computes for one page ({:.0e} states in all): give "
-                                "a smaller capacity",
-                                capacity, solves, need.states, kMostLandscapeStates));
+        "capacity",
+        fmt::format("a landscape at capacity {} is {:.0f} solves of {:.0f} states each, "
+                    "more than the lab computes for one page ({:.0e} states in all): give "
+                    "a smaller capacity",
+                    capacity, solves, need.states, kMostLandscapeStates));
   const auto ticket = admitted(run, need.bytes, true);
   const analytic::PolicyEvaluator evaluator(model, analytic::Method::kAuto, 1, run.cancel);
   nlohmann::json values = nlohmann::json::array(), grid = nlohmann::json::array();

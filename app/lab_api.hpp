@@ -51,6 +51,7 @@ nlohmann::json lab_landscape(const nlohmann::json& body, const LabRun& run = {})
 // waits for admission (run.admit) and returns the run, which stops when `emit` returns false (the
 // page went away) or `run.cancel` is set.
 using LabEmit = std::function<bool(const std::string& kind, const nlohmann::json& data)>;
-std::function<void(const LabEmit& emit)> lab_simulation(const nlohmann::json& body, const LabRun& run = {});
+std::function<void(const LabEmit& emit)> lab_simulation(const nlohmann::json& body,
+                                                        const LabRun& run = {});
 
 }  // namespace crawlq::app

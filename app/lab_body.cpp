@@ -13,23 +13,25 @@ namespace {
 std::string reason(const nlohmann::json::exception& e) {
   const std::string text = e.what();
   const auto tag_end = text.find("] ");
-  return text.starts_with("[json.exception.") && tag_end != std::string::npos ? text.substr(tag_end + 2) : text;
+  return text.starts_with("[json.exception.") && tag_end != std::string::npos
+             ? text.substr(tag_end + 2)
+             : text;
 }
 
 }  // namespace
 
 nlohmann::json parse_lab_body(const std::string& text) {
   // The callback parser is iterative, so the depth is seen before anything recursive runs.
-  const nlohmann::json::parser_callback_t bounded = [](int depth, nlohmann::json::parse_event_t event,
-                                                      nlohmann::json&) {
-    if ((event == nlohmann::json::parse_event_t::object_start ||
-         event == nlohmann::json::parse_event_t::array_start) &&
-        depth >= kMostBodyNesting)
-      throw model::InputError(fmt::format(
-          "the request's body nests lists or objects more than {} deep: no request needs that",
-          kMostBodyNesting));
-    return true;
-  };
+  const nlohmann::json::parser_callback_t bounded =
+      [](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
+        if ((event == nlohmann::json::parse_event_t::object_start ||
+             event == nlohmann::json::parse_event_t::array_start) &&
+            depth >= kMostBodyNesting)
+          throw model::InputError(fmt::format(
+              "the request's body nests lists or objects more than {} deep: no request needs that",
+              kMostBodyNesting));
+        return true;
+      };
   try {
     return nlohmann::json::parse(text, bounded);
   } catch (const nlohmann::json::out_of_range& e) {

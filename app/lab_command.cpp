@@ -21,8 +21,8 @@
 #include "app/lab_connections.hpp"
 #include "app/lab_request_guard.hpp"
 #include "app/lab_work_gate.hpp"
-#include "model/thread_count.hpp"
 #include "model/input_error.hpp"
+#include "model/thread_count.hpp"
 #include "scenarios/shipped_files.hpp"
 #include "scenarios/yaml_document.hpp"
 #include "scenarios/yaml_json.hpp"
@@ -75,7 +75,8 @@ nlohmann::json offered_scenarios(const std::vector<std::string>& files) {
     offered.push_back(std::move(body));
   };
   if (!files.empty()) {
-    for (const auto& file : files) add(file, scenarios::read_file(scenarios::locate_scenario(file)));
+    for (const auto& file : files)
+      add(file, scenarios::read_file(scenarios::locate_scenario(file)));
     return offered;
   }
   for (const char* shipped :
@@ -111,14 +112,16 @@ void refuse(httplib::Response& response, const std::exception_ptr& failure, bool
     status = 503, message = LabCancelled().what();
   } catch (const std::bad_alloc&) {
     status = 503,
-    message = "the lab ran out of memory for this request beside the others: try again, or give a "
-              "smaller capacity";
+    message =
+        "the lab ran out of memory for this request beside the others: try again, or give a "
+        "smaller capacity";
   } catch (const std::exception& e) {
     message = e.what();
   } catch (...) {
     message = "an unexpected failure";
   }
-  if (cancelled && status == 500) status = 503, message = "cancelled: the client went away or the lab is stopping";
+  if (cancelled && status == 500)
+    status = 503, message = "cancelled: the client went away or the lab is stopping";
   response.status = status;
   response.set_content(error_body(message), "application/json");
 }
@@ -141,8 +144,10 @@ void post(httplib::Server& server, LabServer& lab, const std::string& path, Answ
 // Server-sent events: "event: KIND" and "data: JSON" a message. Bad input is a 400 as for the other
 // routes, before anything is sent; a failure after that ends the stream with an "error" event. The
 // connection counts as busy until the stream ends, so that a page that leaves stops it.
-void stream_simulation(LabServer& lab, const httplib::Request& request, httplib::Response& response) {
-  std::shared_ptr<ConnectionWatch::Busy> busy = lab.connections.busy(request.remote_addr, request.remote_port);
+void stream_simulation(LabServer& lab, const httplib::Request& request,
+                       httplib::Response& response) {
+  std::shared_ptr<ConnectionWatch::Busy> busy =
+      lab.connections.busy(request.remote_addr, request.remote_port);
   std::function<void(const LabEmit&)> run;
   try {
     run = lab_simulation(parse_lab_body(request.body), run_of(lab, *busy));
@@ -155,7 +160,8 @@ void stream_simulation(LabServer& lab, const httplib::Request& request, httplib:
       "text/event-stream", [run, busy](std::size_t, httplib::DataSink& sink) {
         const auto send = [&sink, &busy](const std::string& kind, const nlohmann::json& data) {
           const std::string message = fmt::format("event: {}\ndata: {}\n\n", kind, safe_dump(data));
-          return !*busy->cancellation() && sink.is_writable() && sink.write(message.data(), message.size());
+          return !*busy->cancellation() && sink.is_writable() &&
+                 sink.write(message.data(), message.size());
         };
         try {
           run(send);
@@ -181,25 +187,27 @@ void serve_file(httplib::Server& server, const std::string& path, const std::str
 
 // Host, Origin and Content-Type checked before any route (lab_request_guard.hpp).
 void guard_requests(httplib::Server& server, int port) {
-  server.set_pre_routing_handler([port](const httplib::Request& request, httplib::Response& response) {
-    GuardedRequest guarded{.method = request.method,
-                           .host = request.get_header_value("Host"),
-                           .origin = std::nullopt,
-                           .content_type = request.get_header_value("Content-Type")};
-    if (request.has_header("Origin")) guarded.origin = request.get_header_value("Origin");
-    const auto refusal = refuse_request(guarded, port);
-    if (!refusal) return httplib::Server::HandlerResponse::Unhandled;
-    response.status = refusal->status;
-    response.set_content(error_body(refusal->message), "application/json");
-    return httplib::Server::HandlerResponse::Handled;
-  });
+  server.set_pre_routing_handler(
+      [port](const httplib::Request& request, httplib::Response& response) {
+        GuardedRequest guarded{.method = request.method,
+                               .host = request.get_header_value("Host"),
+                               .origin = std::nullopt,
+                               .content_type = request.get_header_value("Content-Type")};
+        if (request.has_header("Origin")) guarded.origin = request.get_header_value("Origin");
+        const auto refusal = refuse_request(guarded, port);
+        if (!refusal) return httplib::Server::HandlerResponse::Unhandled;
+        response.status = refusal->status;
+        response.set_content(error_body(refusal->message), "application/json");
+        return httplib::Server::HandlerResponse::Handled;
+      });
   // The library's own refusals (413 for a body too large, 404, 400 for a broken request) with a
   // message, as the routes' own.
   server.set_error_handler([](const httplib::Request& request, httplib::Response& response) {
     if (!response.body.empty()) return;
     std::string message = fmt::format("{} {}: no such page or route", request.method, request.path);
     if (response.status == 413)
-      message = fmt::format("the request's body is larger than {} KiB: no request needs that", kLargestBody >> 10);
+      message = fmt::format("the request's body is larger than {} KiB: no request needs that",
+                            kLargestBody >> 10);
     else if (response.status != 404)
       message = fmt::format("the request could not be read (HTTP {})", response.status);
     response.set_content(error_body(message), "application/json");
@@ -211,8 +219,9 @@ void guard_requests(httplib::Server& server, int port) {
 }
 
 int run(const LabOptions& o) {
-  // Blocked before any thread starts, so that every thread inherits the mask. Ctrl-C and SIGTERM stop the server from a thread that waits for them, not from a handler: every
-  // request's work is cancelled, and what has not ended a second later is not waited for.
+  // Blocked before any thread starts, so that every thread inherits the mask. Ctrl-C and SIGTERM
+  // stop the server from a thread that waits for them, not from a handler: every request's work is
+  // cancelled, and what has not ended a second later is not waited for.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGINT);
@@ -255,17 +264,20 @@ int run(const LabOptions& o) {
   server.Get("/api/scenarios", [offered](const httplib::Request&, httplib::Response& response) {
     response.set_content(safe_dump(nlohmann::json{{"scenarios", offered}}), "application/json");
   });
-  post(server, lab, "/api/solve", [](const nlohmann::json& body, const LabRun& r) { return lab_solve(body, r); });
+  post(server, lab, "/api/solve",
+       [](const nlohmann::json& body, const LabRun& r) { return lab_solve(body, r); });
   post(server, lab, "/api/optimize",
        [](const nlohmann::json& body, const LabRun& r) { return lab_optimize(body, r); });
-  post(server, lab, "/api/describe", [](const nlohmann::json& body, const LabRun&) { return lab_describe(body); });
+  post(server, lab, "/api/describe",
+       [](const nlohmann::json& body, const LabRun&) { return lab_describe(body); });
   post(server, lab, "/api/scenario-form",
        [](const nlohmann::json& body, const LabRun&) { return lab_scenario_form(body); });
   post(server, lab, "/api/landscape",
        [](const nlohmann::json& body, const LabRun& r) { return lab_landscape(body, r); });
-  server.Post("/api/simulate", [&lab](const httplib::Request& request, httplib::Response& response) {
-    stream_simulation(lab, request, response);
-  });
+  server.Post("/api/simulate",
+              [&lab](const httplib::Request& request, httplib::Response& response) {
+                stream_simulation(lab, request, response);
+              });
 
   std::atomic<bool> served{false};
   std::thread watcher([&] {
@@ -313,8 +325,9 @@ std::function<int()> add_lab_command(CLI::App& app) {
                          "Examples: crawlq lab\n"
                          "          crawlq lab paper-example-1 --port 9000");
   add_scenario_argument(cmd, o->files)
-      ->description("scenarios to offer, files or shipped names (default: four shipped ones, the paper's first "
-                    "example first)");
+      ->description(
+          "scenarios to offer, files or shipped names (default: four shipped ones, the paper's first "
+          "example first)");
   cmd->add_option("--port", o->port, "port to listen on (0: any free one, printed)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));

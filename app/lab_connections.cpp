@@ -113,7 +113,8 @@ ConnectionWatch::Busy::~Busy() {
   }
 }
 
-std::unique_ptr<ConnectionWatch::Busy> ConnectionWatch::busy(const std::string& peer_ip, int peer_port) {
+std::unique_ptr<ConnectionWatch::Busy> ConnectionWatch::busy(const std::string& peer_ip,
+                                                             int peer_port) {
   return std::make_unique<Busy>(*this, key_of(peer_ip, peer_port));
 }
 

@@ -56,16 +56,18 @@ bool is_own_host(const std::string& host_header, int port) {
 
 std::optional<GuardRefusal> refuse_request(const GuardedRequest& request, int port) {
   if (!is_own_host(request.host, port))
-    return GuardRefusal{403, fmt::format("Host '{}' is not this lab: open it as http://127.0.0.1:{}/ "
-                                         "(or localhost); another name could be a foreign page's",
-                                         scenarios::shortened(request.host), port)};
+    return GuardRefusal{403,
+                        fmt::format("Host '{}' is not this lab: open it as http://127.0.0.1:{}/ "
+                                    "(or localhost); another name could be a foreign page's",
+                                    scenarios::shortened(request.host), port)};
   if (request.origin) {
     const std::string origin = lower(*request.origin);
     if (!origin.starts_with("http://") || origin.substr(7) != lower(request.host))
-      return GuardRefusal{403, fmt::format("requests from '{}' are refused: only the lab's own page "
-                                           "(http://{}) may call its API",
-                                           scenarios::shortened(*request.origin),
-                                           scenarios::shortened(request.host))};
+      return GuardRefusal{
+          403,
+          fmt::format("requests from '{}' are refused: only the lab's own page "
+                      "(http://{}) may call its API",
+                      scenarios::shortened(*request.origin), scenarios::shortened(request.host))};
   }
   if (request.method == "POST") {
     const std::string type = lower(request.content_type);
@@ -74,8 +76,9 @@ std::optional<GuardRefusal> refuse_request(const GuardedRequest& request, int po
                                  [](unsigned char c) { return std::isspace(c); }),
                   essence.end());
     if (essence != "application/json")
-      return GuardRefusal{400, fmt::format("send the body as Content-Type: application/json (got '{}')",
-                                           scenarios::shortened(request.content_type))};
+      return GuardRefusal{400,
+                          fmt::format("send the body as Content-Type: application/json (got '{}')",
+                                      scenarios::shortened(request.content_type))};
   }
   if (request.method != "GET" && request.method != "POST" && request.method != "HEAD")
     return GuardRefusal{405, fmt::format("{}: the lab answers GET and POST only",

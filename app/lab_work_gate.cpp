@@ -35,7 +35,8 @@ double lab_memory_budget(double reserved_address_space) {
   double budget = 0.8 * analytic::physical_memory_bytes() - resident;
   rlimit limit{};
   if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
-    budget = std::min(budget, 0.8 * (static_cast<double>(limit.rlim_cur) - virtual_size - reserved_address_space));
+    budget = std::min(budget, 0.8 * (static_cast<double>(limit.rlim_cur) - virtual_size -
+                                     reserved_address_space));
   return std::max(0.0, budget);
 }
 
@@ -44,7 +45,8 @@ WorkGate::WorkGate(WorkGateLimits limits) : limits_(limits) {}
 WorkGate::Ticket::~Ticket() { gate_.release(bytes_, long_work_); }
 
 bool WorkGate::fits(double bytes, bool long_work) const {
-  return bytes_in_use_ + bytes <= limits_.memory_bytes && (!long_work || long_in_use_ < limits_.long_slots);
+  return bytes_in_use_ + bytes <= limits_.memory_bytes &&
+         (!long_work || long_in_use_ < limits_.long_slots);
 }
 
 std::unique_ptr<WorkGate::Ticket> WorkGate::admit(double bytes, bool long_work,
@@ -64,9 +66,10 @@ std::unique_ptr<WorkGate::Ticket> WorkGate::admit(double bytes, bool long_work,
         advance_turns();
       }
       changed_.notify_all();
-      throw LabBusy(fmt::format("the lab is busy: {} requests are running and {} waiting; try again "
-                                "when one has finished",
-                                in_flight_, waiting_));
+      throw LabBusy(
+          fmt::format("the lab is busy: {} requests are running and {} waiting; try again "
+                      "when one has finished",
+                      in_flight_, waiting_));
     }
     ++waiting_;
     const auto deadline = std::chrono::steady_clock::now() + limits_.longest_wait;
@@ -125,7 +128,8 @@ void WorkGate::release(double bytes, bool long_work) {
     --in_flight_;
   }
   changed_.notify_all();
-  // glibc keeps freed memory for reuse; a lab left idle after a large solve should not hold gigabytes.
+  // glibc keeps freed memory for reuse; a lab left idle after a large solve should not hold
+  // gigabytes.
   malloc_trim(0);
 }
 

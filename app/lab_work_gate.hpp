@@ -4,10 +4,10 @@
 // (each alone would fit) nor make a cheap solve wait behind a queue of optimisations.
 //
 // A request estimates its memory before any work and is admitted when it fits beside the others; a
-// long one (optimize, landscape, simulate, a large solve) also needs one of the long-work slots. One
-// that cannot be admitted waits, in order, while its client is there, up to a limit; then, or when
-// too many already wait, it is refused with LabBusy (the server's 503). A request larger than the
-// whole budget is refused at once.
+// long one (optimize, landscape, simulate, a large solve) also needs one of the long-work slots.
+// One that cannot be admitted waits, in order, while its client is there, up to a limit; then, or
+// when too many already wait, it is refused with LabBusy (the server's 503). A request larger than
+// the whole budget is refused at once.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -47,7 +47,8 @@ class WorkGate {
   // Held while the admitted work runs: gives back its memory and slot when destroyed.
   class Ticket {
    public:
-    Ticket(WorkGate& gate, double bytes, bool long_work) : gate_(gate), bytes_(bytes), long_work_(long_work) {}
+    Ticket(WorkGate& gate, double bytes, bool long_work)
+        : gate_(gate), bytes_(bytes), long_work_(long_work) {}
     Ticket(const Ticket&) = delete;
     Ticket& operator=(const Ticket&) = delete;
     ~Ticket();

@@ -1,8 +1,8 @@
 // crawlq: the queue between a search engine's crawling robots and its indexer (Avrachenkov et al.
 // 2011). Exit status: 0 success, 1 a computation that failed, 2 bad input.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -11,8 +11,8 @@
 #include "app/command_support.hpp"
 #include "app/process_group.hpp"
 #include "model/message_text.hpp"
-#include "scenarios/yaml_reader.hpp"
 #include "scenarios/scenario_loader.hpp"
+#include "scenarios/yaml_reader.hpp"
 #include "validation/output_file.hpp"
 
 int main(int argc, char** argv) {
@@ -34,8 +34,7 @@ int main(int argc, char** argv) {
   }
   if (argv[1][0] != '-' && !is_known) {
     fmt::print(stderr, "crawlq: unknown command '{}' (this build has: {}; see crawlq --help)\n",
-               crawlq::scenarios::shortened(argv[1]),
-               known);
+               crawlq::scenarios::shortened(argv[1]), known);
     return static_cast<int>(ExitCode::kBadInput);
   }
   try {
@@ -47,7 +46,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "crawlq: {}\n", crawlq::model::valid_utf8(e.what()));  // CLI11 quotes the arguments
+    fmt::print(stderr, "crawlq: {}\n",
+               crawlq::model::valid_utf8(e.what()));  // CLI11 quotes the arguments
     return static_cast<int>(ExitCode::kBadInput);
   }
   // sweep and simulate spread their work over the processes; every other command runs on rank 0

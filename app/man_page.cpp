@@ -30,7 +30,8 @@ std::string roff(const std::string& text) {
 
 std::string roff_line(const std::string& line) {
   const std::string escaped = roff(line);
-  return (!escaped.empty() && (escaped[0] == '.' || escaped[0] == '\'')) ? "\\&" + escaped : escaped;
+  return (!escaped.empty() && (escaped[0] == '.' || escaped[0] == '\'')) ? "\\&" + escaped
+                                                                         : escaped;
 }
 
 // Help text is written for an 80-column terminal: its prose refills, but an example or an indented
@@ -65,18 +66,23 @@ void write_command(std::ostringstream& out, const CLI::App& command, const std::
     std::string names;
     if (option->nonpositional()) {
       std::vector<std::string> spellings;
-      for (const auto& s : option->get_snames()) spellings.push_back(fmt::format("\\fB\\-{}\\fR", s));
-      for (const auto& l : option->get_lnames()) spellings.push_back(fmt::format("\\fB\\-\\-{}\\fR", roff(l)));
+      for (const auto& s : option->get_snames())
+        spellings.push_back(fmt::format("\\fB\\-{}\\fR", s));
+      for (const auto& l : option->get_lnames())
+        spellings.push_back(fmt::format("\\fB\\-\\-{}\\fR", roff(l)));
       names = fmt::format("{}", fmt::join(spellings, ", "));
-      if (option->get_expected_min() > 0) names += fmt::format(" \\fI{}\\fR", roff(option->get_type_name()));
+      if (option->get_expected_min() > 0)
+        names += fmt::format(" \\fI{}\\fR", roff(option->get_type_name()));
     } else {
       names = "\\fI" + roff(option->get_name(true)) + "\\fR";
     }
     out << ".TP\n" << names << "\n";
     write_paragraph(out, option->get_description());
-    if (!option->get_default_str().empty()) out << "(default: " << roff(option->get_default_str()) << ")\n";
+    if (!option->get_default_str().empty())
+      out << "(default: " << roff(option->get_default_str()) << ")\n";
   }
-  for (const CLI::App* sub : command.get_subcommands({})) write_command(out, *sub, path + " " + sub->get_name());
+  for (const CLI::App* sub : command.get_subcommands({}))
+    write_command(out, *sub, path + " " + sub->get_name());
 }
 
 }  // namespace
@@ -96,7 +102,8 @@ std::string man_page(const CLI::App& app, const std::string& version) {
   out << ".PP\nEvery FILE may be a shipped scenario's name instead (see SHIPPED SCENARIOS); a file of that name in "
          "the current directory wins.\n"
       << ".SH COMMANDS\n";
-  for (const CLI::App* command : app.get_subcommands({})) write_command(out, *command, "crawlq " + command->get_name());
+  for (const CLI::App* command : app.get_subcommands({}))
+    write_command(out, *command, "crawlq " + command->get_name());
   out << ".SH SHIPPED SCENARIOS\n"
          "The papers' examples and teaching examples, installed in \\fIshare/crawlq/scenarios\\fR (and crawler "
          "logs in \\fIshare/crawlq/logs\\fR) beside the program. \\fBcrawlq scenarios\\fR lists them.\n";

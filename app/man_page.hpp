@@ -2,7 +2,6 @@
 // crawlq(1) in roff, written from the command line itself (every command and flag, with its help
 // text and default), the shipped scenarios, the exit statuses and where the files are.
 #include <CLI/CLI.hpp>
-
 #include <string>
 
 namespace crawlq::app {

@@ -11,11 +11,11 @@
 #include "analytic/memory_estimate.hpp"
 #include "analytic/policy_search.hpp"
 #include "analytic/solver_registry.hpp"
+#include "analytic/table_summary.hpp"
+#include "api/json_output.hpp"
 #include "api/optimize_request.hpp"
 #include "app/command_support.hpp"
 #include "app/simulation_flags.hpp"
-#include "api/json_output.hpp"
-#include "analytic/table_summary.hpp"
 
 namespace crawlq::app {
 
@@ -43,29 +43,31 @@ constexpr const char* kLocalLeavesOut =
     "proof that the best is global: it is a local minimum, no neighbour costs less";
 
 // `why` says how auto chose the search, or is empty.
-void print_exhaustive(const OptimizeOptions& o, const model::Model& model, const analytic::ThresholdSearch& search,
-                      double seconds, const std::string& why) {
+void print_exhaustive(const OptimizeOptions& o, const model::Model& model,
+                      const analytic::ThresholdSearch& search, double seconds,
+                      const std::string& why) {
   fmt::print(
       "{} ({}): K = {}, {} modes; exhaustive search{}: all {} threshold policies solved in "
       "{:.3g} s\n\n",
       model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(), why,
       search.policies_solved, seconds);
-  fmt::print("  {:<22} {:<12} {:<22} {:>12}\n", "robots (modes used)", "thresholds", "robots per level",
-             "best cost");
+  fmt::print("  {:<22} {:<12} {:<22} {:>12}\n", "robots (modes used)", "thresholds",
+             "robots per level", "best cost");
   for (const auto& set : search.by_modes)
     fmt::print("  {:<22} {:<12} {:<22} {:>12.6g}{}\n",
                fmt::format("{}", fmt::join(set.modes, " or ")), thresholds_text(set.thresholds),
                fmt::format("{}", levels_text(set.best.policy.levels())), set.best.cost,
                set.best.policy == search.best.policy ? "   <- best" : "");
   fmt::print("\nbest: robots per level {} (thresholds {}), cost {:.6g}\n",
-             levels_text(search.best.policy.levels()), thresholds_text(*search.best.policy.thresholds()),
-             search.best.cost);
+             levels_text(search.best.policy.levels()),
+             thresholds_text(*search.best.policy.thresholds()), search.best.cost);
   fmt::print("relative profit over the best constant number of robots: R = {:.2f}%\n",
              model::relative_profit(search.best.cost, search.constant));
 }
 
-void print_local(const OptimizeOptions& o, const model::Model& model, const analytic::LocalThresholdSearch& search,
-                 double seconds, const std::string& why) {
+void print_local(const OptimizeOptions& o, const model::Model& model,
+                 const analytic::LocalThresholdSearch& search, double seconds,
+                 const std::string& why) {
   const std::int64_t count = analytic::threshold_policy_count(model.modes(), model.capacity);
   fmt::print(
       "{} ({}): K = {}, {} modes; local search{}: {} of the {} threshold policies solved "
@@ -85,16 +87,17 @@ void print_local(const OptimizeOptions& o, const model::Model& model, const anal
   fmt::print(
       "best after {} descent{}, {} moves: robots per level {} (thresholds {}), cost {:.6g}\n",
       search.descents, search.descents == 1 ? "" : "s", search.moves,
-      levels_text(search.best.policy.levels()),
-      thresholds_text(*search.best.policy.thresholds()), search.best.cost);
+      levels_text(search.best.policy.levels()), thresholds_text(*search.best.policy.thresholds()),
+      search.best.cost);
   fmt::print("relative profit over the best constant number of robots: R = {:.2f}%\n",
              model::relative_profit(search.best.cost, search.constant));
   fmt::print("not reported by the local search: {}\n", kLocalLeavesOut);
 }
 
-void print_levels(const OptimizeOptions& o, const model::Model& model, const analytic::LevelSearch& search,
-                  double seconds) {
-  const bool threshold_is_best = search.best_threshold && search.best_threshold->cost <= search.best.cost;
+void print_levels(const OptimizeOptions& o, const model::Model& model,
+                  const analytic::LevelSearch& search, double seconds) {
+  const bool threshold_is_best =
+      search.best_threshold && search.best_threshold->cost <= search.best.cost;
   fmt::print("{} ({}): K = {}, {} modes; all {} level maps solved in {:.3g} s\n\n",
              model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(),
              search.policies_solved, seconds);
@@ -109,58 +112,69 @@ void print_levels(const OptimizeOptions& o, const model::Model& model, const ana
                search.best_threshold->cost - search.best.cost);
 }
 
-void print_markov(const OptimizeOptions& o, const model::Model& model, const analytic::MarkovSearch& search,
-                  double seconds) {
+void print_markov(const OptimizeOptions& o, const model::Model& model,
+                  const analytic::MarkovSearch& search, double seconds) {
   const analytic::PolicyEvaluation& best = *search.best;
   const auto& table = std::get<model::TablePolicy>(best.policy);
-  fmt::print("{} ({}): K = {}, {} modes; every policy that sees the whole state ({} states), {:.3g} s\n\n",
-             model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(), table.robots.size(),
-             seconds);
+  fmt::print(
+      "{} ({}): K = {}, {} modes; every policy that sees the whole state ({} states), {:.3g} s\n\n",
+      model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(),
+      table.robots.size(), seconds);
   const auto& t = search.threshold_best;
-  fmt::print("  best threshold policy ({} search):  robots per level {} (thresholds {}), cost {:.8g}\n",
-             search.threshold_search, levels_text(t.policy.levels()), thresholds_text(t.policy.thresholds().value_or(std::vector<int>{})),
-             t.cost);
-  fmt::print("  best full-state policy:  cost {:.8g}, {:.2f}% below the threshold optimum\n", best.measures.cost,
-             t.cost > 0 ? 100 * (t.cost - best.measures.cost) / t.cost : 0.0);
+  fmt::print(
+      "  best threshold policy ({} search):  robots per level {} (thresholds {}), cost {:.8g}\n",
+      search.threshold_search, levels_text(t.policy.levels()),
+      thresholds_text(t.policy.thresholds().value_or(std::vector<int>{})), t.cost);
+  fmt::print("  best full-state policy:  cost {:.8g}, {:.2f}% below the threshold optimum\n",
+             best.measures.cost, t.cost > 0 ? 100 * (t.cost - best.measures.cost) / t.cost : 0.0);
   if (search.global) {
-    fmt::print("  optimality: global. Policy iteration ended after {} evaluations; no policy, whatever it sees\n"
-               "  or remembers, costs less than {:.10g}\n",
-               search.improvement_steps, search.lower_bound);
+    fmt::print(
+        "  optimality: global. Policy iteration ended after {} evaluations; no policy, whatever it sees\n"
+        "  or remembers, costs less than {:.10g}\n",
+        search.improvement_steps, search.lower_bound);
   } else {
-    fmt::print("  optimality: heuristic. The sojourn term a V(1) is a ratio, not a cost rate: candidates came\n"
-               "  from a holding weight standing in for it ({} tried, the best {:.4g}); each was evaluated\n"
-               "  exactly under (2). No policy costs less than {:.8g} (the other terms' optimum plus a b_1),\n"
-               "  so the answer is at most {:.3g}% above the optimum.\n",
-               search.tried.size(), search.stand_in_holding, search.lower_bound,
-               100 * (best.measures.cost - search.lower_bound) / best.measures.cost);
+    fmt::print(
+        "  optimality: heuristic. The sojourn term a V(1) is a ratio, not a cost rate: candidates came\n"
+        "  from a holding weight standing in for it ({} tried, the best {:.4g}); each was evaluated\n"
+        "  exactly under (2). No policy costs less than {:.8g} (the other terms' optimum plus a b_1),\n"
+        "  so the answer is at most {:.3g}% above the optimum.\n",
+        search.tried.size(), search.stand_in_holding, search.lower_bound,
+        100 * (best.measures.cost - search.lower_bound) / best.measures.cost);
   }
   const analytic::TableSummary summary = analytic::summarize_table(
       analytic::StateSpace(model), table.robots, model.modes(), &best.stationary.probabilities);
-  fmt::print("\n  robots by level and arrival phase (the share of the probability that runs them):\n");
+  fmt::print(
+      "\n  robots by level and arrival phase (the share of the probability that runs them):\n");
   fmt::print("  {:>5}  {}\n", "level", "phase 0, 1, ...");
   constexpr int kLevelsShown = 40;
   for (int level = 0; level <= std::min(model.capacity, kLevelsShown); ++level) {
     std::string row;
     for (std::size_t nu = 0; nu < summary.robots[level].size(); ++nu)
-      row += fmt::format("{}{} ({:.0f}%)", nu ? ", " : "", summary.robots[level][nu], 100 * summary.share[level][nu]);
+      row += fmt::format("{}{} ({:.0f}%)", nu ? ", " : "", summary.robots[level][nu],
+                         100 * summary.share[level][nu]);
     fmt::print("  {:>5}  {}\n", level, row);
   }
   if (!o.export_policy.empty())
-    fmt::print("\npolicy table written to {} (give it as --policy {}, or `policy: {{table: {}}}` in a scenario)\n",
-               o.export_policy, o.export_policy, o.export_policy);
+    fmt::print(
+        "\npolicy table written to {} (give it as --policy {}, or `policy: {{table: {}}}` in a scenario)\n",
+        o.export_policy, o.export_policy, o.export_policy);
 }
 
-void print_table_class(const OptimizeOptions& o, const model::Model& model, const analytic::TableClassSearch& search,
-                       double seconds) {
+void print_table_class(const OptimizeOptions& o, const model::Model& model,
+                       const analytic::TableClassSearch& search, double seconds) {
   const analytic::PolicyEvaluation& best = *search.best;
-  fmt::print("{} ({}): K = {}, {} modes; --class {}: {} of the {} tables solved in {:.3g} s ({})\n\n",
-             model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(), o.policy_class,
-             search.policies_solved, search.tables, seconds,
-             search.exhaustive ? "every one: the class's optimum"
-                               : fmt::format("a descent from the best threshold policy, {} moves: a local minimum",
-                                             search.moves));
+  fmt::print(
+      "{} ({}): K = {}, {} modes; --class {}: {} of the {} tables solved in {:.3g} s ({})\n\n",
+      model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(),
+      o.policy_class, search.policies_solved, search.tables, seconds,
+      search.exhaustive
+          ? "every one: the class's optimum"
+          : fmt::format("a descent from the best threshold policy, {} moves: a local minimum",
+                        search.moves));
   const bool memory = std::holds_alternative<model::MemoryPolicy>(best.policy);
-  fmt::print("  {:>5}  {}\n", "level", memory ? "next robots when reached with 1, 2, ... in force" : "robots in arrival phase 0, 1, ...");
+  fmt::print("  {:>5}  {}\n", "level",
+             memory ? "next robots when reached with 1, 2, ... in force"
+                    : "robots in arrival phase 0, 1, ...");
   std::visit(model::Overloaded{[&](const model::PhaseAwarePolicy& p) {
                                  for (std::size_t i = 0; i < p.robots.size(); ++i)
                                    fmt::print("  {:>5}  {}\n", i, fmt::join(p.robots[i], " "));
@@ -174,20 +188,27 @@ void print_table_class(const OptimizeOptions& o, const model::Model& model, cons
   fmt::print("\nbest cost {:.8g}\n", best.measures.cost);
 }
 
-void print_comparison(const OptimizeOptions& o, const model::Model& model, const api::OptimizeResult& result) {
+void print_comparison(const OptimizeOptions& o, const model::Model& model,
+                      const api::OptimizeResult& result) {
   const auto& comparison = std::get<analytic::ClassComparison>(result.search);
   const double optimum = comparison.optimum();
   fmt::print("{} ({}): K = {}, {} modes; what each class of policies can do, {:.3g} s\n\n",
-             model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(), result.seconds);
-  fmt::print("  {:<12} {:>14} {:>12} {:>9}  {}\n", "class", "best cost", "excess", "excess %", "optimality");
+             model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(),
+             result.seconds);
+  fmt::print("  {:<12} {:>14} {:>12} {:>9}  {}\n", "class", "best cost", "excess", "excess %",
+             "optimality");
   for (const auto& row : comparison.rows)
-    fmt::print("  {:<12} {:>14.8g} {:>12.6g} {:>8.2f}%  {}\n", row.name, row.cost, analytic::excess(row.cost, optimum),
-               optimum != 0 ? 100 * analytic::excess(row.cost, optimum) / optimum : 0.0, row.optimality);
-  fmt::print("\n  constant: one number of robots; thresholds: the paper's class; levels: robots by level;\n"
-             "  memory: by level and the robots in force; phase-aware: by level and arrival phase;\n"
-             "  markov: by the whole state ({}; no policy costs less than {:.8g}).\n",
-             comparison.markov->global ? "the global optimum" : "a heuristic's best: the sojourn term is a ratio",
-             comparison.markov->lower_bound);
+    fmt::print("  {:<12} {:>14.8g} {:>12.6g} {:>8.2f}%  {}\n", row.name, row.cost,
+               analytic::excess(row.cost, optimum),
+               optimum != 0 ? 100 * analytic::excess(row.cost, optimum) / optimum : 0.0,
+               row.optimality);
+  fmt::print(
+      "\n  constant: one number of robots; thresholds: the paper's class; levels: robots by level;\n"
+      "  memory: by level and the robots in force; phase-aware: by level and arrival phase;\n"
+      "  markov: by the whole state ({}; no policy costs less than {:.8g}).\n",
+      comparison.markov->global ? "the global optimum"
+                                : "a heuristic's best: the sojourn term is a ratio",
+      comparison.markov->lower_bound);
 }
 
 int run(const OptimizeOptions& o) {
@@ -218,16 +239,25 @@ int run(const OptimizeOptions& o) {
                           analytic::threshold_policy_count(model.modes(), model.capacity),
                           analytic::estimate_memory(model).states, analytic::kPolicyOverheadStates,
                           analytic::threshold_search_work(model),
-                          analytic::choose_search(requested, model) == analytic::Search::kLocal ? ">" : "<=",
+                          analytic::choose_search(requested, model) == analytic::Search::kLocal
+                              ? ">"
+                              : "<=",
                           analytic::kExhaustiveWork);
-    std::visit(model::Overloaded{
-                   [&](const analytic::ThresholdSearch& s) { print_exhaustive(o, model, s, result.seconds, why); },
-                   [&](const analytic::LocalThresholdSearch& s) { print_local(o, model, s, result.seconds, why); },
-                   [&](const analytic::LevelSearch& s) { print_levels(o, model, s, result.seconds); },
-                   [&](const analytic::MarkovSearch& s) { print_markov(o, model, s, result.seconds); },
-                   [&](const analytic::TableClassSearch& s) { print_table_class(o, model, s, result.seconds); },
-                   [&](const analytic::ClassComparison&) { print_comparison(o, model, result); }},
-               result.search);
+    std::visit(
+        model::Overloaded{
+            [&](const analytic::ThresholdSearch& s) {
+              print_exhaustive(o, model, s, result.seconds, why);
+            },
+            [&](const analytic::LocalThresholdSearch& s) {
+              print_local(o, model, s, result.seconds, why);
+            },
+            [&](const analytic::LevelSearch& s) { print_levels(o, model, s, result.seconds); },
+            [&](const analytic::MarkovSearch& s) { print_markov(o, model, s, result.seconds); },
+            [&](const analytic::TableClassSearch& s) {
+              print_table_class(o, model, s, result.seconds);
+            },
+            [&](const analytic::ClassComparison&) { print_comparison(o, model, result); }},
+        result.search);
     return 0;
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const model::InputError*>(&e)) throw;
@@ -277,21 +307,25 @@ std::function<int()> add_optimize_command(CLI::App& app) {
       "Example: crawlq optimize paper-example-1");
   add_scenario_argument(cmd, o->file);
   std::string classes;
-  for (const auto c : api::policy_classes()) classes += (classes.empty() ? "" : " | ") + std::string(api::policy_class_name(c));
+  for (const auto c : api::policy_classes())
+    classes += (classes.empty() ? "" : " | ") + std::string(api::policy_class_name(c));
   cmd->add_option("--class", o->policy_class, classes)->capture_default_str();
-  cmd->add_option("--export-policy", o->export_policy,
-                  "write the best policy to FILE, for solve/simulate/validate --policy FILE: YAML with a `policy:` "
-                  "section, or for --class markov its table as CSV (a scenario reads it as `policy: {table: FILE}`)");
+  cmd->add_option(
+      "--export-policy", o->export_policy,
+      "write the best policy to FILE, for solve/simulate/validate --policy FILE: YAML with a `policy:` "
+      "section, or for --class markov its table as CSV (a scenario reads it as `policy: {table: FILE}`)");
   cmd->add_option("--search", o->search, "exhaustive | local | auto (thresholds class; see above)")
       ->capture_default_str();
   cmd->add_option("--method", o->method, "stationary solver: " + analytic::method_help())
       ->capture_default_str();
-  cmd->add_option("--max-maps", o->max_maps, "--class levels refuses to enumerate more maps than this")
+  cmd->add_option("--max-maps", o->max_maps,
+                  "--class levels refuses to enumerate more maps than this")
       ->capture_default_str();
   cmd->add_option("--starts", o->starts,
                   "--search local: descents from this many grid vectors (0: all)")
       ->capture_default_str();
-  add_threads_option(cmd, o->threads, "policies solved at once (0: all cores); same answer for any count");
+  add_threads_option(cmd, o->threads,
+                     "policies solved at once (0: all cores); same answer for any count");
   cmd->add_flag("--json", o->json, "machine output on stdout (keys of interface.md)");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }

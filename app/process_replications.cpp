@@ -6,7 +6,8 @@ namespace crawlq::app {
 
 namespace {
 
-// What an estimate holds beyond the measures, in the order it travels: one list for both directions.
+// What an estimate holds beyond the measures, in the order it travels: one list for both
+// directions.
 constexpr double sim::ReplicationEstimate::*kSimulatorScalars[] = {
     &sim::ReplicationEstimate::pages_offered, &sim::ReplicationEstimate::served_median,
     &sim::ReplicationEstimate::served_p90, &sim::ReplicationEstimate::served_p99};

@@ -50,23 +50,25 @@ void put_policy(NumberWriter& out, const model::ControlPolicy& policy) {
     out.put(static_cast<double>(rows.size()));
     for (const auto& row : rows) out.put(row);
   };
-  std::visit(model::Overloaded{[&](const model::Policy& p) { out.put(p.levels()); },
-                               [&](const model::PhaseAwarePolicy& p) { put_rows(p.robots); },
-                               [&](const model::MemoryPolicy& p) { put_rows(p.next); },
-                               [&](const model::HysteresisPolicy& h) {
-                                 out.put(std::vector<int>{h.high, h.low, h.switch_off, h.switch_on});
-                               },
-                               [&](const model::TablePolicy& t) { out.put(t.robots); }},
-             policy);
+  std::visit(
+      model::Overloaded{[&](const model::Policy& p) { out.put(p.levels()); },
+                        [&](const model::PhaseAwarePolicy& p) { put_rows(p.robots); },
+                        [&](const model::MemoryPolicy& p) { put_rows(p.next); },
+                        [&](const model::HysteresisPolicy& h) {
+                          out.put(std::vector<int>{h.high, h.low, h.switch_off, h.switch_on});
+                        },
+                        [&](const model::TablePolicy& t) { out.put(t.robots); }},
+      policy);
 }
 
 // policy_from reads the form by its place in the variant: a reordering must fail here, not misread.
-static_assert(std::is_same_v<std::variant_alternative_t<0, model::ControlPolicy>, model::Policy> &&
-              std::is_same_v<std::variant_alternative_t<1, model::ControlPolicy>, model::PhaseAwarePolicy> &&
-              std::is_same_v<std::variant_alternative_t<2, model::ControlPolicy>, model::HysteresisPolicy> &&
-              std::is_same_v<std::variant_alternative_t<3, model::ControlPolicy>, model::MemoryPolicy> &&
-              std::is_same_v<std::variant_alternative_t<4, model::ControlPolicy>, model::TablePolicy> &&
-              std::variant_size_v<model::ControlPolicy> == 5);
+static_assert(
+    std::is_same_v<std::variant_alternative_t<0, model::ControlPolicy>, model::Policy> &&
+    std::is_same_v<std::variant_alternative_t<1, model::ControlPolicy>, model::PhaseAwarePolicy> &&
+    std::is_same_v<std::variant_alternative_t<2, model::ControlPolicy>, model::HysteresisPolicy> &&
+    std::is_same_v<std::variant_alternative_t<3, model::ControlPolicy>, model::MemoryPolicy> &&
+    std::is_same_v<std::variant_alternative_t<4, model::ControlPolicy>, model::TablePolicy> &&
+    std::variant_size_v<model::ControlPolicy> == 5);
 
 model::ControlPolicy policy_from(NumberReader& in, const model::Model& m) {
   const auto form = static_cast<std::size_t>(in.number());
@@ -76,16 +78,21 @@ model::ControlPolicy policy_from(NumberReader& in, const model::Model& m) {
     return table;
   };
   switch (form) {
-    case 0: return model::Policy::from_levels(in.list<int>(), m.modes(), m.capacity);
-    case 1: return model::make_phase_aware(rows(), m.modes(), m.capacity, m.arrivals.phases(), "phase-aware");
+    case 0:
+      return model::Policy::from_levels(in.list<int>(), m.modes(), m.capacity);
+    case 1:
+      return model::make_phase_aware(rows(), m.modes(), m.capacity, m.arrivals.phases(),
+                                     "phase-aware");
     case 2: {
       const auto h = in.list<int>();
       return model::make_hysteresis(h[0], h[1], h[2], h[3], m.modes(), m.capacity, "hysteresis");
     }
-    case 3: return model::make_memory(rows(), m.modes(), m.capacity, "memory");
+    case 3:
+      return model::make_memory(rows(), m.modes(), m.capacity, "memory");
     default:
       return model::make_table(in.list<int>(), m.capacity, m.arrivals.phases(), m.service.phases(),
-                               m.obsolescence ? m.obsolescence->phases() : 1, m.modes(), "markov optimum", "table");
+                               m.obsolescence ? m.obsolescence->phases() : 1, m.modes(),
+                               "markov optimum", "table");
   }
 }
 
@@ -103,8 +110,9 @@ void put(NumberWriter& out, const SweepRow& row) {
   out.put(row.class_best ? 1.0 : 0.0);
   if (!row.class_best) return;
   out.put(row.class_best->cost);
-  out.put(static_cast<double>(std::find(kOptimality.begin(), kOptimality.end(), row.class_best->optimality) -
-                              kOptimality.begin()));
+  out.put(static_cast<double>(
+      std::find(kOptimality.begin(), kOptimality.end(), row.class_best->optimality) -
+      kOptimality.begin()));
   put_policy(out, row.class_best->policy);
 }
 
@@ -124,8 +132,9 @@ SweepRow row_from(NumberReader& in, const model::Model& model, validation::Sweep
   if (in.number() != 0) {
     const double cost = in.number();
     const std::string optimality = kOptimality.at(static_cast<std::size_t>(in.number()));
-    class_best = analytic::ClassRow{policy_class, cost, optimality,
-                                    policy_from(in, validation::with_parameter(model, parameter, value))};
+    class_best =
+        analytic::ClassRow{policy_class, cost, optimality,
+                           policy_from(in, validation::with_parameter(model, parameter, value))};
   }
   return SweepRow{.value = value,
                   .best = {.policy = model::Policy::from_levels(
@@ -145,7 +154,8 @@ std::vector<SweepRow> sweep_over_processes(const ProcessGroup& processes, const 
                                            validation::SweepParameter parameter,
                                            const std::vector<double>& values, int threads,
                                            const std::string& policy_class) {
-  if (processes.size() == 1) return validation::sweep(model, parameter, values, threads, policy_class);
+  if (processes.size() == 1)
+    return validation::sweep(model, parameter, values, threads, policy_class);
 
   const std::vector<int> owner = owners(model, parameter, values, processes.size());
   std::vector<std::size_t> mine;  // indices into `values`, in value order

@@ -13,11 +13,8 @@ namespace crawlq::app {
 // every value is optimised on one thread wherever it runs) or the std::runtime_error it would throw
 // (the first failed value in value order); the other ranks return nothing. One process: exactly
 // validation::sweep.
-std::vector<validation::SweepRow> sweep_over_processes(const ProcessGroup& processes,
-                                                       const model::Model& model,
-                                                       validation::SweepParameter parameter,
-                                                       const std::vector<double>& values,
-                                                       int threads,
-                                                       const std::string& policy_class = "thresholds");
+std::vector<validation::SweepRow> sweep_over_processes(
+    const ProcessGroup& processes, const model::Model& model, validation::SweepParameter parameter,
+    const std::vector<double>& values, int threads, const std::string& policy_class = "thresholds");
 
 }  // namespace crawlq::app

@@ -10,9 +10,9 @@
 
 #include "analytic/memory_estimate.hpp"
 #include "analytic/refresh_analysis.hpp"
+#include "api/refresh_request.hpp"
 #include "app/command_support.hpp"
 #include "app/simulation_flags.hpp"
-#include "api/refresh_request.hpp"
 #include "scenarios/refresh_loader.hpp"
 #include "sim/refresh_simulator.hpp"
 
@@ -31,35 +31,45 @@ struct RefreshOptions {
 };
 
 void print_readable(const scenarios::RefreshScenario& s, const analytic::RefreshAnalysis& a,
-                    const std::optional<sim::RefreshSimulationResult>& simulated, const RefreshOptions& o,
-                    const sim::RefreshSimulationPlan& plan) {
+                    const std::optional<sim::RefreshSimulationResult>& simulated,
+                    const RefreshOptions& o, const sim::RefreshSimulationPlan& plan) {
   const model::RefreshModel& m = s.model;
-  fmt::print("{} ({}): {} pages, {} policy, E[X] = {:.6g}{}\n", m.name.empty() ? "scenario" : m.name, o.file, m.pages(),
+  fmt::print("{} ({}): {} pages, {} policy, E[X] = {:.6g}{}\n",
+             m.name.empty() ? "scenario" : m.name, o.file, m.pages(),
              api::refresh_kind_name(m.policy.kind), a.mean_access_time,
              a.cycle.empty() ? "" : fmt::format(", cycle of {} reads", a.cycle.size()));
   const int shown = std::min(m.pages(), 20);
-  fmt::print("\n  {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>22}\n", "page", "mu_i", "c_i", "h_i", "f_i", "r_i",
-             simulated ? "simulated r_i (95%)" : "");
+  fmt::print("\n  {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>22}\n", "page", "mu_i", "c_i", "h_i",
+             "f_i", "r_i", simulated ? "simulated r_i (95%)" : "");
   for (int i = 0; i < shown; ++i)
-    fmt::print("  {:>5} {:>10.4g} {:>10.4g} {:>10.6f} {:>10.6f} {:>10.6f} {:>22}\n", i, m.change_rates[i], m.weights[i],
-               a.h[i], a.frequencies[i], a.obsolescence_rates[i],
+    fmt::print("  {:>5} {:>10.4g} {:>10.4g} {:>10.6f} {:>10.6f} {:>10.6f} {:>22}\n", i,
+               m.change_rates[i], m.weights[i], a.h[i], a.frequencies[i], a.obsolescence_rates[i],
                simulated ? fmt::format("{:.6f} +- {:.2g}", simulated->obsolescence_rates[i].mean,
                                        simulated->obsolescence_rates[i].half_width)
                          : "");
-  if (shown < m.pages()) fmt::print("  ... {} more pages (all of them in --json)\n", m.pages() - shown);
+  if (shown < m.pages())
+    fmt::print("  ... {} more pages (all of them in --json)\n", m.pages() - shown);
   fmt::print("\n  cost C = sum c_i r_i           {:.10g}\n", a.cost);
-  if (simulated) fmt::print("  simulated cost (95%)           {:.6g} +- {:.2g}\n", simulated->cost.mean, simulated->cost.half_width);
-  fmt::print("  lower bound over all policies  {:.10g}   (problem (7){}; C / bound = {:.6f})\n", a.lower_bound.cost,
-             a.lower_bound.closed_form ? ", closed form (6)" : ", Lagrange condition (8)", a.cost_over_lower_bound);
+  if (simulated)
+    fmt::print("  simulated cost (95%)           {:.6g} +- {:.2g}\n", simulated->cost.mean,
+               simulated->cost.half_width);
+  fmt::print("  lower bound over all policies  {:.10g}   (problem (7){}; C / bound = {:.6f})\n",
+             a.lower_bound.cost,
+             a.lower_bound.closed_form ? ", closed form (6)" : ", Lagrange condition (8)",
+             a.cost_over_lower_bound);
   fmt::print("  best randomized policy         {:.10g}   ({}{})\n", a.randomized.cost,
              a.randomized.closed_form ? "frequencies (16)" : "frequencies (15)",
-             a.randomized.validity_condition_holds ? "" : "; the condition after (16) fails: some pages are never read");
+             a.randomized.validity_condition_holds
+                 ? ""
+                 : "; the condition after (16) fails: some pages are never read");
   if (m.weights_proportional_to_rates())
-    fmt::print("  golden ratio, large N          C / bound -> H(mu E[X]) = {:.6f} <= 2 phi^2 / 5 = {:.6f} (Corollary 5.1)\n",
-               a.golden_ratio_limit, analytic::two_phi_squared_over_five());
+    fmt::print(
+        "  golden ratio, large N          C / bound -> H(mu E[X]) = {:.6f} <= 2 phi^2 / 5 = {:.6f} (Corollary 5.1)\n",
+        a.golden_ratio_limit, analytic::two_phi_squared_over_five());
   if (simulated)
-    fmt::print("\n  simulation: {} replications of {:.6g} time units, seed {}, {} reads in {:.3g} s\n", o.replications,
-               plan.horizon, plan.seed, simulated->accesses, simulated->seconds);
+    fmt::print(
+        "\n  simulation: {} replications of {:.6g} time units, seed {}, {} reads in {:.3g} s\n",
+        o.replications, plan.horizon, plan.seed, simulated->accesses, simulated->seconds);
 }
 
 int run(const RefreshOptions& o) {
@@ -94,13 +104,18 @@ std::function<int()> add_refresh_command(CLI::App& app) {
       "Examples: crawlq refresh refresh-paper-example\n"
       "          crawlq refresh refresh-many-pages --simulate --json");
   add_scenario_argument(cmd, o->file);
-  cmd->add_flag("--simulate", o->simulate, "also simulate the policy: r_i and the cost with 95% intervals");
+  cmd->add_flag("--simulate", o->simulate,
+                "also simulate the policy: r_i and the cost with 95% intervals");
   cmd->add_option("--seed", o->seed, "seed of the simulation")->capture_default_str();
-  cmd->add_option("--replications", o->replications, "independent replications (>= 2)")->capture_default_str();
-  cmd->add_option("--horizon", o->horizon, "observed time per replication (default: about 2000 reads of each page)");
-  add_threads_option(cmd, o->threads, "replications run at once (0: all cores); same numbers for any count");
-  cmd->add_flag("--json", o->json,
-                "machine output: {\"frequencies\", \"obsolescence_rates\", \"cost\", \"lower_bound\", ...}");
+  cmd->add_option("--replications", o->replications, "independent replications (>= 2)")
+      ->capture_default_str();
+  cmd->add_option("--horizon", o->horizon,
+                  "observed time per replication (default: about 2000 reads of each page)");
+  add_threads_option(cmd, o->threads,
+                     "replications run at once (0: all cores); same numbers for any count");
+  cmd->add_flag(
+      "--json", o->json,
+      "machine output: {\"frequencies\", \"obsolescence_rates\", \"cost\", \"lower_bound\", ...}");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }
 

@@ -31,12 +31,14 @@ void print_rows(const validation::Reproduction& r) {
   for (const auto& row : r.rows) {
     if (row.table != table) {
       table = row.table;
-      fmt::print("\nTable {}\n  {:<16} {:>10} {:>22}  {}\n", table, "row", "printed", "computed", "");
+      fmt::print("\nTable {}\n  {:<16} {:>10} {:>22}  {}\n", table, "row", "printed", "computed",
+                 "");
     }
-    const std::string computed = row.half_width > 0 ? fmt::format("{:.4f} +- {:.2g}", row.computed, row.half_width)
-                                                    : fmt::format("{:.4f}", row.computed);
-    fmt::print("  {:<16} {:>10} {:>22}  {}\n", row.label, row.printed.empty() ? "-" : row.printed, computed,
-               row.agrees ? "" : "FLAGGED: " + row.note);
+    const std::string computed = row.half_width > 0
+                                     ? fmt::format("{:.4f} +- {:.2g}", row.computed, row.half_width)
+                                     : fmt::format("{:.4f}", row.computed);
+    fmt::print("  {:<16} {:>10} {:>22}  {}\n", row.label, row.printed.empty() ? "-" : row.printed,
+               computed, row.agrees ? "" : "FLAGGED: " + row.note);
   }
 }
 
@@ -48,11 +50,15 @@ int run(const ReproduceOptions& o) {
   std::stringstream list(o.sections);
   for (std::string section; std::getline(list, section, ',');) request.sections.insert(section);
   if (!o.out.empty()) request.report_directory = o.out;
-  if (isatty(fileno(stderr))) request.progress = [](const std::string& step) { fmt::print(stderr, "{}...\n", step); };
+  if (isatty(fileno(stderr)))
+    request.progress = [](const std::string& step) { fmt::print(stderr, "{}...\n", step); };
   const api::ReproduceResult result = api::reproduce(request);
   const validation::Reproduction& r = result.reproduction;
   if (result.report && result.report->figures_drawn < static_cast<int>(r.figures.size()))
-    fmt::print(stderr, "gnuplot is not installed: the figures' scripts are in {} (run gnuplot on each .gp file)\n", o.out);
+    fmt::print(
+        stderr,
+        "gnuplot is not installed: the figures' scripts are in {} (run gnuplot on each .gp file)\n",
+        o.out);
   if (o.json) {
     std::cout << api::to_json(result).dump(2) << '\n';
     return 0;
@@ -61,8 +67,8 @@ int run(const ReproduceOptions& o) {
   fmt::print("\n{} rows, {} flagged.\n", r.rows.size(), result.flagged);
   for (const auto& remark : r.remarks) fmt::print("- {}\n", remark);
   if (result.report)
-    fmt::print("\nReport: {} and {} ({} figures)\n", result.report->markdown.string(), result.report->html.string(),
-               r.figures.size());
+    fmt::print("\nReport: {} and {} ({} figures)\n", result.report->markdown.string(),
+               result.report->html.string(), r.figures.size());
   return 0;
 }
 
@@ -83,11 +89,15 @@ std::function<int()> add_reproduce_command(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "seed of the simulations")->capture_default_str();
   add_threads_option(cmd, o->threads, "threads for searches and replications (0: all cores)");
   cmd->add_flag("--quick", o->quick, "short simulations (wide intervals): a preview in seconds");
-  cmd->add_option("--sections", o->sections,
-                  fmt::format("which parts, comma-separated: {} (default: all with --out; without it, the tables "
-                              "and refresh)",
-                              fmt::join(api::reproduce_sections(), ",")));
-  cmd->add_flag("--json", o->json, "machine output on stdout: {\"rows\": [{table, label, printed, computed, agrees}]}");
+  cmd->add_option(
+      "--sections", o->sections,
+      fmt::format(
+          "which parts, comma-separated: {} (default: all with --out; without it, the tables "
+          "and refresh)",
+          fmt::join(api::reproduce_sections(), ",")));
+  cmd->add_flag(
+      "--json", o->json,
+      "machine output on stdout: {\"rows\": [{table, label, printed, computed, agrees}]}");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }
 

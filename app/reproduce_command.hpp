@@ -3,6 +3,7 @@
 #include <functional>
 
 namespace crawlq::app {
-// `crawlq reproduce [--out DIR]`: the paper's tables and figures recomputed beside the printed values.
+// `crawlq reproduce [--out DIR]`: the paper's tables and figures recomputed beside the printed
+// values.
 std::function<int()> add_reproduce_command(CLI::App& app);
 }  // namespace crawlq::app

@@ -30,9 +30,10 @@ std::string one_line(const std::string& text, std::size_t width) {
 int run(const ScenariosOptions& o) {
   const nlohmann::json j = api::shipped();
   if (j["directory"].is_null()) {
-    fmt::print(stderr,
-               "crawlq: no shipped scenarios found: crawlq looks for share/crawlq/scenarios above the "
-               "directory it runs from\n");
+    fmt::print(
+        stderr,
+        "crawlq: no shipped scenarios found: crawlq looks for share/crawlq/scenarios above the "
+        "directory it runs from\n");
     return static_cast<int>(ExitCode::kFailed);
   }
   if (o.json) {
@@ -45,14 +46,17 @@ int run(const ScenariosOptions& o) {
     return 0;
   }
   const std::string directory = j["directory"];
-  for (const auto& [group, heading] : {std::pair{"scenarios", "Shipped scenarios"}, {"logs", "Shipped crawler logs"}}) {
-    fmt::print("{}{}, in {}/{}\n", group == std::string("logs") ? "\n" : "", heading, directory, group);
+  for (const auto& [group, heading] :
+       {std::pair{"scenarios", "Shipped scenarios"}, {"logs", "Shipped crawler logs"}}) {
+    fmt::print("{}{}, in {}/{}\n", group == std::string("logs") ? "\n" : "", heading, directory,
+               group);
     for (const auto& file : j[group])
-      fmt::print("  {:<22} {:<8} {}\n", file["name"].get<std::string>(), file["kind"].get<std::string>(),
-                 one_line(file["summary"], 66));
+      fmt::print("  {:<22} {:<8} {}\n", file["name"].get<std::string>(),
+                 file["kind"].get<std::string>(), one_line(file["summary"], 66));
   }
-  fmt::print("\nGive a name where a command takes a FILE: crawlq optimize paper-example-1\n"
-             "(a file of that name in the current directory wins).\n");
+  fmt::print(
+      "\nGive a name where a command takes a FILE: crawlq optimize paper-example-1\n"
+      "(a file of that name in the current directory wins).\n");
   return 0;
 }
 
@@ -65,8 +69,11 @@ std::function<int()> add_scenarios_command(CLI::App& app) {
       "The shipped scenarios (the papers' examples, teaching examples) and crawler logs, one line each.\n"
       "Every command takes a shipped scenario's name where it takes a FILE: `crawlq solve\n"
       "teaching-two-robots`. A real file of that name in the current directory wins.");
-  auto* json = cmd->add_flag("--json", o->json, "machine output on stdout: directory, scenarios, logs");
-  cmd->add_flag("--names", o->names, "the names alone, one a line (for scripts and shell completion)")->excludes(json);
+  auto* json =
+      cmd->add_flag("--json", o->json, "machine output on stdout: directory, scenarios, logs");
+  cmd->add_flag("--names", o->names,
+                "the names alone, one a line (for scripts and shell completion)")
+      ->excludes(json);
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }
 

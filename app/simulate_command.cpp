@@ -1,40 +1,38 @@
 #include "app/simulate_command.hpp"
 
-#include "sim/horizon.hpp"
-#include "validation/output_file.hpp"
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-
-#include <iostream>
-#include <memory>
-#include <nlohmann/json.hpp>
-
-#include "app/command_support.hpp"
-#include "app/figure_output.hpp"
-#include "api/json_output.hpp"
-#include "api/compare_request.hpp"
-#include "api/simulate_request.hpp"
-#include "app/process_replications.hpp"
-#include "app/simulation_flags.hpp"
-#include "sim/replications.hpp"
-#include "sim/simulator.hpp"
-#include "sim/trace_observer.hpp"
-#include "sim/warmup.hpp"
-#include "validation/sample_path_figure.hpp"
-
 #include <unistd.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "api/compare_request.hpp"
+#include "api/json_output.hpp"
+#include "api/simulate_request.hpp"
+#include "app/command_support.hpp"
+#include "app/figure_output.hpp"
+#include "app/process_replications.hpp"
+#include "app/simulation_flags.hpp"
+#include "sim/horizon.hpp"
+#include "sim/replications.hpp"
+#include "sim/simulator.hpp"
+#include "sim/trace_observer.hpp"
+#include "sim/warmup.hpp"
+#include "validation/output_file.hpp"
+#include "validation/sample_path_figure.hpp"
 
 namespace crawlq::app {
 
 namespace {
 
-// A sample path is for reading and plotting: beyond this it is a disk filled by a typo in --horizon.
+// A sample path is for reading and plotting: beyond this it is a disk filled by a typo in
+// --horizon.
 constexpr double kMostTraceBytes = 1024.0 * 1024 * 1024;
 
 struct SimulateOptions {
@@ -51,22 +49,26 @@ void print_interval(std::string_view name, std::string_view symbol, const sim::I
   fmt::print("  {:<34} {:<10} {:>12.6g} +- {:<10.3g}\n", name, symbol, i.mean, i.half_width);
 }
 
-
 // Policy B of --compare, "thresholds=a,b,c" or "levels=m0,m1,...".
-model::Policy comparison_policy(const scenarios::Scenario& scenario, const std::string& spec, const std::string& file) {
+model::Policy comparison_policy(const scenarios::Scenario& scenario, const std::string& spec,
+                                const std::string& file) {
   PolicyFlags flags;
   const auto equals = spec.find('=');
-  const std::string kind = spec.substr(0, equals), values = equals == std::string::npos ? "" : spec.substr(equals + 1);
+  const std::string kind = spec.substr(0, equals),
+                    values = equals == std::string::npos ? "" : spec.substr(equals + 1);
   if (kind == "thresholds")
     flags.thresholds = values;
   else if (kind == "levels")
     flags.levels = values;
   if (values.empty() || (kind != "thresholds" && kind != "levels"))
-    throw UsageError(fmt::format("--compare: '{}': give thresholds=j1,...,j(N-1) or levels=m0,...,mK", spec));
-  return std::get<model::Policy>(chosen_policy(scenario, flags, file));  // thresholds or levels: a level map
+    throw UsageError(
+        fmt::format("--compare: '{}': give thresholds=j1,...,j(N-1) or levels=m0,...,mK", spec));
+  return std::get<model::Policy>(
+      chosen_policy(scenario, flags, file));  // thresholds or levels: a level map
 }
 
-int run_comparison(const SimulateOptions& o, const api::CompareRequest& request, const ProcessGroup& processes) {
+int run_comparison(const SimulateOptions& o, const api::CompareRequest& request,
+                   const ProcessGroup& processes) {
   const api::CompareResult result = api::compare(request);
   const sim::PolicyComparison& c = result.comparison;
   const sim::ReplicationPlan& plan = result.plan;
@@ -77,14 +79,16 @@ int run_comparison(const SimulateOptions& o, const api::CompareRequest& request,
   }
   const model::Policy& policy_a = std::get<model::Policy>(request.a);
   const model::Policy& policy_b = std::get<model::Policy>(request.b);
-  fmt::print("A: robots per level {}, cost {:.6g} +- {:.3g}\n", levels_text(policy_a.levels()), c.a.cost.mean,
-             c.a.cost.half_width);
-  fmt::print("B: robots per level {}, cost {:.6g} +- {:.3g}\n", levels_text(policy_b.levels()), c.b.cost.mean,
-             c.b.cost.half_width);
-  fmt::print("\nB - A on common random numbers ({} replications, seed {}):\n", plan.replications, plan.seed);
+  fmt::print("A: robots per level {}, cost {:.6g} +- {:.3g}\n", levels_text(policy_a.levels()),
+             c.a.cost.mean, c.a.cost.half_width);
+  fmt::print("B: robots per level {}, cost {:.6g} +- {:.3g}\n", levels_text(policy_b.levels()),
+             c.b.cost.mean, c.b.cost.half_width);
+  fmt::print("\nB - A on common random numbers ({} replications, seed {}):\n", plan.replications,
+             plan.seed);
   for (const auto& measure : model::scalar_measures<sim::Interval>())
     print_interval(measure.name.description, measure.name.symbol, c.difference.*measure.field);
-  fmt::print("\n(independent runs would give the cost difference +- {:.3g})\n", c.independent_cost_half_width);
+  fmt::print("\n(independent runs would give the cost difference +- {:.3g})\n",
+             c.independent_cost_half_width);
   if (std::abs(c.difference.cost.mean) > c.difference.cost.half_width)
     fmt::print("{} costs less, beyond the interval\n", c.difference.cost.mean < 0 ? "B" : "A");
   else
@@ -101,33 +105,44 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
   const nlohmann::json policy_description = api::control_policy_json(policy);
   const validation::SimulationSettings settings = simulation_settings(o.simulation);
   const std::uint64_t seed = settings.seed;
-  if (!o.plot.empty() && o.trace.empty()) throw UsageError("--plot: draws the sample path of --trace; give --trace too");
+  if (!o.plot.empty() && o.trace.empty())
+    throw UsageError("--plot: draws the sample path of --trace; give --trace too");
   if (!o.trace.empty()) {
-    if (!settings.horizon) throw UsageError("--trace: give --horizon T, the length of the sample path");
+    if (!settings.horizon)
+      throw UsageError("--trace: give --horizon T, the length of the sample path");
     if (!processes.is_root()) return 0;  // one sample path: rank 0's alone
     validation::OutputFile file(o.trace, "--trace " + o.trace);
     sim::TraceObserver trace(file.stream(), kMostTraceBytes);
-    const auto stats = sim::Simulator(m, *simulated).run(seed, 0, 0.0, *settings.horizon, {&trace},
-                                                         sim::RunLimits{.stop = &trace.stop()});
+    const auto stats =
+        sim::Simulator(m, *simulated)
+            .run(seed, 0, 0.0, *settings.horizon, {&trace}, sim::RunLimits{.stop = &trace.stop()});
     if (!stats.complete)
-      throw UsageError(fmt::format("--trace {}: the sample path passed {} GiB at time {:.6g} of --horizon {:.6g}; "
-                                   "give a shorter --horizon (nothing was written)",
-                                   o.trace, kMostTraceBytes / (1 << 30), stats.simulated, *settings.horizon));
+      throw UsageError(fmt::format(
+          "--trace {}: the sample path passed {} GiB at time {:.6g} of --horizon {:.6g}; "
+          "give a shorter --horizon (nothing was written)",
+          o.trace, kMostTraceBytes / (1 << 30), stats.simulated, *settings.horizon));
     file.commit();
     std::string plotted;
     if (!o.plot.empty()) {
       std::ifstream written(o.trace);
-      plotted = plot_to(validation::sample_path_figure(
-                            written, fmt::format("{}: a sample path (seed {})", m.name.empty() ? o.file : m.name, seed), m.capacity),
-                        o.plot);
+      plotted = plot_to(
+          validation::sample_path_figure(
+              written,
+              fmt::format("{}: a sample path (seed {})", m.name.empty() ? o.file : m.name, seed),
+              m.capacity),
+          o.plot);
     }
     if (o.json) {
-      std::cout << nlohmann::json{{"trace", o.trace}, {"rows", trace.rows()}, {"events", stats.events},
-                                  {"horizon", *settings.horizon}, {"seed", seed}}.dump(2)
+      std::cout << nlohmann::json{{"trace", o.trace},
+                                  {"rows", trace.rows()},
+                                  {"events", stats.events},
+                                  {"horizon", *settings.horizon},
+                                  {"seed", seed}}
+                       .dump(2)
                 << '\n';
     } else {
-      fmt::print("sample path of {} time units (seed {}): {} events, {} rows written to {}\n", *settings.horizon, seed,
-                 stats.events, trace.rows(), o.trace);
+      fmt::print("sample path of {} time units (seed {}): {} events, {} rows written to {}\n",
+                 *settings.horizon, seed, stats.events, trace.rows(), o.trace);
       if (!plotted.empty()) fmt::print("{}\n", plotted);
     }
     return 0;
@@ -138,11 +153,13 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
   std::function<void(int)> progress = nullptr;
   if (isatty(fileno(stderr)) && processes.size() == 1)
     progress = [start = std::chrono::steady_clock::now()](int done) {
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (seconds > 1) fmt::print(stderr, "\r{} replications done, {:.0f} s   ", done, seconds);
     };
   if (!o.compare.empty()) {
-    if (!level_map) throw UsageError("--compare: policy A must be a level map (give --thresholds or --levels)");
+    if (!level_map)
+      throw UsageError("--compare: policy A must be a level map (give --thresholds or --levels)");
     const api::CompareRequest request{.source = o.file,
                                       .model = m,
                                       .a = *level_map,
@@ -167,26 +184,31 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
   if (!processes.is_root()) return 0;
   if (progress && s.seconds > 1) fmt::print(stderr, "\n");
   if (s.fewest_pages < sim::kPagesToTrustNoSpread)
-    fmt::print(stderr,
-               "{}: a replication saw only {:.0f} offered pages in {:.6g} time units: intervals that rest on so few "
-               "events may claim more than they know; give a longer --horizon\n",
-               o.file, s.fewest_pages, plan.horizon);
+    fmt::print(
+        stderr,
+        "{}: a replication saw only {:.0f} offered pages in {:.6g} time units: intervals that rest on so few "
+        "events may claim more than they know; give a longer --horizon\n",
+        o.file, s.fewest_pages, plan.horizon);
   if (!precise)
-    fmt::print(stderr, "{}: --precision {} not reached within --time-limit {} s ({} replications); the "
-                       "intervals below are what was reached\n",
+    fmt::print(stderr,
+               "{}: --precision {} not reached within --time-limit {} s ({} replications); the "
+               "intervals below are what was reached\n",
                o.file, precision, settings.time_limit, replications);
   if (o.json) {
     std::cout << api::to_json(request, result).dump(2) << '\n';
     return 0;
   }
-  fmt::print("{} ({}): K = {}, {} modes; policy: {}\n", m.name.empty() ? "scenario" : m.name, o.file, m.capacity,
-             m.modes(), policy_description.dump());
-  fmt::print("{} replications of {:.6g} time units after a warm-up of {:.6g} ({}), seed {}: {} events in {:.3g} s "
-             "({:.3g} million events/s)\n\n",
-             replications, plan.horizon, plan.warmup, settings.warmup ? "given" : "MSER-5", plan.seed, s.events, s.seconds, s.events / s.seconds / 1e6);
+  fmt::print("{} ({}): K = {}, {} modes; policy: {}\n", m.name.empty() ? "scenario" : m.name,
+             o.file, m.capacity, m.modes(), policy_description.dump());
+  fmt::print(
+      "{} replications of {:.6g} time units after a warm-up of {:.6g} ({}), seed {}: {} events in {:.3g} s "
+      "({:.3g} million events/s)\n\n",
+      replications, plan.horizon, plan.warmup, settings.warmup ? "given" : "MSER-5", plan.seed,
+      s.events, s.seconds, s.events / s.seconds / 1e6);
   if (precision > 0)
-    fmt::print("{} headline half-widths (P_loss, P_success, cost, V(1)) within {:g}% of their estimates\n\n",
-               precise ? "all" : "NOT all", 100 * precision);
+    fmt::print(
+        "{} headline half-widths (P_loss, P_success, cost, V(1)) within {:g}% of their estimates\n\n",
+        precise ? "all" : "NOT all", 100 * precision);
   for (const auto& measure : model::scalar_measures<sim::Interval>())
     print_interval(measure.name.description, measure.name.symbol, s.*measure.field);
   const auto row = [](const char* name, const sim::Interval& i) { print_interval(name, "", i); };
@@ -214,15 +236,18 @@ std::function<int()> add_simulate_command(CLI::App& app, const ProcessGroup& pro
   add_scenario_argument(cmd, o->file);
   add_policy_flags(cmd, o->policy);
   add_simulation_flags(cmd, o->simulation);
-  cmd->add_option("--compare", o->compare,
-                  "thresholds=a,b,c or levels=m0,...: simulate this policy B beside A (the file's or the "
-                  "flag's) on common random numbers and report B - A with paired intervals");
-  cmd->add_option("--trace", o->trace,
-                  "FILE.csv: write one sample path of --horizon time units (time, event, level, robots, "
-                  "lost, expired) instead of estimating");
-  cmd->add_option("--plot", o->plot,
-                  "FILE.svg: with --trace, draw the sample path (level and robots over time, losses and expiries "
-                  "marked) with gnuplot");
+  cmd->add_option(
+      "--compare", o->compare,
+      "thresholds=a,b,c or levels=m0,...: simulate this policy B beside A (the file's or the "
+      "flag's) on common random numbers and report B - A with paired intervals");
+  cmd->add_option(
+      "--trace", o->trace,
+      "FILE.csv: write one sample path of --horizon time units (time, event, level, robots, "
+      "lost, expired) instead of estimating");
+  cmd->add_option(
+      "--plot", o->plot,
+      "FILE.svg: with --trace, draw the sample path (level and robots over time, losses and expiries "
+      "marked) with gnuplot");
   cmd->add_flag("--json", o->json, "machine output on stdout: each measure as {mean, half_width}");
   return [cmd, o, &processes] { return cmd->parsed() ? run(*o, processes) : -1; };
 }

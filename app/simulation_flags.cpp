@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "app/command_support.hpp"
 #include "api/simulation_choices.hpp"
+#include "app/command_support.hpp"
 #include "model/number_text.hpp"
 #include "model/thread_count.hpp"
 #include "scenarios/yaml_reader.hpp"
@@ -16,8 +16,8 @@ CLI::Option* add_threads_option(CLI::App* command, int& threads, const std::stri
       ->check(
           [](const std::string& text) {
             if (model::parse_whole_number(text, 0, model::kMostThreads)) return std::string();
-            return fmt::format("{}: give a whole number from 0 (every core) to {}", scenarios::shortened(text),
-                               model::kMostThreads);
+            return fmt::format("{}: give a whole number from 0 (every core) to {}",
+                               scenarios::shortened(text), model::kMostThreads);
           },
           "", "");
 }
@@ -25,35 +25,45 @@ CLI::Option* add_threads_option(CLI::App* command, int& threads, const std::stri
 void add_simulation_flags(CLI::App* command, SimulationFlags& flags) {
   command->add_option("--seed", flags.seed, "seed of every random stream")->capture_default_str();
   command
-      ->add_option("--replications", flags.replications,
-                   "independent replications (>= 2); given alone, a run of exactly this many (without it: the "
-                   "first batch of the sequential mode)")
+      ->add_option(
+          "--replications", flags.replications,
+          "independent replications (>= 2); given alone, a run of exactly this many (without it: the "
+          "first batch of the sequential mode)")
       ->capture_default_str()
       ->each([&flags](const std::string&) { flags.replications_given = true; });
-  command->add_option("--horizon", flags.horizon,
-                      "observed time per replication (default: a million pages at the busiest mode)");
-  command->add_option("--warmup", flags.warmup,
-                      "time simulated and discarded first (default: chosen by MSER-5 on a pilot run of one horizon)");
-  add_threads_option(command, flags.threads,
-                     "replications run at once by each process (0: all cores); same numbers for any count");
+  command->add_option(
+      "--horizon", flags.horizon,
+      "observed time per replication (default: a million pages at the busiest mode)");
+  command->add_option(
+      "--warmup", flags.warmup,
+      "time simulated and discarded first (default: chosen by MSER-5 on a pilot run of one horizon)");
+  add_threads_option(
+      command, flags.threads,
+      "replications run at once by each process (0: all cores); same numbers for any count");
   command
-      ->add_option("--precision", flags.precision,
-                   "sequential mode: add replications until the half-widths of P_loss, P_success, cost and V(1) "
-                   "are within this fraction of their estimates; the default unless --replications is given (0: off)")
+      ->add_option(
+          "--precision", flags.precision,
+          "sequential mode: add replications until the half-widths of P_loss, P_success, cost and V(1) "
+          "are within this fraction of their estimates; the default unless --replications is given (0: off)")
       ->capture_default_str()
       ->each([&flags](const std::string&) { flags.precision_given = true; });
-  command->add_option("--time-limit", flags.time_limit, "seconds the run may take: the sequential mode stops there (within a replication), and a run that could not finish in it is refused at once")->capture_default_str();
+  command
+      ->add_option(
+          "--time-limit", flags.time_limit,
+          "seconds the run may take: the sequential mode stops there (within a replication), and a run that could not finish in it is refused at once")
+      ->capture_default_str();
 }
 
 validation::SimulationSettings simulation_settings(const SimulationFlags& f) {
   try {
-    return api::simulation_settings({.seed = parse_seed(f.seed),
-                                     .replications = f.replications_given ? std::optional<int>(f.replications) : std::nullopt,
-                                     .horizon = f.horizon,
-                                     .warmup = f.warmup,
-                                     .threads = f.threads,
-                                     .precision = f.precision_given ? std::optional<double>(f.precision) : std::nullopt,
-                                     .time_limit = f.time_limit});
+    return api::simulation_settings(
+        {.seed = parse_seed(f.seed),
+         .replications = f.replications_given ? std::optional<int>(f.replications) : std::nullopt,
+         .horizon = f.horizon,
+         .warmup = f.warmup,
+         .threads = f.threads,
+         .precision = f.precision_given ? std::optional<double>(f.precision) : std::nullopt,
+         .time_limit = f.time_limit});
   } catch (const model::InputError& e) {
     throw UsageError(e.what());
   }

@@ -20,8 +20,8 @@ struct SimulationFlags {
   std::optional<double> horizon;
   std::optional<double> warmup;
   int threads = 0;
-  // Unless the user fixes --replications, a run goes on until the headline half-widths are within 1%
-  // of their estimates: an interval too wide to decide anything is no default.
+  // Unless the user fixes --replications, a run goes on until the headline half-widths are within
+  // 1% of their estimates: an interval too wide to decide anything is no default.
   double precision = 0.01;
   bool precision_given = false;
   double time_limit = 50;

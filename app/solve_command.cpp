@@ -1,19 +1,12 @@
 #include "app/solve_command.hpp"
 
-#include "analytic/table_summary.hpp"
-#include "api/state_table.hpp"
-
-#include "validation/output_file.hpp"
-
 #include <fmt/format.h>
-
-#include <functional>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
-#include <fmt/ranges.h>
-
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <numeric>
@@ -21,11 +14,14 @@
 
 #include "analytic/policy_evaluation.hpp"
 #include "analytic/solver_registry.hpp"
+#include "analytic/table_summary.hpp"
+#include "api/json_output.hpp"
 #include "api/solve_request.hpp"
+#include "api/state_table.hpp"
 #include "app/command_support.hpp"
 #include "app/simulation_flags.hpp"
-#include "api/json_output.hpp"
 #include "model/thread_count.hpp"
+#include "validation/output_file.hpp"
 
 namespace crawlq::app {
 
@@ -53,52 +49,64 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
   // The robots column: a level map's robots, a phase-aware row by arrival phase, a memory row by
   // the mode in force.
   std::function<std::string(int)> robots_at;
-  std::visit(model::Overloaded{
-                 [&](const model::Policy& levels) {
-                   fmt::print("policy: robots per level {}", levels_text(levels.levels()));
-                   if (const auto t = levels.thresholds()) fmt::print("  (thresholds {})", fmt::join(*t, ","));
-                   robots_at = [&levels](int i) { return std::to_string(levels.robots(i)); };
-                 },
-                 [&](const model::PhaseAwarePolicy& table) {
-                   fmt::print("policy: phase-aware (robots by level, one column per arrival phase)");
-                   robots_at = [&table](int i) { return fmt::format("{}", fmt::join(table.robots[i], "/")); };
-                 },
-                 [&](const model::HysteresisPolicy& h) {
-                   fmt::print("policy: hysteresis, {} robots until level {}, then {} until level {}", h.high,
-                              h.switch_off, h.low, h.switch_on);
-                   robots_at = [](int) { return std::string("-"); };
-                 },
-                 [&](const model::MemoryPolicy& memory) {
-                   fmt::print("policy: memory (the next mode on reaching a level, one column per mode in force)");
-                   robots_at = [&memory](int i) { return fmt::format("{}", fmt::join(memory.next[i], "/")); };
-                 },
-                 [&](const model::TablePolicy& table) {
-                   const auto summary = std::make_shared<analytic::TableSummary>(analytic::summarize_table(
-                       analytic::StateSpace(model), table.robots, model.modes(), &e.stationary.probabilities));
-                   fmt::print("policy: full-state table {} (by level, one column per arrival phase: the robots of "
-                              "most of the probability{})",
-                              table.source, summary->phase_aware() ? "" : ", * where some states differ");
-                   robots_at = [summary](int i) {
-                     std::string text;
-                     for (std::size_t nu = 0; nu < summary->robots[i].size(); ++nu)
-                       text += fmt::format("{}{}{}", nu ? "/" : "", summary->robots[i][nu],
-                                           summary->share[i][nu] < 1 ? "*" : "");
-                     return text;
-                   };
-                 }},
-             e.policy);
-  fmt::print("\nsolved by {} in {:.3g} s, residual ||pQ||_1 = {:.2e}\n\n", analytic::method_name(s.method),
-             s.seconds, s.residual);
+  std::visit(
+      model::Overloaded{
+          [&](const model::Policy& levels) {
+            fmt::print("policy: robots per level {}", levels_text(levels.levels()));
+            if (const auto t = levels.thresholds())
+              fmt::print("  (thresholds {})", fmt::join(*t, ","));
+            robots_at = [&levels](int i) { return std::to_string(levels.robots(i)); };
+          },
+          [&](const model::PhaseAwarePolicy& table) {
+            fmt::print("policy: phase-aware (robots by level, one column per arrival phase)");
+            robots_at = [&table](int i) {
+              return fmt::format("{}", fmt::join(table.robots[i], "/"));
+            };
+          },
+          [&](const model::HysteresisPolicy& h) {
+            fmt::print("policy: hysteresis, {} robots until level {}, then {} until level {}",
+                       h.high, h.switch_off, h.low, h.switch_on);
+            robots_at = [](int) { return std::string("-"); };
+          },
+          [&](const model::MemoryPolicy& memory) {
+            fmt::print(
+                "policy: memory (the next mode on reaching a level, one column per mode in force)");
+            robots_at = [&memory](int i) {
+              return fmt::format("{}", fmt::join(memory.next[i], "/"));
+            };
+          },
+          [&](const model::TablePolicy& table) {
+            const auto summary = std::make_shared<analytic::TableSummary>(
+                analytic::summarize_table(analytic::StateSpace(model), table.robots, model.modes(),
+                                          &e.stationary.probabilities));
+            fmt::print(
+                "policy: full-state table {} (by level, one column per arrival phase: the robots of "
+                "most of the probability{})",
+                table.source, summary->phase_aware() ? "" : ", * where some states differ");
+            robots_at = [summary](int i) {
+              std::string text;
+              for (std::size_t nu = 0; nu < summary->robots[i].size(); ++nu)
+                text += fmt::format("{}{}{}", nu ? "/" : "", summary->robots[i][nu],
+                                    summary->share[i][nu] < 1 ? "*" : "");
+              return text;
+            };
+          }},
+      e.policy);
+  fmt::print("\nsolved by {} in {:.3g} s, residual ||pQ||_1 = {:.2e}\n\n",
+             analytic::method_name(s.method), s.seconds, s.residual);
   for (const auto& measure : model::scalar_measures<double>())
-    fmt::print("  {:<34} {:<10} {:>12.6g}\n", measure.name.description, measure.name.symbol, m.*measure.field);
+    fmt::print("  {:<34} {:<10} {:>12.6g}\n", measure.name.description, measure.name.symbol,
+               m.*measure.field);
   // A long buffer's table would run to K lines: the first levels, the rest in --json or --export.
   constexpr int kLevelsShown = 40;
   fmt::print("\n  level  robots  probability\n");
   for (int i = 0; i <= std::min(model.capacity, kLevelsShown); ++i)
     fmt::print("  {:>5}  {:>6}  {:>11.6f}\n", i, robots_at(i), m.level_probabilities[i]);
   if (model.capacity > kLevelsShown)
-    fmt::print("  ... {} more levels, holding probability {:.3g} (all of them in --json)\n", model.capacity - kLevelsShown,
-               std::accumulate(m.level_probabilities.begin() + kLevelsShown + 1, m.level_probabilities.end(), 0.0));
+    fmt::print("  ... {} more levels, holding probability {:.3g} (all of them in --json)\n",
+               model.capacity - kLevelsShown,
+               std::accumulate(m.level_probabilities.begin() + kLevelsShown + 1,
+                               m.level_probabilities.end(), 0.0));
   fmt::print("\n  robots  probability\n");
   for (int r = 1; r <= model.modes(); ++r)
     fmt::print("  {:>6}  {:>11.6f}\n", r, m.mode_probabilities[r - 1]);
@@ -106,20 +114,24 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
 
 int run(const SolveOptions& o) {
   const scenarios::Scenario scenario = load(o.file);
-  const api::SolveRequest request{.source = o.file,
-                            .model = scenario.model,
-                            .policy = chosen_policy(scenario, o.policy, o.file),
-                            .method = method_option(o.method),
-                            .threads = o.threads,
-                            .sojourn = o.sojourn,
-                            .transforms = o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst"),
-                            .cdf_points = o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf")};
+  const api::SolveRequest request{
+      .source = o.file,
+      .model = scenario.model,
+      .policy = chosen_policy(scenario, o.policy, o.file),
+      .method = method_option(o.method),
+      .threads = o.threads,
+      .sojourn = o.sojourn,
+      .transforms =
+          o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst"),
+      .cdf_points =
+          o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf")};
   const api::SolveResult result = api::solve(request);
   const analytic::PolicyEvaluation& e = result.evaluation;
   if (!o.export_csv.empty()) {
     const Eigen::VectorXd& p = e.stationary.probabilities;
-    api::write_state_table(o.export_csv, "--export " + o.export_csv, analytic::chain_space(request.model, e.policy),
-                           "probability", [&p](Eigen::Index x) { return fmt::format("{:.17g}", p(x)); });
+    api::write_state_table(o.export_csv, "--export " + o.export_csv,
+                           analytic::chain_space(request.model, e.policy), "probability",
+                           [&p](Eigen::Index x) { return fmt::format("{:.17g}", p(x)); });
   }
   if (o.json) {
     std::cout << api::to_json(request, result).dump(2) << '\n';
@@ -127,7 +139,8 @@ int run(const SolveOptions& o) {
   }
   print_table(scenario, o, e);
   if (result.sojourn) {
-    fmt::print("\n  sojourn time   probability        mean          sd      median         90%         99%\n");
+    fmt::print(
+        "\n  sojourn time   probability        mean          sd      median         90%         99%\n");
     for (std::size_t f = 0; f < api::kFates.size(); ++f) {
       const api::FateLaw& law = (*result.sojourn)[f];
       const char* name = api::fate_name(api::kFates[f]);
@@ -135,8 +148,8 @@ int run(const SolveOptions& o) {
         fmt::print("  {:<12} {:>12.6g}   (no such pages)\n", name, 0.0);
         continue;
       }
-      fmt::print("  {:<12} {:>12.6g} {:>11.5g} {:>11.5g} {:>11.5g} {:>11.5g} {:>11.5g}\n", name, law.probability,
-                 law.mean, law.sd, *law.median, *law.p90, *law.p99);
+      fmt::print("  {:<12} {:>12.6g} {:>11.5g} {:>11.5g} {:>11.5g} {:>11.5g} {:>11.5g}\n", name,
+                 law.probability, law.mean, law.sd, *law.median, *law.p90, *law.p99);
     }
   }
   const std::vector<double>& transforms = request.transforms;
@@ -146,15 +159,15 @@ int run(const SolveOptions& o) {
     fmt::print("\n  Laplace-Stieltjes transform v(u) (Theorem 4), conditional on the fate\n");
     fmt::print("  {:>10} {:>12} {:>12} {:>12}\n", "u", "accepted", "served", "obsolete");
     for (std::size_t i = 0; i < transforms.size(); ++i)
-      fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", transforms[i], result.transforms[i][0],
-                 result.transforms[i][1], result.transforms[i][2]);
+      fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", transforms[i],
+                 result.transforms[i][0], result.transforms[i][1], result.transforms[i][2]);
   }
   if (!points.empty()) {
     fmt::print("\n  P(sojourn <= x), conditional on the fate\n");
     fmt::print("  {:>10} {:>12} {:>12} {:>12}\n", "x", "accepted", "served", "obsolete");
     for (std::size_t i = 0; i < points.size(); ++i)
-      fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", points[i], cdf_values[i][0], cdf_values[i][1],
-                 cdf_values[i][2]);
+      fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", points[i], cdf_values[i][0],
+                 cdf_values[i][1], cdf_values[i][2]);
   }
   if (!o.export_csv.empty()) fmt::print("\nstationary vector written to {}\n", o.export_csv);
   return 0;
@@ -171,16 +184,20 @@ std::function<int()> add_solve_command(CLI::App& app) {
       "--thresholds -1,2,2 --sojourn");
   add_scenario_argument(cmd, o->file);
   add_policy_flags(cmd, o->policy);
-  cmd->add_option("--method", o->method, analytic::method_help())
-      ->capture_default_str();
-  add_threads_option(cmd, o->threads,
-                     "threads inside the iterative solve (0: all cores); the numbers are the same for any count");
-  cmd->add_flag("--sojourn", o->sojourn,
-                "sojourn times of accepted, served and obsolete pages: mean, sd, median, 90% and 99%");
-  cmd->add_option("--lst", o->transforms, "u1,u2,...: Laplace-Stieltjes transforms v(u) (Theorem 4)");
-  cmd->add_option("--cdf", o->cdf_points, "x1,x2,...: sojourn distribution functions at these times");
-  cmd->add_option("--export", o->export_csv,
-                  "FILE.csv: the stationary vector, one row per state (level, phases, probability)");
+  cmd->add_option("--method", o->method, analytic::method_help())->capture_default_str();
+  add_threads_option(
+      cmd, o->threads,
+      "threads inside the iterative solve (0: all cores); the numbers are the same for any count");
+  cmd->add_flag(
+      "--sojourn", o->sojourn,
+      "sojourn times of accepted, served and obsolete pages: mean, sd, median, 90% and 99%");
+  cmd->add_option("--lst", o->transforms,
+                  "u1,u2,...: Laplace-Stieltjes transforms v(u) (Theorem 4)");
+  cmd->add_option("--cdf", o->cdf_points,
+                  "x1,x2,...: sojourn distribution functions at these times");
+  cmd->add_option(
+      "--export", o->export_csv,
+      "FILE.csv: the stationary vector, one row per state (level, phases, probability)");
   cmd->add_flag("--json", o->json, "machine output on stdout (keys of interface.md)");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }

@@ -1,9 +1,5 @@
 #include "app/sweep_command.hpp"
 
-#include "analytic/class_comparison.hpp"
-
-#include "validation/output_file.hpp"
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -14,11 +10,13 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "app/command_support.hpp"
-#include "app/simulation_flags.hpp"
+#include "analytic/class_comparison.hpp"
 #include "api/sweep_request.hpp"
+#include "app/command_support.hpp"
 #include "app/figure_output.hpp"
 #include "app/process_sweep.hpp"
+#include "app/simulation_flags.hpp"
+#include "validation/output_file.hpp"
 #include "validation/parameter_sweep.hpp"
 
 namespace crawlq::app {
@@ -39,18 +37,23 @@ struct SweepOptions {
   bool json = false;
 };
 
-// The best cost and the constant policies' costs against the value: where control pays, and how much.
-validation::Figure sweep_figure(const model::Model& model, SweepParameter parameter, const std::vector<SweepRow>& rows) {
+// The best cost and the constant policies' costs against the value: where control pays, and how
+// much.
+validation::Figure sweep_figure(const model::Model& model, SweepParameter parameter,
+                                const std::vector<SweepRow>& rows) {
   const std::string name = validation::parameter_name(parameter);
-  validation::Figure f = validation::make_figure(
-      fmt::format("{}: the best threshold policy against {}", model.name.empty() ? "scenario" : model.name, name), name,
-      "cost criterion (2)");
+  validation::Figure f =
+      validation::make_figure(fmt::format("{}: the best threshold policy against {}",
+                                          model.name.empty() ? "scenario" : model.name, name),
+                              name, "cost criterion (2)");
   f.integer_x = parameter == SweepParameter::kCapacity;
-  validation::Series best = validation::make_series("best threshold policy C*", validation::SeriesStyle::kLines);
+  validation::Series best =
+      validation::make_series("best threshold policy C*", validation::SeriesStyle::kLines);
   std::vector<validation::Series> constant;
   for (int r = 1; r <= model.modes(); ++r)
-    constant.push_back(validation::make_series(fmt::format("C_{}: {} robot{} always", r, r, r == 1 ? "" : "s"),
-                                               validation::SeriesStyle::kLines));
+    constant.push_back(
+        validation::make_series(fmt::format("C_{}: {} robot{} always", r, r, r == 1 ? "" : "s"),
+                                validation::SeriesStyle::kLines));
   for (const SweepRow& row : rows) {
     best.x.push_back(row.value);
     best.y.push_back(row.best.cost);
@@ -84,9 +87,11 @@ void write_csv(std::ostream& out, const std::vector<SweepRow>& rows, int modes) 
     out << fmt::format(",{}", row.relative_profit);
     for (const auto& measure : model::scalar_measures<double>())
       if (measure.name.key != "cost") out << fmt::format(",{}", row.measures.*measure.field);
-    out << fmt::format(",{},{}", row.mean_service_time,
-                       row.mean_obsolescence_time ? fmt::format("{}", *row.mean_obsolescence_time) : "");
-    if (row.class_best) out << fmt::format(",{},{}", row.class_best->cost, row.class_best->optimality);
+    out << fmt::format(
+        ",{},{}", row.mean_service_time,
+        row.mean_obsolescence_time ? fmt::format("{}", *row.mean_obsolescence_time) : "");
+    if (row.class_best)
+      out << fmt::format(",{},{}", row.class_best->cost, row.class_best->optimality);
     out << '\n';
   }
 }
@@ -115,12 +120,13 @@ void print_table(const SweepOptions& o, const model::Model& model,
         row.mean_obsolescence_time ? fmt::format("{:.4g}", *row.mean_obsolescence_time) : "-");
   }
   if (!rows.empty() && rows.front().class_best) {
-    fmt::print("\n  the best of --class {} at each value:\n  {:>10} {:>14} {:>12}  {}\n", o.policy_class, o.param,
-               "cost", "below C*", "optimality");
+    fmt::print("\n  the best of --class {} at each value:\n  {:>10} {:>14} {:>12}  {}\n",
+               o.policy_class, o.param, "cost", "below C*", "optimality");
     for (const SweepRow& row : rows)
-      fmt::print("  {:>10.6g} {:>14.8g} {:>11.2f}%  {}\n", row.value, row.class_best->cost,
-                 row.best.cost != 0 ? 100 * (row.best.cost - row.class_best->cost) / row.best.cost : 0.0,
-                 row.class_best->optimality);
+      fmt::print(
+          "  {:>10.6g} {:>14.8g} {:>11.2f}%  {}\n", row.value, row.class_best->cost,
+          row.best.cost != 0 ? 100 * (row.best.cost - row.class_best->cost) / row.best.cost : 0.0,
+          row.class_best->optimality);
   }
   fmt::print(
       "\nC*: the best threshold policy's cost (2); C_r: r robots always active; "
@@ -131,7 +137,8 @@ void print_table(const SweepOptions& o, const model::Model& model,
 int run(const SweepOptions& o, const ProcessGroup& processes) {
   const scenarios::Scenario scenario = load(o.file);
   const model::Model& model = scenario.model;
-  const SweepParameter parameter = flag_choice("--param", o.param, validation::parse_sweep_parameter);
+  const SweepParameter parameter =
+      flag_choice("--param", o.param, validation::parse_sweep_parameter);
   const api::SweepRequest request{.source = o.file,
                                   .model = model,
                                   .parameter = parameter,
@@ -154,7 +161,8 @@ int run(const SweepOptions& o, const ProcessGroup& processes) {
     }
   }
   if (!o.csv.empty() && !processes.broadcast(csv_refusal.empty() ? 1 : 0))
-    throw UsageError(csv_refusal.empty() ? fmt::format("--csv {}: cannot write the file", o.csv) : csv_refusal);
+    throw UsageError(csv_refusal.empty() ? fmt::format("--csv {}: cannot write the file", o.csv)
+                                         : csv_refusal);
 
   const auto start = std::chrono::steady_clock::now();
   std::vector<SweepRow> rows;
@@ -186,7 +194,8 @@ int run(const SweepOptions& o, const ProcessGroup& processes) {
 // The cost weights' keys, as the scenario file spells them.
 std::string cost_keys(const char* separator) {
   std::string keys;
-  for (const auto& w : model::cost_weights()) keys += (keys.empty() ? "" : separator) + std::string(w.key);
+  for (const auto& w : model::cost_weights())
+    keys += (keys.empty() ? "" : separator) + std::string(w.key);
   return keys;
 }
 
@@ -207,19 +216,21 @@ std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& proces
       "same\n"
       "                       phase structure (s > 0)\n"
       "  costs.KEY            that weight of the cost (2) replaced by the value (>= 0), KEY one of\n"
-      "                       " + cost_keys(", ") + "\n"
-      "Example: crawlq sweep paper-example-1 --param capacity --values "
-      "1,2,3,4,5,6\n"
-      "Across processes (a build with -DCRAWLQ_MPI=ON): mpirun -np P crawlq sweep ... spreads the\n"
-      "values over P processes, each on its own --threads; the same output as one process.");
+      "                       " +
+          cost_keys(", ") +
+          "\n"
+          "Example: crawlq sweep paper-example-1 --param capacity --values "
+          "1,2,3,4,5,6\n"
+          "Across processes (a build with -DCRAWLQ_MPI=ON): mpirun -np P crawlq sweep ... spreads the\n"
+          "values over P processes, each on its own --threads; the same output as one process.");
   add_scenario_argument(cmd, o->file);
   std::string parameters;
   for (const auto p : validation::sweep_parameters())
     parameters += (parameters.empty() ? "" : " | ") + validation::parameter_name(p);
-  cmd->add_option("--param", o->param, parameters)
-      ->required();
+  cmd->add_option("--param", o->param, parameters)->required();
   std::string classes;
-  for (const auto& name : analytic::policy_class_names()) classes += (classes.empty() ? "" : " | ") + name;
+  for (const auto& name : analytic::policy_class_names())
+    classes += (classes.empty() ? "" : " | ") + name;
   cmd->add_option("--class", o->policy_class,
                   "also find each value's best of this class (" + classes +
                       "; see optimize --help), beside the threshold optimum")
@@ -227,12 +238,15 @@ std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& proces
   cmd->add_option("--values", o->values,
                   "v1,v2,...: the values of the parameter, one row each, in this order")
       ->required();
-  add_threads_option(cmd, o->threads, "values solved at once by each process (0: all cores); same answer for any count");
+  add_threads_option(
+      cmd, o->threads,
+      "values solved at once by each process (0: all cores); same answer for any count");
   cmd->add_option(
       "--csv", o->csv,
       "FILE.csv: one row per value (value, thresholds, levels, cost, C1..CN, relative_profit, "
       "measures)");
-  cmd->add_option("--plot", o->plot, "FILE.svg: C* and every C_r against the value, drawn with gnuplot");
+  cmd->add_option("--plot", o->plot,
+                  "FILE.svg: C* and every C_r against the value, drawn with gnuplot");
   cmd->add_flag("--json", o->json, "machine output on stdout: {\"param\", \"rows\": [...]}");
   return [cmd, o, &processes] { return cmd->parsed() ? run(*o, processes) : -1; };
 }

@@ -8,15 +8,15 @@
 #include <nlohmann/json.hpp>
 
 #include "analytic/policy_forms.hpp"
+#include "api/json_output.hpp"
 #include "api/simulate_request.hpp"
+#include "api/simulation_choices.hpp"
 #include "api/validate_request.hpp"
 #include "app/command_support.hpp"
-#include "api/json_output.hpp"
 #include "app/simulation_flags.hpp"
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"
 #include "validation/engine_comparison.hpp"
-#include "api/simulation_choices.hpp"
 
 namespace crawlq::app {
 
@@ -44,25 +44,32 @@ std::string exact_engine_absence(const model::Model& m, const model::ControlPoli
   return exact_engine_refusal(m);
 }
 
-std::string number(double v) { return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string(v > 0 ? "inf" : "-inf"); }
+std::string number(double v) {
+  return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string(v > 0 ? "inf" : "-inf");
+}
 
-void print_comparison(const ValidationCase& c, const validation::EngineComparison& r, const std::string& simulated_file) {
+void print_comparison(const ValidationCase& c, const validation::EngineComparison& r,
+                      const std::string& simulated_file) {
   const model::Model& m = c.scenario.model;
-  fmt::print("{} ({}): K = {}, {} modes; policy {}\n", m.name.empty() ? "scenario" : m.name, c.file, m.capacity,
-             m.modes(), api::control_policy_json(c.policy).dump());
+  fmt::print("{} ({}): K = {}, {} modes; policy {}\n", m.name.empty() ? "scenario" : m.name, c.file,
+             m.capacity, m.modes(), api::control_policy_json(c.policy).dump());
   if (!simulated_file.empty()) fmt::print("  the simulator runs the model of {}\n", simulated_file);
   fmt::print("  {} replications, {} events in {:.3g} s{}\n", r.replications, r.events, r.seconds,
              r.precise ? "" : " (the precision was not reached within the time limit)");
   if (!c.exact_absent.empty()) {
     fmt::print("  no exact value: {}\n", c.exact_absent);
   } else {
-    fmt::print("  a measure disagrees when |z| > {:.2f} (Student t, 1% over {} measures, Bonferroni)\n", r.z_bound,
-               r.measures.size());
+    fmt::print(
+        "  a measure disagrees when |z| > {:.2f} (Student t, 1% over {} measures, Bonferroni)\n",
+        r.z_bound, r.measures.size());
   }
-  fmt::print("\n  {:<26} {:>12}  {:>26}  {:>7}  {}\n", "measure", "exact", "simulated (95%)", "z", "verdict");
+  fmt::print("\n  {:<26} {:>12}  {:>26}  {:>7}  {}\n", "measure", "exact", "simulated (95%)", "z",
+             "verdict");
   for (const auto& v : r.measures) {
-    const std::string simulated = fmt::format("{:.6g} +- {:.2g}", v.simulated.mean, v.simulated.half_width);
-    fmt::print("  {:<26} {:>12}  {:>26}  {:>7}  {}\n", v.name, v.exact ? number(*v.exact) : "-", simulated,
+    const std::string simulated =
+        fmt::format("{:.6g} +- {:.2g}", v.simulated.mean, v.simulated.half_width);
+    fmt::print("  {:<26} {:>12}  {:>26}  {:>7}  {}\n", v.name, v.exact ? number(*v.exact) : "-",
+               simulated,
                v.exact ? (std::isfinite(v.z) ? fmt::format("{:.2f}", v.z) : number(v.z)) : "-",
                validation::verdict_name(v.verdict));
   }
@@ -91,14 +98,17 @@ int run(const ValidateOptions& o) {
     const model::Model& other = simulated_scenario->model;
     for (const auto& c : cases) {
       if (other.capacity != c.scenario.model.capacity || other.modes() != c.scenario.model.modes())
-        throw UsageError(fmt::format("--simulator-file {}: K = {} and {} modes, but {} has K = {} and {} modes",
-                                     o.simulator_file, other.capacity, other.modes(), c.file,
-                                     c.scenario.model.capacity, c.scenario.model.modes()));
-      // The policy is the one of FILE (or the flags): a table by arrival phase must fit both models.
+        throw UsageError(
+            fmt::format("--simulator-file {}: K = {} and {} modes, but {} has K = {} and {} modes",
+                        o.simulator_file, other.capacity, other.modes(), c.file,
+                        c.scenario.model.capacity, c.scenario.model.modes()));
+      // The policy is the one of FILE (or the flags): a table by arrival phase must fit both
+      // models.
       if (const auto* table = std::get_if<model::PhaseAwarePolicy>(&c.policy);
           table && static_cast<int>(table->robots.front().size()) != other.arrivals.phases())
-        throw UsageError(fmt::format("--simulator-file {}: {} arrival phases, but the phase-aware policy of {} has {}",
-                                     o.simulator_file, other.arrivals.phases(), c.file, table->robots.front().size()));
+        throw UsageError(fmt::format(
+            "--simulator-file {}: {} arrival phases, but the phase-aware policy of {} has {}",
+            o.simulator_file, other.arrivals.phases(), c.file, table->robots.front().size()));
     }
   }
 
@@ -106,7 +116,8 @@ int run(const ValidateOptions& o) {
   // time of those before it.
   // The pilot that measures the pace also gives the default horizon, so it runs once a file.
   for (auto& c : cases) {
-    const model::Model& simulated_model = simulated_scenario ? simulated_scenario->model : c.scenario.model;
+    const model::Model& simulated_model =
+        simulated_scenario ? simulated_scenario->model : c.scenario.model;
     c.horizon = api::validation_horizon(simulated_model, c.policy, settings, c.file);
   }
 
@@ -120,7 +131,9 @@ int run(const ValidateOptions& o) {
         .model = c.scenario.model,
         .policy = c.policy,
         .settings = resolved,
-        .simulated_model = simulated_scenario ? std::optional<model::Model>(simulated_scenario->model) : std::nullopt,
+        .simulated_model = simulated_scenario
+                               ? std::optional<model::Model>(simulated_scenario->model)
+                               : std::nullopt,
         .exact_absent = c.exact_absent};
     const api::ValidateResult result = api::validate(request);
     const validation::EngineComparison& r = result.comparison;
@@ -137,13 +150,16 @@ int run(const ValidateOptions& o) {
   }
   if (o.json) {
     std::cout << nlohmann::json{{"scenarios", all},
-                                {"summary", {{"agree", agree}, {"differ", differ}, {"simulated_only", simulated_only}}},
+                                {"summary",
+                                 {{"agree", agree},
+                                  {"differ", differ},
+                                  {"simulated_only", simulated_only}}},
                                 {"agrees", differ == 0}}
                      .dump(2)
               << '\n';
   } else {
-    fmt::print("{} scenario{}: {} agree, {} disagree, {} simulated only\n", cases.size(), cases.size() == 1 ? "" : "s",
-               agree, differ, simulated_only);
+    fmt::print("{} scenario{}: {} agree, {} disagree, {} simulated only\n", cases.size(),
+               cases.size() == 1 ? "" : "s", agree, differ, simulated_only);
   }
   return differ == 0 ? static_cast<int>(ExitCode::kOk) : static_cast<int>(ExitCode::kFailed);
 }
@@ -165,9 +181,10 @@ std::function<int()> add_validate_command(CLI::App& app) {
   add_scenario_argument(cmd, o->files)->required();
   add_policy_flags(cmd, o->policy);
   add_simulation_flags(cmd, o->simulation);
-  cmd->add_option("--simulator-file", o->simulator_file,
-                  "simulate this file's (or shipped scenario's) model instead (same K and modes): how far does an approximation, say "
-                  "an exponential law for a phase-type one, move the answer?");
+  cmd->add_option(
+      "--simulator-file", o->simulator_file,
+      "simulate this file's (or shipped scenario's) model instead (same K and modes): how far does an approximation, say "
+      "an exponential law for a phase-type one, move the answer?");
   cmd->add_flag("--json", o->json, "machine output on stdout");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }

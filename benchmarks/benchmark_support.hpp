@@ -1,9 +1,9 @@
 #pragma once
 // What the benchmark programs share: one guard around main, and wall-clock medians (never asserted
 // in tests).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,9 +21,10 @@ struct Timing {
   int runs;
 };
 
-// Parses the arguments declared on `app`, then runs `body`, as every program the project builds does:
-// --help prints the usage (exit 0); a bad argument or bad input prints one message (exit 2); nothing
-// escapes as an uncaught exception.
+// Parses the arguments declared on `app`, then runs `body`, as every program the project builds
+// does:
+// --help prints the usage (exit 0); a bad argument or bad input prints one message (exit 2);
+// nothing escapes as an uncaught exception.
 inline int run_benchmark(CLI::App& app, int argc, char** argv, const std::function<void()>& body) {
   try {
     app.parse(argc, argv);
@@ -52,13 +53,15 @@ inline Timing time_runs(const std::function<void()>& body, int min_runs, double 
   std::vector<double> seconds;
   const auto start = std::chrono::steady_clock::now();
   while (static_cast<int>(seconds.size()) < min_runs ||
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < min_seconds) {
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
+             min_seconds) {
     const auto t0 = std::chrono::steady_clock::now();
     body();
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   std::sort(seconds.begin(), seconds.end());
-  return {seconds[seconds.size() / 2], seconds.front(), seconds.back(), static_cast<int>(seconds.size())};
+  return {seconds[seconds.size() / 2], seconds.front(), seconds.back(),
+          static_cast<int>(seconds.size())};
 }
 
 }  // namespace crawlq::benchmarks

@@ -2,13 +2,14 @@
 // M (2^K - 1)) states), with the sojourn weight 0 (the certified case) unless --sojourn keeps the
 // paper's: wall time of assembling the chain and of policy iteration, the improvement steps, the
 // gain and its lower bound. Usage: markov_control [--sojourn] [K ...] (default: 5 10 14 16).
+#include "analytic/markov_control.hpp"
+
 #include <fmt/format.h>
 
 #include <chrono>
 #include <string>
 #include <vector>
 
-#include "analytic/markov_control.hpp"
 #include "analytic/markov_search.hpp"
 #include "analytic/policy_evaluation.hpp"
 #include "benchmark_support.hpp"
@@ -16,20 +17,23 @@
 
 int main(int argc, char** argv) {
   using namespace crawlq;
-  CLI::App app("Policy iteration over every full-state policy of the paper's first example at each capacity K\n"
-               "(default 5 10 14 16): states, seconds to assemble, seconds to iterate, steps, gain, bound.\n"
-               "With --sojourn, the whole `optimize --class markov` search under the paper's criterion.",
-               "markov_control");
+  CLI::App app(
+      "Policy iteration over every full-state policy of the paper's first example at each capacity K\n"
+      "(default 5 10 14 16): states, seconds to assemble, seconds to iterate, steps, gain, bound.\n"
+      "With --sojourn, the whole `optimize --class markov` search under the paper's criterion.",
+      "markov_control");
   std::vector<int> capacities{5, 10, 14, 16};
   bool sojourn = false;
   app.add_option("K", capacities, "capacities")->check(CLI::Range(1, 20));
-  app.add_flag("--sojourn", sojourn, "keep the sojourn weight (a heuristic search, many iterations)");
+  app.add_flag("--sojourn", sojourn,
+               "keep the sojourn weight (a heuristic search, many iterations)");
   return benchmarks::run_benchmark(app, argc, argv, [&] {
-    model::Model base = scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
+    model::Model base =
+        scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
     base.policy.reset();
     if (!sojourn) base.costs.sojourn = 0;
-    fmt::print("{:>3} {:>9} {:>10} {:>10} {:>6} {:>14} {:>14}\n", "K", "states", "assemble s", "iterate s", "steps",
-               "cost", "lower bound");
+    fmt::print("{:>3} {:>9} {:>10} {:>10} {:>6} {:>14} {:>14}\n", "K", "states", "assemble s",
+               "iterate s", "steps", "cost", "lower bound");
     for (const int k : capacities) {
       model::Model m = base;
       m.capacity = k;
@@ -41,8 +45,11 @@ int main(int argc, char** argv) {
       double cost = 0, bound = 0;
       int steps = 0;
       if (sojourn) {
-        const analytic::MarkovSearch search = analytic::optimize_markov_policies(evaluator, analytic::MarkovSearchOptions{.threads = 0, .search = analytic::Search::kAuto, .progress = nullptr});
-        cost = search.best->measures.cost, bound = search.lower_bound, steps = search.improvement_steps;
+        const analytic::MarkovSearch search = analytic::optimize_markov_policies(
+            evaluator, analytic::MarkovSearchOptions{
+                           .threads = 0, .search = analytic::Search::kAuto, .progress = nullptr});
+        cost = search.best->measures.cost, bound = search.lower_bound,
+        steps = search.improvement_steps;
       } else {
         const auto optimum = analytic::optimize_markov(
             chain, chain.robots_of(model::Policy::constant(1, m.modes(), m.capacity)));

@@ -1,67 +1,77 @@
 // The simulator's speed: events per second on one thread (paper example at K = 5 and K = 30), the
 // speed-up with two threads, and the wall time until P_loss of the paper's optimum (3,3,3,1,1,1) is
 // known to +-1% (replications doubled until the half-width is within 1% of the mean).
-// Targets (issue 3): 20 million events/s, 1.9x, 2 s; (issue 16) 25 million events/s, and no less than
-// 10 million on the phase-tracking path that policies reading the arrival phase need.
+// Targets (issue 3): 20 million events/s, 1.9x, 2 s; (issue 16) 25 million events/s, and no less
+// than 10 million on the phase-tracking path that policies reading the arrival phase need.
 #include <fmt/format.h>
 
 #include <chrono>
 
 #include "benchmark_support.hpp"
-
 #include "scenarios/scenario_loader.hpp"
 #include "sim/policy.hpp"
 #include "sim/replications.hpp"
 
 int main(int argc, char** argv) {
   using namespace crawlq;
-  CLI::App app("The simulator's speed: events per second on one and two threads, and the wall time until\nP_loss of the paper's optimum is known to +-1%.", "simulation_speed");
+  CLI::App app(
+      "The simulator's speed: events per second on one and two threads, and the wall time until\nP_loss of the paper's optimum is known to +-1%.",
+      "simulation_speed");
   return benchmarks::run_benchmark(app, argc, argv, [&] {
-  const auto scenario = scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml");
-  for (int k : {5, 30}) {
-    model::Model m = scenario.model;
-    m.capacity = k;
-    const sim::LevelMapPolicy policy(model::Policy::from_thresholds({-1, 2, 2}, 4, k));
-    double rate[2] = {0, 0};
-    for (int threads : {1, 2}) {
-      const sim::ReplicationPlan plan{.seed = 1, .replications = 8, .warmup = 0, .horizon = 250000, .threads = threads};
-      const auto s = sim::simulate(m, policy, plan);
-      rate[threads - 1] = s.events / s.seconds;
-      fmt::print("K = {:>2}, {} thread(s): {} events in {:.3f} s = {:.2f} million events/s\n", k, threads, s.events,
-                 s.seconds, rate[threads - 1] / 1e6);
+    const auto scenario =
+        scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml");
+    for (int k : {5, 30}) {
+      model::Model m = scenario.model;
+      m.capacity = k;
+      const sim::LevelMapPolicy policy(model::Policy::from_thresholds({-1, 2, 2}, 4, k));
+      double rate[2] = {0, 0};
+      for (int threads : {1, 2}) {
+        const sim::ReplicationPlan plan{
+            .seed = 1, .replications = 8, .warmup = 0, .horizon = 250000, .threads = threads};
+        const auto s = sim::simulate(m, policy, plan);
+        rate[threads - 1] = s.events / s.seconds;
+        fmt::print("K = {:>2}, {} thread(s): {} events in {:.3f} s = {:.2f} million events/s\n", k,
+                   threads, s.events, s.seconds, rate[threads - 1] / 1e6);
+      }
+      fmt::print("K = {:>2}: speed-up with 2 threads {:.2f}x\n", k, rate[1] / rate[0]);
     }
-    fmt::print("K = {:>2}: speed-up with 2 threads {:.2f}x\n", k, rate[1] / rate[0]);
-  }
-  {
-    // A full-state table (here the optimum's levels, state by state): the controller may read every
-    // phase, so the run tracks the server's and each clock's (sim/phase_level_run.hpp).
-    const model::Model& m = scenario.model;
-    std::vector<int> robots;
-    for (int level = 0; level <= m.capacity; ++level) {
-      int states = 2;  // W
-      for (int waiting = 0; level > 0 && waiting < level; ++waiting) states *= 2;  // M, then R per waiting page
-      robots.insert(robots.end(), static_cast<std::size_t>(states), level <= 2 ? 3 : 1);
+    {
+      // A full-state table (here the optimum's levels, state by state): the controller may read
+      // every phase, so the run tracks the server's and each clock's (sim/phase_level_run.hpp).
+      const model::Model& m = scenario.model;
+      std::vector<int> robots;
+      for (int level = 0; level <= m.capacity; ++level) {
+        int states = 2;  // W
+        for (int waiting = 0; level > 0 && waiting < level; ++waiting)
+          states *= 2;  // M, then R per waiting page
+        robots.insert(robots.end(), static_cast<std::size_t>(states), level <= 2 ? 3 : 1);
+      }
+      const auto table = sim::make_policy(
+          model::make_table(robots, m.capacity, 2, 2, 2, 4, "benchmark", "benchmark"));
+      const sim::ReplicationPlan plan{
+          .seed = 1, .replications = 8, .warmup = 0, .horizon = 250000, .threads = 1};
+      const auto s = sim::simulate(m, *table, plan);
+      fmt::print(
+          "K =  5, full-state table, 1 thread: {} events in {:.3f} s = {:.2f} million events/s\n",
+          s.events, s.seconds, s.events / s.seconds / 1e6);
     }
-    const auto table = sim::make_policy(model::make_table(robots, m.capacity, 2, 2, 2, 4, "benchmark", "benchmark"));
-    const sim::ReplicationPlan plan{.seed = 1, .replications = 8, .warmup = 0, .horizon = 250000, .threads = 1};
-    const auto s = sim::simulate(m, *table, plan);
-    fmt::print("K =  5, full-state table, 1 thread: {} events in {:.3f} s = {:.2f} million events/s\n", s.events,
-               s.seconds, s.events / s.seconds / 1e6);
-  }
-  const sim::LevelMapPolicy optimum(model::Policy::from_levels({3, 3, 3, 1, 1, 1}, 4, 5));
-  const auto start = std::chrono::steady_clock::now();
-  double horizon = 20000;
-  while (true) {
-    const sim::ReplicationPlan plan{.seed = 7, .replications = 10, .warmup = horizon / 10, .horizon = horizon, .threads = 0};
-    const auto s = sim::simulate(scenario.model, optimum, plan);
-    if (s.p_loss.half_width <= 0.01 * s.p_loss.mean) {
-      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      fmt::print("P_loss to +-1%: {:.5f} +- {:.5f} with 10 replications of {:.0f} time units; wall time {:.2f} s "
-                 "(all attempts)\n",
-                 s.p_loss.mean, s.p_loss.half_width, horizon, wall);
-      break;
+    const sim::LevelMapPolicy optimum(model::Policy::from_levels({3, 3, 3, 1, 1, 1}, 4, 5));
+    const auto start = std::chrono::steady_clock::now();
+    double horizon = 20000;
+    while (true) {
+      const sim::ReplicationPlan plan{
+          .seed = 7, .replications = 10, .warmup = horizon / 10, .horizon = horizon, .threads = 0};
+      const auto s = sim::simulate(scenario.model, optimum, plan);
+      if (s.p_loss.half_width <= 0.01 * s.p_loss.mean) {
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        fmt::print(
+            "P_loss to +-1%: {:.5f} +- {:.5f} with 10 replications of {:.0f} time units; wall time {:.2f} s "
+            "(all attempts)\n",
+            s.p_loss.mean, s.p_loss.half_width, horizon, wall);
+        break;
+      }
+      horizon *= 2;
     }
-    horizon *= 2;
-  }
   });
 }

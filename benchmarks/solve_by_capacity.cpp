@@ -13,42 +13,51 @@
 
 int main(int argc, char** argv) {
   using namespace crawlq;
-  CLI::App app("One stationary solve of the paper's example per capacity K by block recursion, sparse LU and\n"
-               "the iterative solver, side by side, with the largest difference from the iterative solution.",
-               "solve_by_capacity");
+  CLI::App app(
+      "One stationary solve of the paper's example per capacity K by block recursion, sparse LU and\n"
+      "the iterative solver, side by side, with the largest difference from the iterative solution.",
+      "solve_by_capacity");
   int k_min = 5, k_max = 16;
-  app.add_option("K_min", k_min, "smallest capacity")->capture_default_str()->check(CLI::Range(2, 40));
-  app.add_option("K_max", k_max, "largest capacity")->capture_default_str()->check(CLI::Range(2, 40));
+  app.add_option("K_min", k_min, "smallest capacity")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 40));
+  app.add_option("K_max", k_max, "largest capacity")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 40));
   return benchmarks::run_benchmark(app, argc, argv, [&] {
-  const auto scenario = scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml");
-  const analytic::Method methods[] = {analytic::Method::kBlockRecursion, analytic::Method::kSparseLu,
-                                      analytic::Method::kIterative};
-  const int largest[] = {11, 12, 99};
-  fmt::print("{:>3} {:>9} | {:>16} {:>16} {:>16} | {:>9}\n", "K", "states", "block-recursion s", "sparse-lu s",
-             "iterative s", "max |dp|");
-  for (int k = k_min; k <= k_max; ++k) {
-    model::Model m = scenario.model;
-    m.capacity = k;
-    const auto policy = model::Policy::from_thresholds({-1, 2, 2}, 4, k);
-    const analytic::GeneratorBlocks blocks(m, policy);
-    analytic::StationaryResult results[3];
-    std::string cells[3];
-    for (int i = 0; i < 3; ++i) {
-      if (k > largest[i]) {
-        cells[i] = std::string("-");  // not `= "-"`: GCC 12 -O3 warns falsely (-Wrestrict)
-        continue;
+    const auto scenario =
+        scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml");
+    const analytic::Method methods[] = {analytic::Method::kBlockRecursion,
+                                        analytic::Method::kSparseLu, analytic::Method::kIterative};
+    const int largest[] = {11, 12, 99};
+    fmt::print("{:>3} {:>9} | {:>16} {:>16} {:>16} | {:>9}\n", "K", "states", "block-recursion s",
+               "sparse-lu s", "iterative s", "max |dp|");
+    for (int k = k_min; k <= k_max; ++k) {
+      model::Model m = scenario.model;
+      m.capacity = k;
+      const auto policy = model::Policy::from_thresholds({-1, 2, 2}, 4, k);
+      const analytic::GeneratorBlocks blocks(m, policy);
+      analytic::StationaryResult results[3];
+      std::string cells[3];
+      for (int i = 0; i < 3; ++i) {
+        if (k > largest[i]) {
+          cells[i] = std::string("-");  // not `= "-"`: GCC 12 -O3 warns falsely (-Wrestrict)
+          continue;
+        }
+        const auto t = benchmarks::time_runs(
+            [&] { results[i] = analytic::solve_stationary(blocks, methods[i]); }, k <= 9 ? 5 : 1,
+            k <= 9 ? 1.0 : 0.0);
+        cells[i] = fmt::format("{:.4f}", t.median);
       }
-      const auto t = benchmarks::time_runs([&] { results[i] = analytic::solve_stationary(blocks, methods[i]); },
-                                           k <= 9 ? 5 : 1, k <= 9 ? 1.0 : 0.0);
-      cells[i] = fmt::format("{:.4f}", t.median);
+      double difference = 0;
+      for (int i = 0; i < 2; ++i)
+        if (k <= largest[i])
+          difference =
+              std::max(difference,
+                       (results[i].probabilities - results[2].probabilities).cwiseAbs().maxCoeff());
+      fmt::print("{:>3} {:>9} | {:>16} {:>16} {:>16} | {:>9.1e}\n", k, blocks.space().size(),
+                 cells[0], cells[1], cells[2], difference);
+      std::fflush(stdout);
     }
-    double difference = 0;
-    for (int i = 0; i < 2; ++i)
-      if (k <= largest[i])
-        difference = std::max(difference, (results[i].probabilities - results[2].probabilities).cwiseAbs().maxCoeff());
-    fmt::print("{:>3} {:>9} | {:>16} {:>16} {:>16} | {:>9.1e}\n", k, blocks.space().size(), cells[0], cells[1], cells[2],
-               difference);
-    std::fflush(stdout);
-  }
   });
 }

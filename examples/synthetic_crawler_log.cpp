@@ -1,14 +1,14 @@
-// A crawler's delivery log from a known correlated BMAP: the shipped example of `crawlq fit arrivals`
-// (scenarios/logs/synthetic-crawler.log is this program's output with its defaults).
+// A crawler's delivery log from a known correlated BMAP: the shipped example of `crawlq fit
+// arrivals` (scenarios/logs/synthetic-crawler.log is this program's output with its defaults).
 //
-// The crawler alternates between a slow regime (batches every 400 s on average) and a busy one (every
-// 60 s); the times between batches are Erlang-4 within a regime, and after each batch the regime is
-// drawn afresh with probability 0.03 (otherwise kept), so the times between batches are strongly
-// correlated, as section 7's real log was (lag-1 0.62 there). A batch holds 1, 2, 3 or 4 pages with
-// probabilities 0.45, 0.3, 0.15, 0.1, delivered 1 ms apart. After the 3000th batch the crawler stops
-// for a day (86,400 s), which `fit` leaves out as a censored gap. Times are printed in seconds with
-// millisecond resolution, one a line.
-// Usage: synthetic_crawler_log [batches] [seed]   (defaults 6000 and 2011)
+// The crawler alternates between a slow regime (batches every 400 s on average) and a busy one
+// (every 60 s); the times between batches are Erlang-4 within a regime, and after each batch the
+// regime is drawn afresh with probability 0.03 (otherwise kept), so the times between batches are
+// strongly correlated, as section 7's real log was (lag-1 0.62 there). A batch holds 1, 2, 3 or 4
+// pages with probabilities 0.45, 0.3, 0.15, 0.1, delivered 1 ms apart. After the 3000th batch the
+// crawler stops for a day (86,400 s), which `fit` leaves out as a censored gap. Times are printed
+// in seconds with millisecond resolution, one a line. Usage: synthetic_crawler_log [batches] [seed]
+// (defaults 6000 and 2011)
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -24,7 +24,9 @@ int main(int argc, char** argv) {
   // std::mt19937_64 and hand-written draws (no std:: distributions, whose algorithms differ between
   // libraries): the same log on every machine.
   std::mt19937_64 engine(seed);
-  const auto uniform = [&engine] { return (static_cast<double>(engine() >> 11) + 0.5) / 9007199254740992.0; };
+  const auto uniform = [&engine] {
+    return (static_cast<double>(engine() >> 11) + 0.5) / 9007199254740992.0;
+  };
   const double regime_mean[2] = {400, 60};
   const double size_cumulative[4] = {0.45, 0.75, 0.9, 1.0};
   int regime = 0;

@@ -46,12 +46,14 @@ int main(int argc, char** argv) {
   using namespace crawlq;
   const std::string first = argc > 1 ? argv[1] : "";
   if (argc > 2 || first == "--help" || first == "-h" || (first.size() > 1 && first[0] == '-')) {
-    fmt::print(first == "--help" || first == "-h" ? stdout : stderr,
-               "usage: user_policy_example [scenario.yaml]\n"
-               "Simulates QuietPhasePolicy against the file's policy (default: the paper's first example).\n");
+    fmt::print(
+        first == "--help" || first == "-h" ? stdout : stderr,
+        "usage: user_policy_example [scenario.yaml]\n"
+        "Simulates QuietPhasePolicy against the file's policy (default: the paper's first example).\n");
     return first == "--help" || first == "-h" ? 0 : 2;
   }
-  const std::string file = argc > 1 ? first : CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml";
+  const std::string file =
+      argc > 1 ? first : CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml";
   // Bad input arrives as ScenarioError, its message naming the file, the key and the value.
   std::optional<scenarios::Scenario> scenario;
   try {
@@ -62,18 +64,22 @@ int main(int argc, char** argv) {
   }
   const model::Model& m = scenario->model;
   if (!m.level_map()) {
-    fmt::print(stderr, "{}: policy: give the file a level map or thresholds to compare with\n", file);
+    fmt::print(stderr, "{}: policy: give the file a level map or thresholds to compare with\n",
+               file);
     return 2;
   }
 
   const QuietPhasePolicy mine(m.modes(), m.capacity);
   const sim::LevelMapPolicy file_policy(*m.level_map());
-  const sim::ReplicationPlan plan{.seed = 1, .replications = 20, .warmup = 2000, .horizon = 20000, .threads = 0};
+  const sim::ReplicationPlan plan{
+      .seed = 1, .replications = 20, .warmup = 2000, .horizon = 20000, .threads = 0};
   const sim::PolicyComparison c = sim::compare_policies(m, file_policy, mine, plan);
 
-  fmt::print("{}: the file's policy costs {:.4f} +- {:.4f}\n", file, c.a.cost.mean, c.a.cost.half_width);
-  fmt::print("QuietPhasePolicy costs        {:.4f} +- {:.4f}\n", c.b.cost.mean, c.b.cost.half_width);
-  fmt::print("difference (mine - file's), common random numbers: {:.4f} +- {:.4f}\n", c.difference.cost.mean,
-             c.difference.cost.half_width);
+  fmt::print("{}: the file's policy costs {:.4f} +- {:.4f}\n", file, c.a.cost.mean,
+             c.a.cost.half_width);
+  fmt::print("QuietPhasePolicy costs        {:.4f} +- {:.4f}\n", c.b.cost.mean,
+             c.b.cost.half_width);
+  fmt::print("difference (mine - file's), common random numbers: {:.4f} +- {:.4f}\n",
+             c.difference.cost.mean, c.difference.cost.half_width);
   return 0;
 }

@@ -1,8 +1,8 @@
 #pragma once
 // How every EM fit here runs: an E step (the log-likelihood of the current parameters, and the
 // expectations the M step needs), a stop once an iteration gains less than `relative_gain` times
-// |log L| (EM never loses: Dempster, Laird, Rubin 1977), else the M step. The trace is what the fits
-// report, and what the tests check climbs.
+// |log L| (EM never loses: Dempster, Laird, Rubin 1977), else the M step. The trace is what the
+// fits report, and what the tests check climbs.
 #include <atomic>
 #include <cmath>
 #include <vector>
@@ -27,8 +27,8 @@ EmTrace iterate_em(EStep e_step, MStep m_step, int most_iterations, double relat
     const double log_likelihood = e_step();
     trace.log_likelihoods.push_back(log_likelihood);
     const std::size_t done = trace.log_likelihoods.size();
-    if (done >= 2 &&
-        trace.log_likelihoods[done - 1] - trace.log_likelihoods[done - 2] <= relative_gain * std::abs(log_likelihood)) {
+    if (done >= 2 && trace.log_likelihoods[done - 1] - trace.log_likelihoods[done - 2] <=
+                         relative_gain * std::abs(log_likelihood)) {
       trace.converged = true;
       break;
     }

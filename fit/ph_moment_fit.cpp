@@ -86,7 +86,9 @@ PhaseTypeFit fit_three_moments(double m1, double m2, double m3) {
       if (!t) continue;
       // Far apart means (scv 10^8) lose the moments to rounding: such a mixture is no match. Its
       // moments are c_n (p x^n + (1 - p) y^n).
-      const auto moment = [&](int n, double c) { return c * (t->p * std::pow(t->x, n) + (1 - t->p) * std::pow(t->y, n)); };
+      const auto moment = [&](int n, double c) {
+        return c * (t->p * std::pow(t->x, n) + (1 - t->p) * std::pow(t->y, n));
+      };
       if (std::abs(moment(1, 1) - 1) > 1e-8 || std::abs(moment(2, c2) / n2 - 1) > 1e-8 ||
           std::abs(moment(3, c3) / n3 - 1) > 1e-8)
         continue;

@@ -18,7 +18,8 @@ void require_time_scale(double mean, double spread, const std::string& what) {
         what, mean, std::isfinite(spread) ? "" : " and moments past the largest double",
         kSmallestMeanTime, kLargestMeanTime));
   if (!(spread >= 0))
-    throw model::InputError(fmt::format("{}: mean {:.6g}, variance {:.6g}: no times have a variance < 0", what, mean, spread));
+    throw model::InputError(fmt::format(
+        "{}: mean {:.6g}, variance {:.6g}: no times have a variance < 0", what, mean, spread));
 }
 
 }  // namespace crawlq::fit

@@ -1,6 +1,6 @@
 #pragma once
-// The arrival process for every number of active robots: mode r (1..N) is a BMAP D_k^(r), all on the
-// same phase space, so that switching robots on or off keeps the phase (section 2).
+// The arrival process for every number of active robots: mode r (1..N) is a BMAP D_k^(r), all on
+// the same phase space, so that switching robots on or off keeps the phase (section 2).
 #include <vector>
 
 #include "model/bmap.hpp"

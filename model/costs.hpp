@@ -41,8 +41,9 @@ inline const std::array<CostWeight, 6>& cost_weights() {
 // with V^(1) the mean sojourn of served pages, plus c_hold L (L the mean pages in the system).
 // Every term but a V^(1) is a long-run average of a cost rate.
 inline double cost_criterion(const Costs& c, const MeasureSet<double>& m) {
-  return m.lambda * (c.loss * m.p_loss + c.obsolescence * m.p_obsolete) + c.sojourn * m.mean_sojourn_served +
-         c.robot * m.mean_active_robots + c.starvation * m.p_starvation + c.holding * m.mean_in_system;
+  return m.lambda * (c.loss * m.p_loss + c.obsolescence * m.p_obsolete) +
+         c.sojourn * m.mean_sojourn_served + c.robot * m.mean_active_robots +
+         c.starvation * m.p_starvation + c.holding * m.mean_in_system;
 }
 
 // R = 100 (1 - C* / min_r C_r), the relative profit of Table 2: what the best policy saves over the

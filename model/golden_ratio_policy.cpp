@@ -42,9 +42,10 @@ std::vector<int> golden_ratio_cycle(const std::vector<long>& counts) {
   const long cycle = std::accumulate(counts.begin(), counts.end(), 0L);
   std::vector<int> owner;
   owner.reserve(cycle);
-  for (std::size_t i = 0; i < counts.size(); ++i) owner.insert(owner.end(), counts[i], static_cast<int>(i));
-  // frac(j / phi) computed as frac(j * (phi - 1)) in long double: distinct for every j of a cycle of
-  // up to 10^9 reads (the gaps are at least about 1 / (2 F_k)).
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    owner.insert(owner.end(), counts[i], static_cast<int>(i));
+  // frac(j / phi) computed as frac(j * (phi - 1)) in long double: distinct for every j of a cycle
+  // of up to 10^9 reads (the gaps are at least about 1 / (2 F_k)).
   const long double inverse_phi = (std::sqrt(5.0L) - 1.0L) / 2.0L;
   std::vector<std::pair<long double, long>> points(cycle);
   for (long j = 0; j < cycle; ++j) {

@@ -11,7 +11,8 @@
 
 namespace crawlq::model {
 
-// The message is valid UTF-8 whatever the text it quotes (valid_utf8), so that every door can show it.
+// The message is valid UTF-8 whatever the text it quotes (valid_utf8), so that every door can show
+// it.
 class InputError : public std::runtime_error {
  public:
   InputError(std::string key_path, const std::string& detail)

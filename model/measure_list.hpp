@@ -59,7 +59,8 @@ const std::array<ScalarMeasure<T>, 12>& scalar_measures() {
       {{"mean_in_queue", "", "mean pages waiting"}, &M::mean_in_queue},
       {{"mean_sojourn", "V", "mean sojourn, accepted pages"}, &M::mean_sojourn},
       {{"mean_sojourn_served", "V(1)", "mean sojourn, served pages"}, &M::mean_sojourn_served},
-      {{"mean_sojourn_obsolete", "V(2)", "mean sojourn, obsolete pages"}, &M::mean_sojourn_obsolete},
+      {{"mean_sojourn_obsolete", "V(2)", "mean sojourn, obsolete pages"},
+       &M::mean_sojourn_obsolete},
       {{"cost", "J", "cost criterion (2)"}, &M::cost},
   }};
   return list;
@@ -70,7 +71,8 @@ const std::array<ListMeasure<T>, 2>& list_measures() {
   using M = MeasureSet<T>;
   static const std::array<ListMeasure<T>, 2> list{{
       {{"level_probabilities", "p_i", "probability of each level 0..K"}, &M::level_probabilities},
-      {{"mode_probabilities", "q_r", "probability of each number of active robots"}, &M::mode_probabilities},
+      {{"mode_probabilities", "q_r", "probability of each number of active robots"},
+       &M::mode_probabilities},
   }};
   return list;
 }

@@ -58,7 +58,8 @@ std::string valid_utf8(std::string_view text) {
 std::size_t character_boundary(std::string_view text, std::size_t bytes) {
   std::size_t at = 0;
   while (at < text.size()) {
-    const std::size_t n = std::max<std::size_t>(1, utf8_character_bytes(text, at));  // a stray byte: alone
+    const std::size_t n =
+        std::max<std::size_t>(1, utf8_character_bytes(text, at));  // a stray byte: alone
     if (at + n > bytes) break;
     at += n;
   }

@@ -4,10 +4,10 @@
 #include <string>
 
 #include "model/arrival_modes.hpp"
+#include "model/control_policy.hpp"
 #include "model/costs.hpp"
 #include "model/phase_type.hpp"
 #include "model/policy.hpp"
-#include "model/control_policy.hpp"
 
 namespace crawlq::model {
 
@@ -17,7 +17,8 @@ enum class Admission {
   kRejectBatch,  // the whole batch is lost
 };
 
-// The largest K a model may have: a level map holds an entry per level, and no engine gets far beyond.
+// The largest K a model may have: a level map holds an entry per level, and no engine gets far
+// beyond.
 inline constexpr int kMostCapacity = 10'000'000;
 
 struct Model {

@@ -34,8 +34,10 @@ std::optional<double> parse_finite_number(const std::string& text) {
   // from_chars reads a '-' of its own, which after a sign read here would make "+-1" a number.
   if (s.empty() || (signed_here && s.front() == '-')) return std::nullopt;
   double value = 0;
-  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value, std::chars_format::general);
-  if (error != std::errc() || end != s.data() + s.size() || !std::isfinite(value)) return std::nullopt;
+  const auto [end, error] =
+      std::from_chars(s.data(), s.data() + s.size(), value, std::chars_format::general);
+  if (error != std::errc() || end != s.data() + s.size() || !std::isfinite(value))
+    return std::nullopt;
   return negative ? -value : value;
 }
 
@@ -44,19 +46,23 @@ const char* parse_out_of_range(const std::string& text) {
   if (s.substr(0, kUnicodeMinus.size()) == kUnicodeMinus) s.remove_prefix(kUnicodeMinus.size());
   if (!s.empty() && (s.front() == '+' || s.front() == '-')) s.remove_prefix(1);
   double value = 0;
-  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value, std::chars_format::general);
+  const auto [end, error] =
+      std::from_chars(s.data(), s.data() + s.size(), value, std::chars_format::general);
   if (error != std::errc::result_out_of_range || end != s.data() + s.size()) return nullptr;
   // from_chars does not say which end: a magnitude exponent decides.
   const auto e = s.find_first_of("eE");
-  const bool tiny = e != std::string_view::npos ? s.substr(e + 1, 1) == "-" : (s.front() == '0' || s.front() == '.');
+  const bool tiny = e != std::string_view::npos ? s.substr(e + 1, 1) == "-"
+                                                : (s.front() == '0' || s.front() == '.');
   return tiny ? "too small for a double (below 4.9e-324); write 0 if that is meant"
               : "too large for a double (above 1.8e308)";
 }
 
-std::optional<std::int64_t> parse_whole_number(const std::string& text, std::int64_t minimum, std::int64_t maximum) {
+std::optional<std::int64_t> parse_whole_number(const std::string& text, std::int64_t minimum,
+                                               std::int64_t maximum) {
   const auto value = parse_finite_number(text);
   // Beyond 2^53 a double no longer holds every whole number, so such values are read as written.
-  if (!value || *value != std::floor(*value) || std::abs(*value) > 9007199254740992.0) return std::nullopt;
+  if (!value || *value != std::floor(*value) || std::abs(*value) > 9007199254740992.0)
+    return std::nullopt;
   const auto whole = static_cast<std::int64_t>(*value);
   if (whole < minimum || whole > maximum) return std::nullopt;
   return whole;

@@ -15,6 +15,7 @@ const char* parse_out_of_range(const std::string& text);
 
 // A whole number written any way parse_finite_number reads ("12", "12.0", "1.2e1"), within
 // [minimum, maximum]; nothing otherwise.
-std::optional<std::int64_t> parse_whole_number(const std::string& text, std::int64_t minimum, std::int64_t maximum);
+std::optional<std::int64_t> parse_whole_number(const std::string& text, std::int64_t minimum,
+                                               std::int64_t maximum);
 
 }  // namespace crawlq::model

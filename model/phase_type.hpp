@@ -9,7 +9,8 @@ namespace crawlq::model {
 
 class PhaseType {
  public:
-  // Checks every rule (see validate) and throws InputError naming `key_path` on the first broken one.
+  // Checks every rule (see validate) and throws InputError naming `key_path` on the first broken
+  // one.
   PhaseType(RowVector initial, Matrix subgenerator, const std::string& key_path = "",
             const std::string& initial_key = "alpha", const std::string& matrix_key = "T");
 

@@ -27,7 +27,8 @@ class Policy {
   bool operator==(const Policy&) const = default;
 
  private:
-  Policy(std::vector<int> levels, int modes) : robots_per_level_(std::move(levels)), modes_(modes) {}
+  Policy(std::vector<int> levels, int modes)
+      : robots_per_level_(std::move(levels)), modes_(modes) {}
   std::vector<int> robots_per_level_;
   int modes_;
 };

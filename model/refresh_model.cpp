@@ -31,7 +31,8 @@ double log_absorption_transform(const PhaseType& ph, double mu) {
   Matrix off(n, n);  // ln |a_ij| of the block not yet eliminated, i != j
   Vector slack(n), rhs(n);
   for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) off(i, j) = i != j && t(i, j) > 0 ? std::log(t(i, j)) : kMinusInfinity;
+    for (int j = 0; j < n; ++j)
+      off(i, j) = i != j && t(i, j) > 0 ? std::log(t(i, j)) : kMinusInfinity;
     const double exit = ph.exit_rates()(i);
     rhs(i) = exit > 0 ? std::log(exit) : kMinusInfinity;
     slack(i) = log_add(std::log(mu), rhs(i));
@@ -73,10 +74,14 @@ double log_remainder_ratio(double c) {
   return sum;
 }
 
-bool is_normal_positive(double x) { return std::isfinite(x) && x >= std::numeric_limits<double>::min(); }
+bool is_normal_positive(double x) {
+  return std::isfinite(x) && x >= std::numeric_limits<double>::min();
+}
 
 // ln l from l itself while l is a normal double (to its last digit), else from the factors of l.
-double log_of(double ell, double log_factors) { return is_normal_positive(ell) ? std::log(ell) : log_factors; }
+double log_of(double ell, double log_factors) {
+  return is_normal_positive(ell) ? std::log(ell) : log_factors;
+}
 
 LaplaceValue constant_laplace_value(double mu, double x) {
   LaplaceValue v;
@@ -87,9 +92,9 @@ LaplaceValue constant_laplace_value(double mu, double x) {
 
 // With m = alpha (mu I - T)^{-1} e: 1 - h = mu m exactly (no cancellation), and by the resolvent
 // identity E[X] - m = mu alpha (-T)^{-1} (mu I - T)^{-1} e = mu w. Then
-// mu E[X] - l = mu^2 w + (c + ln(1 - c)) with c = mu m, so delta = mu (w - m^2 xi(c)) / E[X] keeps its
-// digits as mu -> 0 (about mu Var X / (2 E[X])). m and w are computed over E[X] and E[X]^2, where
-// they lie in (0, 1] and (0, E[X^2] / (2 E[X]^2)]: unscaled, w overflows for E[X] ~ 1e300.
+// mu E[X] - l = mu^2 w + (c + ln(1 - c)) with c = mu m, so delta = mu (w - m^2 xi(c)) / E[X] keeps
+// its digits as mu -> 0 (about mu Var X / (2 E[X])). m and w are computed over E[X] and E[X]^2,
+// where they lie in (0, 1] and (0, E[X^2] / (2 E[X]^2)]: unscaled, w overflows for E[X] ~ 1e300.
 LaplaceValue phase_type_laplace_value(const PhaseType& ph, double mu, double mean) {
   const int n = ph.phases();
   const double mass = ph.initial().sum(), q = mu * mean, log_q = std::log(mu) + std::log(mean);
@@ -100,7 +105,8 @@ LaplaceValue phase_type_laplace_value(const PhaseType& ph, double mu, double mea
   if (c <= 0.5) {
     v.ell = -std::log1p(-c);
     v.log_ell = log_of(v.ell, log_q + std::log(m));
-    const double w = ph.initial().dot((-ph.subgenerator()).partialPivLu().solve(scaled_resolvent)) / (mass * mean);
+    const double w = ph.initial().dot((-ph.subgenerator()).partialPivLu().solve(scaled_resolvent)) /
+                     (mass * mean);
     v.delta = std::clamp(q * (w - m * m * log_remainder_ratio(c)), 0.0, 1.0);
     v.kappa = 1.0 - v.delta;
     return v;
@@ -123,29 +129,35 @@ std::string product_text(double mu, double x) {
 void check_scale(const RefreshModel& m) {
   const double mean = m.access_time.mean();
   if (!std::isfinite(mean) || mean <= 0)
-    throw InputError("refresh.access_time", fmt::format("mean E[X] = {}: must be finite and > 0", mean));
-  long double total = 0;  // its range reaches 1e4932: the sum is shown even where a double overflows
+    throw InputError("refresh.access_time",
+                     fmt::format("mean E[X] = {}: must be finite and > 0", mean));
+  long double total =
+      0;  // its range reaches 1e4932: the sum is shown even where a double overflows
   for (std::size_t i = 0; i < m.change_rates.size(); ++i) {
     const double mu = m.change_rates[i];
     if (std::log(mu) + std::log(mean) < std::log(kSmallestChangePerRead))
-      throw InputError(fmt::format("refresh.change_rates[{}]", i),
-                       fmt::format("{}: mu_i E[X] = {} changes per read, below the {:g} this computes with "
-                                   "(the page is as good as never stale; leave it out or change the time unit)",
-                                   mu, product_text(mu, mean), kSmallestChangePerRead));
+      throw InputError(
+          fmt::format("refresh.change_rates[{}]", i),
+          fmt::format("{}: mu_i E[X] = {} changes per read, below the {:g} this computes with "
+                      "(the page is as good as never stale; leave it out or change the time unit)",
+                      mu, product_text(mu, mean), kSmallestChangePerRead));
     total += static_cast<long double>(mu) * mean;
   }
   if (total > std::numeric_limits<double>::max())
-    throw InputError("refresh.change_rates",
-                     fmt::format("mu E[X] = {:.3g} changes per read in all, above the largest double, 1.8e308 "
-                                 "(change the time unit)",
-                                 total));
+    throw InputError(
+        "refresh.change_rates",
+        fmt::format("mu E[X] = {:.3g} changes per read in all, above the largest double, 1.8e308 "
+                    "(change the time unit)",
+                    total));
   long double weights = 0;
   for (double c : m.weights) weights += c;
   if (!(weights <= kLargestTotalWeight))
-    throw InputError("refresh.weights",
-                     fmt::format("their sum {:.3g} is above {:g}, where costs and their intervals would overflow "
-                                 "(scale them down; without `weights` they are the change rates)",
-                                 weights, kLargestTotalWeight));
+    throw InputError(
+        "refresh.weights",
+        fmt::format(
+            "their sum {:.3g} is above {:g}, where costs and their intervals would overflow "
+            "(scale them down; without `weights` they are the change rates)",
+            weights, kLargestTotalWeight));
 }
 
 }  // namespace
@@ -156,7 +168,8 @@ double AccessTime::mean() const {
 }
 
 LaplaceValue AccessTime::laplace_value(double mu) const {
-  if (const auto* c = std::get_if<DeterministicTime>(&law_)) return constant_laplace_value(mu, c->value);
+  if (const auto* c = std::get_if<DeterministicTime>(&law_))
+    return constant_laplace_value(mu, c->value);
   return phase_type_laplace_value(std::get<PhaseType>(law_), mu, mean());
 }
 
@@ -172,28 +185,35 @@ void RefreshModel::validate() const {
   if (change_rates.empty()) throw InputError("refresh.change_rates", "give at least one page");
   for (std::size_t i = 0; i < change_rates.size(); ++i)
     if (!std::isfinite(change_rates[i]) || change_rates[i] <= 0)
-      throw InputError(fmt::format("refresh.change_rates[{}]", i),
-                       fmt::format("{}: a page's change rate must be finite and > 0", change_rates[i]));
+      throw InputError(
+          fmt::format("refresh.change_rates[{}]", i),
+          fmt::format("{}: a page's change rate must be finite and > 0", change_rates[i]));
   if (weights.size() != change_rates.size())
-    throw InputError("refresh.weights", fmt::format("{} weights for {} pages", weights.size(), change_rates.size()));
+    throw InputError("refresh.weights",
+                     fmt::format("{} weights for {} pages", weights.size(), change_rates.size()));
   for (std::size_t i = 0; i < weights.size(); ++i)
     if (!std::isfinite(weights[i]) || weights[i] <= 0)
-      throw InputError(fmt::format("refresh.weights[{}]", i), fmt::format("{}: a weight must be finite and > 0", weights[i]));
+      throw InputError(fmt::format("refresh.weights[{}]", i),
+                       fmt::format("{}: a weight must be finite and > 0", weights[i]));
   if (const auto* c = std::get_if<DeterministicTime>(&access_time.law()))
     if (!std::isfinite(c->value) || c->value <= 0)
-      throw InputError("refresh.access_time.deterministic", fmt::format("{}: must be finite and > 0", c->value));
+      throw InputError("refresh.access_time.deterministic",
+                       fmt::format("{}: must be finite and > 0", c->value));
   if (policy.frequencies) {
     if (policy.frequencies->size() != change_rates.size())
       throw InputError("refresh.policy.frequencies",
-                       fmt::format("{} frequencies for {} pages", policy.frequencies->size(), change_rates.size()));
+                       fmt::format("{} frequencies for {} pages", policy.frequencies->size(),
+                                   change_rates.size()));
     for (std::size_t i = 0; i < policy.frequencies->size(); ++i)
       if (!std::isfinite((*policy.frequencies)[i]) || (*policy.frequencies)[i] <= 0)
-        throw InputError(fmt::format("refresh.policy.frequencies[{}]", i),
-                         fmt::format("{}: every page needs a frequency > 0 (a page never read is always stale)",
-                                     (*policy.frequencies)[i]));
+        throw InputError(
+            fmt::format("refresh.policy.frequencies[{}]", i),
+            fmt::format("{}: every page needs a frequency > 0 (a page never read is always stale)",
+                        (*policy.frequencies)[i]));
   }
   if (policy.kind == RefreshPolicyKind::kCyclic) {
-    if (policy.sequence.empty()) throw InputError("refresh.policy.sequence", "a cyclic policy needs the pages of one cycle");
+    if (policy.sequence.empty())
+      throw InputError("refresh.policy.sequence", "a cyclic policy needs the pages of one cycle");
     std::vector<int> visits(change_rates.size(), 0);
     for (std::size_t k = 0; k < policy.sequence.size(); ++k) {
       const int page = policy.sequence[k];
@@ -209,21 +229,26 @@ void RefreshModel::validate() const {
     // A cyclic policy's frequencies are its sequence's; a list given beside it must say the same.
     if (policy.frequencies)
       for (std::size_t i = 0; i < visits.size(); ++i) {
-        const double share = static_cast<double>(visits[i]) / static_cast<double>(policy.sequence.size());
+        const double share =
+            static_cast<double>(visits[i]) / static_cast<double>(policy.sequence.size());
         if (std::abs((*policy.frequencies)[i] - share) > 1e-9)
-          throw InputError(fmt::format("refresh.policy.frequencies[{}]", i),
-                           fmt::format("{}: the sequence reads page {} {} times in {}, a frequency of {}",
-                                       (*policy.frequencies)[i], i, visits[i], policy.sequence.size(), share));
+          throw InputError(
+              fmt::format("refresh.policy.frequencies[{}]", i),
+              fmt::format("{}: the sequence reads page {} {} times in {}, a frequency of {}",
+                          (*policy.frequencies)[i], i, visits[i], policy.sequence.size(), share));
       }
   } else if (!policy.sequence.empty()) {
     throw InputError("refresh.policy.sequence", "only a cyclic policy has a sequence");
   }
   if (policy.kind == RefreshPolicyKind::kGoldenRatio && policy.cycle != 0) {
     if (!is_fibonacci(policy.cycle))
-      throw InputError("refresh.policy.cycle", fmt::format("{}: must be a Fibonacci number (13, 21, 34, 55, 89, 144, ...)",
-                                                           policy.cycle));
+      throw InputError("refresh.policy.cycle",
+                       fmt::format("{}: must be a Fibonacci number (13, 21, 34, 55, 89, 144, ...)",
+                                   policy.cycle));
     if (policy.cycle < pages())
-      throw InputError("refresh.policy.cycle", fmt::format("{}: shorter than the {} pages it must read", policy.cycle, pages()));
+      throw InputError(
+          "refresh.policy.cycle",
+          fmt::format("{}: shorter than the {} pages it must read", policy.cycle, pages()));
   } else if (policy.kind != RefreshPolicyKind::kGoldenRatio && policy.cycle != 0) {
     throw InputError("refresh.policy.cycle", "only a golden-ratio policy has a cycle");
   }
@@ -233,7 +258,8 @@ void RefreshModel::validate() const {
 const std::vector<long>& fibonacci_numbers() {
   static const std::vector<long> numbers = [] {
     std::vector<long> f{1, 2};
-    while (f.back() <= std::numeric_limits<long>::max() - f[f.size() - 2]) f.push_back(f.back() + f[f.size() - 2]);
+    while (f.back() <= std::numeric_limits<long>::max() - f[f.size() - 2])
+      f.push_back(f.back() + f[f.size() - 2]);
     return f;
   }();
   return numbers;

@@ -1,7 +1,8 @@
 #pragma once
-// The second paper's model (Coffman, Liu, Weber 1998): one robot re-reads N pages; page i changes as
-// a Poisson process of rate mu_i and is out of date from its first change after an access until the
-// next access; each access takes a random time X. The policy says in which order pages are read.
+// The second paper's model (Coffman, Liu, Weber 1998): one robot re-reads N pages; page i changes
+// as a Poisson process of rate mu_i and is out of date from its first change after an access until
+// the next access; each access takes a random time X. The policy says in which order pages are
+// read.
 #include <cmath>
 #include <optional>
 #include <string>
@@ -76,12 +77,12 @@ struct RefreshModel {
 // normal doubles, where its digits and every ratio built on it are lost.
 inline constexpr double kSmallestChangePerRead = 1e-300;
 
-// Above this sum c_i a cost (at most sum c_i) is still a double, but a 95% interval around it, up to
-// about 6 sum c_i wide, may not be.
+// Above this sum c_i a cost (at most sum c_i) is still a double, but a 95% interval around it, up
+// to about 6 sum c_i wide, may not be.
 inline constexpr double kLargestTotalWeight = 1e307;
 
-// Fibonacci numbers F_1 = 1, F_2 = 2, F_3 = 3, 5, 8, 13, ... (the paper's F_8 = 13), every one a long
-// holds (up to F_91 = 7540113804746346429).
+// Fibonacci numbers F_1 = 1, F_2 = 2, F_3 = 3, 5, 8, 13, ... (the paper's F_8 = 13), every one a
+// long holds (up to F_91 = 7540113804746346429).
 const std::vector<long>& fibonacci_numbers();
 bool is_fibonacci(long n);
 

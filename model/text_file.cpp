@@ -76,7 +76,8 @@ std::string read_text_file(const std::filesystem::path& file, const std::string&
     }
     const ssize_t got = ::read(fd.get(), text.data() + held, text.size() - held);
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw InputError(name, fmt::format("cannot read the file ({})", std::strerror(errno)));
+    if (got < 0)
+      throw InputError(name, fmt::format("cannot read the file ({})", std::strerror(errno)));
     if (got == 0) break;
     held += static_cast<std::size_t>(got);
   }

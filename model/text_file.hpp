@@ -1,7 +1,7 @@
 #pragma once
-// Every file a user names is read here, with bounds: scenario files, policy tables, crawler logs and
-// samples. A name may point anywhere (a FIFO that never ends a blocking read, /dev/zero that never
-// ends at all, a directory, a binary file), so the file must be a regular one, no larger than
+// Every file a user names is read here, with bounds: scenario files, policy tables, crawler logs
+// and samples. A name may point anywhere (a FIFO that never ends a blocking read, /dev/zero that
+// never ends at all, a directory, a binary file), so the file must be a regular one, no larger than
 // `most_bytes`, and UTF-8 text; anything else is an InputError naming the file (and the line, for a
 // byte that is no UTF-8 character), before its bytes are held.
 #include <cstddef>

@@ -17,9 +17,10 @@
 
 namespace crawlq::model {
 
-// For tests: CRAWLQ_THREADS_THAT_START=n lets at most n threads besides the caller's start in a pool,
-// the next failing as under a pids limit, so that what follows is checked the same on any machine
-// and under the sanitizers (an address-space cap would also starve the threads that did start).
+// For tests: CRAWLQ_THREADS_THAT_START=n lets at most n threads besides the caller's start in a
+// pool, the next failing as under a pids limit, so that what follows is checked the same on any
+// machine and under the sanitizers (an address-space cap would also starve the threads that did
+// start).
 inline int threads_that_start() {
   static const int most = [] {
     const char* text = std::getenv("CRAWLQ_THREADS_THAT_START");
@@ -53,8 +54,8 @@ inline int run_on_threads(int threads, const std::function<void()>& work) {
     } catch (const std::exception& refusal) {
       static std::atomic<bool> said{false};
       if (!said.exchange(true))
-        std::fprintf(stderr, "crawlq: only %d of %d threads could start (%s): running on those\n", t,
-                     threads, refusal.what());
+        std::fprintf(stderr, "crawlq: only %d of %d threads could start (%s): running on those\n",
+                     t, threads, refusal.what());
       break;
     }
   }

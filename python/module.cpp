@@ -9,9 +9,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
-#include <new>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -84,12 +84,12 @@ py::object to_python(const nlohmann::json& j) {
 }
 
 // `work(cancel)` on a thread of its own while this one, holding the GIL only to look, waits for it
-// and for Ctrl-C: on Ctrl-C the work is told to stop and KeyboardInterrupt is raised once it has, or
-// after kGrace at the latest. Requests that take a Cancellation stop within moments; a step that
+// and for Ctrl-C: on Ctrl-C the work is told to stop and KeyboardInterrupt is raised once it has,
+// or after kGrace at the latest. Requests that take a Cancellation stop within moments; a step that
 // does not look (a solve's phases at a capacity of 10^6, sweep, reproduce, refresh) is left to end
 // on its own thread and its answer dropped, so that every call honours Ctrl-C within a second. The
-// work therefore owns everything it reads (capture by value: the caller's frame is gone by then), and
-// shares its result slots with this thread. Other Python threads run meanwhile.
+// work therefore owns everything it reads (capture by value: the caller's frame is gone by then),
+// and shares its result slots with this thread. Other Python threads run meanwhile.
 constexpr auto kGrace = std::chrono::milliseconds(500);
 
 template <class Work>
@@ -120,7 +120,8 @@ auto run_released(Work work) -> decltype(work(nullptr)) {
     std::thread worker;
     try {
       worker = std::thread(body);
-    } catch (const std::exception&) {  // no thread to spare (a pids or memory limit): here, without Ctrl-C
+    } catch (const std::exception&) {  // no thread to spare (a pids or memory limit): here, without
+                                       // Ctrl-C
       body();
     }
     std::unique_lock lock(run->mutex);
@@ -229,8 +230,8 @@ py::tuple solve(const Source& s, const std::optional<std::string>& policy_text,
                             .transforms = transforms,
                             .cdf_points = cdf_points,
                             .caller = api::Caller::kPython};
-  const api::SolveResult result =
-      run_released([request](const api::Cancellation* cancel) { return api::solve(request, cancel); });
+  const api::SolveResult result = run_released(
+      [request](const api::Cancellation* cancel) { return api::solve(request, cancel); });
   const Eigen::VectorXd& p = result.evaluation.stationary.probabilities;
   py::array_t<double> probabilities(p.size());
   std::copy(p.data(), p.data() + p.size(), probabilities.mutable_data());
@@ -241,32 +242,33 @@ py::object optimize(const Source& s, const std::string& policy_class, const std:
                     const std::string& method, std::int64_t max_maps, int threads, int starts,
                     const std::string& export_policy) {
   const scenarios::Scenario& scenario = load(s);
-  const api::OptimizeRequest request{.source = s.source().label,
-                                     .model = scenario.model,
-                                     .policy_class = api::parse_policy_class(policy_class, api::Caller::kPython),
-                                     .search = choice("search", search, analytic::parse_search),
-                                     .method = choice("method", method, analytic::parse_method),
-                                     .max_maps = max_maps,
-                                     .threads = threads,
-                                     .starts = starts,
-                                     .export_policy = export_policy,
-                                     .progress = nullptr,
-                                     .caller = api::Caller::kPython};
-  const api::OptimizeResult result =
-      run_released([request](const api::Cancellation* cancel) { return api::optimize(request, cancel); });
+  const api::OptimizeRequest request{
+      .source = s.source().label,
+      .model = scenario.model,
+      .policy_class = api::parse_policy_class(policy_class, api::Caller::kPython),
+      .search = choice("search", search, analytic::parse_search),
+      .method = choice("method", method, analytic::parse_method),
+      .max_maps = max_maps,
+      .threads = threads,
+      .starts = starts,
+      .export_policy = export_policy,
+      .progress = nullptr,
+      .caller = api::Caller::kPython};
+  const api::OptimizeResult result = run_released(
+      [request](const api::Cancellation* cancel) { return api::optimize(request, cancel); });
   return to_python(api::to_json(request, result));
 }
 
 py::object simulate(const Source& s, const std::optional<std::string>& policy_text,
-                    const std::optional<std::string>& policy_file, const api::SimulationChoices& choices) {
+                    const std::optional<std::string>& policy_file,
+                    const api::SimulationChoices& choices) {
   const scenarios::Scenario& scenario = load(s);
-  const api::SimulateRequest request{
-      .source = s.source().label,
-      .model = scenario.model,
-      .policy = chosen_policy(s, scenario, policy_text, policy_file),
-      .settings = api::simulation_settings(choices)};
-  const api::SimulateResult result =
-      run_released([request](const api::Cancellation* cancel) { return api::simulate(request, cancel); });
+  const api::SimulateRequest request{.source = s.source().label,
+                                     .model = scenario.model,
+                                     .policy = chosen_policy(s, scenario, policy_text, policy_file),
+                                     .settings = api::simulation_settings(choices)};
+  const api::SimulateResult result = run_released(
+      [request](const api::Cancellation* cancel) { return api::simulate(request, cancel); });
   return to_python(api::to_json(request, result));
 }
 
@@ -281,13 +283,14 @@ py::object compare(const Source& s, const std::optional<std::string>& a_text,
                                     .a = chosen_policy(s, scenario, a_text, a_file),
                                     .b = chosen_policy(s, scenario, b_text, b_file),
                                     .settings = api::simulation_settings(choices)};
-  const api::CompareResult result =
-      run_released([request](const api::Cancellation* cancel) { return api::compare(request, cancel); });
+  const api::CompareResult result = run_released(
+      [request](const api::Cancellation* cancel) { return api::compare(request, cancel); });
   return to_python(api::to_json(request, result));
 }
 
 py::object validate(const Source& s, const std::optional<std::string>& policy_text,
-                    const std::optional<std::string>& policy_file, const api::SimulationChoices& choices) {
+                    const std::optional<std::string>& policy_file,
+                    const api::SimulationChoices& choices) {
   const scenarios::Scenario& scenario = load(s);
   const model::ControlPolicy policy = chosen_policy(s, scenario, policy_text, policy_file);
   const validation::SimulationSettings settings = api::simulation_settings(choices);
@@ -299,13 +302,14 @@ py::object validate(const Source& s, const std::optional<std::string>& policy_te
                                      .settings = settings,
                                      .simulated_model = std::nullopt,
                                      .exact_absent = absent};
-  const auto [resolved, result] = run_released([request, label = s.source().label](const api::Cancellation*) {
-    api::ValidateRequest with_horizon = request;
-    with_horizon.settings.horizon =
-        api::validation_horizon(request.model, request.policy, request.settings, label);
-    api::ValidateResult comparison = api::validate(with_horizon);
-    return std::make_pair(std::move(with_horizon), std::move(comparison));
-  });
+  const auto [resolved, result] =
+      run_released([request, label = s.source().label](const api::Cancellation*) {
+        api::ValidateRequest with_horizon = request;
+        with_horizon.settings.horizon =
+            api::validation_horizon(request.model, request.policy, request.settings, label);
+        api::ValidateResult comparison = api::validate(with_horizon);
+        return std::make_pair(std::move(with_horizon), std::move(comparison));
+      });
   // As `validate --json` prints one file: its comparison, the summary, the verdict.
   const bool simulated_only = !result.exact_absent.empty();
   const bool differs = !simulated_only && !result.comparison.agrees();
@@ -329,7 +333,8 @@ py::object sweep(const Source& s, const std::string& parameter, const std::vecto
       .threads = threads,
       .policy_class = policy_class,
       .caller = api::Caller::kPython};
-  const auto rows = run_released([request](const api::Cancellation*) { return api::sweep(request); });
+  const auto rows =
+      run_released([request](const api::Cancellation*) { return api::sweep(request); });
   return to_python(api::to_json(request, rows));
 }
 
@@ -430,7 +435,9 @@ PYBIND11_MODULE(_crawlq, m) {
       // The command line's line: Python names the package.
       input_error(crawlq::model::valid_utf8(e.message()).c_str());
     } catch (const std::bad_alloc&) {
-      PyErr_SetString(PyExc_MemoryError, "crawlq: out of memory (the computation needs more than this process may take)");
+      PyErr_SetString(
+          PyExc_MemoryError,
+          "crawlq: out of memory (the computation needs more than this process may take)");
     } catch (const py::builtin_exception&) {
       throw;  // pybind11's own, translated by pybind11
     } catch (const py::error_already_set&) {
@@ -459,21 +466,22 @@ PYBIND11_MODULE(_crawlq, m) {
   m.def("optimize", &optimize, py::arg("source"), py::arg("policy_class"), py::arg("search"),
         py::arg("method"), py::arg("max_maps"), py::arg("threads"), py::arg("starts"),
         py::arg("export_policy"));
-  // The settings simulate, compare and validate share (the keywords of each), checked by the request layer.
+  // The settings simulate, compare and validate share (the keywords of each), checked by the
+  // request layer.
   py::class_<crawlq::api::SimulationChoices>(m, "SimulationChoices")
-      .def(py::init([](std::uint64_t seed, std::optional<int> replications, std::optional<double> horizon,
-                       std::optional<double> warmup, int threads, std::optional<double> precision,
-                       double time_limit) {
+      .def(py::init([](std::uint64_t seed, std::optional<int> replications,
+                       std::optional<double> horizon, std::optional<double> warmup, int threads,
+                       std::optional<double> precision, double time_limit) {
              return crawlq::api::SimulationChoices{.seed = seed,
-                                           .replications = replications,
-                                           .horizon = horizon,
-                                           .warmup = warmup,
-                                           .threads = threads,
-                                           .precision = precision,
-                                           .time_limit = time_limit};
+                                                   .replications = replications,
+                                                   .horizon = horizon,
+                                                   .warmup = warmup,
+                                                   .threads = threads,
+                                                   .precision = precision,
+                                                   .time_limit = time_limit};
            }),
-           py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("warmup"), py::arg("threads"),
-           py::arg("precision"), py::arg("time_limit"));
+           py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("warmup"),
+           py::arg("threads"), py::arg("precision"), py::arg("time_limit"));
   m.def("simulate", &simulate, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"),
         py::arg("choices"));
   m.def("compare", &compare, py::arg("source"), py::arg("a_text"), py::arg("a_file"),
@@ -496,22 +504,29 @@ PYBIND11_MODULE(_crawlq, m) {
   m.attr("reproduce_sections") = crawlq::api::reproduce_sections();
   m.attr("most_threads") = crawlq::model::kMostThreads;
   // A scenario file's text through the command line's reader: the same size cap and refusals.
-  m.def("read_file", [](const std::string& path) {
-    std::string text;
-    {
-      py::gil_scoped_release release;
-      text = crawlq::scenarios::read_file(path);
-    }
-    PyObject* decoded = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "strict");
-    if (decoded == nullptr) {
-      PyErr_Clear();
-      throw crawlq::model::InputError(path, "not a text file in UTF-8");
-    }
-    return py::reinterpret_steal<py::str>(decoded);
-  }, py::arg("path"));
+  m.def(
+      "read_file",
+      [](const std::string& path) {
+        std::string text;
+        {
+          py::gil_scoped_release release;
+          text = crawlq::scenarios::read_file(path);
+        }
+        PyObject* decoded =
+            PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "strict");
+        if (decoded == nullptr) {
+          PyErr_Clear();
+          throw crawlq::model::InputError(path, "not a text file in UTF-8");
+        }
+        return py::reinterpret_steal<py::str>(decoded);
+      },
+      py::arg("path"));
   m.attr("version") = std::string(crawlq::api::version());
   m.def("shipped", [] { return to_python(crawlq::api::shipped()); });
-  m.def("locate_scenario", [](const std::string& as_written) {
-    return crawlq::scenarios::locate_scenario(as_written).string();
-  }, py::arg("as_written"));
+  m.def(
+      "locate_scenario",
+      [](const std::string& as_written) {
+        return crawlq::scenarios::locate_scenario(as_written).string();
+      },
+      py::arg("as_written"));
 }

@@ -13,7 +13,8 @@ namespace crawlq::scenarios {
 // {initial_key: [...], matrix_key: [[...]]}, or one law by name, each the PH it stands for:
 // {exponential: {rate: r}} (or {mean: m}), {erlang: {phases: n, mean: m}},
 // {hyperexponential: {probabilities: [...], rates: [...]}}.
-model::PhaseType read_phase_type(const YamlReader& r, const char* initial_key, const char* matrix_key);
+model::PhaseType read_phase_type(const YamlReader& r, const char* initial_key,
+                                 const char* matrix_key);
 
 // The names read_phase_type knows, for help texts and messages.
 std::vector<std::string> named_law_names();

@@ -31,8 +31,8 @@ std::vector<std::string> fields(const std::string& line) {
 }  // namespace
 
 std::vector<int> read_policy_table(const std::filesystem::path& file) {
-  return parse_policy_table(model::read_text_file(file, "a policy table", model::kMostScenarioBytes),
-                            file.string());
+  return parse_policy_table(
+      model::read_text_file(file, "a policy table", model::kMostScenarioBytes), file.string());
 }
 
 std::vector<int> parse_policy_table(const std::string& text, const std::string& label) {
@@ -44,7 +44,8 @@ std::vector<int> parse_policy_table(const std::string& text, const std::string& 
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const std::vector<std::string> row = fields(line);
     if (!column) {
-      const bool header = std::any_of(line.begin(), line.end(), [](unsigned char c) { return std::isalpha(c); });
+      const bool header =
+          std::any_of(line.begin(), line.end(), [](unsigned char c) { return std::isalpha(c); });
       if (header) {
         const auto at = std::find(row.begin(), row.end(), "robots");
         if (at == row.end())
@@ -56,10 +57,12 @@ std::vector<int> parse_policy_table(const std::string& text, const std::string& 
       column = row.size() - 1;
     }
     const std::string where = fmt::format("{} line {}", label, number);
-    if (*column >= row.size()) throw model::InputError(where, fmt::format("no robots value (column {})", *column + 1));
+    if (*column >= row.size())
+      throw model::InputError(where, fmt::format("no robots value (column {})", *column + 1));
     const std::string& text = row[*column];
     const auto value = model::parse_whole_number(text, -1'000'000, 1'000'000);
-    if (!value) throw model::InputError(where, fmt::format("robots '{}': not a whole number", text));
+    if (!value)
+      throw model::InputError(where, fmt::format("robots '{}': not a whole number", text));
     robots.push_back(static_cast<int>(*value));
   }
   return robots;

@@ -1,6 +1,7 @@
 #pragma once
 // Scenario files (YAML, or JSON which is YAML) -> model::Model, under the rules of interface.md.
-// Every broken rule throws ScenarioError: `paper.yaml: arrivals.modes[1].D[1] row 0: negative rate`.
+// Every broken rule throws ScenarioError: `paper.yaml: arrivals.modes[1].D[1] row 0: negative
+// rate`.
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -29,16 +30,18 @@ struct Scenario {
 Scenario load_scenario(const std::filesystem::path& file);
 // For tests and tools: the same rules on text already in memory; `label` stands for the file name,
 // and a policy table's file name starts from `directory`.
-Scenario parse_scenario(const std::string& text, const std::string& label, const std::filesystem::path& directory = ".");
+Scenario parse_scenario(const std::string& text, const std::string& label,
+                        const std::filesystem::path& directory = ".");
 
 // A policy for `model` from its own file, as `--policy FILE` gives it: a CSV table (the chain's
 // states, as `optimize --class markov --export-policy` writes), or YAML holding a `policy:` section
-// of a scenario file (or its keys alone), as `optimize --export-policy` writes for the other classes.
-// The rules are a scenario's; errors name the file.
+// of a scenario file (or its keys alone), as `optimize --export-policy` writes for the other
+// classes. The rules are a scenario's; errors name the file.
 model::ControlPolicy load_policy(const std::filesystem::path& file, const model::Model& model);
 // The same from text in memory (YAML or JSON): `label` names it in errors, and a table's file name
 // starts from `directory`.
-model::ControlPolicy parse_policy(const std::string& text, const std::string& label, const model::Model& model,
+model::ControlPolicy parse_policy(const std::string& text, const std::string& label,
+                                  const model::Model& model,
                                   const std::filesystem::path& directory = ".");
 
 }  // namespace crawlq::scenarios

@@ -22,20 +22,24 @@ constexpr int kMostLevelsUp = 4;
 std::optional<fs::path> data_directory_above(fs::path start) {
   std::error_code error;
   for (int up = 0; up <= kMostLevelsUp && !start.empty(); ++up, start = start.parent_path()) {
-    if (fs::is_directory(start / "share" / "crawlq" / "scenarios", error)) return start / "share" / "crawlq";
+    if (fs::is_directory(start / "share" / "crawlq" / "scenarios", error))
+      return start / "share" / "crawlq";
     if (start == start.root_path()) break;
   }
   return std::nullopt;
 }
 
 // The shared object holding this code when it is not the program itself (the Python module); dladdr
-// names the program by its argv[0], which need not be a path, so the program is found by /proc instead.
+// names the program by its argv[0], which need not be a path, so the program is found by /proc
+// instead.
 std::optional<fs::path> library_file() {
   Dl_info info{};
-  if (dladdr(reinterpret_cast<const void*>(&data_directory_above), &info) == 0 || info.dli_fname == nullptr)
+  if (dladdr(reinterpret_cast<const void*>(&data_directory_above), &info) == 0 ||
+      info.dli_fname == nullptr)
     return std::nullopt;
   const fs::path file(info.dli_fname);
-  if (file.extension() != ".so" && file.filename().string().find(".so.") == std::string::npos) return std::nullopt;
+  if (file.extension() != ".so" && file.filename().string().find(".so.") == std::string::npos)
+    return std::nullopt;
   std::error_code error;
   const fs::path absolute = fs::canonical(file, error);
   return error ? std::nullopt : std::optional<fs::path>(absolute);
@@ -64,8 +68,10 @@ std::vector<fs::path> files_on(const fs::path& data, const Shelf& shelf) {
   std::vector<fs::path> found;
   std::error_code error;
   for (const auto& entry : fs::directory_iterator(data / shelf.folder, error))
-    if (entry.is_regular_file(error) && entry.path().extension() == shelf.extension) found.push_back(entry.path());
-  std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) { return a.stem() < b.stem(); });
+    if (entry.is_regular_file(error) && entry.path().extension() == shelf.extension)
+      found.push_back(entry.path());
+  std::sort(found.begin(), found.end(),
+            [](const fs::path& a, const fs::path& b) { return a.stem() < b.stem(); });
   return found;
 }
 
@@ -97,7 +103,8 @@ ShippedFile described_scenario(const fs::path& file) {
 
 ShippedFile described_log(const fs::path& file) {
   std::ifstream in(file);
-  const auto lines = std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+  const auto lines =
+      std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
   return {file.stem().string(), file, ShippedKind::kLog,
           fmt::format("a crawler log of {} timestamps, for `crawlq fit arrivals`", lines)};
 }
@@ -106,29 +113,35 @@ fs::path locate(const std::string& as_written, const Shelf& shelf) {
   const fs::path written(as_written);
   std::error_code error;
   // A path with a directory in it means that file and nothing else.
-  if (as_written.empty() || fs::exists(written, error) || as_written.find('/') != std::string::npos) return written;
+  if (as_written.empty() || fs::exists(written, error) || as_written.find('/') != std::string::npos)
+    return written;
   const auto data = shipped_data_directory();
   if (!data)
-    throw ScenarioError(fmt::format("{}: no such file in {}, and no shipped {}s were found (crawlq looks for "
-                                    "share/crawlq above its own directory)",
-                                    as_written, fs::current_path(error).string(), shelf.what));
+    throw ScenarioError(
+        fmt::format("{}: no such file in {}, and no shipped {}s were found (crawlq looks for "
+                    "share/crawlq above its own directory)",
+                    as_written, fs::current_path(error).string(), shelf.what));
   const fs::path folder = *data / shelf.folder;
   for (const fs::path& candidate : {folder / written, folder / (as_written + shelf.extension)})
     if (fs::is_regular_file(candidate, error)) return candidate;
   std::vector<std::string> names;
   for (const fs::path& file : files_on(*data, shelf)) names.push_back(file.stem().string());
-  throw ScenarioError(fmt::format("{}: no such file in {}, and no shipped {} of that name (shipped: {}; `crawlq "
-                                  "scenarios` lists them)",
-                                  as_written, fs::current_path(error).string(), shelf.what, fmt::join(names, ", ")));
+  throw ScenarioError(fmt::format(
+      "{}: no such file in {}, and no shipped {} of that name (shipped: {}; `crawlq "
+      "scenarios` lists them)",
+      as_written, fs::current_path(error).string(), shelf.what, fmt::join(names, ", ")));
 }
 
 }  // namespace
 
 const char* kind_name(ShippedKind kind) {
   switch (kind) {
-    case ShippedKind::kQueue: return "queue";
-    case ShippedKind::kRefresh: return "refresh";
-    case ShippedKind::kLog: return "log";
+    case ShippedKind::kQueue:
+      return "queue";
+    case ShippedKind::kRefresh:
+      return "refresh";
+    case ShippedKind::kLog:
+      return "log";
   }
   return "queue";
 }
@@ -142,12 +155,15 @@ std::vector<ShippedFile> shipped_files() {
   const auto data = shipped_data_directory();
   if (!data) return {};
   std::vector<ShippedFile> files;
-  for (const fs::path& file : files_on(*data, kScenarioShelf)) files.push_back(described_scenario(file));
+  for (const fs::path& file : files_on(*data, kScenarioShelf))
+    files.push_back(described_scenario(file));
   for (const fs::path& file : files_on(*data, kLogShelf)) files.push_back(described_log(file));
   return files;
 }
 
-fs::path locate_scenario(const std::string& as_written) { return locate(as_written, kScenarioShelf); }
+fs::path locate_scenario(const std::string& as_written) {
+  return locate(as_written, kScenarioShelf);
+}
 
 fs::path locate_log(const std::string& as_written) { return locate(as_written, kLogShelf); }
 

@@ -1,6 +1,7 @@
 #pragma once
 // What every scenario file shares, whatever model it describes: reading it, parsing it as YAML with
-// line and column in errors, and turning a broken rule into a ScenarioError that starts with the file.
+// line and column in errors, and turning a broken rule into a ScenarioError that starts with the
+// file.
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
@@ -27,7 +28,8 @@ YAML::Node load_yaml(const std::string& text, const std::string& label);
 template <class T, class Build>
 T parse_yaml_document(const std::string& text, const std::string& label, Build build) {
   const YAML::Node root = load_yaml(text, label);
-  if (!root.IsMap()) throw ScenarioError(fmt::format("{}: expected a mapping of keys at the top level", label));
+  if (!root.IsMap())
+    throw ScenarioError(fmt::format("{}: expected a mapping of keys at the top level", label));
   try {
     return build(YamlReader(root, ""));
   } catch (const ScenarioError&) {  // already names the file

@@ -38,7 +38,8 @@ std::string shortened(std::string text) {
     shown += piece;
     if (characters <= kKept) cut = shown.size();
   }
-  return characters > kMost ? fmt::format("{}... ({} characters)", shown.substr(0, cut), characters) : shown;
+  return characters > kMost ? fmt::format("{}... ({} characters)", shown.substr(0, cut), characters)
+                            : shown;
 }
 
 std::string YamlReader::shown() const {
@@ -96,9 +97,11 @@ void YamlReader::allow_only(const std::vector<std::string>& allowed) const {
   std::vector<std::string> seen;
   for (const auto& entry : node_) {
     const std::string key = entry.first.as<std::string>();
-    // YAML wants unique keys, but yaml-cpp keeps the first silently: a second value would be ignored.
+    // YAML wants unique keys, but yaml-cpp keeps the first silently: a second value would be
+    // ignored.
     if (std::find(seen.begin(), seen.end(), key) != seen.end())
-      throw model::InputError(path_.empty() ? shortened(key) : path_ + "." + shortened(key), "given twice");
+      throw model::InputError(path_.empty() ? shortened(key) : path_ + "." + shortened(key),
+                              "given twice");
     seen.push_back(key);
     bool known = false;
     for (const auto& a : allowed) known = known || key == a;
@@ -117,7 +120,8 @@ double YamlReader::number() const {
   if (!value) {
     // Beyond a double's range a number on paper is still a number: say which end it is past.
     const char* why = model::parse_out_of_range(node_.Scalar());
-    fail(why ? fmt::format("{}: {}", shown(), why) : fmt::format("not a finite number: {}", shown()));
+    fail(why ? fmt::format("{}: {}", shown(), why)
+             : fmt::format("not a finite number: {}", shown()));
   }
   return *value;
 }

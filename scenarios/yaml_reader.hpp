@@ -24,7 +24,7 @@ class YamlReader {
   bool has(const std::string& key) const;
   YamlReader at(const std::string& key) const;  // required key
   YamlReader at(std::size_t index) const;
-  std::size_t size() const;  // of a sequence
+  std::size_t size() const;               // of a sequence
   std::vector<std::string> keys() const;  // of a mapping, in the file's order
 
   bool is_sequence() const;
@@ -41,10 +41,10 @@ class YamlReader {
   std::vector<double> numbers() const;  // a list, or one number as a list of one
   std::vector<int> integers() const;
   model::RowVector row_vector() const;
-  model::Matrix matrix() const;                // list of rows, rectangular
+  model::Matrix matrix() const;                 // list of rows, rectangular
   std::vector<model::Matrix> matrices() const;  // list of matrices
 
- // The node's value as the file wrote it, for messages (a long one shortened).
+  // The node's value as the file wrote it, for messages (a long one shortened).
   std::string shown() const;
 
  private:

@@ -10,7 +10,7 @@
 namespace crawlq::sim {
 
 struct ArrivalJump {
-  int batch = 0;       // pages brought (0: a phase change only)
+  int batch = 0;  // pages brought (0: a phase change only)
   int next_phase = 0;
 };
 
@@ -32,9 +32,11 @@ class ArrivalSampler {
     std::vector<double> cumulative;
     std::vector<ArrivalJump> outcomes;
   };
-  const PhaseTable& table(int robots, int phase) const { return tables_[(robots - 1) * phases_ + phase]; }
+  const PhaseTable& table(int robots, int phase) const {
+    return tables_[(robots - 1) * phases_ + phase];
+  }
   int phases_;
-  std::vector<PhaseTable> tables_;                      // [mode][phase]
+  std::vector<PhaseTable> tables_;                          // [mode][phase]
   std::vector<std::vector<double>> stationary_cumulative_;  // [mode]
 };
 

@@ -31,11 +31,13 @@ class OfferedPages final : public Observer {
 
 Pace measure_pace(const model::Model& model, const Policy& policy, std::uint64_t seed) {
   OfferedPages offered;
-  const RunStatistics pilot = Simulator(model, policy).run(seed, kPilotReplication, 0.0,
-                                                           std::numeric_limits<double>::infinity(), {&offered},
-                                                           RunLimits{.max_events = kPilotEvents});
+  const RunStatistics pilot =
+      Simulator(model, policy)
+          .run(seed, kPilotReplication, 0.0, std::numeric_limits<double>::infinity(), {&offered},
+               RunLimits{.max_events = kPilotEvents});
   // A pilot can miss a regime its start is far from (a phase entered rarely but kept long): the
-  // long-run rate of the robots' phase moves, in whichever mode is slowest, is a floor it cannot miss.
+  // long-run rate of the robots' phase moves, in whichever mode is slowest, is a floor it cannot
+  // miss.
   double long_run_moves = std::numeric_limits<double>::infinity();
   for (int r = 1; r <= model.modes(); ++r) {
     const model::Bmap& b = model.arrivals.mode(r);
@@ -47,7 +49,8 @@ Pace measure_pace(const model::Model& model, const Policy& policy, std::uint64_t
 
 double default_horizon(const Pace& pace) {
   // Every BMAP brings pages, so a pilot this long sees some; if not, its events set the pace.
-  return kDefaultPagesPerReplication / (pace.pages_per_time > 0 ? pace.pages_per_time : pace.events_per_time);
+  return kDefaultPagesPerReplication /
+         (pace.pages_per_time > 0 ? pace.pages_per_time : pace.events_per_time);
 }
 
 double replication_bytes(const model::Model& model) {

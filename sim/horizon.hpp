@@ -1,8 +1,9 @@
 #pragma once
 // The observed time of a replication when none is given: about a million offered pages at the rate
-// the policy actually achieves, measured on a short pilot run. A rate taken from the model alone (its
-// busiest mode, say) can be orders of magnitude off when the policy rarely uses that mode, leaving a
-// replication with a handful of events and intervals that claim a precision it does not have.
+// the policy actually achieves, measured on a short pilot run. A rate taken from the model alone
+// (its busiest mode, say) can be orders of magnitude off when the policy rarely uses that mode,
+// leaving a replication with a handful of events and intervals that claim a precision it does not
+// have.
 #include <cstdint>
 
 #include "model/model.hpp"

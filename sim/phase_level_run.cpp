@@ -37,8 +37,10 @@ RunStatistics run_phase_level(const model::Model& model, const Policy& policy, s
   // Each law's diagonal is its total outflow: what is left after the phase moves is the exit.
   const model::Matrix& s = model.service.subgenerator();
   const bool expires = model.obsolescence.has_value();
-  const model::Matrix gamma = expires ? model.obsolescence->subgenerator() : model::Matrix::Zero(1, 1);
-  const model::RowVector clock_start = expires ? model.obsolescence->initial() : model::RowVector::Ones(1);
+  const model::Matrix gamma =
+      expires ? model.obsolescence->subgenerator() : model::Matrix::Zero(1, 1);
+  const model::RowVector clock_start =
+      expires ? model.obsolescence->initial() : model::RowVector::Ones(1);
 
   int level = 0, service_phase = 0, nu = 0, robots = 0;
   double in_service_since = 0, t = 0;
@@ -47,7 +49,8 @@ RunStatistics run_phase_level(const model::Model& model, const Policy& policy, s
   const auto view = [&](int previous_level) {
     clocks.clear();
     for (const auto& w : queue) clocks.push_back(w.clock);
-    return SystemView{level, nu, robots, t, previous_level, level > 0 ? service_phase : -1, &clocks};
+    return SystemView{level,  nu, robots, t, previous_level, level > 0 ? service_phase : -1,
+                      &clocks};
   };
   robots = policy.robots(view(-1));
   nu = draw_phase(model.arrivals.mode(robots).stationary(), random);

@@ -29,9 +29,9 @@ class PhaseTypeSampler {
 
  private:
   struct Phase {
-    double mean_sojourn;   // 1 / -T_ii
-    int offset;            // of its row in jump_cumulative_
-    bool absorbs_surely;   // no transition to another phase
+    double mean_sojourn;  // 1 / -T_ii
+    int offset;           // of its row in jump_cumulative_
+    bool absorbs_surely;  // no transition to another phase
   };
   // The index of the first cumulative probability above u: counted rather than searched, so that
   // the choice costs no mispredicted branch (the walk's length is random enough already).

@@ -11,9 +11,9 @@
 namespace crawlq::sim {
 
 struct SystemView {
-  int level = 0;          // pages in the system, the one in service included
+  int level = 0;  // pages in the system, the one in service included
   int arrival_phase = 0;
-  int robots = 0;         // active now (before this decision); 0 before the first
+  int robots = 0;  // active now (before this decision); 0 before the first
   double time = 0;
   int previous_level = -1;  // before the event just handled; -1 before the first decision
   // Seen only by policies that need them (Policy::needs_phases): the server's phase (-1 at level 0)
@@ -91,7 +91,9 @@ class TablePolicy final : public Policy {
 class PhaseAwarePolicy final : public Policy {
  public:
   explicit PhaseAwarePolicy(const model::PhaseAwarePolicy& spec) : robots_(spec.robots) {}
-  int robots(const SystemView& view) const override { return robots_[view.level][view.arrival_phase]; }
+  int robots(const SystemView& view) const override {
+    return robots_[view.level][view.arrival_phase];
+  }
 
  private:
   std::vector<std::vector<int>> robots_;

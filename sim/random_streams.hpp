@@ -2,9 +2,9 @@
 // Independent random streams per (seed, replication, source), as ns-3's SetSeed/SetRun/SetStream:
 // arrivals, service and obsolescence draw from their own engines, so two policies simulated with
 // the same seed see the same pages, services and clocks (common random numbers).
+#include <array>
 #include <boost/random/exponential_distribution.hpp>
 #include <cmath>
-#include <array>
 #include <cstdint>
 
 namespace crawlq::sim {

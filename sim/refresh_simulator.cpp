@@ -11,10 +11,10 @@
 #include <variant>
 #include <vector>
 
-#include "sim/phase_type_sampler.hpp"
-#include "sim/random_streams.hpp"
 #include "model/thread_count.hpp"
 #include "model/worker_threads.hpp"
+#include "sim/phase_type_sampler.hpp"
+#include "sim/random_streams.hpp"
 
 // Every read is simulated: the robot starts the next read when the last one completes. When a read
 // of page i completes at t, its first change after it comes at t + Exp(mu_i); later changes while
@@ -227,7 +227,8 @@ RefreshSimulationResult simulate_refresh(const model::RefreshModel& model, const
   };
   // More threads than cores buy nothing (the numbers do not depend on them), and thousands of them
   // would fail to start.
-  const int threads = std::max(1, std::min({model::resolved_threads(plan.threads), model::available_cores(), count}));
+  const int threads = std::max(
+      1, std::min({model::resolved_threads(plan.threads), model::available_cores(), count}));
   model::run_on_threads(threads, work);
 
   RefreshSimulationResult result;

@@ -1,9 +1,9 @@
 #pragma once
 // An event-driven simulation of page refresh (Coffman, Liu, Weber 1998), independent of the exact
-// formulas: the robot reads pages one after another (each read takes an X drawn from the access-time
-// law), each page changes as a Poisson process, and a page is out of date from its first change after
-// a read until its next read. Replications give each page's obsolescence rate r_i and the cost
-// sum c_i r_i with 95% Student-t intervals.
+// formulas: the robot reads pages one after another (each read takes an X drawn from the
+// access-time law), each page changes as a Poisson process, and a page is out of date from its
+// first change after a read until its next read. Replications give each page's obsolescence rate
+// r_i and the cost sum c_i r_i with 95% Student-t intervals.
 #include <cstdint>
 #include <variant>
 #include <vector>

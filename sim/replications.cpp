@@ -7,15 +7,16 @@
 #include <limits>
 #include <mutex>
 
-#include "sim/simulator.hpp"
 #include "model/thread_count.hpp"
 #include "model/worker_threads.hpp"
+#include "sim/simulator.hpp"
 
 namespace crawlq::sim {
 
 double busiest_mode_horizon(const model::Model& model) {
   double busiest = 0;
-  for (int r = 1; r <= model.modes(); ++r) busiest = std::max(busiest, model.arrivals.mode(r).fundamental_rate());
+  for (int r = 1; r <= model.modes(); ++r)
+    busiest = std::max(busiest, model.arrivals.mode(r).fundamental_rate());
   return 1e6 / busiest;
 }
 
@@ -28,12 +29,13 @@ Interval student_interval(const std::vector<double>& values) {
   double squares = 0;
   for (double v : values) squares += (v - i.mean) * (v - i.mean);
   const boost::math::students_t t(n - 1);
-  i.half_width = boost::math::quantile(boost::math::complement(t, 0.025)) * std::sqrt(squares / (n - 1) / n);
+  i.half_width =
+      boost::math::quantile(boost::math::complement(t, 0.025)) * std::sqrt(squares / (n - 1) / n);
   return i;
 }
 
-ReplicationBatch run_replications(const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
-                                  int first, int count) {
+ReplicationBatch run_replications(const model::Model& model, const Policy& policy,
+                                  const ReplicationPlan& plan, int first, int count) {
   const Simulator simulator(model, policy);
   ReplicationBatch batch;
   batch.estimates.resize(count);
@@ -48,8 +50,8 @@ ReplicationBatch run_replications(const model::Model& model, const Policy& polic
       const Estimators estimators = plan.estimators(model);
       std::vector<Observer*> observers;
       for (const auto& e : estimators) observers.push_back(e.get());
-      const RunStatistics run =
-          simulator.run(plan.seed, first + i, plan.warmup, plan.warmup + plan.horizon, observers, limits);
+      const RunStatistics run = simulator.run(plan.seed, first + i, plan.warmup,
+                                              plan.warmup + plan.horizon, observers, limits);
       events[i] = run.events;
       complete[i] = run.complete;
       if (!run.complete) next = count;  // past the deadline: start no more
@@ -91,8 +93,8 @@ Interval vector_entry_interval(const std::vector<ReplicationEstimate>& estimates
 }
 
 // Replication by replication, b minus a: the paired differences of common random numbers.
-Interval paired_interval(const std::vector<ReplicationEstimate>& a, const std::vector<ReplicationEstimate>& b,
-                         Field field) {
+Interval paired_interval(const std::vector<ReplicationEstimate>& a,
+                         const std::vector<ReplicationEstimate>& b, Field field) {
   std::vector<double> differences;
   for (std::size_t r = 0; r < a.size(); ++r) differences.push_back(b[r].*field - a[r].*field);
   return student_interval(differences);
@@ -121,9 +123,9 @@ Histogram histogram(const std::vector<ReplicationEstimate>& estimates) {
 }
 }  // namespace
 
-SimulationSummary summarize(const model::Model& /*model: the lists take their lengths from the replications*/,
-                            std::vector<ReplicationEstimate> estimates,
-                            std::uint64_t events, double seconds) {
+SimulationSummary summarize(
+    const model::Model& /*model: the lists take their lengths from the replications*/,
+    std::vector<ReplicationEstimate> estimates, std::uint64_t events, double seconds) {
   SimulationSummary summary;
   summary.replications = std::move(estimates);
   // Measure i of the list, replication by replication (the cost's interval too comes from the
@@ -139,12 +141,16 @@ SimulationSummary summarize(const model::Model& /*model: the lists take their le
   const auto& estimated_lists = model::list_measures<double>();
   const auto& interval_lists = model::list_measures<Interval>();
   for (std::size_t l = 0; l < estimated_lists.size(); ++l)
-    for (std::size_t i = 0; !summary.replications.empty() && i < (summary.replications[0].*estimated_lists[l].field).size(); ++i)
-      (summary.*(interval_lists[l].field)).push_back(vector_entry_interval(summary.replications, estimated_lists[l].field, i));
+    for (std::size_t i = 0; !summary.replications.empty() &&
+                            i < (summary.replications[0].*estimated_lists[l].field).size();
+         ++i)
+      (summary.*(interval_lists[l].field))
+          .push_back(vector_entry_interval(summary.replications, estimated_lists[l].field, i));
   summary.events = events;
   summary.seconds = seconds;
   summary.fewest_pages = summary.replications.empty() ? 0 : std::numeric_limits<double>::infinity();
-  for (const auto& e : summary.replications) summary.fewest_pages = std::min(summary.fewest_pages, e.pages_offered);
+  for (const auto& e : summary.replications)
+    summary.fewest_pages = std::min(summary.fewest_pages, e.pages_offered);
   return summary;
 }
 
@@ -157,7 +163,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // target (half-widths fall as 1/sqrt(replications)); 1 when every one is within it already; a
 // negative number when more replications cannot help: a measure came out the same in every
 // replication (0 pages lost, say) but the replications saw too few pages for that to mean anything.
-double growth_needed(const SimulationSummary& s, double precision, const std::vector<Interval SimulationSummary::*>& targets) {
+double growth_needed(const SimulationSummary& s, double precision,
+                     const std::vector<Interval SimulationSummary::*>& targets) {
   double worst = 0;
   for (const auto target : targets) {
     const Interval* i = &(s.*target);
@@ -178,7 +185,8 @@ ReplicationBatch run_planned(const model::Model& model, const Policy& policy,
 }
 }  // namespace
 
-SimulationSummary simulate(const model::Model& model, const Policy& policy, const ReplicationPlan& plan) {
+SimulationSummary simulate(const model::Model& model, const Policy& policy,
+                           const ReplicationPlan& plan) {
   const auto start = std::chrono::steady_clock::now();
   ReplicationBatch batch = run_planned(model, policy, plan, 0, plan.replications);
   return summarize(model, std::move(batch.estimates), batch.events, seconds_since(start));
@@ -192,13 +200,15 @@ PolicyComparison compare_policies(const model::Model& model, const Policy& a, co
   const auto& estimated = model::scalar_measures<double>();
   const auto& interval = model::scalar_measures<Interval>();
   for (std::size_t i = 0; i < estimated.size(); ++i)
-    c.difference.*(interval[i].field) = paired_interval(c.a.replications, c.b.replications, estimated[i].field);
+    c.difference.*(interval[i].field) =
+        paired_interval(c.a.replications, c.b.replications, estimated[i].field);
   c.independent_cost_half_width = std::hypot(c.a.cost.half_width, c.b.cost.half_width);
   return c;
 }
 
-SequentialResult simulate_to_precision(const model::Model& model, const Policy& policy, const ReplicationPlan& given,
-                                       double relative_precision, double time_limit,
+SequentialResult simulate_to_precision(const model::Model& model, const Policy& policy,
+                                       const ReplicationPlan& given, double relative_precision,
+                                       double time_limit,
                                        const std::vector<Interval SimulationSummary::*>& targets) {
   const auto start = std::chrono::steady_clock::now();
   ReplicationPlan plan = given;
@@ -209,7 +219,8 @@ SequentialResult simulate_to_precision(const model::Model& model, const Policy& 
                                 std::chrono::duration<double>(time_limit));
   ReplicationBatch all = run_planned(model, policy, plan, 0, plan.replications);
   while (true) {
-    if (all.cut_short) return {summarize(model, all.estimates, all.events, seconds_since(start)), false};
+    if (all.cut_short)
+      return {summarize(model, all.estimates, all.events, seconds_since(start)), false};
     SimulationSummary s = summarize(model, all.estimates, all.events, seconds_since(start));
     const int have = static_cast<int>(all.estimates.size());
     // 0: every target within the precision; -1: no time left; otherwise the next round's size.

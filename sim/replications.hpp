@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "model/model.hpp"
-#include "sim/policy.hpp"
 #include "sim/estimator.hpp"
+#include "sim/policy.hpp"
 
 namespace crawlq::sim {
 
@@ -76,8 +76,8 @@ struct ReplicationBatch {
   std::uint64_t events = 0;
   bool cut_short = false;  // the deadline stopped a replication: `estimates` holds those before it
 };
-ReplicationBatch run_replications(const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
-                                  int first, int count);
+ReplicationBatch run_replications(const model::Model& model, const Policy& policy,
+                                  const ReplicationPlan& plan, int first, int count);
 
 // Replications spread over several processes. Replication r draws from its streams (seed, r,
 // source) wherever it runs, and the estimates come back in replication order, so the numbers are
@@ -98,7 +98,8 @@ class ReplicationSpread {
 SimulationSummary summarize(const model::Model& model, std::vector<ReplicationEstimate> estimates,
                             std::uint64_t events, double seconds);
 
-SimulationSummary simulate(const model::Model& model, const Policy& policy, const ReplicationPlan& plan);
+SimulationSummary simulate(const model::Model& model, const Policy& policy,
+                           const ReplicationPlan& plan);
 
 // Two policies on the same random streams (common random numbers): each replication's estimate of
 // B minus A, with paired Student intervals, beside the half-width independent runs would give.
@@ -110,10 +111,10 @@ struct PolicyComparison {
 PolicyComparison compare_policies(const model::Model& model, const Policy& a, const Policy& b,
                                   const ReplicationPlan& plan);
 
-// The sequential mode: adds replications until every target half-width (by default p_loss, p_served,
-// cost, mean_sojourn_served) is within `relative_precision` of its estimate, or until `time_limit`
-// seconds would be passed. Earlier replications are kept, so the result depends only on the seed
-// and the number of replications it ends with.
+// The sequential mode: adds replications until every target half-width (by default p_loss,
+// p_served, cost, mean_sojourn_served) is within `relative_precision` of its estimate, or until
+// `time_limit` seconds would be passed. Earlier replications are kept, so the result depends only
+// on the seed and the number of replications it ends with.
 struct SequentialResult {
   SimulationSummary summary;
   bool precise = false;  // false: stopped by the time limit
@@ -122,8 +123,9 @@ inline const std::vector<Interval SimulationSummary::*> kHeadlineMeasures{
     &SimulationSummary::p_loss, &SimulationSummary::p_served, &SimulationSummary::cost,
     &SimulationSummary::mean_sojourn_served};
 // `targets`: the intervals that must reach the precision (by default the headline four).
-SequentialResult simulate_to_precision(const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
-                                       double relative_precision, double time_limit,
-                                       const std::vector<Interval SimulationSummary::*>& targets = kHeadlineMeasures);
+SequentialResult simulate_to_precision(
+    const model::Model& model, const Policy& policy, const ReplicationPlan& plan,
+    double relative_precision, double time_limit,
+    const std::vector<Interval SimulationSummary::*>& targets = kHeadlineMeasures);
 
 }  // namespace crawlq::sim

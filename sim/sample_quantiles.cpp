@@ -5,7 +5,8 @@
 
 namespace crawlq::sim {
 
-SampleQuantiles::SampleQuantiles(std::size_t capacity) : capacity_(std::max<std::size_t>(capacity, 2)) {
+SampleQuantiles::SampleQuantiles(std::size_t capacity)
+    : capacity_(std::max<std::size_t>(capacity, 2)) {
   values_.reserve(std::min<std::size_t>(capacity_, 1 << 16));
 }
 
@@ -22,14 +23,17 @@ void SampleQuantiles::keep(double value) {
 }
 
 namespace {
-std::size_t rank(double q, std::size_t n) { return static_cast<std::size_t>(std::ceil(q * n)) - (q > 0 ? 1 : 0); }
+std::size_t rank(double q, std::size_t n) {
+  return static_cast<std::size_t>(std::ceil(q * n)) - (q > 0 ? 1 : 0);
+}
 }  // namespace
 
 std::vector<double> SampleQuantiles::thinned(std::size_t count) const {
   if (values_.size() <= count) return values_;
   std::vector<double> out;
   const double step = static_cast<double>(values_.size()) / static_cast<double>(count);
-  for (std::size_t i = 0; i < count; ++i) out.push_back(values_[static_cast<std::size_t>(i * step)]);
+  for (std::size_t i = 0; i < count; ++i)
+    out.push_back(values_[static_cast<std::size_t>(i * step)]);
   return out;
 }
 

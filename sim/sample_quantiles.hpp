@@ -27,8 +27,8 @@ class SampleQuantiles {
   void keep(double value);
 
   std::size_t capacity_;
-  // Values at positions 0, stride, 2 stride, ... of the stream are kept; next_kept_ is the next such
-  // position, so that add() compares instead of dividing.
+  // Values at positions 0, stride, 2 stride, ... of the stream are kept; next_kept_ is the next
+  // such position, so that add() compares instead of dividing.
   std::size_t stride_ = 1, seen_ = 0, next_kept_ = 0;
   std::vector<double> values_;
 };

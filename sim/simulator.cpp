@@ -50,21 +50,26 @@ Simulator::Simulator(const model::Model& model, const Policy& policy)
   if (model.obsolescence) obsolescence_.emplace(*model.obsolescence);
   double shortest = std::numeric_limits<double>::infinity();
   for (int r = 1; r <= model.modes(); ++r)
-    for (int phase = 0; phase < arrivals_.phases(); ++phase) shortest = std::min(shortest, arrivals_.mean_stay(r, phase));
+    for (int phase = 0; phase < arrivals_.phases(); ++phase)
+      shortest = std::min(shortest, arrivals_.mean_stay(r, phase));
   const auto stays = [&](const model::PhaseType& law) {
-    for (int i = 0; i < law.phases(); ++i) shortest = std::min(shortest, -1.0 / law.subgenerator()(i, i));
+    for (int i = 0; i < law.phases(); ++i)
+      shortest = std::min(shortest, -1.0 / law.subgenerator()(i, i));
   };
   stays(model.service);
   if (model.obsolescence) stays(*model.obsolescence);
   rebase_after_ = std::ldexp(shortest, 20);
 }
 
-RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, double observe_from, double until,
-                             const std::vector<Observer*>& observers, const RunLimits& limits) const {
+RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, double observe_from,
+                             double until, const std::vector<Observer*>& observers,
+                             const RunLimits& limits) const {
   if (policy_.needs_phases())
-    return run_phase_level(model_, policy_, seed, replication, observe_from, until, observers, limits);
+    return run_phase_level(model_, policy_, seed, replication, observe_from, until, observers,
+                           limits);
   const Path path{seed, replication, observe_from, until, limits};
-  auto* statistics = observers.size() == 1 ? dynamic_cast<StatisticsObserver*>(observers[0]) : nullptr;
+  auto* statistics =
+      observers.size() == 1 ? dynamic_cast<StatisticsObserver*>(observers[0]) : nullptr;
   const auto* level_map = dynamic_cast<const LevelMapPolicy*>(&policy_);
   if (statistics && level_map) return run_path(path, *level_map, *statistics);
   if (statistics) return run_path(path, policy_, *statistics);
@@ -73,17 +78,17 @@ RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, doub
   return run_path(path, policy_, fan_out);
 }
 
-// Times in the loop are kept relative to `origin`, which moves up to the present once the local time
-// passes rebase_after_ (2^20 of the model's shortest mean stay in any phase): a local time then
-// resolves that stay to 2^-32 of itself however far the absolute time has run (at 1e12 a double
-// cannot hold 1e-6).
+// Times in the loop are kept relative to `origin`, which moves up to the present once the local
+// time passes rebase_after_ (2^20 of the model's shortest mean stay in any phase): a local time
+// then resolves that stay to 2^-32 of itself however far the absolute time has run (at 1e12 a
+// double cannot hold 1e-6).
 namespace {
-// How often the wall clock is read for a deadline: rarely enough to cost nothing, often enough to stop
-// within milliseconds.
+// How often the wall clock is read for a deadline: rarely enough to cost nothing, often enough to
+// stop within milliseconds.
 constexpr std::uint64_t kEventsPerClockCheck = 1 << 16;
 
-// origin + shift, with the rounding of the sum carried in `error` (Kahan), so that the absolute time
-// does not drift over millions of rebases.
+// origin + shift, with the rounding of the sum carried in `error` (Kahan), so that the absolute
+// time does not drift over millions of rebases.
 void advance(double& origin, double& error, double shift) {
   const double y = shift - error;
   const double t = origin + y;
@@ -93,13 +98,14 @@ void advance(double& origin, double& error, double shift) {
 }  // namespace
 
 template <class Controller, class Sink>
-RunStatistics Simulator::run_path(const Path& path, const Controller& controller, Sink& sink) const {
+RunStatistics Simulator::run_path(const Path& path, const Controller& controller,
+                                  Sink& sink) const {
   RandomStream arrival_random(path.seed, path.replication, Source::kArrivals);
   RandomStream service_random(path.seed, path.replication, Source::kService);
   RandomStream clock_random(path.seed, path.replication, Source::kObsolescence);
   const int capacity = model_.capacity;
 
-  double origin = 0, origin_error = 0;  // absolute time of local time 0
+  double origin = 0, origin_error = 0;                          // absolute time of local time 0
   double observe_from = path.observe_from, until = path.until;  // both local
   PageBuffer buffer(capacity - 1);
   int level = 0;
@@ -123,7 +129,8 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
   };
   const auto rebase = [&](double shift) {
     advance(origin, origin_error, shift);
-    next_move -= shift, service_end -= shift, in_service_since -= shift, next_expiry -= shift, last -= shift;
+    next_move -= shift, service_end -= shift, in_service_since -= shift, next_expiry -= shift,
+        last -= shift;
     buffer.shift_times(-shift);
     observe_from = path.observe_from - origin;
     until = path.until - origin;
@@ -135,7 +142,8 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
     if (t > until) break;
     if (stats.events >= path.limits.max_events ||
         (stats.events % kEventsPerClockCheck == 0 &&
-         (std::chrono::steady_clock::now() > path.limits.deadline || (path.limits.stop && *path.limits.stop)))) {
+         (std::chrono::steady_clock::now() > path.limits.deadline ||
+          (path.limits.stop && *path.limits.stop)))) {
       stats.complete = false;
       stats.simulated = origin + last;
       return stats;
@@ -185,7 +193,8 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
     }
     // The controller looks at the new state; a new mode redraws the robots' pending move, which is
     // exact because the time to it is exponential.
-    const int decided = controller.robots(SystemView{level, phase, robots, origin + t, level_before});
+    const int decided =
+        controller.robots(SystemView{level, phase, robots, origin + t, level_before});
     if (phase_moved || decided != robots) {
       robots = decided;
       next_move = t + arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);

@@ -32,7 +32,8 @@ struct RunStatistics {
 struct RunLimits {
   std::uint64_t max_events = std::numeric_limits<std::uint64_t>::max();
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
-  const std::atomic<bool>* stop = nullptr;  // set by an observer that has had enough (a trace's size cap)
+  const std::atomic<bool>* stop =
+      nullptr;  // set by an observer that has had enough (a trace's size cap)
 };
 
 class Simulator {
@@ -42,8 +43,9 @@ class Simulator {
 
   // Simulates from an empty system until `until` (or a limit); observers see everything after
   // `observe_from`.
-  RunStatistics run(std::uint64_t seed, std::uint64_t replication, double observe_from, double until,
-                    const std::vector<Observer*>& observers, const RunLimits& limits = {}) const;
+  RunStatistics run(std::uint64_t seed, std::uint64_t replication, double observe_from,
+                    double until, const std::vector<Observer*>& observers,
+                    const RunLimits& limits = {}) const;
 
  private:
   struct Path {

@@ -37,7 +37,8 @@ void StatisticsObserver::write(ReplicationEstimate& e) const {
   e.p_starvation = e.level_probabilities[0];
   e.mean_sojourn_served = served_ > 0 ? served_sojourn_ / served_ : 0.0;
   e.mean_sojourn_obsolete = expired_ > 0 ? expired_sojourn_ / expired_ : 0.0;
-  e.mean_sojourn = served_ + expired_ > 0 ? (served_sojourn_ + expired_sojourn_) / (served_ + expired_) : 0.0;
+  e.mean_sojourn =
+      served_ + expired_ > 0 ? (served_sojourn_ + expired_sojourn_) / (served_ + expired_) : 0.0;
   const auto q = served_sojourns_.quantiles({0.5, 0.9, 0.99});
   e.served_median = q[0];
   e.served_p90 = q[1];

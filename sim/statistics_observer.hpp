@@ -34,8 +34,8 @@ class StatisticsObserver final : public Estimator {
   void write(ReplicationEstimate& estimate) const override;
 
  private:
-  // Compensated: a million intervals of 10^6 time units would otherwise bury the 10^-6 ones (a level
-  // visited 10^-12 of the time) in the round-off of their sum.
+  // Compensated: a million intervals of 10^6 time units would otherwise bury the 10^-6 ones (a
+  // level visited 10^-12 of the time) in the round-off of their sum.
   struct CompensatedSum {
     double sum = 0, error = 0;
     void add(double x) {

@@ -4,7 +4,8 @@
 
 namespace crawlq::sim {
 
-TraceObserver::TraceObserver(std::ostream& out, double most_bytes) : out_(out), most_bytes_(most_bytes) {
+TraceObserver::TraceObserver(std::ostream& out, double most_bytes)
+    : out_(out), most_bytes_(most_bytes) {
   out_ << "time,event,level,robots,lost,expired\n";
 }
 
@@ -23,7 +24,8 @@ void TraceObserver::on_expired(double, double) {
 void TraceObserver::on_state(double time, int level, int robots) {
   if (full_ || (pending_.empty() && robots == robots_)) return;
   const std::string event = pending_.empty() ? "robots" : pending_;
-  const std::string row = fmt::format("{:.9g},{},{},{},{},{}\n", time, event, level, robots, lost_, expired_);
+  const std::string row =
+      fmt::format("{:.9g},{},{},{},{},{}\n", time, event, level, robots, lost_, expired_);
   bytes_ += static_cast<double>(row.size());
   if (bytes_ > most_bytes_) {
     full_ = true;

@@ -1,6 +1,7 @@
 #pragma once
-// One sample path as CSV, for teaching: a row per page event (batch, served, expired) and per change
-// of the active robots, with the level and robots after it and the pages lost and expired so far.
+// One sample path as CSV, for teaching: a row per page event (batch, served, expired) and per
+// change of the active robots, with the level and robots after it and the pages lost and expired so
+// far.
 #include <atomic>
 #include <limits>
 #include <ostream>
@@ -12,8 +13,10 @@ namespace crawlq::sim {
 
 class TraceObserver final : public Observer {
  public:
-  // Stops writing, and raises stop(), once `most_bytes` are written: a long horizon would fill the disk.
-  explicit TraceObserver(std::ostream& out, double most_bytes = std::numeric_limits<double>::infinity());
+  // Stops writing, and raises stop(), once `most_bytes` are written: a long horizon would fill the
+  // disk.
+  explicit TraceObserver(std::ostream& out,
+                         double most_bytes = std::numeric_limits<double>::infinity());
   const std::atomic<bool>& stop() const { return full_; }
   void on_interval(double, double, int, int) override {}
   void on_batch(double time, int batch, int accepted) override;

@@ -67,7 +67,8 @@ std::size_t mser5_truncation(const std::vector<double>& series) {
   return best * kBatch;
 }
 
-double mser5_warmup(const model::Model& model, const Policy& policy, std::uint64_t seed, double horizon) {
+double mser5_warmup(const model::Model& model, const Policy& policy, std::uint64_t seed,
+                    double horizon) {
   LevelSeries series(horizon);
   Simulator(model, policy).run(seed, kPilotReplication, 0.0, horizon, {&series});
   return static_cast<double>(mser5_truncation(series.averages())) * series.slice();

@@ -1,7 +1,5 @@
 #include "validation/engine_comparison.hpp"
 
-#include "sim/horizon.hpp"
-
 #include <fmt/format.h>
 
 #include <boost/math/distributions/students_t.hpp>
@@ -10,6 +8,7 @@
 
 #include "analytic/policy_evaluation.hpp"
 #include "model/input_error.hpp"
+#include "sim/horizon.hpp"
 #include "sim/warmup.hpp"
 
 namespace crawlq::validation {
@@ -25,7 +24,8 @@ struct NamedEstimate {
 };
 
 // Every measure of the list, both engines' value side by side, in the list's order.
-std::vector<NamedEstimate> pair_measures(const sim::SimulationSummary& s, const analytic::PolicyEvaluation* e) {
+std::vector<NamedEstimate> pair_measures(const sim::SimulationSummary& s,
+                                         const analytic::PolicyEvaluation* e) {
   std::vector<NamedEstimate> out;
   const auto& simulated = model::scalar_measures<sim::Interval>();
   const auto& exact = model::scalar_measures<double>();
@@ -37,8 +37,9 @@ std::vector<NamedEstimate> pair_measures(const sim::SimulationSummary& s, const 
   for (std::size_t l = 0; l < exact_lists.size(); ++l) {
     const std::vector<sim::Interval>& intervals = s.*(simulated_lists[l].field);
     for (std::size_t i = 0; i < intervals.size(); ++i)
-      out.push_back({fmt::format("{}[{}]", exact_lists[l].name.key, i), intervals[i],
-                     e ? std::optional<double>((e->measures.*(exact_lists[l].field))[i]) : std::nullopt});
+      out.push_back(
+          {fmt::format("{}[{}]", exact_lists[l].name.key, i), intervals[i],
+           e ? std::optional<double>((e->measures.*(exact_lists[l].field))[i]) : std::nullopt});
   }
   return out;
 }
@@ -54,9 +55,11 @@ bool SimulationSettings::is_valid(std::string* why) const {
   else if (replications < 2)
     problem = fmt::format("--replications: {}: need at least 2 for an interval", replications);
   else if (!(precision >= 0 && precision < 1))
-    problem = fmt::format("--precision: {}: give a relative half-width in (0, 1), e.g. 0.01", precision);
+    problem =
+        fmt::format("--precision: {}: give a relative half-width in (0, 1), e.g. 0.01", precision);
   else if (!(time_limit > 0) || !std::isfinite(time_limit))
-    problem = fmt::format("--time-limit: {}: must be a finite positive number of seconds", time_limit);
+    problem =
+        fmt::format("--time-limit: {}: must be a finite positive number of seconds", time_limit);
   else if (threads < 0)
     problem = fmt::format("--threads: {}: must be 0 (all cores) or more", threads);
   return model::valid_unless(std::move(problem), why);
@@ -70,36 +73,48 @@ bool EngineComparison::agrees() const {
 
 const char* verdict_name(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kAgrees: return "agrees";
-    case Verdict::kDiffers: return "differs";
-    case Verdict::kSimulatedOnly: return "simulated only";
+    case Verdict::kAgrees:
+      return "agrees";
+    case Verdict::kDiffers:
+      return "differs";
+    case Verdict::kSimulatedOnly:
+      return "simulated only";
   }
   return "";
 }
 
-EngineComparison compare_engines(const model::Model& exact_model, const std::optional<model::ControlPolicy>& exact_policy,
-                                 const std::string& absent_reason, const model::Model& simulated_model,
-                                 const sim::Policy& simulated_policy, const SimulationSettings& settings) {
-  if (exact_model.capacity != simulated_model.capacity || exact_model.modes() != simulated_model.modes())
+EngineComparison compare_engines(const model::Model& exact_model,
+                                 const std::optional<model::ControlPolicy>& exact_policy,
+                                 const std::string& absent_reason,
+                                 const model::Model& simulated_model,
+                                 const sim::Policy& simulated_policy,
+                                 const SimulationSettings& settings) {
+  if (exact_model.capacity != simulated_model.capacity ||
+      exact_model.modes() != simulated_model.modes())
     throw std::invalid_argument(fmt::format(
         "the simulated model has K = {} and {} modes, the exact one K = {} and {} modes: their measures do not pair",
-        simulated_model.capacity, simulated_model.modes(), exact_model.capacity, exact_model.modes()));
+        simulated_model.capacity, simulated_model.modes(), exact_model.capacity,
+        exact_model.modes()));
   std::optional<analytic::PolicyEvaluation> evaluation;
   if (exact_policy) evaluation = analytic::PolicyEvaluator(exact_model).evaluate(*exact_policy);
 
-  sim::ReplicationPlan plan{.seed = settings.seed, .replications = settings.replications, .warmup = 0,
-                            .horizon = settings.horizon ? *settings.horizon
-                                                      : sim::default_horizon(sim::measure_pace(
-                                                            simulated_model, simulated_policy, settings.seed)),
+  sim::ReplicationPlan plan{.seed = settings.seed,
+                            .replications = settings.replications,
+                            .warmup = 0,
+                            .horizon = settings.horizon
+                                           ? *settings.horizon
+                                           : sim::default_horizon(sim::measure_pace(
+                                                 simulated_model, simulated_policy, settings.seed)),
                             .threads = settings.threads};
-  plan.warmup = settings.warmup ? *settings.warmup
-                                : sim::mser5_warmup(simulated_model, simulated_policy, plan.seed, plan.horizon);
+  plan.warmup = settings.warmup
+                    ? *settings.warmup
+                    : sim::mser5_warmup(simulated_model, simulated_policy, plan.seed, plan.horizon);
   EngineComparison c;
   c.exact_engine_absent = exact_policy ? "" : absent_reason;
   const sim::SimulationSummary s = [&] {
     if (settings.precision <= 0) return sim::simulate(simulated_model, simulated_policy, plan);
-    auto result = sim::simulate_to_precision(simulated_model, simulated_policy, plan, settings.precision,
-                                             settings.time_limit);
+    auto result = sim::simulate_to_precision(simulated_model, simulated_policy, plan,
+                                             settings.precision, settings.time_limit);
     c.precise = result.precise;
     return std::move(result.summary);
   }();
@@ -116,18 +131,22 @@ EngineComparison compare_engines(const model::Model& exact_model, const std::opt
   const boost::math::students_t t(std::max(c.replications - 1, 1));
   // The 95% half-widths are t_{0.975} standard errors.
   const double t95 = boost::math::quantile(boost::math::complement(t, 0.025));
-  c.z_bound = boost::math::quantile(boost::math::complement(t, kFamilyLevel / (2.0 * pairs.size())));
+  c.z_bound =
+      boost::math::quantile(boost::math::complement(t, kFamilyLevel / (2.0 * pairs.size())));
   for (const auto& p : pairs) {
     MeasureVerdict m{.name = p.name, .exact = p.exact, .simulated = p.simulated};
     if (p.exact) {
       const double difference = p.simulated.mean - *p.exact;
       const double standard_error = p.simulated.half_width / t95;
-      // No spread beyond round-off (a measure that is 0, or 1, in every replication): only round-off
-      // may separate them.
-      if (standard_error > 64 * std::numeric_limits<double>::epsilon() * (1 + std::abs(p.simulated.mean)))
+      // No spread beyond round-off (a measure that is 0, or 1, in every replication): only
+      // round-off may separate them.
+      if (standard_error >
+          64 * std::numeric_limits<double>::epsilon() * (1 + std::abs(p.simulated.mean)))
         m.z = difference / standard_error;
       else
-        m.z = std::abs(difference) <= 1e-9 * (1 + std::abs(*p.exact)) ? 0.0 : std::copysign(HUGE_VAL, difference);
+        m.z = std::abs(difference) <= 1e-9 * (1 + std::abs(*p.exact))
+                  ? 0.0
+                  : std::copysign(HUGE_VAL, difference);
       m.verdict = verdict_of(m.z, c.z_bound);
     }
     c.measures.push_back(m);

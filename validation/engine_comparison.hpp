@@ -1,6 +1,6 @@
 #pragma once
-// The verdict of `crawlq validate`: for one scenario and policy, each measure's exact value beside the
-// simulator's estimate, the z-score of their difference and whether it is within the bound.
+// The verdict of `crawlq validate`: for one scenario and policy, each measure's exact value beside
+// the simulator's estimate, the z-score of their difference and whether it is within the bound.
 //
 // The bound: a scenario is judged on m measures at once, so each is tested at level 0.01 / m
 // (Bonferroni), with the Student t of the replications: a correct model is flagged in at most 1% of
@@ -33,19 +33,19 @@ struct SimulationSettings {
 enum class Verdict { kAgrees, kDiffers, kSimulatedOnly };
 
 struct MeasureVerdict {
-  std::string name;              // a key of `solve --json`; "level_probabilities[2]" for entries
-  std::optional<double> exact;   // nothing when the exact engine could not run
+  std::string name;             // a key of `solve --json`; "level_probabilities[2]" for entries
+  std::optional<double> exact;  // nothing when the exact engine could not run
   sim::Interval simulated;
-  double z = 0;                  // (simulated - exact) / standard error
+  double z = 0;  // (simulated - exact) / standard error
   Verdict verdict = Verdict::kSimulatedOnly;
 };
 
 struct EngineComparison {
   std::vector<MeasureVerdict> measures;
-  double z_bound = 0;                 // |z| above it: the measure disagrees
-  std::string exact_engine_absent;    // why there is no exact value, empty when there is
+  double z_bound = 0;               // |z| above it: the measure disagrees
+  std::string exact_engine_absent;  // why there is no exact value, empty when there is
   int replications = 0;
-  bool precise = true;                // the sequential mode reached its precision
+  bool precise = true;  // the sequential mode reached its precision
   std::uint64_t events = 0;
   double seconds = 0;
   bool agrees() const;
@@ -54,9 +54,12 @@ struct EngineComparison {
 // `exact_policy` is the policy the exact engine solves (nothing: it cannot, say why in
 // `absent_reason`); `simulated_model` and `simulated_policy` are what the simulator runs, normally
 // the same model and policy. The two models must have the same capacity and number of modes.
-EngineComparison compare_engines(const model::Model& exact_model, const std::optional<model::ControlPolicy>& exact_policy,
-                                 const std::string& absent_reason, const model::Model& simulated_model,
-                                 const sim::Policy& simulated_policy, const SimulationSettings& settings);
+EngineComparison compare_engines(const model::Model& exact_model,
+                                 const std::optional<model::ControlPolicy>& exact_policy,
+                                 const std::string& absent_reason,
+                                 const model::Model& simulated_model,
+                                 const sim::Policy& simulated_policy,
+                                 const SimulationSettings& settings);
 
 const char* verdict_name(Verdict verdict);
 // The verdict on a measure with an exact value: it agrees while |z| is within the family's bound

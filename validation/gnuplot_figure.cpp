@@ -1,17 +1,15 @@
 #include "validation/gnuplot_figure.hpp"
 
+#include <fmt/format.h>
 #include <sys/wait.h>
 
 #include <csignal>
-
-#include "validation/output_file.hpp"
-#include "validation/temporary_files.hpp"
-
-#include <fmt/format.h>
-
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
+
+#include "validation/output_file.hpp"
+#include "validation/temporary_files.hpp"
 
 namespace crawlq::validation {
 
@@ -33,16 +31,19 @@ std::string plot_clause(const Series& s, int index) {
   const std::string color = s.color > 0 ? fmt::format(" linecolor {}", s.color) : "";
   switch (s.style) {
     case SeriesStyle::kLines:
-      return fmt::format("{} using 1:2{} with linespoints pointtype 7 pointsize 0.6 linewidth 2{} title {}", data, axes,
-                         color, quoted(s.title));
+      return fmt::format(
+          "{} using 1:2{} with linespoints pointtype 7 pointsize 0.6 linewidth 2{} title {}", data,
+          axes, color, quoted(s.title));
     case SeriesStyle::kPointsErrors:
-      return fmt::format("{} using 1:2:3{} with yerrorbars pointtype 6 pointsize 1 linewidth 1.5{} title {}", data,
-                         axes, color, quoted(s.title));
+      return fmt::format(
+          "{} using 1:2:3{} with yerrorbars pointtype 6 pointsize 1 linewidth 1.5{} title {}", data,
+          axes, color, quoted(s.title));
     case SeriesStyle::kSteps:
-      return fmt::format("{} using 1:2{} with steps linewidth 1.5{} title {}", data, axes, color, quoted(s.title));
+      return fmt::format("{} using 1:2{} with steps linewidth 1.5{} title {}", data, axes, color,
+                         quoted(s.title));
     case SeriesStyle::kPoints:
-      return fmt::format("{} using 1:2{} with points pointtype {} pointsize 1.2{} title {}", data, axes, 2 + index % 2 * 4,
-                         color, quoted(s.title));
+      return fmt::format("{} using 1:2{} with points pointtype {} pointsize 1.2{} title {}", data,
+                         axes, 2 + index % 2 * 4, color, quoted(s.title));
   }
   return "";
 }
@@ -56,14 +57,18 @@ std::string gnuplot_script(const Figure& figure, const std::string& svg_name) {
       "set output {}\n"
       "set title {}\nset xlabel {}\nset ylabel {}\n"
       "set grid\n",
-      svg_name.substr(0, svg_name.rfind('.')), figure.width, figure.height, quoted(svg_name), quoted(figure.title),
-      quoted(figure.x_label), quoted(figure.y_label));
-  if (!figure.y2_label.empty()) script += fmt::format("set y2label {}\nset y2tics\nset ytics nomirror\n", quoted(figure.y2_label));
+      svg_name.substr(0, svg_name.rfind('.')), figure.width, figure.height, quoted(svg_name),
+      quoted(figure.title), quoted(figure.x_label), quoted(figure.y_label));
+  if (!figure.y2_label.empty())
+    script +=
+        fmt::format("set y2label {}\nset y2tics\nset ytics nomirror\n", quoted(figure.y2_label));
   // Many curves: the key goes under the plot, which keeps its width.
-  script += figure.series.size() > 6 ? "set key below horizontal maxcols 2\n" : "set key outside right top\n";
+  script += figure.series.size() > 6 ? "set key below horizontal maxcols 2\n"
+                                     : "set key outside right top\n";
   if (figure.integer_x) script += "set xtics 1\n";
   if (figure.y_tick_max >= 0) script += fmt::format("set ytics 0,1,{}\n", figure.y_tick_max);
-  if (figure.y_low < figure.y_high) script += fmt::format("set yrange [{}:{}]\n", figure.y_low, figure.y_high);
+  if (figure.y_low < figure.y_high)
+    script += fmt::format("set yrange [{}:{}]\n", figure.y_low, figure.y_high);
   if (figure.y2_low < figure.y2_high)
     script += fmt::format("set y2range [{}:{}]\n", figure.y2_low, figure.y2_high);
   if (figure.y2_tick_max >= 0) script += fmt::format("set y2tics 0,1,{}\n", figure.y2_tick_max);
@@ -72,7 +77,8 @@ std::string gnuplot_script(const Figure& figure, const std::string& svg_name) {
     script += fmt::format("$series{} << EOD\n", i);
     for (std::size_t k = 0; k < s.x.size(); ++k) {
       script += fmt::format("{:.12g} {:.12g}", s.x[k], s.y[k]);
-      if (s.style == SeriesStyle::kPointsErrors) script += fmt::format(" {:.12g}", s.half_width.at(k));
+      if (s.style == SeriesStyle::kPointsErrors)
+        script += fmt::format(" {:.12g}", s.half_width.at(k));
       script += '\n';
     }
     script += "EOD\n";
@@ -89,8 +95,9 @@ namespace {
 // taking a killed gnuplot for a missing one and writing a report without its figures.
 int shell(const std::string& command) {
   const int status = std::system(command.c_str());
-  const bool interrupted = (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGQUIT)) ||
-                           (WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT);
+  const bool interrupted =
+      (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGQUIT)) ||
+      (WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGINT);
   if (interrupted) end_by_signal(SIGINT);  // the outputs in progress removed first
   return status;
 }
@@ -106,7 +113,8 @@ bool render_svg(const Figure& figure, const std::filesystem::path& dir, const st
   const std::string command =
       fmt::format("cd '{}' && gnuplot '{}.gp' 2>'{}.gnuplot.log'", dir.string(), stem, stem);
   if (shell(command) != 0)
-    throw std::runtime_error(fmt::format("gnuplot failed on {} (see {}.gnuplot.log beside it)", script_path.string(), stem));
+    throw std::runtime_error(fmt::format("gnuplot failed on {} (see {}.gnuplot.log beside it)",
+                                         script_path.string(), stem));
   std::filesystem::remove(dir / (stem + ".gnuplot.log"));
   return true;
 }

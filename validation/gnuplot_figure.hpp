@@ -9,10 +9,10 @@
 namespace crawlq::validation {
 
 enum class SeriesStyle {
-  kLines,          // an exact curve
-  kPointsErrors,   // simulated estimates with their 95% intervals as error bars
-  kSteps,          // a sample path (the value holds until the next time)
-  kPoints,         // marks at event times (losses, expiries)
+  kLines,         // an exact curve
+  kPointsErrors,  // simulated estimates with their 95% intervals as error bars
+  kSteps,         // a sample path (the value holds until the next time)
+  kPoints,        // marks at event times (losses, expiries)
 };
 
 struct Series {
@@ -39,7 +39,7 @@ struct Figure {
   bool integer_x = false;  // thresholds and levels: ticks at whole numbers
   // Axis ranges, [low, high]; unset (low == high) lets gnuplot choose.
   double y_low = 0, y_high = 0, y2_low = 0, y2_high = 0;
-  int y_tick_max = -1;   // >= 0: ticks 0, 1, ..., y_tick_max only (counts drawn above a lower panel)
+  int y_tick_max = -1;  // >= 0: ticks 0, 1, ..., y_tick_max only (counts drawn above a lower panel)
   int y2_tick_max = -1;  // the same on the right-hand axis
   int width = 800, height = 480;
 };
@@ -56,8 +56,8 @@ inline Figure make_figure(std::string title, std::string x_label, std::string y_
 std::string gnuplot_script(const Figure& figure, const std::string& svg_name);
 
 // Writes dir/stem.gp and runs gnuplot on it to make dir/stem.svg. Returns false, and leaves the
-// script for the reader to run, when gnuplot is not installed; throws std::runtime_error when gnuplot
-// fails on it.
+// script for the reader to run, when gnuplot is not installed; throws std::runtime_error when
+// gnuplot fails on it.
 bool render_svg(const Figure& figure, const std::filesystem::path& dir, const std::string& stem);
 
 // Whether a gnuplot executable is on the PATH.

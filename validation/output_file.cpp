@@ -15,7 +15,9 @@ OutputFile::OutputFile(std::filesystem::path target, std::string label)
   in_place_ = std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
   if (std::filesystem::is_directory(status)) fail("a directory, not a file");
   // The temporary name is unique to this process, so two runs writing the same target never mix.
-  written_ = in_place_ ? target_ : std::filesystem::path(fmt::format("{}.partial-{}", target_.string(), getpid()));
+  written_ = in_place_
+                 ? target_
+                 : std::filesystem::path(fmt::format("{}.partial-{}", target_.string(), getpid()));
   // Known to the signal handler before it exists, so that no moment leaves it behind.
   if (!in_place_) temporary_.emplace(std::filesystem::absolute(written_, error).string());
   out_.open(written_, std::ios::binary | std::ios::trunc);
@@ -55,7 +57,8 @@ void OutputFile::commit() {
   committed_ = true;
 }
 
-void write_whole_file(const std::filesystem::path& target, const std::string& text, const std::string& label) {
+void write_whole_file(const std::filesystem::path& target, const std::string& text,
+                      const std::string& label) {
   OutputFile file(target, label);
   file.stream() << text;
   file.commit();
@@ -65,8 +68,9 @@ void require_writable_directory(const std::filesystem::path& dir, const std::str
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error || !std::filesystem::is_directory(dir))
-    throw OutputError(fmt::format("{}: cannot make the directory: {}", label,
-                                  error ? error.message() : std::string("a file of that name is in the way")));
+    throw OutputError(
+        fmt::format("{}: cannot make the directory: {}", label,
+                    error ? error.message() : std::string("a file of that name is in the way")));
   const std::filesystem::path probe = dir / fmt::format(".crawlq-write-test-{}", getpid());
   write_whole_file(probe, std::string(4096, ' '), label);
   std::filesystem::remove(probe, error);

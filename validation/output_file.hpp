@@ -2,8 +2,9 @@
 // A file written whole or not at all. The text goes to a temporary file beside the target, which is
 // flushed and closed with every error checked and only then renamed over the target: an interrupted
 // or failed run leaves the previous file as it was, and a full disk is an error, not a short file.
-// A target that is not a regular file (/dev/stdout, a pipe) is written in place, errors still checked.
-// A signal that ends the process removes the temporary too (validation/temporary_files.hpp).
+// A target that is not a regular file (/dev/stdout, a pipe) is written in place, errors still
+// checked. A signal that ends the process removes the temporary too
+// (validation/temporary_files.hpp).
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -43,7 +44,8 @@ class OutputFile {
 };
 
 // The whole of `text` into `target`, as OutputFile does.
-void write_whole_file(const std::filesystem::path& target, const std::string& text, const std::string& label = "");
+void write_whole_file(const std::filesystem::path& target, const std::string& text,
+                      const std::string& label = "");
 
 // Creates `dir` if needed and proves a file can be written in it (OutputError otherwise), so that a
 // command that will write there refuses before its work, not after.

@@ -14,7 +14,9 @@ bool agrees_with_printed(const std::string& printed, double computed, double hal
 Reproduction reproduce_paper(const ReproductionOptions& options) {
   Reproduction out;
   out.options = options;
-  const auto wanted = [&](const char* section) { return options.sections.empty() || options.sections.count(section); };
+  const auto wanted = [&](const char* section) {
+    return options.sections.empty() || options.sections.count(section);
+  };
   const PolicySimulation simulation(options.seed, options.threads, options.quick);
   if (wanted("tables")) {
     if (options.progress) options.progress("Table 1");
@@ -29,11 +31,13 @@ Reproduction reproduce_paper(const ReproductionOptions& options) {
   if (wanted("refresh")) reproduce_refresh(out);
   if (wanted("control")) reproduce_control(out);
   if (wanted("fit")) reproduce_fit(out);
-  out.remarks.insert(out.remarks.begin(),
-                     std::string("A printed value agrees when the computed one is within one unit of its last printed "
-                                 "digit. Every flagged row states its reason and, where a simulation can settle it, the "
-                                 "simulator's 95% interval") +
-                         (options.quick ? " (quick mode: short simulations, wide intervals)." : "."));
+  out.remarks.insert(
+      out.remarks.begin(),
+      std::string(
+          "A printed value agrees when the computed one is within one unit of its last printed "
+          "digit. Every flagged row states its reason and, where a simulation can settle it, the "
+          "simulator's 95% interval") +
+          (options.quick ? " (quick mode: short simulations, wide intervals)." : "."));
   return out;
 }
 

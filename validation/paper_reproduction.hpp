@@ -1,8 +1,8 @@
 #pragma once
 // Section 7 of the paper regenerated: Tables 1 to 5 beside their printed values and Figures 1 to 4,
-// plus a sample path. A printed number is a claim to check: a row is flagged when the computed value
-// is more than one unit of the printed last digit away, the reason is stated, and the simulator (an
-// engine independent of the exact one) says which of the two it supports.
+// plus a sample path. A printed number is a claim to check: a row is flagged when the computed
+// value is more than one unit of the printed last digit away, the reason is stated, and the
+// simulator (an engine independent of the exact one) says which of the two it supports.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -30,7 +30,7 @@ struct ReproducedRow {
   std::string label;    // "3 or 1", "K=8 C_1", "s=0.5 C*"
   std::string printed;  // as printed; empty where the paper's value is not in our copy
   double computed = 0;
-  double half_width = 0;        // > 0 when the computed value is a simulated estimate
+  double half_width = 0;         // > 0 when the computed value is a simulated estimate
   std::string source = "exact";  // or "simulated"
   bool agrees = true;
   std::string note;  // why a flagged row differs, or what a row is

@@ -69,8 +69,12 @@ SweepRow solve_one(const model::Model& model, double value, const std::string& p
   const double profit = model::relative_profit(search.best.cost, search.constant);
   std::optional<analytic::ClassRow> class_best;
   if (policy_class != "thresholds")
-    class_best = analytic::best_of_class(evaluator, policy_class, {.threads = 1, .search = analytic::Search::kAuto,
-                                                                   .starts = 1, .max_maps = 1'000'000, .progress = nullptr},
+    class_best = analytic::best_of_class(evaluator, policy_class,
+                                         {.threads = 1,
+                                          .search = analytic::Search::kAuto,
+                                          .starts = 1,
+                                          .max_maps = 1'000'000,
+                                          .progress = nullptr},
                                          search.best);
   return SweepRow{.value = value,
                   .best = search.best,
@@ -109,7 +113,8 @@ const std::vector<SweepParameter>& sweep_parameters() {
       SweepParameter::kLossCost,          SweepParameter::kObsolescenceCost,
       SweepParameter::kSojournCost,       SweepParameter::kRobotCost,
       SweepParameter::kStarvationCost,    SweepParameter::kHoldingCost};
-  static_assert(static_cast<int>(SweepParameter::kHoldingCost) - static_cast<int>(SweepParameter::kLossCost) + 1 ==
+  static_assert(static_cast<int>(SweepParameter::kHoldingCost) -
+                    static_cast<int>(SweepParameter::kLossCost) + 1 ==
                 std::tuple_size_v<std::decay_t<decltype(model::cost_weights())>>);
   return all;
 }
@@ -135,8 +140,10 @@ model::Model with_parameter(const model::Model& model, SweepParameter parameter,
   require_applicable(model, parameter);
   model::Model m = model;
   if (parameter == SweepParameter::kCapacity) {
-    if (!std::isfinite(value) || value != std::floor(value) || value < 1 || value > model::kMostCapacity)
-      refuse(parameter, value, fmt::format("K must be a whole number from 1 to {}", model::kMostCapacity));
+    if (!std::isfinite(value) || value != std::floor(value) || value < 1 ||
+        value > model::kMostCapacity)
+      refuse(parameter, value,
+             fmt::format("K must be a whole number from 1 to {}", model::kMostCapacity));
     m.capacity = static_cast<int>(value);
     // A level map has one entry per level 0..K: the file's policy does not fit another K.
     if (m.capacity != model.capacity) {
@@ -167,7 +174,8 @@ model::Model with_parameter(const model::Model& model, SweepParameter parameter,
 }
 
 SweepOutcomes sweep_outcomes(const model::Model& model, SweepParameter parameter,
-                             const std::vector<double>& values, int threads, const std::string& policy_class) {
+                             const std::vector<double>& values, int threads,
+                             const std::string& policy_class) {
   // Every value is checked before the first solve, so that a bad one costs no time.
   std::vector<model::Model> models;
   models.reserve(values.size());
@@ -205,7 +213,8 @@ SweepOutcomes sweep_outcomes(const model::Model& model, SweepParameter parameter
 }
 
 std::vector<SweepRow> sweep(const model::Model& model, SweepParameter parameter,
-                            const std::vector<double>& values, int threads, const std::string& policy_class) {
+                            const std::vector<double>& values, int threads,
+                            const std::string& policy_class) {
   SweepOutcomes outcomes = sweep_outcomes(model, parameter, values, threads, policy_class);
   // Every value was tried, so the first failure in value order is the same for any thread count.
   for (const auto& failure : outcomes.failures)

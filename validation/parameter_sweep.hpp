@@ -48,7 +48,7 @@ struct SweepRow {
   std::vector<double> constant;  // C_r: r robots at every level
   double relative_profit = 0;    // R = 100 (1 - C* / min_r C_r), as in Table 2
   analytic::Measures measures;   // of the best policy, every one
-  double mean_service_time = 0;                  // b_1 of the transformed model
+  double mean_service_time = 0;  // b_1 of the transformed model
   std::optional<double> mean_obsolescence_time;  // g_1; nothing when pages never expire
   // With a class other than thresholds: that class's best at this value (analytic::best_of_class).
   std::optional<analytic::ClassRow> class_best;

@@ -34,8 +34,9 @@ std::vector<ModeSetComparison> compare_mode_sets(const analytic::PolicyEvaluator
   const model::Model& m = evaluator.model();
   std::vector<ModeSetComparison> out;
   for (const auto& row : rows) {
-    const auto found = std::find_if(search.by_modes.begin(), search.by_modes.end(),
-                                    [&](const analytic::ModeSetBest& b) { return b.modes == row.modes; });
+    const auto found =
+        std::find_if(search.by_modes.begin(), search.by_modes.end(),
+                     [&](const analytic::ModeSetBest& b) { return b.modes == row.modes; });
     if (found == search.by_modes.end())
       throw std::logic_error(fmt::format("no computed entry for modes {}", row.modes));
     const model::Policy policy = printed_policy(row, m.modes(), m.capacity);
@@ -54,8 +55,9 @@ std::vector<ModeSetComparison> compare_mode_sets(const analytic::PolicyEvaluator
 }
 
 std::string report(const std::string& title, const std::vector<ModeSetComparison>& rows) {
-  std::string s = fmt::format("{}\n{:<18} {:>10} {:>10} {:>14} | {:>10} {:>12}  flags\n", title, "robots",
-                              "printed j", "printed C", "C of printed j", "best j", "best C");
+  std::string s =
+      fmt::format("{}\n{:<18} {:>10} {:>10} {:>14} | {:>10} {:>12}  flags\n", title, "robots",
+                  "printed j", "printed C", "C of printed j", "best j", "best C");
   for (const auto& c : rows) {
     std::string flags;
     if (!c.cost_agrees) flags += " cost-differs";
@@ -63,28 +65,52 @@ std::string report(const std::string& title, const std::vector<ModeSetComparison
     if (!c.printed_policy_uses_every_mode) flags += " printed-j-leaves-a-mode-unused";
     s += fmt::format("{:<18} {:>10} {:>10} {:>14.4f} | {:>10} {:>12.4f} {}\n",
                      fmt::format("{}", fmt::join(c.row.modes, " or ")),
-                     c.row.printed_thresholds.empty() ? "-" : fmt::format("{}", fmt::join(c.row.printed_thresholds, ",")),
+                     c.row.printed_thresholds.empty()
+                         ? "-"
+                         : fmt::format("{}", fmt::join(c.row.printed_thresholds, ",")),
                      c.row.printed_cost, c.printed_policy_cost,
-                     c.computed.thresholds.empty() ? "-" : fmt::format("{}", fmt::join(c.computed.thresholds, ",")),
+                     c.computed.thresholds.empty()
+                         ? "-"
+                         : fmt::format("{}", fmt::join(c.computed.thresholds, ",")),
                      c.computed.best.cost, flags.empty() ? " ok" : flags);
   }
   return s;
 }
 
 std::vector<ModeSetRow> table1() {
-  return {{{1}, {}, "149.91"},       {{2}, {}, "110.0"},        {{3}, {}, "89.40"},
-          {{4}, {}, "130.31"},       {{2, 1}, {2}, "103.54"},   {{3, 1}, {2}, "63.54"},
-          {{4, 1}, {1}, "74.47"},    {{3, 2}, {2}, "76.21"},    {{4, 2}, {1}, "86.13"},
-          {{4, 3}, {0}, "94.14"},    {{3, 2, 1}, {2, 2}, "63.54"}, {{4, 2, 1}, {1, 2}, "73.69"},
-          {{4, 3, 1}, {0, 2}, "80.50"}, {{4, 3, 2}, {0, 2}, "80.50"}, {{4, 3, 2, 1}, {0, 2, 2}, "67.52"}};
+  return {{{1}, {}, "149.91"},
+          {{2}, {}, "110.0"},
+          {{3}, {}, "89.40"},
+          {{4}, {}, "130.31"},
+          {{2, 1}, {2}, "103.54"},
+          {{3, 1}, {2}, "63.54"},
+          {{4, 1}, {1}, "74.47"},
+          {{3, 2}, {2}, "76.21"},
+          {{4, 2}, {1}, "86.13"},
+          {{4, 3}, {0}, "94.14"},
+          {{3, 2, 1}, {2, 2}, "63.54"},
+          {{4, 2, 1}, {1, 2}, "73.69"},
+          {{4, 3, 1}, {0, 2}, "80.50"},
+          {{4, 3, 2}, {0, 2}, "80.50"},
+          {{4, 3, 2, 1}, {0, 2, 2}, "67.52"}};
 }
 
 std::vector<ModeSetRow> table5() {
-  return {{{1}, {}, "666.28"},          {{2}, {}, "657.07"},          {{3}, {}, "639.03"},
-          {{4}, {}, "621.25"},          {{2, 1}, {0}, "624.97"},      {{3, 1}, {0}, "591.72"},
-          {{4, 1}, {2}, "563.51"},      {{3, 2}, {1}, "622.81"},      {{4, 2}, {2}, "593.29"},
-          {{4, 3}, {3}, "609.66"},      {{3, 2, 1}, {0, 0}, "591.72"}, {{4, 2, 1}, {2, 2}, "563.51"},
-          {{4, 3, 1}, {2, 2}, "563.51"}, {{4, 3, 2}, {2, 2}, "593.29"}, {{4, 3, 2, 1}, {2, 2, 2}, "563.51"}};
+  return {{{1}, {}, "666.28"},
+          {{2}, {}, "657.07"},
+          {{3}, {}, "639.03"},
+          {{4}, {}, "621.25"},
+          {{2, 1}, {0}, "624.97"},
+          {{3, 1}, {0}, "591.72"},
+          {{4, 1}, {2}, "563.51"},
+          {{3, 2}, {1}, "622.81"},
+          {{4, 2}, {2}, "593.29"},
+          {{4, 3}, {3}, "609.66"},
+          {{3, 2, 1}, {0, 0}, "591.72"},
+          {{4, 2, 1}, {2, 2}, "563.51"},
+          {{4, 3, 1}, {2, 2}, "563.51"},
+          {{4, 3, 2}, {2, 2}, "593.29"},
+          {{4, 3, 2, 1}, {2, 2, 2}, "563.51"}};
 }
 
 std::vector<Table2Row> table2() {

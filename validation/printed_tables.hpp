@@ -14,8 +14,8 @@ double print_unit(const std::string& printed);
 bool agrees(const std::string& printed, double computed);
 
 struct ModeSetRow {
-  std::vector<int> modes;                 // as printed, turned to most robots first
-  std::vector<int> printed_thresholds;    // among `modes`, as printed (may leave a mode unused)
+  std::vector<int> modes;               // as printed, turned to most robots first
+  std::vector<int> printed_thresholds;  // among `modes`, as printed (may leave a mode unused)
   std::string printed_cost;
 };
 
@@ -25,11 +25,11 @@ model::Policy printed_policy(const ModeSetRow& row, int total_modes, int capacit
 
 struct ModeSetComparison {
   ModeSetRow row;
-  double printed_policy_cost = 0;          // the printed thresholds, evaluated here
-  analytic::ModeSetBest computed;          // best policy using exactly these modes (interface.md)
+  double printed_policy_cost = 0;  // the printed thresholds, evaluated here
+  analytic::ModeSetBest computed;  // best policy using exactly these modes (interface.md)
   bool printed_policy_uses_every_mode = true;
-  bool cost_agrees = false;                // printed cost vs computed best
-  bool printed_row_consistent = false;     // printed cost vs the cost of the printed policy
+  bool cost_agrees = false;             // printed cost vs computed best
+  bool printed_row_consistent = false;  // printed cost vs the cost of the printed policy
 };
 
 std::vector<ModeSetComparison> compare_mode_sets(const analytic::PolicyEvaluator& evaluator,

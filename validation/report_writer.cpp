@@ -1,13 +1,13 @@
 #include "validation/report_writer.hpp"
 
-#include "validation/output_file.hpp"
-
 #include <fmt/format.h>
 
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <stdexcept>
+
+#include "validation/output_file.hpp"
 
 namespace crawlq::validation {
 
@@ -21,7 +21,8 @@ const std::map<std::string, std::string> kTableTitles{
     {"5", "Table 5: the real-data example (K = 20), best policy for each set of modes"},
     {"CLW", "Coffman, Liu, Weber (1998): the golden-ratio policy against the lower bound"},
     {"control", "Beyond the paper: the best of each class of policies against the best possible"},
-    {"fit", "Section 7's data pipeline: the service fit, the MAP of batches, Table 5 with correlated arrivals"}};
+    {"fit",
+     "Section 7's data pipeline: the service fit, the MAP of batches, Table 5 with correlated arrivals"}};
 
 // A table's heading; a table added to the reproduction without one still gets a plain heading.
 std::string table_title(const std::string& table) {
@@ -31,7 +32,8 @@ std::string table_title(const std::string& table) {
 
 std::string computed_text(const ReproducedRow& r) {
   if (r.half_width > 0) return fmt::format("{:.4f} ± {:.2g}", r.computed, r.half_width);
-  if (r.computed == std::floor(r.computed) && std::abs(r.computed) < 1e6) return fmt::format("{:.0f}", r.computed);
+  if (r.computed == std::floor(r.computed) && std::abs(r.computed) < 1e6)
+    return fmt::format("{:.0f}", r.computed);
   return fmt::format("{:.4f}", r.computed);
 }
 
@@ -43,18 +45,28 @@ std::string policy_text(const ReproducedRow& row) {
 }
 
 std::string check_text(const SimulatorCheck& c) {
-  return fmt::format("{}: {:.4f} ± {:.2g}; {}", c.what, c.interval.mean, c.interval.half_width, c.verdict);
+  return fmt::format("{}: {:.4f} ± {:.2g}; {}", c.what, c.interval.mean, c.interval.half_width,
+                     c.verdict);
 }
 
 std::string escape_html(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -81,18 +93,20 @@ std::string markdown(const Reproduction& r) {
       r.rows.size(), flagged_count(r), r.options.seed);
   for (const auto& remark : r.remarks) md += "- " + remark + "\n";
   for (const auto& table : tables_present(r)) {
-    md += fmt::format("\n## {}\n\n| row | printed | computed | policy printed / computed | source | agrees |\n"
-                      "|---|---|---|---|---|---|\n",
-                      table_title(table));
+    md += fmt::format(
+        "\n## {}\n\n| row | printed | computed | policy printed / computed | source | agrees |\n"
+        "|---|---|---|---|---|---|\n",
+        table_title(table));
     std::string flagged;
     for (const auto& row : r.rows) {
       if (row.table != table) continue;
       const std::string policy = policy_text(row);
-      md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", row.label, row.printed.empty() ? "-" : row.printed,
-                        computed_text(row), policy, row.source, row.agrees ? "yes" : "**FLAGGED**");
+      md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", row.label,
+                        row.printed.empty() ? "-" : row.printed, computed_text(row), policy,
+                        row.source, row.agrees ? "yes" : "**FLAGGED**");
       if (!row.agrees) {
-        flagged += fmt::format("- **{}** (printed {}, computed {}): {}", row.label, row.printed, computed_text(row),
-                               row.note.empty() ? "no reason found" : row.note);
+        flagged += fmt::format("- **{}** (printed {}, computed {}): {}", row.label, row.printed,
+                               computed_text(row), row.note.empty() ? "no reason found" : row.note);
         if (row.simulator) flagged += ". Simulator: " + check_text(*row.simulator);
         flagged += ".\n";
       } else if (!row.note.empty()) {
@@ -102,7 +116,8 @@ std::string markdown(const Reproduction& r) {
     if (!flagged.empty()) md += "\n" + flagged;
   }
   if (!r.figures.empty()) md += "\n## Figures\n";
-  for (const auto& f : r.figures) md += fmt::format("\n![{}]({}.svg)\n\n{}\n", f.figure.title, f.id, f.caption);
+  for (const auto& f : r.figures)
+    md += fmt::format("\n![{}]({}.svg)\n\n{}\n", f.figure.title, f.id, f.caption);
   return md;
 }
 
@@ -135,20 +150,24 @@ figcaption { font-size: 0.92rem; color: #444; }
   for (const auto& remark : r.remarks) h += "<li>" + escape_html(remark) + "</li>\n";
   h += "</ul>\n";
   for (const auto& table : tables_present(r)) {
-    h += fmt::format("<h2>{}</h2>\n<table>\n<tr><th>row</th><th>printed</th><th>computed</th><th>policy printed / "
-                     "computed</th><th>source</th><th>agrees</th></tr>\n",
-                     escape_html(table_title(table)));
+    h += fmt::format(
+        "<h2>{}</h2>\n<table>\n<tr><th>row</th><th>printed</th><th>computed</th><th>policy printed / "
+        "computed</th><th>source</th><th>agrees</th></tr>\n",
+        escape_html(table_title(table)));
     std::string flagged;
     for (const auto& row : r.rows) {
       if (row.table != table) continue;
       const std::string policy = policy_text(row);
-      h += fmt::format("<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       row.agrees ? "" : " class=\"flagged\"", escape_html(row.label),
-                       row.printed.empty() ? "-" : escape_html(row.printed), escape_html(computed_text(row)),
-                       escape_html(policy), row.source, row.agrees ? "yes" : "<span class=\"flag\">flagged</span>");
+      h += fmt::format(
+          "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+          row.agrees ? "" : " class=\"flagged\"", escape_html(row.label),
+          row.printed.empty() ? "-" : escape_html(row.printed), escape_html(computed_text(row)),
+          escape_html(policy), row.source,
+          row.agrees ? "yes" : "<span class=\"flag\">flagged</span>");
       if (!row.agrees) {
-        flagged += fmt::format("<li><strong>{}</strong> (printed {}, computed {}): {}", escape_html(row.label),
-                               escape_html(row.printed), escape_html(computed_text(row)),
+        flagged += fmt::format("<li><strong>{}</strong> (printed {}, computed {}): {}",
+                               escape_html(row.label), escape_html(row.printed),
+                               escape_html(computed_text(row)),
                                escape_html(row.note.empty() ? "no reason found" : row.note));
         if (row.simulator) flagged += ". Simulator: " + escape_html(check_text(*row.simulator));
         flagged += ".</li>\n";
@@ -161,8 +180,9 @@ figcaption { font-size: 0.92rem; color: #444; }
   }
   if (!r.figures.empty()) h += "<h2>Figures</h2>\n";
   for (const auto& f : r.figures)
-    h += fmt::format("<figure><img src=\"{}.svg\" alt=\"{}\"><figcaption>{}</figcaption></figure>\n", f.id,
-                     escape_html(f.figure.title), escape_html(f.caption));
+    h +=
+        fmt::format("<figure><img src=\"{}.svg\" alt=\"{}\"><figcaption>{}</figcaption></figure>\n",
+                    f.id, escape_html(f.figure.title), escape_html(f.caption));
   // A reader who opened the page without its figures is told so; the count also lets a headless
   // browser check the page.
   h += R"(<script>
@@ -185,7 +205,9 @@ window.addEventListener("load", function () {
 ReportFiles write_report(const Reproduction& r, const std::filesystem::path& dir) {
   std::error_code error;
   std::filesystem::create_directories(dir, error);
-  if (error) throw std::runtime_error(fmt::format("{}: cannot create the directory ({})", dir.string(), error.message()));
+  if (error)
+    throw std::runtime_error(
+        fmt::format("{}: cannot create the directory ({})", dir.string(), error.message()));
   ReportFiles files{dir / "report.md", dir / "report.html", 0};
   for (const auto& f : r.figures) files.figures_drawn += render_svg(f.figure, dir, f.id);
   write_whole_file(files.markdown, markdown(r));

@@ -1,7 +1,7 @@
 #pragma once
-// The reproduction as a reader sees it: DIR/report.md and DIR/report.html (self-contained apart from
-// the SVG figures beside it; opens from the file system with no server), each printed value beside
-// the computed one, every flagged row with its reason and the simulator's verdict.
+// The reproduction as a reader sees it: DIR/report.md and DIR/report.html (self-contained apart
+// from the SVG figures beside it; opens from the file system with no server), each printed value
+// beside the computed one, every flagged row with its reason and the simulator's verdict.
 #include <filesystem>
 
 #include "validation/paper_reproduction.hpp"

@@ -24,8 +24,12 @@ Gap compare(Reproduction& out, const std::string& label, const model::Model& mod
   model::Model m = model;
   m.policy.reset();
   const analytic::PolicyEvaluator evaluator(m);
-  const analytic::ClassComparison c = analytic::compare_classes(
-      evaluator, {.threads = out.options.threads, .search = analytic::Search::kAuto, .starts = 1, .max_maps = 1'000'000, .progress = nullptr});
+  const analytic::ClassComparison c =
+      analytic::compare_classes(evaluator, {.threads = out.options.threads,
+                                            .search = analytic::Search::kAuto,
+                                            .starts = 1,
+                                            .max_maps = 1'000'000,
+                                            .progress = nullptr});
   const double optimum = c.optimum();
   double thresholds = optimum;
   for (const auto& row : c.rows) {
@@ -33,9 +37,10 @@ Gap compare(Reproduction& out, const std::string& label, const model::Model& mod
     r.table = "control";
     r.label = fmt::format("{} {}", label, row.name);
     r.computed = row.cost;
-    r.note = fmt::format("{} ({}): {:.2f}% above the best of all classes", row.optimality,
-                         row.name == "markov" ? "every policy that sees the whole state" : "best of the class",
-                         optimum != 0 ? 100 * analytic::excess(row.cost, optimum) / optimum : 0.0);
+    r.note = fmt::format(
+        "{} ({}): {:.2f}% above the best of all classes", row.optimality,
+        row.name == "markov" ? "every policy that sees the whole state" : "best of the class",
+        optimum != 0 ? 100 * analytic::excess(row.cost, optimum) / optimum : 0.0);
     if (row.name == "thresholds") thresholds = row.cost;
     out.rows.push_back(std::move(r));
   }
@@ -52,10 +57,10 @@ void reproduce_control(Reproduction& out) {
   for (const auto& [table, parameter] : {std::pair{"T3", SweepParameter::kServiceScale},
                                          std::pair{"T4", SweepParameter::kObsolescenceScale}})
     for (const double s : kTables34Scales)
-      gaps.push_back(
-          compare(out, fmt::format("{} s={:g}", table, s), with_parameter(paper_example().model, parameter, s)));
-  const auto widest = std::max_element(gaps.begin(), gaps.end(),
-                                       [](const Gap& a, const Gap& b) { return a.relative < b.relative; });
+      gaps.push_back(compare(out, fmt::format("{} s={:g}", table, s),
+                             with_parameter(paper_example().model, parameter, s)));
+  const auto widest = std::max_element(
+      gaps.begin(), gaps.end(), [](const Gap& a, const Gap& b) { return a.relative < b.relative; });
   out.remarks.push_back(fmt::format(
       "Beyond the paper (rows \"control\"): the paper optimises over threshold policies. Over every policy that sees "
       "the whole state, the best costs up to {:.1f}% less ({}); on the first example {:.1f}%, on the real data "

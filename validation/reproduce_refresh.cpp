@@ -33,8 +33,8 @@ model::RefreshModel many_pages(int n) {
                              .policy = policy};
 }
 
-// N pages of equal rates q / N read in a constant time 1: the optimum reads them round robin, and the
-// golden-ratio policy spreads each page's M = F_k / N reads as the points frac(j / phi).
+// N pages of equal rates q / N read in a constant time 1: the optimum reads them round robin, and
+// the golden-ratio policy spreads each page's M = F_k / N reads as the points frac(j / phi).
 model::RefreshModel equal_pages(int n, double q) {
   std::vector<double> rates(n, q / n);
   model::RefreshPolicySpec policy;
@@ -47,8 +47,9 @@ model::RefreshModel equal_pages(int n, double q) {
                              .policy = policy};
 }
 
-// E[d^2] / E[d]^2 of the gaps between the points frac(j / phi), j = 0..m-1, on the circle: for small
-// q a page's stale time grows with the second moment of its gaps, the bound's with the square of the mean.
+// E[d^2] / E[d]^2 of the gaps between the points frac(j / phi), j = 0..m-1, on the circle: for
+// small q a page's stale time grows with the second moment of its gaps, the bound's with the square
+// of the mean.
 double gap_moment_ratio(long m) {
   const long double inverse_phi = (std::sqrt(5.0L) - 1) / 2;
   std::vector<long double> points(m);
@@ -65,7 +66,8 @@ double gap_moment_ratio(long m) {
 bool is_rotation(const std::vector<int>& cycle, const std::vector<int>& printed_one_based) {
   for (std::size_t k = 0; k < cycle.size(); ++k) {
     bool same = cycle.size() == printed_one_based.size();
-    for (std::size_t s = 0; same && s < cycle.size(); ++s) same = cycle[(s + k) % cycle.size()] + 1 == printed_one_based[s];
+    for (std::size_t s = 0; same && s < cycle.size(); ++s)
+      same = cycle[(s + k) % cycle.size()] + 1 == printed_one_based[s];
     if (same) return true;
   }
   return false;
@@ -112,12 +114,14 @@ void reproduce_refresh(Reproduction& out) {
     row.label = fmt::format("N={} C(golden)/C*", n);
     row.computed = value;
     row.agrees = value <= analytic::two_phi_squared_over_five();
-    row.note = fmt::format("cycle of {} reads; H(1) = {:.4f}", r.cycle.size(), r.golden_ratio_limit);
+    row.note =
+        fmt::format("cycle of {} reads; H(1) = {:.4f}", r.cycle.size(), r.golden_ratio_limit);
     out.rows.push_back(row);
   }
   f.series = {ratio, limit_line, bound_line};
 
-  // Corollary 5.1 says no q and no N push the ratio above 2 phi^2 / 5; small q with equal pages does.
+  // Corollary 5.1 says no q and no N push the ratio above 2 phi^2 / 5; small q with equal pages
+  // does.
   const model::RefreshModel equal = equal_pages(100, 0.1);
   const auto e = analytic::analyze_refresh(equal);
   ReproducedRow small_q;
@@ -130,8 +134,8 @@ void reproduce_refresh(Reproduction& out) {
       "Corollary 5.1 bounds the ratio by 2 phi^2/5 < 1.05 for large N (and by H(0.1) = {:.4f} of (18)); here each page "
       "is read M = {} times per cycle of {}, and the gaps between the points frac(j/phi) of M consecutive j have a "
       "second moment {:.4f} times the square of their mean ({:.4f} for the Fibonacci M = 4181)",
-      e.golden_ratio_limit, e.cycle_counts.front(), e.cycle.size(), gap_moment_ratio(e.cycle_counts.front()),
-      gap_moment_ratio(4181));
+      e.golden_ratio_limit, e.cycle_counts.front(), e.cycle.size(),
+      gap_moment_ratio(e.cycle_counts.front()), gap_moment_ratio(4181));
   if (!small_q.agrees) {
     sim::RefreshSimulationPlan plan;
     plan.seed = out.options.seed;
@@ -142,8 +146,8 @@ void reproduce_refresh(Reproduction& out) {
     const auto simulated = sim::simulate_refresh(equal, sim::CyclicOrder{e.cycle}, plan);
     const sim::Interval ratio_interval{simulated.cost.mean / e.lower_bound.cost,
                                        simulated.cost.half_width / e.lower_bound.cost};
-    small_q.simulator = check_value("simulated cost of the golden-ratio cycle over the bound (6)", ratio_interval,
-                                    small_q.computed, 1.05);
+    small_q.simulator = check_value("simulated cost of the golden-ratio cycle over the bound (6)",
+                                    ratio_interval, small_q.computed, 1.05);
     small_q.source = "exact";
   }
   out.rows.push_back(small_q);
@@ -151,14 +155,17 @@ void reproduce_refresh(Reproduction& out) {
       "Coffman, Liu, Weber, Corollary 5.1: with q = 1 the golden-ratio policy costs {:.4f} to {:.4f} times the bound for "
       "N = 10..2000, below 2 phi^2/5 = {:.4f} but above H(1) = {:.4f}, the limit that (18) implies; with q = 0.1 and equal "
       "pages it costs {:.4f} times the bound{}.",
-      *std::min_element(ratio.y.begin(), ratio.y.end()), *std::max_element(ratio.y.begin(), ratio.y.end()),
-      analytic::two_phi_squared_over_five(), limit_line.y.front(), small_q.computed,
-      small_q.simulator ? fmt::format(", above 2 phi^2/5 (flagged; {})", small_q.simulator->verdict) : ""));
-  out.figures.push_back({"refresh-golden-ratio",
-                         "Coffman, Liu, Weber, Corollary 5.1: the exact cost of the golden-ratio policy over the "
-                         "lower bound (6), for N pages of small change rates summing to 1 and exponential reads "
-                         "of mean 1 (the cycle is the smallest Fibonacci number >= 20 N).",
-                         std::move(f)});
+      *std::min_element(ratio.y.begin(), ratio.y.end()),
+      *std::max_element(ratio.y.begin(), ratio.y.end()), analytic::two_phi_squared_over_five(),
+      limit_line.y.front(), small_q.computed,
+      small_q.simulator ? fmt::format(", above 2 phi^2/5 (flagged; {})", small_q.simulator->verdict)
+                        : ""));
+  out.figures.push_back(
+      {"refresh-golden-ratio",
+       "Coffman, Liu, Weber, Corollary 5.1: the exact cost of the golden-ratio policy over the "
+       "lower bound (6), for N pages of small change rates summing to 1 and exponential reads "
+       "of mean 1 (the cycle is the smallest Fibonacci number >= 20 N).",
+       std::move(f)});
 }
 
 }  // namespace crawlq::validation

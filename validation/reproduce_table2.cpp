@@ -15,13 +15,14 @@ namespace crawlq::validation {
 namespace {
 
 constexpr int kLargestExactCapacity = 10;
-constexpr int kLargestSimulatedThreshold = 8;  // the printed j* is 3 at every K; the cost rises beyond
+constexpr int kLargestSimulatedThreshold =
+    8;  // the printed j* is 3 at every K; the cost rises beyond
 // The thresholds are scanned to this precision, and the least then simulated again to the printed
 // digits: neighbours that close are told apart by the paired comparison, not by their intervals.
 constexpr double kScanPrecision = 0.003;
 
-ReproducedRow row_of(int capacity, const std::string& what, const std::string& printed, double computed,
-                     double half_width = 0) {
+ReproducedRow row_of(int capacity, const std::string& what, const std::string& printed,
+                     double computed, double half_width = 0) {
   ReproducedRow row;
   row.table = std::string("2");  // not `= "2"`: GCC 12 -O3 warns falsely (-Wrestrict, PR 105329)
   row.label = fmt::format("K={} {}", capacity, what);
@@ -33,21 +34,25 @@ ReproducedRow row_of(int capacity, const std::string& what, const std::string& p
   return row;
 }
 
-// On common random numbers, C(printed j*) - C(computed j*): positive settles it for the computed j*.
-SimulatorCheck check_threshold(const PolicySimulation& simulation, const model::Model& m, int computed_j, int printed_j) {
+// On common random numbers, C(printed j*) - C(computed j*): positive settles it for the computed
+// j*.
+SimulatorCheck check_threshold(const PolicySimulation& simulation, const model::Model& m,
+                               int computed_j, int printed_j) {
   SimulatorCheck check;
   check.what = fmt::format("C(j={}) - C(j={}) on common random numbers", printed_j, computed_j);
   check.interval = simulation.cost_difference(m, two_mode_policy(3, 1, computed_j, m.capacity),
                                               two_mode_policy(3, 1, printed_j, m.capacity));
   check.supports_computed = check.interval.mean - check.interval.half_width > 0;
   check.supports_printed = check.interval.mean + check.interval.half_width < 0;
-  check.verdict = check.supports_computed   ? fmt::format("the computed j* = {} costs less", computed_j)
-                  : check.supports_printed ? fmt::format("the printed j* = {} costs less", printed_j)
-                                            : "the simulator cannot tell the two thresholds apart";
+  check.verdict =
+      check.supports_computed  ? fmt::format("the computed j* = {} costs less", computed_j)
+      : check.supports_printed ? fmt::format("the printed j* = {} costs less", printed_j)
+                               : "the simulator cannot tell the two thresholds apart";
   return check;
 }
 
-void exact_row(Reproduction& out, const PolicySimulation& simulation, const model::Model& m, const Table2Row& printed) {
+void exact_row(Reproduction& out, const PolicySimulation& simulation, const model::Model& m,
+               const Table2Row& printed) {
   const analytic::PolicyEvaluator evaluator(m);
   const auto search = analytic::optimize_thresholds(evaluator, out.options.threads);
   const auto levels = search.best.policy.levels();
@@ -58,47 +63,54 @@ void exact_row(Reproduction& out, const PolicySimulation& simulation, const mode
   ReproducedRow j_row = row_of(k, "j*", std::to_string(printed.printed_j), j);
   j_row.agrees = j == printed.printed_j;
   if (!j_row.agrees) {
-    const double printed_j_cost = evaluator.evaluate(two_mode_policy(3, 1, printed.printed_j, k)).measures.cost;
-    j_row.note = fmt::format("the printed j* = {} costs {:.2f} here, not the printed C* {}; the computed j* = {} gives "
-                             "{:.2f}",
-                             printed.printed_j, printed_j_cost, printed.c_star, j, search.best.cost);
+    const double printed_j_cost =
+        evaluator.evaluate(two_mode_policy(3, 1, printed.printed_j, k)).measures.cost;
+    j_row.note = fmt::format(
+        "the printed j* = {} costs {:.2f} here, not the printed C* {}; the computed j* = {} gives "
+        "{:.2f}",
+        printed.printed_j, printed_j_cost, printed.c_star, j, search.best.cost);
     j_row.simulator = check_threshold(simulation, m, j, printed.printed_j);
   }
   out.rows.push_back(j_row);
 
   ReproducedRow c_star = row_of(k, "C*", printed.c_star, search.best.cost);
   if (!c_star.agrees)
-    c_star.simulator = check_value("cost of the best policy", simulation.cost(m, search.best.policy), c_star.computed,
-                                   std::stod(printed.c_star));
+    c_star.simulator =
+        check_value("cost of the best policy", simulation.cost(m, search.best.policy),
+                    c_star.computed, std::stod(printed.c_star));
   out.rows.push_back(c_star);
 
   const std::string* c[] = {&printed.c1, &printed.c2, &printed.c3, &printed.c4};
   for (int r = 1; r <= 4; ++r) {
     ReproducedRow row = row_of(k, fmt::format("C_{}", r), *c[r - 1], search.constant[r - 1]);
     if (!row.agrees) {
-      row.note = fmt::format("{} robot{} at every level; the assembled generator solved directly gives the same value",
-                             r, r == 1 ? "" : "s");
-      row.simulator = check_value(fmt::format("cost of {} robot{} at every level", r, r == 1 ? "" : "s"),
-                                  simulation.cost(m, model::Policy::constant(r, 4, k)), row.computed,
-                                  std::stod(*c[r - 1]));
+      row.note = fmt::format(
+          "{} robot{} at every level; the assembled generator solved directly gives the same value",
+          r, r == 1 ? "" : "s");
+      row.simulator = check_value(
+          fmt::format("cost of {} robot{} at every level", r, r == 1 ? "" : "s"),
+          simulation.cost(m, model::Policy::constant(r, 4, k)), row.computed, std::stod(*c[r - 1]));
     }
     out.rows.push_back(row);
   }
 
   ReproducedRow r_row = row_of(k, "R", printed.relative_profit, profit);
   if (!r_row.agrees) {
-    const double printed_min = std::min({std::stod(printed.c1), std::stod(printed.c2), std::stod(printed.c3),
-                                         std::stod(printed.c4)});
-    r_row.note = fmt::format("R = 100 (1 - C*/min C_r): the row's own printed C* and C_r give {:.2f}",
-                             100.0 * (1.0 - std::stod(printed.c_star) / printed_min));
+    const double printed_min = std::min({std::stod(printed.c1), std::stod(printed.c2),
+                                         std::stod(printed.c3), std::stod(printed.c4)});
+    r_row.note =
+        fmt::format("R = 100 (1 - C*/min C_r): the row's own printed C* and C_r give {:.2f}",
+                    100.0 * (1.0 - std::stod(printed.c_star) / printed_min));
   }
   out.rows.push_back(r_row);
 }
 
-void simulated_row(Reproduction& out, const PolicySimulation& simulation, const model::Model& m, const Table2Row& printed) {
+void simulated_row(Reproduction& out, const PolicySimulation& simulation, const model::Model& m,
+                   const Table2Row& printed) {
   const int k = printed.capacity;
   std::vector<sim::Interval> constant;
-  for (int r = 1; r <= 4; ++r) constant.push_back(simulation.cost(m, model::Policy::constant(r, 4, k)));
+  for (int r = 1; r <= 4; ++r)
+    constant.push_back(simulation.cost(m, model::Policy::constant(r, 4, k)));
   int best_j = 0;
   std::vector<sim::Interval> by_j;
   for (int j = 0; j <= std::min(kLargestSimulatedThreshold, k - 1); ++j) {
@@ -120,18 +132,22 @@ void simulated_row(Reproduction& out, const PolicySimulation& simulation, const 
   out.rows.push_back(row_of(k, "C*", printed.c_star, best.mean, best.half_width));
   const std::string* c[] = {&printed.c1, &printed.c2, &printed.c3, &printed.c4};
   for (int r = 1; r <= 4; ++r)
-    out.rows.push_back(row_of(k, fmt::format("C_{}", r), *c[r - 1], constant[r - 1].mean, constant[r - 1].half_width));
-  const auto least = *std::min_element(constant.begin(), constant.end(),
-                                       [](const sim::Interval& a, const sim::Interval& b) { return a.mean < b.mean; });
+    out.rows.push_back(row_of(k, fmt::format("C_{}", r), *c[r - 1], constant[r - 1].mean,
+                              constant[r - 1].half_width));
+  const auto least = *std::min_element(
+      constant.begin(), constant.end(),
+      [](const sim::Interval& a, const sim::Interval& b) { return a.mean < b.mean; });
   const double ratio = best.mean / least.mean;
   // First-order propagation of the two half-widths through R = 100 (1 - C*/min C_r).
-  const double half_width = 100.0 * ratio * std::hypot(best.half_width / best.mean, least.half_width / least.mean);
+  const double half_width =
+      100.0 * ratio * std::hypot(best.half_width / best.mean, least.half_width / least.mean);
   out.rows.push_back(row_of(k, "R", printed.relative_profit, 100.0 * (1.0 - ratio), half_width));
   for (auto row = out.rows.end() - 6; row != out.rows.end(); ++row)
     if (!row->agrees && row->note.empty())
-      row->note = fmt::format("the printed value is outside the simulated 95% interval widened by one unit of its last "
-                              "digit ({:.2f} away)",
-                              std::abs(std::stod(row->printed) - row->computed) - row->half_width);
+      row->note = fmt::format(
+          "the printed value is outside the simulated 95% interval widened by one unit of its last "
+          "digit ({:.2f} away)",
+          std::abs(std::stod(row->printed) - row->computed) - row->half_width);
 }
 
 }  // namespace
@@ -139,7 +155,8 @@ void simulated_row(Reproduction& out, const PolicySimulation& simulation, const 
 void reproduce_table2(Reproduction& out, const PolicySimulation& simulation) {
   const model::Model base = paper_example().model;
   for (const auto& printed : table2()) {
-    if (out.options.progress) out.options.progress(fmt::format("Table 2, K = {}", printed.capacity));
+    if (out.options.progress)
+      out.options.progress(fmt::format("Table 2, K = {}", printed.capacity));
     model::Model m = base;
     m.capacity = printed.capacity;
     m.policy.reset();

@@ -11,8 +11,10 @@ namespace crawlq::validation {
 Figure sample_path_figure(std::istream& trace_csv, const std::string& title, int capacity) {
   Figure f = make_figure(title, "time", "pages in the system (level)");
   f.y2_label = "active robots";
-  f.series = {make_series("level", SeriesStyle::kSteps, 1, 1), make_series("active robots", SeriesStyle::kSteps, 2, 2),
-              make_series("pages lost", SeriesStyle::kPoints, 1, 7), make_series("page expired", SeriesStyle::kPoints, 1, 4)};
+  f.series = {make_series("level", SeriesStyle::kSteps, 1, 1),
+              make_series("active robots", SeriesStyle::kSteps, 2, 2),
+              make_series("pages lost", SeriesStyle::kPoints, 1, 7),
+              make_series("page expired", SeriesStyle::kPoints, 1, 4)};
   int most_robots = 1;
   std::string line;
   std::getline(trace_csv, line);
@@ -22,9 +24,11 @@ Figure sample_path_figure(std::istream& trace_csv, const std::string& title, int
   for (int number = 2; std::getline(trace_csv, line); ++number) {
     std::stringstream fields(line);
     std::string time, event, level, robots, lost, expired;
-    if (!std::getline(fields, time, ',') || !std::getline(fields, event, ',') || !std::getline(fields, level, ',') ||
-        !std::getline(fields, robots, ',') || !std::getline(fields, lost, ',') || !std::getline(fields, expired, ','))
-      throw std::invalid_argument(fmt::format("line {}: '{}' has fewer than 6 fields", number, line));
+    if (!std::getline(fields, time, ',') || !std::getline(fields, event, ',') ||
+        !std::getline(fields, level, ',') || !std::getline(fields, robots, ',') ||
+        !std::getline(fields, lost, ',') || !std::getline(fields, expired, ','))
+      throw std::invalid_argument(
+          fmt::format("line {}: '{}' has fewer than 6 fields", number, line));
     try {
       const double t = std::stod(time), l = std::stod(level);
       f.series[0].x.push_back(t);
@@ -43,7 +47,8 @@ Figure sample_path_figure(std::istream& trace_csv, const std::string& title, int
         f.series[3].y.push_back(l);
       }
     } catch (const std::logic_error&) {
-      throw std::invalid_argument(fmt::format("line {}: '{}' holds a field that is not a number", number, line));
+      throw std::invalid_argument(
+          fmt::format("line {}: '{}' holds a field that is not a number", number, line));
     }
   }
   // The level fills the upper two thirds, the robots the lower third.

@@ -1,6 +1,6 @@
 #pragma once
-// A sample path for teaching: the level and the active robots over time, with the moments pages were
-// lost (a batch found the buffer full) and expired, read from the CSV of `simulate --trace`.
+// A sample path for teaching: the level and the active robots over time, with the moments pages
+// were lost (a batch found the buffer full) and expired, read from the CSV of `simulate --trace`.
 #include <istream>
 #include <string>
 

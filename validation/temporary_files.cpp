@@ -58,7 +58,8 @@ void install_handlers() {
     struct sigaction action {};
     action.sa_handler = ending_signal_handler;
     sigemptyset(&action.sa_mask);
-    for (const int other : kEndingSignals) sigaddset(&action.sa_mask, other);  // one cleanup at a time
+    for (const int other : kEndingSignals)
+      sigaddset(&action.sa_mask, other);  // one cleanup at a time
     action.sa_flags = SA_RESTART;
     ::sigaction(signal, &action, nullptr);
   }

@@ -119,7 +119,6 @@ const std::vector<BrokenRule> kBrokenRules{
 
 const std::vector<std::string> kCommands{"solve", "optimize", "describe"};
 
-
 TEST_CASE("bad input: every rule of interface.md refused by solve, optimize and describe",
           "[cli][bad-input]") {
   TempDirectory dir;

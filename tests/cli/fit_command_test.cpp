@@ -1,6 +1,6 @@
-// `crawlq fit`: the keys of interface.md, refusals with the line, and a fitted scenario that solves.
+// `crawlq fit`: the keys of interface.md, refusals with the line, and a fitted scenario that
+// solves.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <filesystem>
 #include <random>
@@ -32,15 +32,19 @@ std::string correlated_log() {
   return out.str();
 }
 
-TEST_CASE("fit arrivals: the contract's keys, the log's statistics beside the fit's, a scenario that solves", "[cli][fit]") {
+TEST_CASE(
+    "fit arrivals: the contract's keys, the log's statistics beside the fit's, a scenario that solves",
+    "[cli][fit]") {
   TempDirectory dir;
   const std::string log = dir.write("crawler.log", correlated_log());
   const std::string out = (dir.path() / "fitted.yaml").string();
-  const auto run = crawlq({"fit", "arrivals", log, "--scenario", shipped("paper-example-1.yaml"), "--out", out, "--json"});
+  const auto run = crawlq({"fit", "arrivals", log, "--scenario", shipped("paper-example-1.yaml"),
+                           "--out", out, "--json"});
   INFO(report(run));
   REQUIRE(run.exit_status == 0);
   const nlohmann::json j = json_of(run);
-  for (const char* key : {"units", "batches", "censored", "batch_gap", "censor_gap", "size_probabilities", "sample", "fitted"})
+  for (const char* key : {"units", "batches", "censored", "batch_gap", "censor_gap",
+                          "size_probabilities", "sample", "fitted"})
     CHECK(j.contains(key));
   CHECK(j["batches"] == 8000);
   CHECK(j["censored"] == 1);
@@ -49,13 +53,15 @@ TEST_CASE("fit arrivals: the contract's keys, the log's statistics beside the fi
   const std::string written = j.at("out").get<std::string>();
   const auto& sample = j["sample"];
   const auto& fitted = j["fitted"];
-  for (const char* key : {"mean", "variance", "scv", "lag_correlations", "phases", "log_likelihood", "D0", "D1"})
+  for (const char* key :
+       {"mean", "variance", "scv", "lag_correlations", "phases", "log_likelihood", "D0", "D1"})
     CHECK(fitted.contains(key));
   CHECK(nearly_equal(fitted["mean"], sample["mean"], 1e-9));
   CHECK(nearly_equal(fitted["variance"], sample["variance"], 1e-9));
   CHECK(sample["lag_correlations"][0].get<double>() > 0.4);  // the log's correlation is high ...
-  for (int k = 0; k < 6; ++k)  // ... and the fit keeps it, lag by lag
-    CHECK(std::abs(fitted["lag_correlations"][k].get<double>() - sample["lag_correlations"][k].get<double>()) < 0.05);
+  for (int k = 0; k < 6; ++k)                                // ... and the fit keeps it, lag by lag
+    CHECK(std::abs(fitted["lag_correlations"][k].get<double>() -
+                   sample["lag_correlations"][k].get<double>()) < 0.05);
   // The scenario written solves, and describe finds the log's lag-1 correlation in its BMAP.
   const auto solved = crawlq({"solve", written, "--json"});
   INFO(report(solved));
@@ -67,16 +73,24 @@ TEST_CASE("fit arrivals: the contract's keys, the log's statistics beside the fi
 
 TEST_CASE("fit arrivals: broken logs are refused with the line", "[cli][fit]") {
   TempDirectory dir;
-  check_refused(crawlq({"fit", "arrivals", dir.write("empty.log", "")}), {"empty.log", "0 timestamps"});
-  check_refused(crawlq({"fit", "arrivals", dir.write("one.log", "12.5\n")}), {"one.log", "1 timestamp"});
-  check_refused(crawlq({"fit", "arrivals", dir.write("unsorted.log", "1\n2\n3\n2.5\n")}), {"unsorted.log", "line 4", "2.5"});
-  check_refused(crawlq({"fit", "arrivals", dir.write("text.log", "1\n2\nhello\n")}), {"text.log", "line 3", "hello"});
-  check_refused(crawlq({"fit", "arrivals", (dir.path() / "missing.log").string()}), {"missing.log", "cannot open"});
-  check_refused(crawlq({"fit", "arrivals", dir.write("ok.log", "1\n2\n3\n"), "--batch-gap", "-1"}), {"--batch-gap", "-1"});
-  check_refused(crawlq({"fit", "arrivals", dir.write("ok2.log", "1\n2\n3\n"), "--out", "x.yaml"}), {"--scenario"});
+  check_refused(crawlq({"fit", "arrivals", dir.write("empty.log", "")}),
+                {"empty.log", "0 timestamps"});
+  check_refused(crawlq({"fit", "arrivals", dir.write("one.log", "12.5\n")}),
+                {"one.log", "1 timestamp"});
+  check_refused(crawlq({"fit", "arrivals", dir.write("unsorted.log", "1\n2\n3\n2.5\n")}),
+                {"unsorted.log", "line 4", "2.5"});
+  check_refused(crawlq({"fit", "arrivals", dir.write("text.log", "1\n2\nhello\n")}),
+                {"text.log", "line 3", "hello"});
+  check_refused(crawlq({"fit", "arrivals", (dir.path() / "missing.log").string()}),
+                {"missing.log", "cannot open"});
+  check_refused(crawlq({"fit", "arrivals", dir.write("ok.log", "1\n2\n3\n"), "--batch-gap", "-1"}),
+                {"--batch-gap", "-1"});
+  check_refused(crawlq({"fit", "arrivals", dir.write("ok2.log", "1\n2\n3\n"), "--out", "x.yaml"}),
+                {"--scenario"});
 }
 
-TEST_CASE("fit service: three moments matched, --mean rescales, the contract's keys", "[cli][fit]") {
+TEST_CASE("fit service: three moments matched, --mean rescales, the contract's keys",
+          "[cli][fit]") {
   const auto run = crawlq({"fit", "service", "--moments", "1,3,15", "--mean", "8.2", "--json"});
   INFO(report(run));
   REQUIRE(run.exit_status == 0);
@@ -92,7 +106,8 @@ TEST_CASE("fit service: three moments matched, --mean rescales, the contract's k
   std::mt19937_64 engine(3);
   std::gamma_distribution<double> gamma(2.5, 0.4);
   for (int i = 0; i < 2000; ++i) sample << gamma(engine) << '\n';
-  const auto fitted = json_of(crawlq({"fit", "obsolescence", dir.write("times.txt", sample.str()), "--json"}));
+  const auto fitted =
+      json_of(crawlq({"fit", "obsolescence", dir.write("times.txt", sample.str()), "--json"}));
   CHECK(fitted["fitted"]["log_likelihood"].is_number());
   CHECK(nearly_equal(fitted["fitted"]["moments"][2], fitted["sample"]["moments"][2], 1e-9));
   check_refused(crawlq({"fit", "service", "--moments", "1,1,1"}), {"--moments", "m2"});
@@ -111,17 +126,18 @@ namespace {
 const std::string kShippedLog = CRAWLQ_SOURCE_DIR "/scenarios/logs/synthetic-crawler.log";
 
 TEST_CASE("fit arrivals: the shipped crawler log, fitted back and optimised", "[cli][fit]") {
-  // scenarios/logs/synthetic-crawler.log (examples/synthetic_crawler_log.cpp): regimes of mean 400 s and
-  // 60 s, Erlang-4 times, kept after a batch with probability 0.97 + 0.03/2, batches of 1-4 pages.
+  // scenarios/logs/synthetic-crawler.log (examples/synthetic_crawler_log.cpp): regimes of mean 400
+  // s and 60 s, Erlang-4 times, kept after a batch with probability 0.97 + 0.03/2, batches of 1-4
+  // pages.
   TempDirectory dir;
   const std::string out = (dir.path() / "my-crawler.yaml").string();
-  const auto fitted = crawlq({"fit", "arrivals", kShippedLog, "--scenario", shipped("paper-real-data.yaml"),
-                              "--out", out, "--json"});
+  const auto fitted = crawlq({"fit", "arrivals", kShippedLog, "--scenario",
+                              shipped("paper-real-data.yaml"), "--out", out, "--json"});
   INFO(report(fitted));
   REQUIRE(fitted.exit_status == 0);
   const nlohmann::json j = json_of(fitted);
   CHECK(j["batches"] == 6000);
-  CHECK(j["censored"] == 1);  // the day's stop
+  CHECK(j["censored"] == 1);                                      // the day's stop
   CHECK(std::abs(j["sample"]["mean"].get<double>() - 230) < 15);  // 0.5 x 400 + 0.5 x 60
   CHECK(std::abs(j["fitted"]["correlation_decay"].get<double>() - 0.97) < 0.02);
   CHECK(j["arrivals"]["modes"].size() == 4);  // the base scenario's four modes
@@ -131,14 +147,16 @@ TEST_CASE("fit arrivals: the shipped crawler log, fitted back and optimised", "[
   CHECK(drawn.exit_status == 0);
   for (const char* figure : {"autocorrelation.svg", "batch-sizes.svg", "quantiles.svg"})
     CHECK(std::filesystem::file_size(dir.path() / figure) > 1000);
-  check_refused(crawlq({"fit", "arrivals", kShippedLog, "--plot", (dir.path() / "no-such").string()}),
-                {"--plot", "directory"});
+  check_refused(
+      crawlq({"fit", "arrivals", kShippedLog, "--plot", (dir.path() / "no-such").string()}),
+      {"--plot", "directory"});
   // The quantiles of a Q-Q plot: the log's and the fit's at 1% .. 99%, each increasing.
   const auto& quantiles = j["quantiles"];
   REQUIRE(quantiles["fitted"].size() == 99);
-  for (std::size_t q = 1; q < 99; ++q) CHECK(quantiles["fitted"][q].get<double>() > quantiles["fitted"][q - 1].get<double>());
-  // Maximum likelihood from there: the generator's regimes (means 400 and 60, Erlang-4) found again,
-  // more likely than the moments fit.
+  for (std::size_t q = 1; q < 99; ++q)
+    CHECK(quantiles["fitted"][q].get<double>() > quantiles["fitted"][q - 1].get<double>());
+  // Maximum likelihood from there: the generator's regimes (means 400 and 60, Erlang-4) found
+  // again, more likely than the moments fit.
   const auto em = crawlq({"fit", "arrivals", kShippedLog, "--method", "em", "--json"});
   INFO(report(em));
   REQUIRE(em.exit_status == 0);
@@ -150,11 +168,13 @@ TEST_CASE("fit arrivals: the shipped crawler log, fitted back and optimised", "[
   CHECK(e["fitted"]["log_likelihood"].get<double>() > j["fitted"]["log_likelihood"].get<double>());
   // --phases caps the order; what it costs is said.
   for (const int phases : {2, 4, 6}) {
-    const nlohmann::json capped = json_of(crawlq({"fit", "arrivals", kShippedLog, "--phases", std::to_string(phases), "--json"}));
+    const nlohmann::json capped = json_of(
+        crawlq({"fit", "arrivals", kShippedLog, "--phases", std::to_string(phases), "--json"}));
     CHECK(capped["fitted"]["phases"].get<int>() <= phases);
     CHECK(capped["fitted"].contains("note"));  // this log's regimes ask for more
     const nlohmann::json capped_em =
-        json_of(crawlq({"fit", "arrivals", kShippedLog, "--phases", std::to_string(phases), "--method", "em", "--json"}));
+        json_of(crawlq({"fit", "arrivals", kShippedLog, "--phases", std::to_string(phases),
+                        "--method", "em", "--json"}));
     CHECK(capped_em["fitted"]["phases"].get<int>() <= phases);
   }
   check_refused(crawlq({"fit", "arrivals", kShippedLog, "--phases", "0"}), {"--phases", "0"});

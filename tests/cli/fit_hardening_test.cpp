@@ -59,7 +59,8 @@ void check_answered_or_refused(const ProcessResult& run, const std::string& file
   CHECK(std::isfinite(j.at("fitted").at("mean").get<double>()));
 }
 
-TEST_CASE("fit arrivals: degenerate logs are answered or refused, with either method", "[cli][fit][hardening]") {
+TEST_CASE("fit arrivals: degenerate logs are answered or refused, with either method",
+          "[cli][fit][hardening]") {
   TempDirectory dir;
   const std::vector<std::pair<std::string, std::string>> logs{
       {"zeros.log", lines(1000, [](int) { return "0"; })},
@@ -77,13 +78,17 @@ TEST_CASE("fit arrivals: degenerate logs are answered or refused, with either me
     const std::string file = dir.write(name, text);
     for (const char* method : {"moments", "em"}) {
       INFO(name << " --method " << method);
-      check_answered_or_refused(capped({"fit", "arrivals", file, "--method", method, "--json"}), name);
+      check_answered_or_refused(capped({"fit", "arrivals", file, "--method", method, "--json"}),
+                                name);
     }
   }
-  check_refused(crawlq({"fit", "arrivals", dir.write("same.log", "7\n7\n7\n")}), {"same.log", "one batch", "every timestamp is 7"});
-  check_refused(crawlq({"fit", "arrivals", (dir.path() / "huge.log").string()}), {"huge.log", "another unit"});
+  check_refused(crawlq({"fit", "arrivals", dir.write("same.log", "7\n7\n7\n")}),
+                {"same.log", "one batch", "every timestamp is 7"});
+  check_refused(crawlq({"fit", "arrivals", (dir.path() / "huge.log").string()}),
+                {"huge.log", "another unit"});
   // Gaps of one length: the closest MAP (Erlang-50 times) and a note saying so.
-  const json regular = json_of(crawlq({"fit", "arrivals", (dir.path() / "regular.log").string(), "--json"}));
+  const json regular =
+      json_of(crawlq({"fit", "arrivals", (dir.path() / "regular.log").string(), "--json"}));
   CHECK(regular["fitted"]["phases"] == 50);
   CHECK_THAT(regular["fitted"]["note"].get<std::string>(), Catch::Contains("50 phases"));
 }
@@ -93,7 +98,8 @@ TEST_CASE("fit service and obsolescence: degenerate samples and moments", "[cli]
   for (const char* law : {"service", "obsolescence"}) {
     INFO(law);
     // scv 1e-10 asked ceil(1/scv) phases of an int: Erlang-100 now, and the note.
-    const json tight = json_of(crawlq({"fit", law, "--moments", "1,1.0000000001,1.0000000002", "--json"}));
+    const json tight =
+        json_of(crawlq({"fit", law, "--moments", "1,1.0000000001,1.0000000002", "--json"}));
     CHECK(tight["fitted"]["phases"] == 100);
     CHECK_THAT(tight["fitted"]["note"].get<std::string>(), Catch::Contains("Erlang-100"));
     const std::vector<std::pair<std::string, std::string>> samples{
@@ -113,8 +119,10 @@ TEST_CASE("fit service and obsolescence: degenerate samples and moments", "[cli]
         check_answered_or_refused(capped({"fit", law, file, "--method", method, "--json"}), name);
       }
     }
-    check_refused(crawlq({"fit", law, (dir.path() / "one-value.txt").string()}), {"one-value.txt", "every value is 5"});
-    check_refused(crawlq({"fit", law, "--moments", "1e300,1e301,1e302"}), {"--moments", "another unit"});
+    check_refused(crawlq({"fit", law, (dir.path() / "one-value.txt").string()}),
+                  {"one-value.txt", "every value is 5"});
+    check_refused(crawlq({"fit", law, "--moments", "1e300,1e301,1e302"}),
+                  {"--moments", "another unit"});
   }
 }
 
@@ -128,7 +136,8 @@ TEST_CASE("fit reads only regular UTF-8 files, bounded", "[cli][fit][hardening]"
   check_refused(capped({"fit", "arrivals", "/dev/zero"}), {"/dev/zero", "not a log"});
   check_refused(capped({"fit", "obsolescence", "/dev/zero"}), {"/dev/zero", "not a sample"});
   check_refused(crawlq({"fit", "arrivals", dir.path().string()}), {"a directory"});
-  check_refused(crawlq({"fit", "arrivals", dir.write("latin.log", "1\n2\n3 \xb5s\n")}), {"latin.log", "line 3", "UTF-8"});
+  check_refused(crawlq({"fit", "arrivals", dir.write("latin.log", "1\n2\n3 \xb5s\n")}),
+                {"latin.log", "line 3", "UTF-8"});
   // A policy table is read the same way.
   const std::string table_fifo = (dir.path() / "table.csv").string();
   REQUIRE(::mkfifo(table_fifo.c_str(), 0600) == 0);
@@ -162,14 +171,19 @@ TEST_CASE("fit arrivals --out: nothing written when the run is refused", "[cli][
   TempDirectory dir;
   const std::string out = (dir.path() / "new.yaml").string();
   const std::string base = shipped("paper-example-1.yaml");
-  check_refused(crawlq({"fit", "arrivals", kLog, "--scenario", base, "--out", out, "--plot", (dir.path() / "no-such-dir").string()}),
+  check_refused(crawlq({"fit", "arrivals", kLog, "--scenario", base, "--out", out, "--plot",
+                        (dir.path() / "no-such-dir").string()}),
                 {"--plot"});
   CHECK_FALSE(std::filesystem::exists(out));
   // The base's policy needs four modes: one robot's BMAP cannot take it.
-  check_refused(crawlq({"fit", "arrivals", kLog, "--scenario", base, "--out", out, "--robots", "1"}), {"new.yaml", "not written", "policy"});
+  check_refused(
+      crawlq({"fit", "arrivals", kLog, "--scenario", base, "--out", out, "--robots", "1"}),
+      {"new.yaml", "not written", "policy"});
   CHECK_FALSE(std::filesystem::exists(out));
-  CHECK(std::distance(std::filesystem::directory_iterator(dir.path()), std::filesystem::directory_iterator()) == 0);
-  const ProcessResult written = crawlq({"fit", "arrivals", kLog, "--scenario", base, "--out", out, "--json"});
+  CHECK(std::distance(std::filesystem::directory_iterator(dir.path()),
+                      std::filesystem::directory_iterator()) == 0);
+  const ProcessResult written =
+      crawlq({"fit", "arrivals", kLog, "--scenario", base, "--out", out, "--json"});
   INFO(report(written));
   CHECK(written.exit_status == 0);
   CHECK(crawlq({"describe", out}).exit_status == 0);

@@ -70,16 +70,19 @@ json without_seconds(const ProcessResult& run) {
   return j;
 }
 
-TEST_CASE("a law by name solves and simulates to the last digit of its written-out form", "[cli][named-laws]") {
+TEST_CASE("a law by name solves and simulates to the last digit of its written-out form",
+          "[cli][named-laws]") {
   TempDirectory dir;
   const std::vector<std::pair<std::string, std::string>> pairs{
-      {shipped("teaching-two-robots.yaml"), dir.write("two-robots-written.yaml", kTwoRobotsWrittenOut)},
+      {shipped("teaching-two-robots.yaml"),
+       dir.write("two-robots-written.yaml", kTwoRobotsWrittenOut)},
       {dir.write("named.yaml", kNamed), dir.write("named-written.yaml", kNamedWrittenOut)}};
   for (const auto& [named, written] : pairs) {
     INFO(named << " against " << written);
     CHECK(without_seconds(crawlq({"solve", named, "--json", "--sojourn"})) ==
           without_seconds(crawlq({"solve", written, "--json", "--sojourn"})));
-    const std::vector<std::string> simulate{"--json", "--seed", "5", "--replications", "4", "--horizon", "3000"};
+    const std::vector<std::string> simulate{"--json", "--seed",    "5",   "--replications",
+                                            "4",      "--horizon", "3000"};
     std::vector<std::string> a{"simulate", named}, b{"simulate", written};
     a.insert(a.end(), simulate.begin(), simulate.end());
     b.insert(b.end(), simulate.begin(), simulate.end());
@@ -93,8 +96,10 @@ TEST_CASE("describe shows the matrices a law by name stands for", "[cli][describ
   const std::string file = shipped("teaching-two-robots.yaml");
   const json j = json_of(crawlq({"describe", file, "--json"}));
   INFO(j.dump());
-  // Two independent Poisson robots: mode 2 is the Kronecker sum of {rate: 1} and {rate: 1, batch: [0.5, 0.5]}.
-  CHECK(j.at("modes").at(0).at("D") == json::parse("[[[-1.0]], [[1.0]], [[0.0]]]"));  // batches of 2 need robot 2
+  // Two independent Poisson robots: mode 2 is the Kronecker sum of {rate: 1} and {rate: 1, batch:
+  // [0.5, 0.5]}.
+  CHECK(j.at("modes").at(0).at("D") ==
+        json::parse("[[[-1.0]], [[1.0]], [[0.0]]]"));  // batches of 2 need robot 2
   CHECK(j.at("modes").at(1).at("D") == json::parse("[[[-2.0]], [[1.5]], [[0.5]]]"));
   CHECK(j.at("service").at("beta") == json::parse("[1.0]"));
   CHECK(j.at("service").at("S") == json::parse("[[-2.0]]"));
@@ -109,7 +114,9 @@ TEST_CASE("a file with one-decimal rates is accepted by every command", "[cli][d
   TempDirectory dir;
   const std::string file = dir.write("decimals.yaml", kDecimals);
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"describe", file, "--json"}, {"solve", file, "--json"}, {"optimize", file, "--json"},
+       {std::vector<std::string>{"describe", file, "--json"},
+        {"solve", file, "--json"},
+        {"optimize", file, "--json"},
         {"simulate", file, "--json", "--replications", "3", "--horizon", "500"},
         {"validate", file, "--json"},
         {"sweep", file, "--param", "costs.loss", "--values", "0.1,0.2", "--json"}}) {
@@ -123,18 +130,24 @@ TEST_CASE("a file with one-decimal rates is accepted by every command", "[cli][d
 
 TEST_CASE("flags read lists and numbers as scenario files do", "[cli][flags]") {
   const std::string file = shipped("paper-example-1.yaml");
-  const json levels = without_seconds(crawlq({"solve", file, "--levels", "3,3,3,1,1,1", "--json", "--cdf", "1,2"}));
-  for (const char* written : {"[3, 3, 3, 1, 1, 1]", "3 3 3 1 1 1", " 3, 3,3 ,1, 1, 1 ", "3.0,3,3,1,1,1e0"}) {
+  const json levels =
+      without_seconds(crawlq({"solve", file, "--levels", "3,3,3,1,1,1", "--json", "--cdf", "1,2"}));
+  for (const char* written :
+       {"[3, 3, 3, 1, 1, 1]", "3 3 3 1 1 1", " 3, 3,3 ,1, 1, 1 ", "3.0,3,3,1,1,1e0"}) {
     INFO(written);
-    CHECK(without_seconds(crawlq({"solve", file, "--levels", written, "--json", "--cdf", " 1, 2 "})) == levels);
+    CHECK(without_seconds(
+              crawlq({"solve", file, "--levels", written, "--json", "--cdf", " 1, 2 "})) == levels);
   }
-  CHECK(without_seconds(crawlq({"solve", file, "--thresholds", "[-1, 2, 2]", "--json", "--cdf", "[1,2]"})) == levels);
+  CHECK(without_seconds(crawlq(
+            {"solve", file, "--thresholds", "[-1, 2, 2]", "--json", "--cdf", "[1,2]"})) == levels);
 
   // Whole numbers with a point or an exponent, for options typed as integers too.
-  const json plain = without_seconds(
-      crawlq({"simulate", file, "--json", "--seed", "1000", "--replications", "4", "--horizon", "2000", "--threads", "1"}));
-  const json written = without_seconds(
-      crawlq({"simulate", file, "--json", "--seed", "1e3", "--replications", "4.0", "--horizon", "2e3", "--threads", "1.0"}));
+  const json plain =
+      without_seconds(crawlq({"simulate", file, "--json", "--seed", "1000", "--replications", "4",
+                              "--horizon", "2000", "--threads", "1"}));
+  const json written =
+      without_seconds(crawlq({"simulate", file, "--json", "--seed", "1e3", "--replications", "4.0",
+                              "--horizon", "2e3", "--threads", "1.0"}));
   CHECK(written == plain);
   CHECK(crawlq({"optimize", file, "--json", "--threads", "2.0"}).exit_status == 0);
 

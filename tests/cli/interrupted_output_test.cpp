@@ -61,15 +61,17 @@ struct Interrupted {
 
 TEST_CASE("a signal while a file is written removes its temporary and keeps the target as it was",
           "[cli][output][signal]") {
-  const auto [args, signal] = GENERATE(
-      Interrupted{{"simulate", "paper-example-1", "--trace", "{target}", "--horizon", "1e9", "--time-limit", "1e6"},
-                  SIGTERM},
-      Interrupted{{"simulate", "paper-example-1", "--trace", "{target}", "--horizon", "1e9", "--time-limit", "1e6"},
-                  SIGINT},
-      // Seconds a value here: the file is still empty when the signal comes.
-      Interrupted{{"sweep", "teaching-two-robots", "--param", "capacity", "--values", "1000,1001,1002,1003,1004,1005",
-                   "--threads", "1", "--csv", "{target}"},
-                  SIGINT});
+  const auto [args, signal] =
+      GENERATE(Interrupted{{"simulate", "paper-example-1", "--trace", "{target}", "--horizon",
+                            "1e9", "--time-limit", "1e6"},
+                           SIGTERM},
+               Interrupted{{"simulate", "paper-example-1", "--trace", "{target}", "--horizon",
+                            "1e9", "--time-limit", "1e6"},
+                           SIGINT},
+               // Seconds a value here: the file is still empty when the signal comes.
+               Interrupted{{"sweep", "teaching-two-robots", "--param", "capacity", "--values",
+                            "1000,1001,1002,1003,1004,1005", "--threads", "1", "--csv", "{target}"},
+                           SIGINT});
   TempDirectory dir;
   const std::string target = dir.write("results.csv", "the previous results\n");
   std::vector<std::string> command = args;
@@ -92,7 +94,8 @@ TEST_CASE("a signal while a file is written removes its temporary and keeps the 
   CHECK_FALSE(std::filesystem::exists(partial));
   CHECK(read_text(target) == "the previous results\n");
   std::vector<std::string> left;
-  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) left.push_back(entry.path().filename());
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    left.push_back(entry.path().filename());
   CHECK(left == std::vector<std::string>{"results.csv"});
 }
 

@@ -80,7 +80,8 @@ void find_differences(const json& expected, const json& actual, const std::strin
       differ(actual.dump() + " here, " + expected.dump() + " in the snapshot");
     return;
   }
-  if (expected.type() != actual.type() && !(expected.is_number_integer() && actual.is_number_integer())) {
+  if (expected.type() != actual.type() &&
+      !(expected.is_number_integer() && actual.is_number_integer())) {
     differ(std::string(actual.type_name()) + " here, " + expected.type_name() + " in the snapshot");
     return;
   }
@@ -117,7 +118,8 @@ std::vector<std::string> differences(const json& expected, const json& actual) {
 // File names print as written, so the runs start in the source tree's root as `capture` does.
 class WorkingDirectory {
  public:
-  explicit WorkingDirectory(const std::filesystem::path& to) : before_(std::filesystem::current_path()) {
+  explicit WorkingDirectory(const std::filesystem::path& to)
+      : before_(std::filesystem::current_path()) {
     std::filesystem::current_path(to);
   }
   ~WorkingDirectory() { std::filesystem::current_path(before_); }
@@ -143,12 +145,14 @@ TEST_CASE("every command's JSON on the shipped scenarios is as captured", "[cli]
     const json output = without_seconds(json::parse(result.out));
     // The first differing places, not two pages of JSON.
     std::string listed;
-    for (const std::string& place : differences(expected.at("output"), output)) listed += "\n  " + place;
+    for (const std::string& place : differences(expected.at("output"), output))
+      listed += "\n  " + place;
     if (!listed.empty()) FAIL_CHECK("differs from the snapshot:" << listed);
   }
 }
 
-TEST_CASE("snapshots: floating numbers agree to 1e-12 relative, everything else exactly", "[cli][snapshot]") {
+TEST_CASE("snapshots: floating numbers agree to 1e-12 relative, everything else exactly",
+          "[cli][snapshot]") {
   const auto agree = [](const char* expected, const char* actual) {
     return differences(json::parse(expected), json::parse(actual)).empty();
   };

@@ -1,8 +1,7 @@
-// A memory limit below the machine's (a container's memory.max, `ulimit -v`) is the one a solve runs
-// into: a chain too large for it is refused at once with the sizes (exit 2), never an allocation
-// failure (exit 1) after minutes.
+// A memory limit below the machine's (a container's memory.max, `ulimit -v`) is the one a solve
+// runs into: a chain too large for it is refused at once with the sizes (exit 2), never an
+// allocation failure (exit 1) after minutes.
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "tests/cli/cli_support.hpp"
@@ -20,7 +19,8 @@ TEST_CASE("under an address-space limit a chain too large for it is refused befo
   }
   TempDirectory dir;
   const std::string large = dir.write(
-      "large.yaml", replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 23"));
+      "large.yaml",
+      replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 23"));
   const ProcessResult run = run_process({CRAWLQ_BINARY, "solve", large, "--thresholds", "-1,2,2"},
                                         std::chrono::seconds(120), std::size_t{3} << 30);
   INFO(report(run));

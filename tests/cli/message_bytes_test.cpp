@@ -12,11 +12,12 @@ TEST_CASE("a refusal quoting bytes that are not UTF-8 is valid UTF-8", "[cli][me
   const std::string latin1 = "caf\xe9";
   const std::string paper = shipped("paper-example-1.yaml");
   const std::vector<std::vector<std::string>> commands{
-      {latin1},                                             // an unknown command
-      {"solve", paper, latin1},                             // an argument CLI11 does not expect
-      {"simulate", paper, "--seed", latin1},                // a flag's value
-      {"describe", "/no/such/" + latin1 + ".yaml"},         // a file's name
-      {"solve", paper, "--levels", std::string(70, '3') + "\xc3\xa9\xc3\xa9"},  // long, then two-byte ones
+      {latin1},                                      // an unknown command
+      {"solve", paper, latin1},                      // an argument CLI11 does not expect
+      {"simulate", paper, "--seed", latin1},         // a flag's value
+      {"describe", "/no/such/" + latin1 + ".yaml"},  // a file's name
+      {"solve", paper, "--levels",
+       std::string(70, '3') + "\xc3\xa9\xc3\xa9"},  // long, then two-byte ones
   };
   for (const auto& args : commands) {
     const ProcessResult run = crawlq(args);

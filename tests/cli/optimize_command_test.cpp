@@ -346,10 +346,12 @@ TEST_CASE("optimize --help explains the searches", "[cli][optimize][search]") {
 namespace crawlq::cli_test {
 namespace {
 
-TEST_CASE("optimize --class markov: the exported table, read back by solve, costs what optimize said",
-          "[cli][optimize][markov]") {
+TEST_CASE(
+    "optimize --class markov: the exported table, read back by solve, costs what optimize said",
+    "[cli][optimize][markov]") {
   TempDirectory dir;
-  const std::string name = GENERATE(as<std::string>{}, "teaching-two-robots.yaml", "three-modes.yaml");
+  const std::string name =
+      GENERATE(as<std::string>{}, "teaching-two-robots.yaml", "three-modes.yaml");
   const std::string file = scenario_file(dir, name);
   INFO(file);
   const std::string table = (dir.path() / ("best-" + name + ".csv")).string();
@@ -357,30 +359,38 @@ TEST_CASE("optimize --class markov: the exported table, read back by solve, cost
   CHECK(j.at("class") == "markov");
   CHECK(j.at("best").at("policy").at("table") == table);
   // Never above the threshold class it contains; never below its own certificate.
-  CHECK(j.at("best").at("cost").get<double>() <= j.at("threshold_best").at("cost").get<double>() * (1 + 1e-12));
+  CHECK(j.at("best").at("cost").get<double>() <=
+        j.at("threshold_best").at("cost").get<double>() * (1 + 1e-12));
   CHECK(j.at("lower_bound").get<double>() <= j.at("best").at("cost").get<double>() * (1 + 1e-9));
   const std::string text = read_text(file);
   const auto policy_at = text.find("\npolicy:");
   const std::string body = policy_at == std::string::npos ? text : text.substr(0, policy_at + 1);
-  const std::string with_table = dir.write("with-table-" + name, body + "\npolicy: {table: " + table + "}\n");
+  const std::string with_table =
+      dir.write("with-table-" + name, body + "\npolicy: {table: " + table + "}\n");
   const ProcessResult run = crawlq({"solve", with_table, "--json"});
   INFO(report(run));
   REQUIRE(run.exit_status == 0);
-  CHECK(json_of(run).at("cost").get<double>() == Approx(j.at("best").at("cost").get<double>()).epsilon(1e-9));
+  CHECK(json_of(run).at("cost").get<double>() ==
+        Approx(j.at("best").at("cost").get<double>()).epsilon(1e-9));
   CHECK(json_of(run).at("policy").at("kind") == "table");
 }
 
-TEST_CASE("optimize --export-policy writes every class's best for --policy FILE, and --class all has none to write",
-          "[cli][optimize][markov]") {
+TEST_CASE(
+    "optimize --export-policy writes every class's best for --policy FILE, and --class all has none to write",
+    "[cli][optimize][markov]") {
   TempDirectory dir;
   const std::string file = shipped("paper-example-1.yaml");
   for (const std::string form : {"thresholds", "levels", "phase-aware", "memory", "markov"}) {
     INFO(form);
-    const std::string exported = (dir.path() / (form + (form == "markov" ? ".csv" : ".yaml"))).string();
-    const double best = optimize_json(file, {"--class", form, "--export-policy", exported}).at("best").at("cost").get<double>();
+    const std::string exported =
+        (dir.path() / (form + (form == "markov" ? ".csv" : ".yaml"))).string();
+    const double best = optimize_json(file, {"--class", form, "--export-policy", exported})
+                            .at("best")
+                            .at("cost")
+                            .get<double>();
     for (const std::string command : {"solve", "validate"}) {
-      const ProcessResult run = crawlq({command, file, "--policy", exported, "--json", "--replications", "3",
-                                        "--horizon", "200"});
+      const ProcessResult run = crawlq({command, file, "--policy", exported, "--json",
+                                        "--replications", "3", "--horizon", "200"});
       if (command == "solve") {
         // (solve takes no simulation flags: run it without them)
         const ProcessResult solved = crawlq({"solve", file, "--policy", exported, "--json"});
@@ -393,15 +403,16 @@ TEST_CASE("optimize --export-policy writes every class's best for --policy FILE,
       CHECK(run.exit_status == 0);
     }
   }
-  const ProcessResult all =
-      crawlq({"optimize", file, "--class", "all", "--export-policy", (dir.path() / "x.yaml").string()});
+  const ProcessResult all = crawlq(
+      {"optimize", file, "--class", "all", "--export-policy", (dir.path() / "x.yaml").string()});
   CHECK(all.exit_status == 2);
   CHECK_THAT(all.err, Catch::Contains("--export-policy"));
   CHECK(all.out.empty());
 }
 
-TEST_CASE("a policy table of the wrong length or with robots out of range is refused naming the file",
-          "[cli][markov][bad-input]") {
+TEST_CASE(
+    "a policy table of the wrong length or with robots out of range is refused naming the file",
+    "[cli][markov][bad-input]") {
   TempDirectory dir;
   const std::string table = dir.write("short.csv", "robots\n1\n2\n");
   const std::string text = read_text(shipped("teaching-two-robots.yaml"));
@@ -409,7 +420,8 @@ TEST_CASE("a policy table of the wrong length or with robots out of range is ref
   const std::string file = dir.write("short.yaml", body + "\npolicy: {table: short.csv}\n");
   const ProcessResult run = crawlq({"solve", file, "--json"});
   CHECK(run.exit_status == 2);
-  CHECK_THAT(run.err, Catch::Contains("short.csv") && Catch::Contains("2 robots values but the chain has"));
+  CHECK_THAT(run.err,
+             Catch::Contains("short.csv") && Catch::Contains("2 robots values but the chain has"));
   const std::string bad = dir.write("bad.csv", "robots\n1\nx\n");
   const std::string file2 = dir.write("bad.yaml", body + "\npolicy: {table: bad.csv}\n");
   const ProcessResult run2 = crawlq({"solve", file2, "--json"});
@@ -423,8 +435,9 @@ TEST_CASE("a policy table of the wrong length or with robots out of range is ref
 namespace crawlq::cli_test {
 namespace {
 
-TEST_CASE("optimize --class phase-aware and memory: tables of the right shape, never above thresholds, solved back",
-          "[cli][optimize][markov]") {
+TEST_CASE(
+    "optimize --class phase-aware and memory: tables of the right shape, never above thresholds, solved back",
+    "[cli][optimize][markov]") {
   TempDirectory dir;
   const std::string file = shipped("paper-example-1.yaml");
   const double thresholds = optimize_json(file).at("best").at("cost").get<double>();
@@ -434,31 +447,36 @@ TEST_CASE("optimize --class phase-aware and memory: tables of the right shape, n
     CHECK(j.at("class") == form);
     const std::string key = form == "memory" ? "memory" : "phase_aware";
     const auto table = j.at("best").at(key);
-    REQUIRE(table.size() == 6);  // K + 1 rows
+    REQUIRE(table.size() == 6);                                 // K + 1 rows
     CHECK(table.at(0).size() == (form == "memory" ? 4u : 2u));  // N modes, W arrival phases
     CHECK(j.at("best").at("cost").get<double>() <= thresholds * (1 + 1e-12));
     // The table as the scenario's policy: solve gives the same cost.
     const std::string text = read_text(file);
     const std::string body = text.substr(0, text.find("\npolicy:") + 1);
-    const std::string scenario = dir.write(form + ".yaml", body + "\npolicy:\n  " + form + ": " + table.dump() + "\n");
+    const std::string scenario =
+        dir.write(form + ".yaml", body + "\npolicy:\n  " + form + ": " + table.dump() + "\n");
     const ProcessResult run = crawlq({"solve", scenario, "--json"});
     INFO(report(run));
     REQUIRE(run.exit_status == 0);
-    CHECK(json_of(run).at("cost").get<double>() == Approx(j.at("best").at("cost").get<double>()).epsilon(1e-10));
+    CHECK(json_of(run).at("cost").get<double>() ==
+          Approx(j.at("best").at("cost").get<double>()).epsilon(1e-10));
   }
 }
 
-TEST_CASE("optimize --class all: one row per class, each at least the optimum, in the order of the classes",
-          "[cli][optimize][markov]") {
+TEST_CASE(
+    "optimize --class all: one row per class, each at least the optimum, in the order of the classes",
+    "[cli][optimize][markov]") {
   const json j = optimize_json(shipped("paper-example-1.yaml"), {"--class", "all"});
-  const std::vector<std::string> order{"constant", "thresholds", "levels", "memory", "phase-aware", "markov"};
+  const std::vector<std::string> order{"constant", "thresholds",  "levels",
+                                       "memory",   "phase-aware", "markov"};
   REQUIRE(j.at("rows").size() == order.size());
   const double optimum = j.at("optimum").get<double>();
   for (std::size_t i = 0; i < order.size(); ++i) {
     const auto& row = j.at("rows").at(i);
     CHECK(row.at("class") == order[i]);
     CHECK(row.at("excess").get<double>() >= 0);
-    CHECK(row.at("cost").get<double>() == Approx(optimum + row.at("excess").get<double>()).epsilon(1e-12));
+    CHECK(row.at("cost").get<double>() ==
+          Approx(optimum + row.at("excess").get<double>()).epsilon(1e-12));
   }
   // Each class contains the one before it (memory and phase-aware both contain the level maps).
   const auto cost = [&](std::size_t i) { return j.at("rows").at(i).at("cost").get<double>(); };
@@ -475,15 +493,18 @@ TEST_CASE("optimize --class all: one row per class, each at least the optimum, i
 namespace crawlq::cli_test {
 namespace {
 
-TEST_CASE("optimize --class markov refuses a chain whose every policy would not fit, before any work",
-          "[cli][optimize][markov][bad-input]") {
+TEST_CASE(
+    "optimize --class markov refuses a chain whose every policy would not fit, before any work",
+    "[cli][optimize][markov][bad-input]") {
   TempDirectory dir;
   // K = 22 of the paper's example: 16.8 million states, four constant generators of them (57 GiB).
   const std::string file = dir.write(
-      "k22.yaml", replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 22"));
+      "k22.yaml",
+      replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 22"));
   const ProcessResult run = crawlq({"optimize", file, "--class", "markov"});
   CHECK(run.exit_status == 2);
-  CHECK_THAT(run.err, Catch::Contains("--class markov") && Catch::Contains("largest capacity that fits"));
+  CHECK_THAT(run.err,
+             Catch::Contains("--class markov") && Catch::Contains("largest capacity that fits"));
   CHECK(run.out.empty());
 }
 

@@ -1,6 +1,7 @@
-// `crawlq refresh`: the JSON of interface.md, every number recomputed here from the paper's formulas
-// (not from crawlq's code): Lemma 4.1, (3) with Lemma 3.1, (6), (10), (16); the golden-ratio example
-// of section 5; the simulation's intervals around the exact rates; refused input.
+// `crawlq refresh`: the JSON of interface.md, every number recomputed here from the paper's
+// formulas (not from crawlq's code): Lemma 4.1, (3) with Lemma 3.1, (6), (10), (16); the
+// golden-ratio example of section 5; the simulation's intervals around the exact rates; refused
+// input.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <numeric>
@@ -33,7 +34,8 @@ refresh:
   policy: {kind: randomized, frequencies: optimal}
 )";
 
-TEST_CASE("refresh --json: randomized optimum (16) and Lemma 4.1, bound (6) and (10)", "[cli][refresh]") {
+TEST_CASE("refresh --json: randomized optimum (16) and Lemma 4.1, bound (6) and (10)",
+          "[cli][refresh]") {
   TempDirectory dir;
   const json j = refresh_json(dir.write("three.yaml", kThreePages));
   const std::vector<double> mu{0.1, 0.2, 0.3};
@@ -46,7 +48,8 @@ TEST_CASE("refresh --json: randomized optimum (16) and Lemma 4.1, bound (6) and 
   const auto r = numbers(j.at("obsolescence_rates"));
   double cost = 0;
   for (int i = 0; i < 3; ++i) {
-    const double expected = 1 - f[i] / mu[i] + f[i] / mu[i] * f[i] * h[i] / (1 - h[i] + f[i] * h[i]);
+    const double expected =
+        1 - f[i] / mu[i] + f[i] / mu[i] * f[i] * h[i] / (1 - h[i] + f[i] * h[i]);
     CHECK(r[i] == Approx(expected).epsilon(1e-12));
     cost += mu[i] * r[i];
   }
@@ -80,15 +83,18 @@ refresh:
   CHECK(j.at("cost").get<double>() == Approx(2 * r0 + r1).epsilon(1e-13));
   CHECK(numbers(j.at("frequencies")) == std::vector<double>{2.0 / 3, 1.0 / 3});
   // Frequencies given beside the sequence are accepted when they are the sequence's.
-  const json same = refresh_json(dir.write("same.yaml", replace_once(read_text(file), "sequence: [0, 0, 1]",
-                                                                     "sequence: [0, 0, 1], frequencies: [2, 1]")));
+  const json same = refresh_json(
+      dir.write("same.yaml", replace_once(read_text(file), "sequence: [0, 0, 1]",
+                                          "sequence: [0, 0, 1], frequencies: [2, 1]")));
   CHECK(same.at("cost").get<double>() == j.at("cost").get<double>());
-  CHECK_FALSE(j.at("lower_bound_closed_form").get<bool>());  // weights not proportional to the rates
+  CHECK_FALSE(
+      j.at("lower_bound_closed_form").get<bool>());  // weights not proportional to the rates
   CHECK(j.at("cost").get<double>() >= j.at("lower_bound").get<double>());
 }
 
-TEST_CASE("refresh: the paper's golden-ratio example reads {4,2,4,1,3,4,2,4,1,3,4,2,3} up to rotation",
-          "[cli][refresh][golden]") {
+TEST_CASE(
+    "refresh: the paper's golden-ratio example reads {4,2,4,1,3,4,2,4,1,3,4,2,3} up to rotation",
+    "[cli][refresh][golden]") {
   const json j = refresh_json(shipped("refresh-paper-example.yaml"));
   const auto f = numbers(j.at("frequencies"));
   const std::vector<double> paper{2.0 / 13, 3.0 / 13, 3.0 / 13, 5.0 / 13};
@@ -99,15 +105,17 @@ TEST_CASE("refresh: the paper's golden-ratio example reads {4,2,4,1,3,4,2,4,1,3,
   bool rotation = false;
   for (std::size_t k = 0; k < cycle.size(); ++k) {
     bool same = true;
-    for (std::size_t s = 0; s < cycle.size(); ++s) same = same && cycle[(s + k) % cycle.size()] + 1 == printed[s];
+    for (std::size_t s = 0; s < cycle.size(); ++s)
+      same = same && cycle[(s + k) % cycle.size()] + 1 == printed[s];
     rotation = rotation || same;
   }
   CHECK(rotation);
   CHECK(j.at("policy").at("cycle_counts") == json::array({2, 3, 3, 5}));
 }
 
-TEST_CASE("refresh: many small pages, the golden ratio within Corollary 5.1's 2 phi^2 / 5 of the bound",
-          "[cli][refresh][golden]") {
+TEST_CASE(
+    "refresh: many small pages, the golden ratio within Corollary 5.1's 2 phi^2 / 5 of the bound",
+    "[cli][refresh][golden]") {
   const json j = refresh_json(shipped("refresh-many-pages.yaml"));
   const double ratio = j.at("cost_over_lower_bound").get<double>();
   const double limit = (std::sqrt(5.0) + 3) / 5;
@@ -118,15 +126,19 @@ TEST_CASE("refresh: many small pages, the golden ratio within Corollary 5.1's 2 
   CHECK(j.at("obsolescence_rates").size() == 500);
 }
 
-TEST_CASE("refresh --simulate: the exact rates and cost inside the simulated intervals", "[cli][refresh][simulate]") {
+TEST_CASE("refresh --simulate: the exact rates and cost inside the simulated intervals",
+          "[cli][refresh][simulate]") {
   TempDirectory dir;
-  const json j = refresh_json(dir.write("three.yaml", kThreePages), {"--simulate", "--seed", "5", "--replications", "10"});
+  const json j = refresh_json(dir.write("three.yaml", kThreePages),
+                              {"--simulate", "--seed", "5", "--replications", "10"});
   const json& s = j.at("simulated");
   const auto exact = numbers(j.at("obsolescence_rates"));
   REQUIRE(s.at("obsolescence_rates").size() == exact.size());
   for (std::size_t i = 0; i < exact.size(); ++i) {
-    const double mean = s.at("obsolescence_rates")[i].at("mean"), half = s.at("obsolescence_rates")[i].at("half_width");
-    INFO("page " << i << ": exact " << exact[i] << ", simulated " << mean << " +- " << half << " (seed 5)");
+    const double mean = s.at("obsolescence_rates")[i].at("mean"),
+                 half = s.at("obsolescence_rates")[i].at("half_width");
+    INFO("page " << i << ": exact " << exact[i] << ", simulated " << mean << " +- " << half
+                 << " (seed 5)");
     CHECK(half > 0);
     CHECK(std::abs(mean - exact[i]) <= 4 * half);
   }
@@ -135,7 +147,8 @@ TEST_CASE("refresh --simulate: the exact rates and cost inside the simulated int
   CHECK(s.at("replications") == 10);
 }
 
-TEST_CASE("refresh: broken files are refused naming the file, the key and the value", "[cli][refresh][bad-input]") {
+TEST_CASE("refresh: broken files are refused naming the file, the key and the value",
+          "[cli][refresh][bad-input]") {
   TempDirectory dir;
   struct Case {
     std::string from, to;
@@ -145,14 +158,29 @@ TEST_CASE("refresh: broken files are refused naming the file, the key and the va
       {"kind: randomized", "kind: round-robin", {"refresh.policy.kind", "round-robin"}},
       {"frequencies: optimal", "frequencies: [1, 0, 2]", {"refresh.policy.frequencies[1]"}},
       {"frequencies: optimal", "frequencies: often", {"refresh.policy.frequencies", "often"}},
-      {"change_rates: [0.1, 0.2, 0.3]", "change_rates: [0.1, -0.2, 0.3]", {"refresh.change_rates[1]", "-0.2"}},
-      {"kind: randomized, frequencies: optimal", "kind: cyclic, sequence: [0, 1, 1]", {"refresh.policy.sequence", "page 2"}},
-      {"kind: randomized, frequencies: optimal", "kind: cyclic, sequence: [0, 1, 3]", {"refresh.policy.sequence[2]", "3"}},
-      {"kind: randomized, frequencies: optimal", "kind: golden-ratio, cycle: 12", {"refresh.policy.cycle", "12"}},
-      {"kind: randomized, frequencies: optimal", "kind: golden-ratio, cycle: 2", {"refresh.policy.cycle", "2"}},
-      {"access_time: {beta: [1.0], S: [[-1.0]]}", "access_time: {deterministic: 0}", {"refresh.access_time.deterministic"}},
-      {"access_time: {beta: [1.0], S: [[-1.0]]}", "access_time: {beta: [0.5], S: [[-1.0]]}", {"refresh.access_time", "beta"}},
-      {"kind: randomized, frequencies: optimal", "kind: cyclic, sequence: [0, 1, 2], frequencies: [1, 1, 2]",
+      {"change_rates: [0.1, 0.2, 0.3]",
+       "change_rates: [0.1, -0.2, 0.3]",
+       {"refresh.change_rates[1]", "-0.2"}},
+      {"kind: randomized, frequencies: optimal",
+       "kind: cyclic, sequence: [0, 1, 1]",
+       {"refresh.policy.sequence", "page 2"}},
+      {"kind: randomized, frequencies: optimal",
+       "kind: cyclic, sequence: [0, 1, 3]",
+       {"refresh.policy.sequence[2]", "3"}},
+      {"kind: randomized, frequencies: optimal",
+       "kind: golden-ratio, cycle: 12",
+       {"refresh.policy.cycle", "12"}},
+      {"kind: randomized, frequencies: optimal",
+       "kind: golden-ratio, cycle: 2",
+       {"refresh.policy.cycle", "2"}},
+      {"access_time: {beta: [1.0], S: [[-1.0]]}",
+       "access_time: {deterministic: 0}",
+       {"refresh.access_time.deterministic"}},
+      {"access_time: {beta: [1.0], S: [[-1.0]]}",
+       "access_time: {beta: [0.5], S: [[-1.0]]}",
+       {"refresh.access_time", "beta"}},
+      {"kind: randomized, frequencies: optimal",
+       "kind: cyclic, sequence: [0, 1, 2], frequencies: [1, 1, 2]",
        {"refresh.policy.frequencies[0]", "a frequency of"}},
       {"name: three-pages", "name: three-pages\nextra: 1", {"extra"}}};
   for (const auto& c : cases) {

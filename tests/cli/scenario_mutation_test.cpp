@@ -5,6 +5,8 @@
 // time limit. Mutants come from a fixed seed (CRAWLQ_MUTATION_SEED overrides it, CRAWLQ_MUTANTS the
 // count per scenario); a failing one is kept in mutation_failures/ of the build tree beside its
 // command.
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -20,8 +22,6 @@
 #include <sstream>
 #include <thread>
 
-#include <yaml-cpp/yaml.h>
-
 #include "tests/cli/cli_support.hpp"
 #include "tests/cli/scenario_mutator.hpp"
 #include "tests/sanitizer_budget.hpp"
@@ -35,8 +35,8 @@ const int kMutants = testing::budget(300, 40);
 constexpr int kSubsetEvery = 4;
 // A run past these limits hangs: each is ten times and more what the slowest run takes here on a
 // loaded two-core machine (a solve of a 100,000-page buffer: 2 s; a search at 1,000 pages: 5 s), so
-// that a slower machine or one busy with other work never fails the test. ASan and UBSan make crawlq
-// a few times slower.
+// that a slower machine or one busy with other work never fails the test. ASan and UBSan make
+// crawlq a few times slower.
 const std::chrono::seconds kTimeLimit{testing::budget(60, 240)};
 const std::chrono::seconds kSearchTimeLimit{testing::budget(120, 480)};
 // A threshold search's work grows with the buffer (a mutant's 100,000 pages: about 110 policies of
@@ -190,7 +190,8 @@ std::vector<Job> jobs_for(const std::vector<Mutant>& mutants, bool refresh_file)
     if (refresh_file) jobs.push_back({n, {"refresh", "--json"}});
     if (n % kSubsetEvery != 0) continue;
     jobs.push_back({n, simulate});
-    if (!beyond_searched_capacity(mutants[static_cast<std::size_t>(n)].text)) jobs.push_back({n, {"optimize", "--json"}});
+    if (!beyond_searched_capacity(mutants[static_cast<std::size_t>(n)].text))
+      jobs.push_back({n, {"optimize", "--json"}});
     if (!refresh_file) jobs.push_back({n, {"refresh", "--json"}});
   }
   return jobs;
@@ -249,8 +250,9 @@ TEST_CASE("mutants of every shipped scenario are answered or refused with one li
           argv.insert(argv.end(), jobs[i].args.begin(), jobs[i].args.end());
           argv.push_back(paths[static_cast<std::size_t>(jobs[i].mutant)]);
           try {
-            runs[i] = run_process(argv, jobs[i].args.front() == "optimize" ? kSearchTimeLimit : kTimeLimit,
-                                  address_space);
+            runs[i] = run_process(
+                argv, jobs[i].args.front() == "optimize" ? kSearchTimeLimit : kTimeLimit,
+                address_space);
           } catch (const std::exception& e) {
             const std::lock_guard<std::mutex> hold(worker_error_lock);
             worker_error = e.what();
@@ -284,7 +286,8 @@ TEST_CASE("mutants of every shipped scenario are answered or refused with one li
     std::ostringstream summary;
     int unsearched = 0;
     for (int n = 0; n < mutants; n += kSubsetEvery)
-      unsearched += beyond_searched_capacity(mutant_texts[static_cast<std::size_t>(n)].text) ? 1 : 0;
+      unsearched +=
+          beyond_searched_capacity(mutant_texts[static_cast<std::size_t>(n)].text) ? 1 : 0;
     summary << name << ": " << mutants << " mutants (seed " << seed << "), " << jobs.size()
             << " runs in " << static_cast<int>(seconds) << " s: " << answered << " answered, "
             << refused << " refused, " << failures.size() << " broke the promise; " << unsearched

@@ -225,7 +225,6 @@ TEST_CASE("simulate: --thresholds and --levels override the file's policy", "[cl
   }
 }
 
-
 TEST_CASE("simulate: a broken scenario file is refused naming the file, the key and the value",
           "[cli][simulate][bad-input]") {
   TempDirectory dir;
@@ -342,8 +341,9 @@ TEST_CASE("simulate without --json: a readable table with intervals", "[cli][sim
   }
 }
 
-TEST_CASE("simulate: without --replications the run goes on until the headline measures are known to 1%",
-          "[cli][simulate][precision]") {
+TEST_CASE(
+    "simulate: without --replications the run goes on until the headline measures are known to 1%",
+    "[cli][simulate][precision]") {
   const json j = simulate_json(shipped("paper-example-1.yaml"), {"--seed", "3"});
   CHECK(j.at("precision").get<double>() == 0.01);
   CHECK(j.at("precise").get<bool>());
@@ -352,15 +352,19 @@ TEST_CASE("simulate: without --replications the run goes on until the headline m
     CHECK(half_width_of(j, key) <= 0.01 * std::abs(mean_of(j, key)));
   }
   const json exact = solve_json(shipped("paper-example-1.yaml"));
-  for (const char* key : {"p_loss", "p_served", "cost", "mean_sojourn_served"}) check_covers(j, exact, key, 4);
+  for (const char* key : {"p_loss", "p_served", "cost", "mean_sojourn_served"})
+    check_covers(j, exact, key, 4);
 }
 
-TEST_CASE("simulate: --replications alone fixes the run, and --precision with it still goes on", "[cli][simulate][precision]") {
-  const json fixed = simulate_json(shipped("paper-example-1.yaml"), {"--replications", "3", "--horizon", "1000"});
+TEST_CASE("simulate: --replications alone fixes the run, and --precision with it still goes on",
+          "[cli][simulate][precision]") {
+  const json fixed =
+      simulate_json(shipped("paper-example-1.yaml"), {"--replications", "3", "--horizon", "1000"});
   CHECK(fixed.at("replications").get<int>() == 3);
   CHECK_FALSE(fixed.contains("precision"));
-  const json sequential = simulate_json(shipped("paper-example-1.yaml"),
-                                        {"--replications", "3", "--horizon", "1000", "--precision", "0.05"});
+  const json sequential =
+      simulate_json(shipped("paper-example-1.yaml"),
+                    {"--replications", "3", "--horizon", "1000", "--precision", "0.05"});
   CHECK(sequential.at("replications").get<int>() > 3);
   CHECK(sequential.at("precision").get<double>() == 0.05);
 }
@@ -371,11 +375,13 @@ TEST_CASE("simulate: --replications alone fixes the run, and --precision with it
 namespace crawlq::cli_test {
 namespace {
 
-TEST_CASE("simulate --trace --plot: the sample path drawn as SVG, and --plot alone is refused", "[cli][simulate][plot]") {
+TEST_CASE("simulate --trace --plot: the sample path drawn as SVG, and --plot alone is refused",
+          "[cli][simulate][plot]") {
   TempDirectory dir;
-  const std::string csv = (dir.path() / "path.csv").string(), svg = (dir.path() / "path.svg").string();
-  const ProcessResult run = crawlq(
-      {"simulate", shipped("paper-example-1.yaml"), "--trace", csv, "--horizon", "20", "--plot", svg, "--seed", "2"});
+  const std::string csv = (dir.path() / "path.csv").string(),
+                    svg = (dir.path() / "path.svg").string();
+  const ProcessResult run = crawlq({"simulate", shipped("paper-example-1.yaml"), "--trace", csv,
+                                    "--horizon", "20", "--plot", svg, "--seed", "2"});
   INFO(report(run));
   REQUIRE(run.exit_status == 0);
   CHECK_THAT(read_text(svg), Catch::Contains("<svg") && Catch::Contains("active robots"));

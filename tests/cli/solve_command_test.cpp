@@ -108,7 +108,8 @@ double cost_from(const json& j, const FileCosts& c) {
                                          c.obsolescence * j.at("p_obsolete").get<double>()) +
          c.sojourn * j.at("mean_sojourn_served").get<double>() +
          c.robot * j.at("mean_active_robots").get<double>() +
-         c.starvation * j.at("p_starvation").get<double>() + c.holding * j.at("mean_in_system").get<double>();
+         c.starvation * j.at("p_starvation").get<double>() +
+         c.holding * j.at("mean_in_system").get<double>();
 }
 
 json describe_json(const std::string& file) {
@@ -163,8 +164,8 @@ TEST_CASE("solve --json: cost is criterion (2) recomputed from the measures and 
   const auto costs_at = text.find("costs:");
   REQUIRE(costs_at != std::string::npos);
   const auto line_end = text.find('}', costs_at);  // the shipped files write costs on one line
-  const std::string held =
-      dir.write("held-" + name, text.substr(0, line_end) + ", holding: 3.5" + text.substr(line_end));
+  const std::string held = dir.write(
+      "held-" + name, text.substr(0, line_end) + ", holding: 3.5" + text.substr(line_end));
   const json h = solve_json(held, args);
   CHECK(h.at("cost").get<double>() == Approx(cost_from(h, read_costs(held))).epsilon(1e-9));
   CHECK(h.at("mean_in_system") == j.at("mean_in_system"));
@@ -531,12 +532,13 @@ TEST_CASE("solve without --json: a readable table with the key figures", "[cli][
 namespace crawlq::cli_test {
 namespace {
 
-TEST_CASE("solve --threads: the iterative solve gives the same numbers on 1 and 2 threads", "[cli][solve]") {
+TEST_CASE("solve --threads: the iterative solve gives the same numbers on 1 and 2 threads",
+          "[cli][solve]") {
   const TempDirectory dir;
   // K = 13: 32,766 states, past both the block recursion's reach and the operator's parallel grain.
   const std::string file = dir.write(
-      "k13.yaml", replace_once(read_text(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml"), "capacity: 5",
-                               "capacity: 13"));
+      "k13.yaml", replace_once(read_text(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml"),
+                               "capacity: 5", "capacity: 13"));
   json one = solve_json(file, {"--threads", "1"});
   json two = solve_json(file, {"--threads", "2"});
   CHECK(one["method"] == "iterative");

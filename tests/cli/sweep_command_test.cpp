@@ -35,7 +35,6 @@ std::vector<std::string> fields_of(const std::string& line) {
   return fields;
 }
 
-
 const std::vector<std::string> kRowKeys{"value",
                                         "best",
                                         "constant",
@@ -74,8 +73,10 @@ TEST_CASE("sweep --json over capacity 1..5: keys, rows in order, K = 5 as optimi
     for (const auto& c : row.at("constant")) least = std::min(least, c.get<double>());
     const double cost = row.at("best").at("cost").get<double>();
     CHECK(cost <= least);
-    CHECK(row.at("relative_profit").get<double>() == Approx(100 * (1 - cost / least)).epsilon(1e-12));
-    const double served = row.at("p_served"), lost = row.at("p_loss"), obsolete = row.at("p_obsolete");
+    CHECK(row.at("relative_profit").get<double>() ==
+          Approx(100 * (1 - cost / least)).epsilon(1e-12));
+    const double served = row.at("p_served"), lost = row.at("p_loss"),
+                 obsolete = row.at("p_obsolete");
     CHECK(served + lost + obsolete == Approx(1).epsilon(1e-9));
     // b_1 = 4.6 / 7 and g_1 = 5 for the file's (beta, S) and (gamma, Gamma): unchanged by K.
     CHECK(row.at("mean_service_time").get<double>() == Approx(4.6 / 7).epsilon(1e-12));
@@ -99,17 +100,22 @@ TEST_CASE("sweep: a scale or cost equal to the file's own gives optimize's answe
   const std::string file = shipped("paper-example-1.yaml");
   const double best = optimize_json(file).at("best").at("cost");
   // The file has robot cost 20: the row for 20 is the file itself; scale 1 likewise.
-  const auto [param, values, own] = GENERATE(table<std::string, std::string, std::size_t>(
-      {{"costs.robot", "0,20,40", 1}, {"service-scale", "0.5,1,2", 1}, {"arrival-scale", "1,3", 0},
-       {"obsolescence-scale", "1", 0}, {"costs.starvation", "300", 0}}));
+  const auto [param, values, own] =
+      GENERATE(table<std::string, std::string, std::size_t>({{"costs.robot", "0,20,40", 1},
+                                                             {"service-scale", "0.5,1,2", 1},
+                                                             {"arrival-scale", "1,3", 0},
+                                                             {"obsolescence-scale", "1", 0},
+                                                             {"costs.starvation", "300", 0}}));
   INFO(param << " " << values);
   const json j = sweep_json(file, param, values);
   CHECK(j.at("param") == param);
   CHECK(j.at("rows")[own].at("best").at("cost").get<double>() == Approx(best).epsilon(1e-12));
   if (param == "costs.robot") {  // cheaper robots, cheaper optimum
     const json& rows = j.at("rows");
-    CHECK(rows[0].at("best").at("cost").get<double>() < rows[1].at("best").at("cost").get<double>());
-    CHECK(rows[1].at("best").at("cost").get<double>() < rows[2].at("best").at("cost").get<double>());
+    CHECK(rows[0].at("best").at("cost").get<double>() <
+          rows[1].at("best").at("cost").get<double>());
+    CHECK(rows[1].at("best").at("cost").get<double>() <
+          rows[2].at("best").at("cost").get<double>());
   }
   if (param == "service-scale") {  // the mean service time divided by the factor
     const json& rows = j.at("rows");
@@ -141,13 +147,28 @@ TEST_CASE("sweep --csv: a header and one line per value, as the JSON says", "[cl
   const std::vector<std::string> lines = lines_of(read_text(csv));
   REQUIRE(lines.size() == 6u);
   const std::vector<std::string> header = fields_of(lines[0]);
-  const std::vector<std::string> expected{
-      "value",          "thresholds",          "levels",            "cost",
-      "C1",             "C2",                  "C3",                "C4",
-      "relative_profit", "lambda",             "p_loss",            "p_obsolete",
-      "p_served",       "p_starvation",        "mean_active_robots", "mean_in_system",
-      "mean_in_queue",  "mean_sojourn",        "mean_sojourn_served", "mean_sojourn_obsolete",
-      "mean_service_time", "mean_obsolescence_time"};
+  const std::vector<std::string> expected{"value",
+                                          "thresholds",
+                                          "levels",
+                                          "cost",
+                                          "C1",
+                                          "C2",
+                                          "C3",
+                                          "C4",
+                                          "relative_profit",
+                                          "lambda",
+                                          "p_loss",
+                                          "p_obsolete",
+                                          "p_served",
+                                          "p_starvation",
+                                          "mean_active_robots",
+                                          "mean_in_system",
+                                          "mean_in_queue",
+                                          "mean_sojourn",
+                                          "mean_sojourn_served",
+                                          "mean_sojourn_obsolete",
+                                          "mean_service_time",
+                                          "mean_obsolescence_time"};
   CHECK(header == expected);
   for (std::size_t i = 1; i < lines.size(); ++i) {
     INFO(lines[i]);
@@ -170,8 +191,7 @@ TEST_CASE("sweep --csv: a header and one line per value, as the JSON says", "[cl
   CHECK(lines[5].rfind("5,-1 2 2,3 3 3 1 1 1,", 0) == 0);
 }
 
-TEST_CASE("sweep without --json: a readable table with the key figures",
-          "[cli][sweep][readable]") {
+TEST_CASE("sweep without --json: a readable table with the key figures", "[cli][sweep][readable]") {
   const ProcessResult run =
       crawlq({"sweep", shipped("paper-example-1.yaml"), "--param", "capacity", "--values", "4,5"});
   INFO(report(run));
@@ -188,15 +208,16 @@ TEST_CASE("sweep --help names every parameter and gives an example", "[cli][swee
   const ProcessResult run = crawlq({"sweep", "--help"});
   INFO(report(run));
   CHECK(run.exit_status == 0);
-  for (const char* text : {"capacity", "service-scale", "obsolescence-scale", "arrival-scale",
-                           "costs.loss", "costs.starvation", "--values", "--csv", "--threads",
-                           "crawlq sweep paper-example-1 "}) {
+  for (const char* text :
+       {"capacity", "service-scale", "obsolescence-scale", "arrival-scale", "costs.loss",
+        "costs.starvation", "--values", "--csv", "--threads", "crawlq sweep paper-example-1 "}) {
     INFO("text " << text);
     CHECK_THAT(run.out, Catch::Contains(text));
   }
 }
 
-TEST_CASE("sweep: bad flags and values refused naming the flag and the value", "[cli][sweep][bad-input]") {
+TEST_CASE("sweep: bad flags and values refused naming the flag and the value",
+          "[cli][sweep][bad-input]") {
   const std::string file = shipped("paper-example-1.yaml");
   struct Case {
     std::vector<std::string> args;
@@ -210,14 +231,16 @@ TEST_CASE("sweep: bad flags and values refused naming the flag and the value", "
       {{"--param", "capacity", "--values", "3,0"}, {"--values", "capacity 0"}},
       {{"--param", "service-scale", "--values", "1,0"}, {"--values", "service-scale 0"}},
       {{"--param", "arrival-scale", "--values", "1,-2"}, {"--values", "arrival-scale -2"}},
-      {{"--param", "obsolescence-scale", "--values", "1,-0.5"}, {"--values", "obsolescence-scale -0.5"}},
+      {{"--param", "obsolescence-scale", "--values", "1,-0.5"},
+       {"--values", "obsolescence-scale -0.5"}},
       {{"--param", "costs.loss", "--values", "1,-3"}, {"--values", "costs.loss -3"}},
       {{"--param", "costs.robot", "--values", "1e400"}, {"--values", "1e400"}},
       {{"--param", "capacity"}, {"--values"}},
       {{"--values", "1,2"}, {"--param"}},
       {{"--param", "capacity", "--values", "1,2", "--threads", "-1"}, {"--threads", "-1"}},
       // Too large for the exact engine: refused before the first solve, with no partial output.
-      {{"--param", "capacity", "--values", "1,2,60"}, {"--values", "capacity 60", "largest capacity"}},
+      {{"--param", "capacity", "--values", "1,2,60"},
+       {"--values", "capacity 60", "largest capacity"}},
       {{"--param", "capacity", "--values", "1", "--csv", "/nonexistent-crawlq-dir/x.csv"},
        {"--csv", "/nonexistent-crawlq-dir/x.csv"}},
   };
@@ -246,10 +269,11 @@ TEST_CASE("sweep --param obsolescence-scale on a file without obsolescence is re
                 {"never-stale.yaml", "--param", "obsolescence-scale"});
 }
 
-TEST_CASE("sweep: a refused scenario file is refused as by every command", "[cli][sweep][bad-input]") {
+TEST_CASE("sweep: a refused scenario file is refused as by every command",
+          "[cli][sweep][bad-input]") {
   TempDirectory dir;
-  const std::string file =
-      dir.write("bad-s.yaml", replace_once(kThreeModes, "S: [[-3, 1], [2, -3]]", "S: [[-3, -1], [2, -3]]"));
+  const std::string file = dir.write(
+      "bad-s.yaml", replace_once(kThreeModes, "S: [[-3, 1], [2, -3]]", "S: [[-3, -1], [2, -3]]"));
   check_refused(crawlq({"sweep", file, "--param", "capacity", "--values", "1,2", "--json"}),
                 {"bad-s.yaml", "service.S row 0", "-1"});
 }
@@ -260,18 +284,20 @@ TEST_CASE("sweep: a refused scenario file is refused as by every command", "[cli
 namespace crawlq::cli_test {
 namespace {
 
-TEST_CASE("sweep --plot: the costs against the value drawn as SVG, and a name not ending in .svg is refused",
-          "[cli][sweep][plot]") {
+TEST_CASE(
+    "sweep --plot: the costs against the value drawn as SVG, and a name not ending in .svg is refused",
+    "[cli][sweep][plot]") {
   TempDirectory dir;
   const std::string svg = (dir.path() / "costs.svg").string();
-  const ProcessResult run =
-      crawlq({"sweep", shipped("paper-example-1.yaml"), "--param", "capacity", "--values", "2,3,4", "--plot", svg});
+  const ProcessResult run = crawlq({"sweep", shipped("paper-example-1.yaml"), "--param", "capacity",
+                                    "--values", "2,3,4", "--plot", svg});
   INFO(report(run));
   REQUIRE(run.exit_status == 0);
   CHECK_THAT(read_text(svg), Catch::Contains("<svg") && Catch::Contains("4 robots always"));
-  CHECK_THAT(read_text((dir.path() / "costs.gp").string()), Catch::Contains("best threshold policy C*"));
-  const ProcessResult bad = crawlq(
-      {"sweep", shipped("paper-example-1.yaml"), "--param", "capacity", "--values", "2", "--plot", svg + ".png"});
+  CHECK_THAT(read_text((dir.path() / "costs.gp").string()),
+             Catch::Contains("best threshold policy C*"));
+  const ProcessResult bad = crawlq({"sweep", shipped("paper-example-1.yaml"), "--param", "capacity",
+                                    "--values", "2", "--plot", svg + ".png"});
   CHECK(bad.exit_status == 2);
   CHECK(bad.out.empty());
   CHECK_THAT(bad.err, Catch::Contains("--plot"));
@@ -283,9 +309,11 @@ TEST_CASE("sweep --plot: the costs against the value drawn as SVG, and a name no
 namespace crawlq::cli_test {
 namespace {
 
-TEST_CASE("sweep --class: each value's best of the class, never above the threshold optimum", "[cli][sweep][markov]") {
-  const ProcessResult run = crawlq({"sweep", shipped("paper-example-1.yaml"), "--param", "obsolescence-scale", "--values",
-                                    "0.5,2", "--class", "markov", "--json"});
+TEST_CASE("sweep --class: each value's best of the class, never above the threshold optimum",
+          "[cli][sweep][markov]") {
+  const ProcessResult run =
+      crawlq({"sweep", shipped("paper-example-1.yaml"), "--param", "obsolescence-scale", "--values",
+              "0.5,2", "--class", "markov", "--json"});
   INFO(report(run));
   REQUIRE(run.exit_status == 0);
   const nlohmann::json swept = json_of(run);  // kept: the loop below reads into it
@@ -295,10 +323,11 @@ TEST_CASE("sweep --class: each value's best of the class, never above the thresh
     CHECK(best.at("optimality") == "heuristic");  // the paper's sojourn weight
     CHECK(best.at("cost").get<double>() <= row.at("best").at("cost").get<double>() * (1 + 1e-12));
   }
-  const ProcessResult bad = crawlq({"sweep", shipped("paper-example-1.yaml"), "--param", "capacity", "--values", "3",
-                                    "--class", "fullstate"});
+  const ProcessResult bad = crawlq({"sweep", shipped("paper-example-1.yaml"), "--param", "capacity",
+                                    "--values", "3", "--class", "fullstate"});
   CHECK(bad.exit_status == 2);
-  CHECK_THAT(bad.err, Catch::Contains("--class: unknown class 'fullstate'") && Catch::Contains("markov"));
+  CHECK_THAT(bad.err,
+             Catch::Contains("--class: unknown class 'fullstate'") && Catch::Contains("markov"));
 }
 
 }  // namespace

@@ -33,7 +33,8 @@ nlohmann::json without_timing(const nlohmann::json& j) {
 
 }  // namespace
 
-TEST_CASE("threads: --threads beyond 1024, or not a whole number, is refused naming the flag", "[cli][threads]") {
+TEST_CASE("threads: --threads beyond 1024, or not a whole number, is refused naming the flag",
+          "[cli][threads]") {
   const std::vector<std::vector<std::string>> commands{
       {"solve", kPaper},
       {"optimize", kPaper},
@@ -57,7 +58,8 @@ TEST_CASE("threads: --threads beyond 1024, or not a whole number, is refused nam
   CHECK(most.exit_status == 0);
 }
 
-TEST_CASE("threads that cannot start: the run goes on with those that did, and says so", "[cli][threads]") {
+TEST_CASE("threads that cannot start: the run goes on with those that did, and says so",
+          "[cli][threads]") {
   // Three threads start in each pool and the fourth fails as under a pids limit (`ulimit -u`, or an
   // address space too small for 300 stacks): model/worker_threads.hpp's CRAWLQ_THREADS_THAT_START.
   const std::vector<std::vector<std::string>> commands{

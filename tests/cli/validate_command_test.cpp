@@ -1,7 +1,7 @@
-// `crawlq validate`: 0 when both engines agree on every shipped scenario, 1 when the simulator is fed a
-// different service law than the exact engine, 2 on bad input with nothing on stdout; the simulation
-// alone where the exact engine cannot run. Runs are fixed and short (10 replications of 20,000 time
-// units); the verdict's bound is the Bonferroni-t of engine_comparison.hpp.
+// `crawlq validate`: 0 when both engines agree on every shipped scenario, 1 when the simulator is
+// fed a different service law than the exact engine, 2 on bad input with nothing on stdout; the
+// simulation alone where the exact engine cannot run. Runs are fixed and short (10 replications of
+// 20,000 time units); the verdict's bound is the Bonferroni-t of engine_comparison.hpp.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
@@ -14,9 +14,11 @@ namespace {
 
 using nlohmann::json;
 
-const std::vector<std::string> kShortRun{"--seed", "5", "--replications", "10", "--horizon", "20000"};
+const std::vector<std::string> kShortRun{"--seed", "5",         "--replications",
+                                         "10",     "--horizon", "20000"};
 
-ProcessResult validate(std::vector<std::string> files, const std::vector<std::string>& extra = kShortRun) {
+ProcessResult validate(std::vector<std::string> files,
+                       const std::vector<std::string>& extra = kShortRun) {
   files.insert(files.begin(), "validate");
   files.insert(files.end(), extra.begin(), extra.end());
   return crawlq(files, std::chrono::seconds(120));
@@ -59,17 +61,20 @@ TEST_CASE("validate: every shipped scenario agrees, exit 0", "[cli][validate]") 
       const double z = m.at("z").get<double>();
       CHECK(std::abs(z) <= s.at("z_bound").get<double>());
       if (m.at("half_width").get<double>() > 0)
-        CHECK(std::signbit(z) == std::signbit(m.at("mean").get<double>() - m.at("exact").get<double>()));
+        CHECK(std::signbit(z) ==
+              std::signbit(m.at("mean").get<double>() - m.at("exact").get<double>()));
     }
   }
 }
 
-TEST_CASE("validate: a simulator fed a different service law disagrees, exit 1", "[cli][validate]") {
+TEST_CASE("validate: a simulator fed a different service law disagrees, exit 1",
+          "[cli][validate]") {
   TempDirectory dir;
   const std::string original = read_text(shipped("paper-example-1.yaml"));
   // The same model with a service 20% faster (S scaled by 1.2): only the simulator sees it.
   const std::string faster =
-      dir.write("faster.yaml", replace_once(original, "S: [[-3, 1], [2, -3]]", "S: [[-3.6, 1.2], [2.4, -3.6]]"));
+      dir.write("faster.yaml",
+                replace_once(original, "S: [[-3, 1], [2, -3]]", "S: [[-3.6, 1.2], [2.4, -3.6]]"));
   std::vector<std::string> args = kShortRun;
   args.insert(args.end(), {"--simulator-file", faster, "--json"});
   const ProcessResult run = validate({shipped("paper-example-1.yaml")}, args);
@@ -96,12 +101,15 @@ TEST_CASE("validate: a simulator fed a different service law disagrees, exit 1",
   CHECK(json_of(itself).at("summary").at("differ") == 0);
 }
 
-TEST_CASE("validate: a chain too large for the exact engine is shown simulated, not judged", "[cli][validate]") {
+TEST_CASE("validate: a chain too large for the exact engine is shown simulated, not judged",
+          "[cli][validate]") {
   TempDirectory dir;
   // K = 40 with two-phase clocks: 2^39 waiting-clock combinations at the top level alone.
   const std::string big = dir.write(
-      "big.yaml", replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 40"));
-  const std::vector<std::string> args{"--seed", "5", "--replications", "4", "--horizon", "2000", "--json"};
+      "big.yaml",
+      replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 40"));
+  const std::vector<std::string> args{"--seed",    "5",    "--replications", "4",
+                                      "--horizon", "2000", "--json"};
   const ProcessResult run = validate({big}, args);
   INFO(report(run));
   REQUIRE(run.exit_status == 0);
@@ -117,7 +125,8 @@ TEST_CASE("validate: a chain too large for the exact engine is shown simulated, 
   CHECK(json_of(run).at("summary").at("differ") == 0);
 }
 
-TEST_CASE("validate without --json: a table per scenario and a summary line", "[cli][validate][readable]") {
+TEST_CASE("validate without --json: a table per scenario and a summary line",
+          "[cli][validate][readable]") {
   const ProcessResult run = validate({shipped("teaching-two-robots.yaml")});
   INFO(report(run));
   REQUIRE(run.exit_status == 0);
@@ -129,12 +138,14 @@ TEST_CASE("validate without --json: a table per scenario and a summary line", "[
   }
 }
 
-TEST_CASE("validate: bad input exits 2 naming the culprit, with nothing on stdout", "[cli][validate][bad-input]") {
+TEST_CASE("validate: bad input exits 2 naming the culprit, with nothing on stdout",
+          "[cli][validate][bad-input]") {
   TempDirectory dir;
   const std::string good = shipped("paper-example-1.yaml");
-  const std::string broken =
-      dir.write("broken.yaml", replace_once(read_text(good), "beta: [0.4, 0.6]", "beta: [0.5, 0.6]"));
-  const std::string other_k = dir.write("other-k.yaml", replace_once(read_text(good), "capacity: 5", "capacity: 4"));
+  const std::string broken = dir.write(
+      "broken.yaml", replace_once(read_text(good), "beta: [0.4, 0.6]", "beta: [0.5, 0.6]"));
+  const std::string other_k =
+      dir.write("other-k.yaml", replace_once(read_text(good), "capacity: 5", "capacity: 4"));
   struct Case {
     std::vector<std::string> args;
     std::vector<std::string> fragments;
@@ -142,7 +153,8 @@ TEST_CASE("validate: bad input exits 2 naming the culprit, with nothing on stdou
   const std::vector<Case> cases{
       {{"validate", good, broken}, {"broken.yaml", "beta"}},
       {{"validate", dir.path().string() + "/absent.yaml"}, {"absent.yaml"}},
-      {{"validate", good, "--simulator-file", other_k}, {"--simulator-file", "other-k.yaml", "K = 4"}},
+      {{"validate", good, "--simulator-file", other_k},
+       {"--simulator-file", "other-k.yaml", "K = 4"}},
       {{"validate", good, "--precision", "2"}, {"--precision", "2"}},
       {{"validate", good, "--seed", "x"}, {"--seed", "x"}},
       {{"validate"}, {"FILE"}}};

@@ -41,7 +41,9 @@ Controller controller_for(const model::ControlPolicy& policy) {
   return std::visit(
       model::Overloaded{
           [](const model::Policy& levels) {
-            return Controller{[levels](const ChainState& reached, const ChainState&) { return levels.robots(reached.level); }};
+            return Controller{[levels](const ChainState& reached, const ChainState&) {
+              return levels.robots(reached.level);
+            }};
           },
           [](const model::PhaseAwarePolicy& table) {
             return Controller{[table](const ChainState& reached, const ChainState&) {
@@ -51,8 +53,10 @@ Controller controller_for(const model::ControlPolicy& policy) {
           // Its rule after every move, at the same level too.
           [](const model::HysteresisPolicy& h) {
             return Controller{[h](const ChainState& reached, const ChainState& left) {
-                                if (left.robots == h.high) return reached.level >= h.switch_off ? h.low : h.high;
-                                if (left.robots == h.low) return reached.level <= h.switch_on ? h.high : h.low;
+                                if (left.robots == h.high)
+                                  return reached.level >= h.switch_off ? h.low : h.high;
+                                if (left.robots == h.low)
+                                  return reached.level <= h.switch_on ? h.high : h.low;
                                 return reached.level < h.switch_off ? h.high : h.low;
                               },
                               true};
@@ -64,7 +68,9 @@ Controller controller_for(const model::ControlPolicy& policy) {
                               },
                               true};
           },
-          [](const model::TablePolicy& table) { return Controller{nullptr, false, table.robots}; }},
+          [](const model::TablePolicy& table) {
+            return Controller{nullptr, false, table.robots};
+          }},
       policy);
 }
 

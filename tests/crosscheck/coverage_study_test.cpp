@@ -1,13 +1,14 @@
 // Coverage of the simulator's 95% intervals (the issue's acceptance rule): over 200 independent
-// seeds, the interval of a measure on paper-example-1.yaml must cover the exact engine's value about
-// 95% of the time, and the standardised errors (mean - exact) / (half_width / t) must centre on 0.
-// The verdict is familywise: six checks (coverage and centre of p_loss, cost, mean_sojourn_served),
-// each at level kFamilyAlpha / 6 (Bonferroni), so that a correct simulator fails with probability
-// below 1e-3 whatever the streams. The coverage count of a correct interval is Binomial(200, 0.95):
-// it must lie within that law's central 1 - alpha / 6 (177..199 of 200), which catches an interval
-// covering 85% nine times in ten; the centre, the mean of 200 standardised errors (t with 9 degrees
-// of freedom: sd sqrt(9/7) = 1.134), must be within 3.77 sd / sqrt(200) = 0.30 of 0, which catches a
-// bias of half a standard error almost surely, long before the coverage moves.
+// seeds, the interval of a measure on paper-example-1.yaml must cover the exact engine's value
+// about 95% of the time, and the standardised errors (mean - exact) / (half_width / t) must centre
+// on 0. The verdict is familywise: six checks (coverage and centre of p_loss, cost,
+// mean_sojourn_served), each at level kFamilyAlpha / 6 (Bonferroni), so that a correct simulator
+// fails with probability below 1e-3 whatever the streams. The coverage count of a correct interval
+// is Binomial(200, 0.95): it must lie within that law's central 1 - alpha / 6 (177..199 of 200),
+// which catches an interval covering 85% nine times in ten; the centre, the mean of 200
+// standardised errors (t with 9 degrees of freedom: sd sqrt(9/7) = 1.134), must be within 3.77 sd /
+// sqrt(200) = 0.30 of 0, which catches a bias of half a standard error almost surely, long before
+// the coverage moves.
 #include <fmt/format.h>
 
 #include <boost/math/distributions/binomial.hpp>
@@ -147,17 +148,19 @@ TEST_CASE("simulator: 95% intervals cover the exact value in about 95% of 200 se
   const auto [low, high] = coverage_window();
   // The mean of kSeeds independent t_9 errors is about normal with sd sqrt(9/7) / sqrt(kSeeds).
   const double t_sd = std::sqrt((kReplications - 1.0) / (kReplications - 3.0));
-  const double z = boost::math::quantile(boost::math::complement(boost::math::normal(), kCheckAlpha / 2));
+  const double z =
+      boost::math::quantile(boost::math::complement(boost::math::normal(), kCheckAlpha / 2));
   const double centre_bound = z * t_sd / std::sqrt(static_cast<double>(kSeeds));
-  fmt::print("  verdict: covers within {}..{} of {}, standardised error mean within +-{:.3f} (each {:.2g}, "
-             "together {:.0e})\n",
-             low, high, kSeeds, centre_bound, kCheckAlpha, kFamilyAlpha);
+  fmt::print(
+      "  verdict: covers within {}..{} of {}, standardised error mean within +-{:.3f} (each {:.2g}, "
+      "together {:.0e})\n",
+      low, high, kSeeds, centre_bound, kCheckAlpha, kFamilyAlpha);
   REQUIRE(low > 0.85 * kSeeds);  // the window still catches a badly short interval
   for (const auto& tally : tallies) {
     INFO(tally.name << ": exact " << tally.exact << ", covered in " << tally.covered << " of "
                     << kSeeds << " seeds (" << kFirstSeed << ".." << kFirstSeed + kSeeds - 1
-                    << "), standardised error mean " << mean_of(tally.standardised) << "; the misses:"
-                    << describe_misses(tally));
+                    << "), standardised error mean " << mean_of(tally.standardised)
+                    << "; the misses:" << describe_misses(tally));
     CHECK(tally.covered >= low);
     CHECK(tally.covered <= high);
     CHECK(std::abs(mean_of(tally.standardised)) <= centre_bound);

@@ -66,7 +66,8 @@ std::vector<long> probabilities(Writer& w, int n) {
   return p;
 }
 
-// A sub-generator (or, with `exits` all zero, a generator) whose diagonal is minus the rest of its row.
+// A sub-generator (or, with `exits` all zero, a generator) whose diagonal is minus the rest of its
+// row.
 std::string phase_type(Writer& w, const char* initial_key, const char* matrix_key, int phases) {
   Counts t(phases, std::vector<long>(phases, 0));
   std::vector<long> exit(phases, 0);
@@ -85,7 +86,8 @@ std::string phase_type(Writer& w, const char* initial_key, const char* matrix_ke
   }
   const std::vector<long> initial = probabilities(w, phases);
   const std::string v = w.matrix(Counts{initial});
-  return fmt::format("{{{}: {}, {}: {}}}", initial_key, v.substr(1, v.size() - 2), matrix_key, w.matrix(t));
+  return fmt::format("{{{}: {}, {}: {}}}", initial_key, v.substr(1, v.size() - 2), matrix_key,
+                     w.matrix(t));
 }
 
 std::string bmap(Writer& w, int phases, int kmax) {
@@ -120,19 +122,26 @@ DecimalModel decimal_model(std::uint64_t seed) {
     const int arrival_phases = w.integer(1, 3), service_phases = w.integer(1, 3);
     const int clock_phases = w.integer(0, 2), modes = w.integer(1, 3), capacity = w.integer(1, 4);
     long states = 1, clocks = 1, per_server = 0;
-    for (int level = 1; level <= capacity; ++level, clocks *= (clock_phases == 0 ? 1 : clock_phases)) per_server += clocks;
+    for (int level = 1; level <= capacity;
+         ++level, clocks *= (clock_phases == 0 ? 1 : clock_phases))
+      per_server += clocks;
     states = arrival_phases * (1 + service_phases * per_server);
     if (states > 1500) continue;
-    std::string yaml = fmt::format("name: decimal-{}\ncapacity: {}\nadmission: {}\narrivals:\n  kind: per-mode\n  modes:\n",
-                                   seed, capacity, w.chance(0.5) ? "partial" : "reject-batch");
-    for (int r = 0; r < modes; ++r) yaml += fmt::format("    - D: {}\n", bmap(w, arrival_phases, w.integer(1, 3)));
+    std::string yaml = fmt::format(
+        "name: decimal-{}\ncapacity: {}\nadmission: {}\narrivals:\n  kind: per-mode\n  modes:\n",
+        seed, capacity, w.chance(0.5) ? "partial" : "reject-batch");
+    for (int r = 0; r < modes; ++r)
+      yaml += fmt::format("    - D: {}\n", bmap(w, arrival_phases, w.integer(1, 3)));
     yaml += fmt::format("service: {}\n", phase_type(w, "beta", "S", service_phases));
-    if (clock_phases > 0) yaml += fmt::format("obsolescence: {}\n", phase_type(w, "gamma", "Gamma", clock_phases));
-    yaml += fmt::format("costs: {{loss: {}, obsolescence: {}, sojourn: {}, robot: {}, starvation: {}}}\n",
-                        w.text(w.count(9 * w.unit())), w.text(w.count(9 * w.unit())), w.text(w.count(3 * w.unit())),
-                        w.text(w.count(3 * w.unit())), w.text(w.count(9 * w.unit())));
+    if (clock_phases > 0)
+      yaml += fmt::format("obsolescence: {}\n", phase_type(w, "gamma", "Gamma", clock_phases));
+    yaml += fmt::format(
+        "costs: {{loss: {}, obsolescence: {}, sojourn: {}, robot: {}, starvation: {}}}\n",
+        w.text(w.count(9 * w.unit())), w.text(w.count(9 * w.unit())), w.text(w.count(3 * w.unit())),
+        w.text(w.count(3 * w.unit())), w.text(w.count(9 * w.unit())));
     std::string levels;
-    for (int level = 0; level <= capacity; ++level) levels += fmt::format("{}{}", level == 0 ? "" : ", ", w.integer(1, modes));
+    for (int level = 0; level <= capacity; ++level)
+      levels += fmt::format("{}{}", level == 0 ? "" : ", ", w.integer(1, modes));
     yaml += fmt::format("policy: {{levels: [{}]}}\n", levels);
     return {yaml, decimals};
   }

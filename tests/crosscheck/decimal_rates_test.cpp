@@ -1,14 +1,14 @@
 // Files written with short decimals: accepted although their rows cancel only up to rounding in
-// binary, solved to the same numbers as the same model with exact diagonals, and a row that is really
-// wrong (by 1e-6 of its entries) still refused.
-#include <catch2/catch.hpp>
+// binary, solved to the same numbers as the same model with exact diagonals, and a row that is
+// really wrong (by 1e-6 of its entries) still refused.
 #include <fmt/format.h>
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <vector>
 
-#include "analytic/solver_registry.hpp"
 #include "analytic/policy_evaluation.hpp"
+#include "analytic/solver_registry.hpp"
 #include "model/input_error.hpp"
 #include "model/rate_checks.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -73,13 +73,15 @@ TEST_CASE("files written with one-, two- and three-decimal rates are accepted", 
     const DecimalModel file = decimal_model(seed);
     INFO("seed " << seed << "\n" << file.yaml);
     REQUIRE_NOTHROW(scenarios::parse_scenario(file.yaml, fmt::format("decimal-{}.yaml", seed)));
-    missing_zero += some_row_misses_zero(scenarios::parse_scenario(file.yaml, "decimal.yaml").model) ? 1 : 0;
+    missing_zero +=
+        some_row_misses_zero(scenarios::parse_scenario(file.yaml, "decimal.yaml").model) ? 1 : 0;
   }
   // The trap is really there: many of these files have a generator row that sums to a few ulps.
   CHECK(missing_zero >= kModels / 5);
 }
 
-TEST_CASE("a model written with decimals solves to the numbers of its exact-diagonal twin", "[decimals]") {
+TEST_CASE("a model written with decimals solves to the numbers of its exact-diagonal twin",
+          "[decimals]") {
   // Every registered solver, on the models it takes (qbd: those with single arrivals).
   const auto& solver = analytic::registered_solvers()[GENERATE(
       range(std::size_t{0}, analytic::registered_solvers().size()))];
@@ -95,7 +97,9 @@ TEST_CASE("a model written with decimals solves to the numbers of its exact-diag
     const auto b = analytic::PolicyEvaluator(exact, method).evaluate(*exact.level_map());
     const auto x = measures(a), y = measures(b);
     for (std::size_t i = 0; i < x.size(); ++i) {
-      INFO("seed " << seed << ", method " << analytic::method_name(method) << ", " << x[i].first << "\n" << file.yaml);
+      INFO("seed " << seed << ", method " << analytic::method_name(method) << ", " << x[i].first
+                   << "\n"
+                   << file.yaml);
       CHECK(std::abs(x[i].second - y[i].second) <= 1e-12 * std::max(1.0, std::abs(y[i].second)));
     }
   }
@@ -105,7 +109,8 @@ TEST_CASE("a model written with decimals solves to the numbers of its exact-diag
 
 TEST_CASE("a row off by 1e-6 of its entries is still refused, naming the row", "[decimals]") {
   for (int seed = 1; seed <= 100; ++seed) {
-    const model::Model m = scenarios::parse_scenario(decimal_model(seed).yaml, "decimal.yaml").model;
+    const model::Model m =
+        scenarios::parse_scenario(decimal_model(seed).yaml, "decimal.yaml").model;
     INFO("seed " << seed);
     const int mode = 1 + seed % m.modes();
     std::vector<Matrix> d = m.arrivals.mode(mode).matrices();
@@ -115,13 +120,16 @@ TEST_CASE("a row off by 1e-6 of its entries is still refused, naming the row", "
     for (const Matrix& dk : d) largest = std::max(largest, dk.row(row).cwiseAbs().maxCoeff());
     d[k](row, seed % d[0].cols()) += (seed % 2 == 0 ? 1e-6 : 1.5e-6) * largest;
     CHECK_THROWS_WITH(model::Bmap(d, "arrivals.modes[0].D"),
-                      Catch::Contains(fmt::format("arrivals.modes[0].D row {}: sum", row)) && Catch::Contains("!= 0"));
+                      Catch::Contains(fmt::format("arrivals.modes[0].D row {}: sum", row)) &&
+                          Catch::Contains("!= 0"));
 
     Matrix s = m.service.subgenerator();
     const Eigen::Index s_row = seed % s.rows();
-    s(s_row, s_row) += 1e-6 * s.row(s_row).cwiseAbs().maxCoeff() - s.row(s_row).sum();  // exits at -1e-6 of its size
-    CHECK_THROWS_WITH(model::PhaseType(m.service.initial(), s, "service", "beta", "S"),
-                      Catch::Contains(fmt::format("service.S row {}: sum", s_row)) && Catch::Contains("> 0"));
+    s(s_row, s_row) += 1e-6 * s.row(s_row).cwiseAbs().maxCoeff() -
+                       s.row(s_row).sum();  // exits at -1e-6 of its size
+    CHECK_THROWS_WITH(
+        model::PhaseType(m.service.initial(), s, "service", "beta", "S"),
+        Catch::Contains(fmt::format("service.S row {}: sum", s_row)) && Catch::Contains("> 0"));
 
     model::RowVector beta = m.service.initial();
     beta(seed % beta.size()) += 1e-6;

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "analytic/solver_registry.hpp"
-#include "analytic/policy_evaluation.hpp"
 #include "analytic/controlled_arrivals.hpp"
+#include "analytic/policy_evaluation.hpp"
+#include "analytic/solver_registry.hpp"
 #include "analytic/state_space.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "tests/crosscheck/brute_force_chain.hpp"
@@ -35,14 +35,16 @@ void check_close(const std::string& what, double engine, double brute) {
 
 // The engine's state for a brute-force state: clocks of pages that never expire are phase 0 in
 // both; with memory the mode in force is part of the environment.
-analytic::StateSpace::State engine_state(const analytic::ControlledArrivals& arrivals, const ChainState& s) {
+analytic::StateSpace::State engine_state(const analytic::ControlledArrivals& arrivals,
+                                         const ChainState& s) {
   return {.level = s.level,
           .arrival_phase = arrivals.environment_phase(s.robots, s.arrival_phase),
           .service_phase = s.service_phase,
           .clock_phases = s.clocks};
 }
 
-void compare_probabilities(const analytic::StateSpace& space, const analytic::ControlledArrivals& arrivals,
+void compare_probabilities(const analytic::StateSpace& space,
+                           const analytic::ControlledArrivals& arrivals,
                            const BruteForceChain& chain, const Eigen::VectorXd& p) {
   REQUIRE(space.size() == chain.size());
   REQUIRE(p.size() == chain.size());
@@ -101,7 +103,8 @@ constexpr FateCase kFates[] = {{PageFate::kAccepted, Fate::kAccepted, "accepted"
 void compare_sojourn(const analytic::PolicyEvaluation& evaluation,
                      const analytic::SojournTimes& engine, const BruteForceSojourn& brute) {
   check_close("mean_sojourn", evaluation.measures.mean_sojourn, brute.mean(Fate::kAccepted));
-  check_close("mean_sojourn_served", evaluation.measures.mean_sojourn_served, brute.mean(Fate::kServed));
+  check_close("mean_sojourn_served", evaluation.measures.mean_sojourn_served,
+              brute.mean(Fate::kServed));
   check_close("mean_sojourn_obsolete", evaluation.measures.mean_sojourn_obsolete,
               brute.mean(Fate::kObsolete));
   const double scale = brute.mean(Fate::kAccepted);
@@ -111,10 +114,11 @@ void compare_sojourn(const analytic::PolicyEvaluation& evaluation,
                 brute.probability(fate.brute));
     check_close("mean(" + name + ")", engine.mean(fate.engine), brute.mean(fate.brute));
     if (brute.probability(fate.brute) <= 0) continue;  // no law to compare
-    check_close("sd(" + name + ")", engine.standard_deviation(fate.engine), brute.standard_deviation(fate.brute));
+    check_close("sd(" + name + ")", engine.standard_deviation(fate.engine),
+                brute.standard_deviation(fate.brute));
     for (double u : {0.5 / scale, 4.0 / scale})
-      check_close("transform(" + name + ", " + std::to_string(u) + ")", engine.transform(fate.engine, u),
-                  brute.transform(fate.brute, u));
+      check_close("transform(" + name + ", " + std::to_string(u) + ")",
+                  engine.transform(fate.engine, u), brute.transform(fate.brute, u));
     for (double x : {0.25 * scale, scale, 3.0 * scale})
       check_close("cdf(" + name + ", " + std::to_string(x) + ")", engine.cdf(fate.engine, x),
                   brute.cdf(fate.brute, x));
@@ -127,11 +131,12 @@ void compare_with_brute_force(const model::Model& model, const model::ControlPol
   const BruteForceSojourn sojourn(model, chain);
   const double brute_cost =
       brute_force_cost(model.costs, chain.measures(), sojourn.mean(Fate::kServed));
-  // A table is solved on the chain of section 3 as it is numbered (full_state_chain.hpp), by its own
-  // solver whatever the method.
+  // A table is solved on the chain of section 3 as it is numbered (full_state_chain.hpp), by its
+  // own solver whatever the method.
   const bool table = std::holds_alternative<model::TablePolicy>(policy);
   const analytic::ControlledArrivals arrivals(
-      model, table ? model::ControlPolicy(model::Policy::constant(1, model.modes(), model.capacity)) : policy);
+      model, table ? model::ControlPolicy(model::Policy::constant(1, model.modes(), model.capacity))
+                   : policy);
   const analytic::StateSpace space(model, arrivals.phases());
   const bool single_arrivals = model.arrivals.max_batch() == 1;
   // Every registered solver, and auto.
@@ -158,7 +163,8 @@ void compare_with_brute_force(const model::Model& model, const model::ControlPol
 
 void compare_random_models(std::uint64_t first_seed, int count, bool single_arrivals) {
   for (std::uint64_t seed = first_seed; seed < first_seed + count; ++seed) {
-    const model::Model model = random_model(seed, {.single_arrivals = single_arrivals, .holding_cost = true});
+    const model::Model model =
+        random_model(seed, {.single_arrivals = single_arrivals, .holding_cost = true});
     INFO("seed " << seed << "\n" << describe(model));
     compare_with_brute_force(model, *model.level_map());
   }
@@ -176,35 +182,42 @@ TEST_CASE("exact engine vs brute force: random models with single arrivals", "[c
 // engine's controlled arrival process (controlled_arrivals.hpp), with every solver.
 void compare_random_policies(std::uint64_t first_seed, int count, PolicyForm form) {
   for (std::uint64_t seed = first_seed; seed < first_seed + count; ++seed) {
-    const model::Model model = random_model(seed, {.single_arrivals = seed % 4 == 0, .max_states = 500, .holding_cost = true});
+    const model::Model model = random_model(
+        seed, {.single_arrivals = seed % 4 == 0, .max_states = 500, .holding_cost = true});
     const model::ControlPolicy policy = random_control_policy(model, seed, form);
     INFO("seed " << seed << ", policy " << model::policy_kind(policy) << "\n" << describe(model));
     compare_with_brute_force(model, policy);
   }
 }
 
-TEST_CASE("exact engine vs brute force: phase-aware policies on random models", "[crosscheck][policy]") {
+TEST_CASE("exact engine vs brute force: phase-aware policies on random models",
+          "[crosscheck][policy]") {
   compare_random_policies(301, 30, PolicyForm::kPhaseAware);
 }
 
-TEST_CASE("exact engine vs brute force: memory and hysteresis policies on random models", "[crosscheck][policy]") {
+TEST_CASE("exact engine vs brute force: memory and hysteresis policies on random models",
+          "[crosscheck][policy]") {
   compare_random_policies(401, 25, PolicyForm::kMemory);
   compare_random_policies(501, 15, PolicyForm::kHysteresis);
 }
 
-TEST_CASE("exact engine vs brute force: full-state tables on random models", "[crosscheck][policy]") {
+TEST_CASE("exact engine vs brute force: full-state tables on random models",
+          "[crosscheck][policy]") {
   compare_random_policies(601, 30, PolicyForm::kTable);
 }
 
-TEST_CASE("exact engine vs brute force: the paper's example at K = 8, where the tagged page's blocks take Schur forms",
-          "[crosscheck]") {
+TEST_CASE(
+    "exact engine vs brute force: the paper's example at K = 8, where the tagged page's blocks take Schur forms",
+    "[crosscheck]") {
   // With 6 pages ahead its block has 2 x 2^7 = 256 states: past the dense limit of 64, so the
   // moments and transforms go through Kronecker-sum solves, the distribution through the operator.
-  model::Model model =
-      scenarios::load_scenario(std::filesystem::path(CRAWLQ_SOURCE_DIR) / "scenarios/data/paper-example-1.yaml").model;
+  model::Model model = scenarios::load_scenario(std::filesystem::path(CRAWLQ_SOURCE_DIR) /
+                                                "scenarios/data/paper-example-1.yaml")
+                           .model;
   model.capacity = 8;
   REQUIRE(analytic::TaggedPageChain(model).max_pages_ahead() == 6);
-  compare_with_brute_force(model, model::Policy::from_thresholds({-1, 2, 5}, model.modes(), model.capacity));
+  compare_with_brute_force(
+      model, model::Policy::from_thresholds({-1, 2, 5}, model.modes(), model.capacity));
 }
 
 // The brute force's dense generator: larger chains are compared at a smaller capacity.
@@ -223,7 +236,8 @@ TEST_CASE("exact engine vs brute force: the scenario files", "[crosscheck]") {
       // Its own policy is written for its own capacity: the structure (phases, batches, modes,
       // admission) is still compared, under every constant policy.
       WARN(file.name << ": K = " << capacity << " is past the brute force's " << kBruteForceStates
-                     << " states; compared at K = " << model.capacity << " under constant policies only");
+                     << " states; compared at K = " << model.capacity
+                     << " under constant policies only");
       model.policy.reset();
       ++in_part;
     } else if (model.policy) {
@@ -236,29 +250,36 @@ TEST_CASE("exact engine vs brute force: the scenario files", "[crosscheck]") {
     // Constant policies too: every mode of the file is then exercised at every level.
     for (int robots = 1; robots <= model.modes(); ++robots) {
       INFO("constant policy with " << robots << " robots");
-      compare_with_brute_force(model, model::Policy::constant(robots, model.modes(), model.capacity));
+      compare_with_brute_force(model,
+                               model::Policy::constant(robots, model.modes(), model.capacity));
       ++comparisons;
     }
     compared.insert(file.name);
   }
-  if (in_part > 0) WARN(in_part << " of " << compared.size() << " scenario files compared without their own policy");
+  if (in_part > 0)
+    WARN(in_part << " of " << compared.size()
+                 << " scenario files compared without their own policy");
   INFO("files compared: " << compared.size() << ", policies: " << comparisons);
   CHECK(missing_scenarios(compared).empty());
   CHECK(compared.size() >= expected_queue_scenarios().size());
-  // Today every file fits whole: its own policy and one constant policy per mode, 4 + (4 + 4 + 2 + 2).
+  // Today every file fits whole: its own policy and one constant policy per mode, 4 + (4 + 4 + 2 +
+  // 2).
   CHECK(comparisons >= 16);
 }
 
-TEST_CASE("exact engine vs brute force: paper-real-data's structure at its own capacity", "[crosscheck]") {
+TEST_CASE("exact engine vs brute force: paper-real-data's structure at its own capacity",
+          "[crosscheck]") {
   // Rates of 1e-3 to 1e-6, batches up to 8, four scaled modes, a two-phase service of very unequal
   // rates: the brute force takes its K = 20 chain whole (82 states), so its own policy is compared.
-  const model::Model model =
-      scenarios::load_scenario(std::filesystem::path(CRAWLQ_SOURCE_DIR) / "scenarios/data/paper-real-data.yaml").model;
+  const model::Model model = scenarios::load_scenario(std::filesystem::path(CRAWLQ_SOURCE_DIR) /
+                                                      "scenarios/data/paper-real-data.yaml")
+                                 .model;
   REQUIRE(model.policy);
   REQUIRE(chain_size(model) <= kBruteForceStates);
   REQUIRE(model.capacity == 20);
   compare_with_brute_force(model, *model.policy);
-  compare_with_brute_force(model, model::Policy::from_thresholds({-1, 5, 12}, model.modes(), model.capacity));
+  compare_with_brute_force(
+      model, model::Policy::from_thresholds({-1, 5, 12}, model.modes(), model.capacity));
 }
 
 }  // namespace

@@ -48,8 +48,10 @@ TEST_CASE("iterative solver equals sparse-lu at K = 12: vector and measures to 1
   const double distance = (iterative.probabilities - direct.probabilities).lpNorm<1>();
   CHECK(distance < kTolerance);
 
-  const auto a = analytic::compute_measures(m, blocks.arrivals(), blocks.space(), iterative.probabilities);
-  const auto b = analytic::compute_measures(m, blocks.arrivals(), blocks.space(), direct.probabilities);
+  const auto a =
+      analytic::compute_measures(m, blocks.arrivals(), blocks.space(), iterative.probabilities);
+  const auto b =
+      analytic::compute_measures(m, blocks.arrivals(), blocks.space(), direct.probabilities);
   check_same(a.lambda, b.lambda, "lambda");
   check_same(a.p_loss, b.p_loss, "p_loss");
   check_same(a.p_obsolete, b.p_obsolete, "p_obsolete");

@@ -1,11 +1,13 @@
 // Optimal control over full-state policies (analytic/markov_control.hpp) against references that
 // share nothing with it: every deterministic policy enumerated and solved by the brute force, and
-// relative value iteration on the brute force's dense generators; and the properties an optimum must
-// have (no action improves any state's Bellman equation; no policy of a smaller class does better).
+// relative value iteration on the brute force's dense generators; and the properties an optimum
+// must have (no action improves any state's Bellman equation; no policy of a smaller class does
+// better).
+#include "analytic/markov_control.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "analytic/markov_control.hpp"
 #include "analytic/markov_search.hpp"
 #include "analytic/policy_evaluation.hpp"
 #include "analytic/policy_search.hpp"
@@ -18,15 +20,17 @@ namespace {
 
 // The random model with the sojourn weight 0: (2) is then a long-run average of cost rates.
 model::Model rate_model(std::uint64_t seed, long max_states) {
-  model::Model m = random_model(seed, {.single_arrivals = false, .max_states = max_states, .holding_cost = true});
+  model::Model m = random_model(
+      seed, {.single_arrivals = false, .max_states = max_states, .holding_cost = true});
   m.costs.sojourn = 0;
   m.policy.reset();
   return m;
 }
 
 double brute_cost(const model::Model& m, const std::vector<int>& robots) {
-  const BruteForceChain chain(m, model::make_table(robots, m.capacity, m.arrivals.phases(), m.service.phases(),
-                                                   m.obsolescence ? m.obsolescence->phases() : 1, m.modes(), "t", "t"));
+  const BruteForceChain chain(
+      m, model::make_table(robots, m.capacity, m.arrivals.phases(), m.service.phases(),
+                           m.obsolescence ? m.obsolescence->phases() : 1, m.modes(), "t", "t"));
   return brute_force_cost(m.costs, chain.measures(), 0.0);
 }
 
@@ -55,8 +59,8 @@ TEST_CASE("markov control: policy iteration finds the cheapest of every determin
     do cheapest = std::min(cheapest, brute_cost(m, robots));
     while (next_policy(robots, m.modes()));
     const analytic::FullStateChain chain(m);
-    const analytic::MarkovOptimum optimum =
-        analytic::optimize_markov(chain, std::vector<int>(static_cast<std::size_t>(states), m.modes()));
+    const analytic::MarkovOptimum optimum = analytic::optimize_markov(
+        chain, std::vector<int>(static_cast<std::size_t>(states), m.modes()));
     REQUIRE(optimum.converged);
     CHECK(optimum.gain == Approx(cheapest).epsilon(1e-9));
     CHECK(brute_cost(m, optimum.robots) == Approx(cheapest).epsilon(1e-9));
@@ -68,8 +72,8 @@ TEST_CASE("markov control: policy iteration finds the cheapest of every determin
 }
 
 // Relative value iteration after uniformisation, on generators and cost rates written from the
-// brute force's states: h <- min_r (c_r + h + Q_r h / Lambda) - (same at state 0), gain Lambda times
-// the offset.
+// brute force's states: h <- min_r (c_r + h + Q_r h / Lambda) - (same at state 0), gain Lambda
+// times the offset.
 double value_iteration_gain(const model::Model& m) {
   std::vector<Eigen::MatrixXd> q;
   std::vector<Eigen::VectorXd> c;
@@ -82,7 +86,8 @@ double value_iteration_gain(const model::Model& m) {
       double lost = 0, expired = 0;
       const model::Bmap& bmap = m.arrivals.mode(r);
       for (int k = 1; k <= bmap.max_batch(); ++k)
-        lost += (k - model::accepted_pages(m.admission, s.level, m.capacity, k)) * bmap.d(k).row(s.arrival_phase).sum();
+        lost += (k - model::accepted_pages(m.admission, s.level, m.capacity, k)) *
+                bmap.d(k).row(s.arrival_phase).sum();
       for (const int clock : s.clocks) expired += chain.laws().clock_exit(clock);
       rate(x) = m.costs.loss * lost + m.costs.obsolescence * expired + m.costs.robot * r +
                 (s.level == 0 ? m.costs.starvation : 0.0) + m.costs.holding * s.level;
@@ -96,36 +101,40 @@ double value_iteration_gain(const model::Model& m) {
   double gain = 0;
   for (int iteration = 0; iteration < 200000; ++iteration) {
     Eigen::VectorXd next = c[0] / uniform + h + q[0] * h / uniform;
-    for (std::size_t r = 1; r < q.size(); ++r) next = next.cwiseMin(c[r] / uniform + h + q[r] * h / uniform);
+    for (std::size_t r = 1; r < q.size(); ++r)
+      next = next.cwiseMin(c[r] / uniform + h + q[r] * h / uniform);
     const Eigen::VectorXd step = next - h;
     gain = uniform * step(0);
-    if (uniform * (step.maxCoeff() - step.minCoeff()) < 1e-11 * std::max(1.0, std::abs(gain))) break;
+    if (uniform * (step.maxCoeff() - step.minCoeff()) < 1e-11 * std::max(1.0, std::abs(gain)))
+      break;
     h = next.array() - next(0);
   }
   return gain;
 }
 
-TEST_CASE("markov control: policy iteration agrees with relative value iteration", "[crosscheck][markov]") {
+TEST_CASE("markov control: policy iteration agrees with relative value iteration",
+          "[crosscheck][markov]") {
   for (std::uint64_t seed = 11; seed <= 30; ++seed) {
     const model::Model m = rate_model(seed, 300);
     INFO("seed " << seed << "\n" << describe(m));
     const analytic::FullStateChain chain(m);
-    const analytic::MarkovOptimum optimum =
-        analytic::optimize_markov(chain, std::vector<int>(static_cast<std::size_t>(chain.size()), 1));
+    const analytic::MarkovOptimum optimum = analytic::optimize_markov(
+        chain, std::vector<int>(static_cast<std::size_t>(chain.size()), 1));
     REQUIRE(optimum.converged);
     CHECK(optimum.gain == Approx(value_iteration_gain(m)).epsilon(1e-8));
   }
 }
 
-TEST_CASE("markov control: at the optimum no action improves any state, and no smaller class does better",
-          "[crosscheck][markov]") {
+TEST_CASE(
+    "markov control: at the optimum no action improves any state, and no smaller class does better",
+    "[crosscheck][markov]") {
   for (std::uint64_t seed = 41; seed <= 60; ++seed) {
     const model::Model m = rate_model(seed, 400);
     INFO("seed " << seed << "\n" << describe(m));
     const analytic::PolicyEvaluator evaluator(m);
     const analytic::FullStateChain& chain = evaluator.full_state_chain();
-    const analytic::MarkovOptimum optimum =
-        analytic::optimize_markov(chain, std::vector<int>(static_cast<std::size_t>(chain.size()), 1));
+    const analytic::MarkovOptimum optimum = analytic::optimize_markov(
+        chain, std::vector<int>(static_cast<std::size_t>(chain.size()), 1));
     REQUIRE(optimum.converged);
     const analytic::PolicyValue value = analytic::evaluate_markov(chain, optimum.robots);
     REQUIRE(value.solved);
@@ -139,7 +148,8 @@ TEST_CASE("markov control: at the optimum no action improves any state, and no s
     // Every form of smaller class, exactly evaluated, costs at least the optimum.
     const double floor = optimum.gain - tolerance;
     CHECK(analytic::optimize_thresholds(evaluator, 1).best.cost >= floor);
-    for (const auto form : {PolicyForm::kLevels, PolicyForm::kPhaseAware, PolicyForm::kMemory, PolicyForm::kHysteresis}) {
+    for (const auto form : {PolicyForm::kLevels, PolicyForm::kPhaseAware, PolicyForm::kMemory,
+                            PolicyForm::kHysteresis}) {
       const model::ControlPolicy policy = random_control_policy(m, seed, form);
       INFO("policy " << model::policy_kind(policy));
       CHECK(evaluator.evaluate(policy).measures.cost >= floor);
@@ -147,15 +157,19 @@ TEST_CASE("markov control: at the optimum no action improves any state, and no s
   }
 }
 
-TEST_CASE("markov search: with a sojourn weight the best candidate lies between the lower bound and the threshold optimum",
-          "[crosscheck][markov]") {
+TEST_CASE(
+    "markov search: with a sojourn weight the best candidate lies between the lower bound and the threshold optimum",
+    "[crosscheck][markov]") {
   for (std::uint64_t seed = 71; seed <= 78; ++seed) {
-    model::Model m = random_model(seed, {.single_arrivals = false, .max_states = 300, .holding_cost = true});
+    model::Model m =
+        random_model(seed, {.single_arrivals = false, .max_states = 300, .holding_cost = true});
     m.costs.sojourn = 2.5;
     m.policy.reset();
     INFO("seed " << seed << "\n" << describe(m));
     const analytic::PolicyEvaluator evaluator(m);
-    const analytic::MarkovSearch search = analytic::optimize_markov_policies(evaluator, analytic::MarkovSearchOptions{.threads = 1, .search = analytic::Search::kAuto, .progress = nullptr});
+    const analytic::MarkovSearch search = analytic::optimize_markov_policies(
+        evaluator, analytic::MarkovSearchOptions{
+                       .threads = 1, .search = analytic::Search::kAuto, .progress = nullptr});
     REQUIRE(search.best);
     CHECK_FALSE(search.global);
     CHECK(search.best->measures.cost <= search.threshold_best.cost * (1 + 1e-12));

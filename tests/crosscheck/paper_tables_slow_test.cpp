@@ -4,7 +4,9 @@
 
 #include "table2_check.hpp"
 
-TEST_CASE("Table 2: buffer size K = 10", "[paper][table2][slow]") { crawlq::testing::check_table2(10, 10); }
+TEST_CASE("Table 2: buffer size K = 10", "[paper][table2][slow]") {
+  crawlq::testing::check_table2(10, 10);
+}
 
 #include <map>
 
@@ -36,6 +38,7 @@ TEST_CASE("reproduce's control section: every class of every model, none below t
   // The issue's figure: the paper's first example under (2), a phase-aware policy at 53.9179.
   CHECK(cost.at("example").at("markov") <= 53.91793);
   bool remarked = false;
-  for (const auto& remark : r.remarks) remarked = remarked || remark.find("Beyond the paper") != std::string::npos;
+  for (const auto& remark : r.remarks)
+    remarked = remarked || remark.find("Beyond the paper") != std::string::npos;
   CHECK(remarked);
 }

@@ -2,17 +2,17 @@
 // Every difference beyond one unit of the printed last digit is reported (run the executable to see
 // the tables). The test then pins down which rows differ and why, each reason checked from the
 // paper's own numbers, so that a change in the engine or a new disagreement fails it.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <catch2/catch.hpp>
 #include <iostream>
 #include <map>
 #include <set>
 
-#include "validation/printed_tables.hpp"
-#include "table2_check.hpp"
 #include "scenarios/scenario_loader.hpp"
+#include "table2_check.hpp"
+#include "validation/printed_tables.hpp"
 
 using namespace crawlq;
 using validation::agrees;
@@ -20,7 +20,9 @@ using validation::agrees;
 namespace {
 const std::string kData = std::string(CRAWLQ_SOURCE_DIR) + "/scenarios/data/";
 
-std::string label(const std::vector<int>& modes) { return fmt::format("{}", fmt::join(modes, " or ")); }
+std::string label(const std::vector<int>& modes) {
+  return fmt::format("{}", fmt::join(modes, " or "));
+}
 
 std::set<std::string> flagged_costs(const std::vector<validation::ModeSetComparison>& rows) {
   std::set<std::string> s;
@@ -42,7 +44,8 @@ TEST_CASE("Table 1: the paper's first example, best policy per set of modes", "[
   CHECK(agrees("63.54", search.best.cost));
 
   // Three rows differ from interface.md's best-per-mode-set; each for a reason the paper shows.
-  CHECK(flagged_costs(rows) == std::set<std::string>{"3 or 2 or 1", "4 or 3 or 1", "4 or 3 or 2 or 1"});
+  CHECK(flagged_costs(rows) ==
+        std::set<std::string>{"3 or 2 or 1", "4 or 3 or 1", "4 or 3 or 2 or 1"});
   for (const auto& c : rows) {
     INFO(label(c.row.modes));
     const std::string name = label(c.row.modes);

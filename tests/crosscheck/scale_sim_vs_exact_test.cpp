@@ -10,7 +10,9 @@
 using namespace crawlq;
 
 TEST_CASE("simulator vs iterative exact engine at K = 18", "[crosscheck][slow]") {
-  model::Model m = scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) + "/scenarios/data/paper-example-1.yaml").model;
+  model::Model m = scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) +
+                                            "/scenarios/data/paper-example-1.yaml")
+                       .model;
   m.capacity = 18;
   m.policy = model::Policy::from_thresholds({-1, 2, 2}, 4, 18);
   validation::SimulationSettings settings;
@@ -20,8 +22,9 @@ TEST_CASE("simulator vs iterative exact engine at K = 18", "[crosscheck][slow]")
   const sim::LevelMapPolicy policy(*m.level_map());
   const auto c = validation::compare_engines(m, *m.level_map(), "", m, policy, settings);
   for (const auto& measure : c.measures) {
-    INFO(measure.name << ": exact " << *measure.exact << ", simulated " << measure.simulated.mean << " +- "
-                      << measure.simulated.half_width << ", z " << measure.z << " (seed 18)");
+    INFO(measure.name << ": exact " << *measure.exact << ", simulated " << measure.simulated.mean
+                      << " +- " << measure.simulated.half_width << ", z " << measure.z
+                      << " (seed 18)");
     CHECK(measure.verdict == validation::Verdict::kAgrees);
   }
 }

@@ -1,15 +1,15 @@
 // Table 2 of section 7 (the paper's example at capacities K), shared by the regular and slow tests.
 #include "table2_check.hpp"
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <iostream>
 #include <set>
 
-#include "validation/printed_tables.hpp"
 #include "scenarios/scenario_loader.hpp"
+#include "validation/printed_tables.hpp"
 
 using namespace crawlq;
 using validation::agrees;
@@ -58,16 +58,19 @@ Table2Check check_table2_row(const model::Model& base, const validation::Table2R
   if (out.flags.count(k + "j*")) {
     // The printed j* does not give the printed C*; the computed j* does.
     std::vector<int> printed_levels(m.capacity + 1, 1);
-    for (int level = 0; level <= std::min(printed.printed_j, m.capacity); ++level) printed_levels[level] = 3;
-    const double printed_j_cost = evaluator.evaluate(model::Policy::from_levels(printed_levels, 4, m.capacity)).measures.cost;
+    for (int level = 0; level <= std::min(printed.printed_j, m.capacity); ++level)
+      printed_levels[level] = 3;
+    const double printed_j_cost =
+        evaluator.evaluate(model::Policy::from_levels(printed_levels, 4, m.capacity)).measures.cost;
     CHECK_FALSE(agrees(printed.c_star, printed_j_cost));
     CHECK(agrees(printed.c_star, search.best.cost));
   }
   if (out.flags.count(k + "R")) {
     // The printed R is not 1 - C*/min C_r of the printed C* and C_r either.
-    const double printed_min = std::min({std::stod(printed.c1), std::stod(printed.c2), std::stod(printed.c3),
-                                         std::stod(printed.c4)});
-    CHECK_FALSE(agrees(printed.relative_profit, 100.0 * (1.0 - std::stod(printed.c_star) / printed_min)));
+    const double printed_min = std::min({std::stod(printed.c1), std::stod(printed.c2),
+                                         std::stod(printed.c3), std::stod(printed.c4)});
+    CHECK_FALSE(
+        agrees(printed.relative_profit, 100.0 * (1.0 - std::stod(printed.c_star) / printed_min)));
   }
   if (out.flags.count(k + "C1")) {
     // The exact engine is self-consistent here: the assembled generator solved directly agrees.
@@ -75,16 +78,17 @@ Table2Check check_table2_row(const model::Model& base, const validation::Table2R
     const double c1 = direct.evaluate(model::Policy::constant(1, 4, m.capacity)).measures.cost;
     CHECK(c1 == Approx(search.constant[0]).epsilon(1e-10));
   }
-  out.line = fmt::format("K={:>2}  j* {} / {}   C* {} / {:.4f}   C1..C4 {} {} {} {} / {:.4f} {:.4f} {:.4f} {:.4f}   R {} / {:.2f}",
-                         printed.capacity, printed.printed_j, j, printed.c_star, search.best.cost, printed.c1,
-                         printed.c2, printed.c3, printed.c4, search.constant[0], search.constant[1],
-                         search.constant[2], search.constant[3], printed.relative_profit, profit);
+  out.line = fmt::format(
+      "K={:>2}  j* {} / {}   C* {} / {:.4f}   C1..C4 {} {} {} {} / {:.4f} {:.4f} {:.4f} {:.4f}   R {} / {:.2f}",
+      printed.capacity, printed.printed_j, j, printed.c_star, search.best.cost, printed.c1,
+      printed.c2, printed.c3, printed.c4, search.constant[0], search.constant[1],
+      search.constant[2], search.constant[3], printed.relative_profit, profit);
   return out;
 }
 
 // Documented disagreements: R at K=1 (inconsistent with its own row), j* at K=3, 6, 7 (the printed
 // j* does not reach the printed C*), C_1 from K=8 on (to be settled by the simulator).
-const std::set<std::string> kExpectedTable2Flags{"K=1 R", "K=3 j*", "K=6 j*", "K=7 j*",
+const std::set<std::string> kExpectedTable2Flags{"K=1 R",  "K=3 j*", "K=6 j*", "K=7 j*",
                                                  "K=8 C1", "K=9 C1", "K=10 C1"};
 
 }  // namespace
@@ -104,6 +108,3 @@ void testing::check_table2(int from, int to) {
   }
   CHECK(flags == expected);
 }
-
-
-

@@ -2,8 +2,8 @@
 // `crawlq fit arrivals|service` runs it (api/fit_request.cpp, whose analytic dependencies clang
 // cannot build here): any text goes in; a fit comes out whose numbers are finite, or a
 // model::InputError (refusal_check.hpp). Anything else fails the run: another exception
-// (std::terminate), a crash, a failed assertion or a sanitizer report. The first byte picks the file
-// form (plain or a CSV column), the number of lags and whether EM runs.
+// (std::terminate), a crash, a failed assertion or a sanitizer report. The first byte picks the
+// file form (plain or a CSV column), the number of lags and whether EM runs.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -35,18 +35,20 @@ void require_finite(double value, const char* what) {
 
 void fit_log(const std::vector<double>& times, int lags, bool em) {
   const double batch_gap = crawlq::fit::default_batch_gap(times);
-  const crawlq::fit::BatchedLog log =
-      crawlq::fit::split_batches(times, batch_gap, crawlq::fit::default_censor_gap(times, batch_gap));
+  const crawlq::fit::BatchedLog log = crawlq::fit::split_batches(
+      times, batch_gap, crawlq::fit::default_censor_gap(times, batch_gap));
   const crawlq::fit::SampleStatistics sample = crawlq::fit::sample_statistics(log.intervals, lags);
   if (sample.size < 2) return;  // refused by the request, naming the log
-  crawlq::fit::RegimeMapFit map = crawlq::fit::fit_regime_map(sample.mean, sample.variance,
-                                                               sample.lag_correlations, sample.lag_bands);
+  crawlq::fit::RegimeMapFit map = crawlq::fit::fit_regime_map(
+      sample.mean, sample.variance, sample.lag_correlations, sample.lag_bands);
   if (em) {
     const int shape = static_cast<int>(std::lround(std::clamp(1 / map.regime_scv, 1.0, 50.0)));
-    const std::vector<double> means =
-        map.regime_means.size() == 2 ? map.regime_means : std::vector<double>{sample.mean / 2, sample.mean * 2};
+    const std::vector<double> means = map.regime_means.size() == 2
+                                          ? map.regime_means
+                                          : std::vector<double>{sample.mean / 2, sample.mean * 2};
     const crawlq::model::Matrix transitions = crawlq::model::Matrix::Constant(2, 2, 0.5);
-    const crawlq::fit::RegimeMapEm fitted = crawlq::fit::fit_regime_map_em(log.intervals, shape, means, transitions, 20);
+    const crawlq::fit::RegimeMapEm fitted =
+        crawlq::fit::fit_regime_map_em(log.intervals, shape, means, transitions, 20);
     map.d0 = fitted.d0;
     map.d1 = fitted.d1;
   }
@@ -59,7 +61,8 @@ void fit_log(const std::vector<double>& times, int lags, bool em) {
 }
 
 void fit_sample(const std::vector<double>& sample, bool em) {
-  if (*std::min_element(sample.begin(), sample.end()) == *std::max_element(sample.begin(), sample.end()))
+  if (*std::min_element(sample.begin(), sample.end()) ==
+      *std::max_element(sample.begin(), sample.end()))
     return;  // refused by the request: a constant time
   const std::vector<double> m = crawlq::fit::sample_moments(sample, 3);
   crawlq::fit::PhaseTypeFit ph;

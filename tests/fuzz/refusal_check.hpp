@@ -19,18 +19,19 @@ inline void check_refusal(const model::InputError& e, std::initializer_list<std:
   const std::string message = e.what();
   bool named = names.size() == 0;
   for (const std::string& name : names)
-    named = named || (message.compare(0, name.size(), name) == 0 && message.size() > name.size() + 1 &&
-                      (message[name.size()] == ':' || message.compare(name.size(), 6, " line ") == 0));
+    named =
+        named || (message.compare(0, name.size(), name) == 0 && message.size() > name.size() + 1 &&
+                  (message[name.size()] == ':' || message.compare(name.size(), 6, " line ") == 0));
   bool utf8 = true;
   try {
     model::require_utf8(message, "the message");
   } catch (const model::InputError&) {
     utf8 = false;
   }
-  const char* broken = !named                                       ? "does not start with the input's name"
+  const char* broken = !named ? "does not start with the input's name"
                        : message.find('\n') != std::string::npos ? "is more than one line"
-                       : !utf8                                      ? "is not UTF-8"
-                                                                    : nullptr;
+                       : !utf8                                   ? "is not UTF-8"
+                                                                 : nullptr;
   if (broken != nullptr) {
     std::fprintf(stderr, "refusal message %s: [%s]\n", broken, message.c_str());
     std::abort();

@@ -96,12 +96,17 @@ std::pair<std::string, std::string> split_first_line(const std::string& text) {
   return {text.substr(0, end), text.substr(end + 1)};
 }
 
-TEST_CASE("sweep --class under mpirun -np 2: each value's class best travels whole, as one process finds it",
-          "[mpi][sweep]") {
+TEST_CASE(
+    "sweep --class under mpirun -np 2: each value's class best travels whole, as one process finds it",
+    "[mpi][sweep]") {
   const std::string policy_class = GENERATE(as<std::string>{}, "phase-aware", "memory", "markov");
   INFO("--class " << policy_class);
-  const std::vector<std::string> args{"sweep", shipped("paper-example-1.yaml"), "--param", "capacity", "--values",
-                                      "3,4,5", "--class", policy_class, "--json", "--threads", "1"};
+  const std::vector<std::string> args{"sweep",    shipped("paper-example-1.yaml"),
+                                      "--param",  "capacity",
+                                      "--values", "3,4,5",
+                                      "--class",  policy_class,
+                                      "--json",   "--threads",
+                                      "1"};
   const ProcessResult spread = succeeded(mpirun(args));
   const ProcessResult one = succeeded(crawlq(args));
   CHECK(spread.out == one.out);
@@ -216,13 +221,14 @@ TEST_CASE("bad input under mpirun -np 2: one message, exit 2, no process left wa
   }
 }
 
-TEST_CASE("the time limit stops a round under mpirun -np 2, not only between rounds", "[mpi][simulate]") {
+TEST_CASE("the time limit stops a round under mpirun -np 2, not only between rounds",
+          "[mpi][simulate]") {
   // Each replication takes many seconds, though the bound up front (1e8 events a second) lets it
   // start; the sequential mode's first round is cut inside it on both processes, and 0 replications
   // cannot make an interval.
   const auto start = std::chrono::steady_clock::now();
-  const ProcessResult cut = mpirun({"simulate", shipped("paper-example-1.yaml"), "--horizon", "4e7", "--warmup",
-                                    "0", "--time-limit", "3", "--threads", "1"});
+  const ProcessResult cut = mpirun({"simulate", shipped("paper-example-1.yaml"), "--horizon", "4e7",
+                                    "--warmup", "0", "--time-limit", "3", "--threads", "1"});
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
   check_refused(cut, {"--time-limit 3 s: 0 replications", "--horizon"});
 }

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "analytic/solver_registry.hpp"
 #include "analytic/policy_evaluation.hpp"
+#include "analytic/solver_registry.hpp"
 
 using namespace crawlq;
 using analytic::Method;
@@ -33,7 +33,8 @@ model::Model birth_death(std::vector<double> arrival_rates, double service_rate,
 }
 
 // p_i proportional to prod_{j=1..i} lambda(j-1) / (mu + (j-1) theta).
-std::vector<double> birth_death_levels(const std::vector<double>& lambda_at, double mu, double theta) {
+std::vector<double> birth_death_levels(const std::vector<double>& lambda_at, double mu,
+                                       double theta) {
   std::vector<double> p{1.0};
   for (std::size_t i = 1; i < lambda_at.size(); ++i)
     p.push_back(p.back() * lambda_at[i - 1] / (mu + (i - 1) * theta));
@@ -72,7 +73,8 @@ TEST_CASE("M/M/1/K: levels, loss, sojourn law", "[closed_form]") {
     const auto e = evaluator.evaluate(model::Policy::constant(1, 1, k));
     REQUIRE(e.stationary.summary.status == analytic::SolverStatus::kConverged);
     CHECK(e.stationary.summary.residual < 1e-12);
-    for (int i = 0; i <= k; ++i) CHECK(e.measures.level_probabilities[i] == Approx(p[i]).epsilon(1e-12));
+    for (int i = 0; i <= k; ++i)
+      CHECK(e.measures.level_probabilities[i] == Approx(p[i]).epsilon(1e-12));
     CHECK(e.measures.lambda == Approx(lambda).epsilon(1e-12));
     CHECK(e.measures.p_loss == Approx(p[k]).epsilon(1e-12));
     CHECK(e.measures.p_served == Approx(1 - p[k]).epsilon(1e-12));
@@ -114,11 +116,13 @@ TEST_CASE("M/M/1/K with exponential impatience", "[closed_form]") {
     INFO(analytic::method_name(method));
     const analytic::PolicyEvaluator evaluator(m, method);
     const auto e = evaluator.evaluate(model::Policy::constant(1, 1, k));
-    for (int i = 0; i <= k; ++i) CHECK(e.measures.level_probabilities[i] == Approx(p[i]).epsilon(1e-12));
+    for (int i = 0; i <= k; ++i)
+      CHECK(e.measures.level_probabilities[i] == Approx(p[i]).epsilon(1e-12));
     CHECK(e.measures.p_loss == Approx(p[k]).epsilon(1e-12));
     CHECK(e.measures.p_obsolete == Approx(expiry / lambda).epsilon(1e-12));
     CHECK(e.measures.p_served == Approx(served / lambda).epsilon(1e-12));
-    CHECK(e.measures.p_loss + e.measures.p_obsolete + e.measures.p_served == Approx(1).epsilon(1e-12));
+    CHECK(e.measures.p_loss + e.measures.p_obsolete + e.measures.p_served ==
+          Approx(1).epsilon(1e-12));
     // Little's law over accepted pages.
     double l = 0;
     for (int i = 0; i <= k; ++i) l += i * p[i];
@@ -132,7 +136,8 @@ TEST_CASE("M/M/1/K with exponential impatience", "[closed_form]") {
   }
 }
 
-TEST_CASE("a threshold policy is a birth-death chain with level-dependent arrivals", "[closed_form]") {
+TEST_CASE("a threshold policy is a birth-death chain with level-dependent arrivals",
+          "[closed_form]") {
   // Mode 1: rate 0.5, mode 2: rate 2.5; 2 robots up to level 1, then 1 robot.
   const int k = 4;
   const model::Model m = birth_death({0.5, 2.5}, 1.5, k, 0.4);
@@ -143,7 +148,8 @@ TEST_CASE("a threshold policy is a birth-death chain with level-dependent arriva
   for (int i = 0; i <= k; ++i) offered += p[i] * rates[i];
   const analytic::PolicyEvaluator evaluator(m, Method::kAuto);
   const auto e = evaluator.evaluate(policy);
-  for (int i = 0; i <= k; ++i) CHECK(e.measures.level_probabilities[i] == Approx(p[i]).epsilon(1e-12));
+  for (int i = 0; i <= k; ++i)
+    CHECK(e.measures.level_probabilities[i] == Approx(p[i]).epsilon(1e-12));
   CHECK(e.measures.lambda == Approx(offered).epsilon(1e-12));
   CHECK(e.measures.p_loss == Approx(p[k] * 0.5 / offered).epsilon(1e-12));
   CHECK(e.measures.mode_probabilities[1] == Approx(p[0] + p[1]).epsilon(1e-12));
@@ -168,7 +174,8 @@ TEST_CASE("M/E3/1/1: Erlang loss is insensitive to the service law", "[closed_fo
     CHECK(e.measures.mean_sojourn_served == Approx(3 / rate).epsilon(1e-12));
     CHECK(e.measures.cost == Approx(lambda * rho / (1 + rho) + 3 / rate).epsilon(1e-12));
     const auto sojourn = evaluator.sojourn_times(e);
-    CHECK(sojourn.standard_deviation(PageFate::kServed) == Approx(std::sqrt(3.0) / rate).epsilon(1e-10));
+    CHECK(sojourn.standard_deviation(PageFate::kServed) ==
+          Approx(std::sqrt(3.0) / rate).epsilon(1e-10));
     for (double x : {0.2, 0.66, 1.5, 4.0})
       CHECK(sojourn.cdf(PageFate::kServed, x) == Approx(erlang_cdf(3, rate, x)).epsilon(1e-10));
   }
@@ -183,9 +190,11 @@ TEST_CASE("the QBD solver refuses batches", "[solvers]") {
                        .service = model::PhaseType::exponential(1),
                        .obsolescence = {},
                        .costs = {},
-                      .policy = {}};
+                       .policy = {}};
   const analytic::GeneratorBlocks blocks(m, model::Policy::constant(1, 1, 3));
-  CHECK_THROWS_WITH(analytic::solve_stationary(blocks, Method::kQbd), Catch::Contains("single arrivals"));
-  CHECK(analytic::solve_stationary(blocks, Method::kAuto).summary.method == Method::kBlockRecursion);
+  CHECK_THROWS_WITH(analytic::solve_stationary(blocks, Method::kQbd),
+                    Catch::Contains("single arrivals"));
+  CHECK(analytic::solve_stationary(blocks, Method::kAuto).summary.method ==
+        Method::kBlockRecursion);
   CHECK(analytic::solve_stationary(blocks, Method::kAuto).summary.residual < 1e-13);
 }

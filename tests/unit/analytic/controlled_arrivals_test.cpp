@@ -1,8 +1,9 @@
-// The controlled arrival process of each policy form: which mode's rows drive each environment phase,
-// and the mode switches of a policy with memory.
+// The controlled arrival process of each policy form: which mode's rows drive each environment
+// phase, and the mode switches of a policy with memory.
+#include "analytic/controlled_arrivals.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "analytic/controlled_arrivals.hpp"
 #include "analytic/policy_forms.hpp"
 
 namespace crawlq {
@@ -33,7 +34,8 @@ model::Model two_phase_two_modes() {
 
 TEST_CASE("a phase-aware policy takes each phase's rows from its own mode", "[analytic][policy]") {
   const model::Model m = two_phase_two_modes();
-  const auto table = model::make_phase_aware({{2, 1}, {1, 1}, {2, 2}}, 2, 2, 2, "policy.phase-aware");
+  const auto table =
+      model::make_phase_aware({{2, 1}, {1, 1}, {2, 2}}, 2, 2, 2, "policy.phase-aware");
   const analytic::ControlledArrivals arrivals(m, table);
   CHECK(arrivals.phases() == 2);
   CHECK_FALSE(arrivals.remembers());
@@ -52,7 +54,8 @@ TEST_CASE("a phase-aware policy takes each phase's rows from its own mode", "[an
   CHECK(analytic::exact_refusal(table).empty());
 }
 
-TEST_CASE("a memory policy carries the mode in force and switches it on a change of level", "[analytic][policy]") {
+TEST_CASE("a memory policy carries the mode in force and switches it on a change of level",
+          "[analytic][policy]") {
   const model::Model m = two_phase_two_modes();
   // Level 0: mode 2 whatever was in force; level 1: keep; level 2: mode 1.
   const auto memory = model::make_memory({{2, 2}, {1, 2}, {1, 1}}, 2, 2, "policy.memory");
@@ -85,11 +88,14 @@ TEST_CASE("a memory policy carries the mode in force and switches it on a change
   CHECK(arrivals.recurrent_empty_phase() == arrivals.environment_phase(2, 0));
 }
 
-TEST_CASE("a memory table whose long run depends on the starting mode is refused by name", "[analytic][policy]") {
+TEST_CASE("a memory table whose long run depends on the starting mode is refused by name",
+          "[analytic][policy]") {
   const model::Model m = two_phase_two_modes();
   const auto keep = model::make_memory({{1, 2}, {1, 2}, {1, 2}}, 2, 2, "policy.memory");
-  CHECK_THROWS_WITH(analytic::ControlledArrivals(m, keep),
-                    Catch::StartsWith("policy.memory: the empty system with mode 1 in force never comes to mode 2"));
+  CHECK_THROWS_WITH(
+      analytic::ControlledArrivals(m, keep),
+      Catch::StartsWith(
+          "policy.memory: the empty system with mode 1 in force never comes to mode 2"));
 }
 
 TEST_CASE("hysteresis is the memory table of its decisions", "[analytic][policy]") {

@@ -1,10 +1,11 @@
-// The Schur-form solver of -(S (+) G^(+)n) x = b against a sparse LU of the assembled Kronecker sum,
-// for generators with real, complex and repeated (defective) eigenvalues.
-#include <catch2/catch.hpp>
+// The Schur-form solver of -(S (+) G^(+)n) x = b against a sparse LU of the assembled Kronecker
+// sum, for generators with real, complex and repeated (defective) eigenvalues.
+#include "analytic/kronecker_sum_solver.hpp"
+
 #include <Eigen/SparseLU>
+#include <catch2/catch.hpp>
 #include <random>
 
-#include "analytic/kronecker_sum_solver.hpp"
 #include "analytic/kronecker_terms.hpp"
 
 namespace {
@@ -16,7 +17,8 @@ Sparse kronecker_sum(const Eigen::MatrixXd& first, const Eigen::MatrixXd& repeat
   using crawlq::analytic::identity, crawlq::analytic::kron, crawlq::analytic::to_sparse;
   Sparse sum = to_sparse(first);
   for (int c = 0; c < copies; ++c)
-    sum = Sparse(kron(sum, identity(repeated.rows())) + kron(identity(sum.rows()), to_sparse(repeated)));
+    sum = Sparse(kron(sum, identity(repeated.rows())) +
+                 kron(identity(sum.rows()), to_sparse(repeated)));
   return sum;
 }
 
@@ -49,11 +51,12 @@ TEST_CASE("Kronecker-sum solver: the paper's service and clock", "[analytic]") {
 TEST_CASE("Kronecker-sum solver: complex and defective eigenvalues, three phases", "[analytic]") {
   Eigen::MatrixXd rotation(3, 3), erlang(3, 3), service(2, 2);
   rotation << -2, 1.5, 0, 0, -2, 1.5, 1.5, 0, -2;  // a cyclic generator: complex eigenvalues
-  erlang << -1, 1, 0, 0, -1, 1, 0, 0, -1;           // Erlang-3: one eigenvalue, a Jordan block
+  erlang << -1, 1, 0, 0, -1, 1, 0, 0, -1;          // Erlang-3: one eigenvalue, a Jordan block
   service << -4, 0, 0, -0.5;
   for (int copies : {1, 3, 6}) {
     check_solves(service, rotation, copies);
     check_solves(rotation, erlang, copies);
   }
-  check_solves(Eigen::MatrixXd::Constant(1, 1, -2.0), Eigen::MatrixXd::Constant(1, 1, -0.25), 4);  // one phase each
+  check_solves(Eigen::MatrixXd::Constant(1, 1, -2.0), Eigen::MatrixXd::Constant(1, 1, -0.25),
+               4);  // one phase each
 }

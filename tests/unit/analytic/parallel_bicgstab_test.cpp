@@ -1,12 +1,12 @@
 // The fused, thread-shared BiCGSTAB against a sparse LU on random nonsymmetric systems: the answer,
 // the same bits for any thread count, warm starts and cancellation.
-#include <catch2/catch.hpp>
+#include "analytic/parallel_bicgstab.hpp"
+
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <random>
-
-#include "analytic/parallel_bicgstab.hpp"
 
 namespace {
 
@@ -39,21 +39,25 @@ struct Solved {
   KrylovSummary summary;
 };
 
-Solved solve(const Eigen::SparseMatrix<double, Eigen::RowMajor>& a, const Eigen::VectorXd& b, int threads,
-             const std::atomic<bool>* stop = nullptr, const Eigen::VectorXd* guess = nullptr) {
+Solved solve(const Eigen::SparseMatrix<double, Eigen::RowMajor>& a, const Eigen::VectorXd& b,
+             int threads, const std::atomic<bool>* stop = nullptr,
+             const Eigen::VectorXd* guess = nullptr) {
   const Eigen::VectorXd inverse_diagonal = a.diagonal().cwiseInverse();
   Solved s{.x = guess ? *guess : Eigen::VectorXd::Zero(b.size()), .summary = {}};
   s.summary = parallel_bicgstab(
       [&](const double* x, double* y) {
-        Eigen::Map<Eigen::VectorXd>(y, b.size()) = a * Eigen::Map<const Eigen::VectorXd>(x, b.size());
+        Eigen::Map<Eigen::VectorXd>(y, b.size()) =
+            a * Eigen::Map<const Eigen::VectorXd>(x, b.size());
       },
-      inverse_diagonal, b, s.x, {.tolerance = 1e-13, .max_iterations = 500, .threads = threads, .stop = stop});
+      inverse_diagonal, b, s.x,
+      {.tolerance = 1e-13, .max_iterations = 500, .threads = threads, .stop = stop});
   return s;
 }
 
 }  // namespace
 
-TEST_CASE("parallel BiCGSTAB: the sparse LU's answer, the same bits on 1, 2 and 3 threads", "[analytic][iterative]") {
+TEST_CASE("parallel BiCGSTAB: the sparse LU's answer, the same bits on 1, 2 and 3 threads",
+          "[analytic][iterative]") {
   for (unsigned seed : {1u, 2u, 3u}) {
     const Eigen::Index n = 100'003;  // not a whole number of chunks
     const auto a = random_system(n, seed);
@@ -84,7 +88,8 @@ TEST_CASE("parallel BiCGSTAB: the sparse LU's answer, the same bits on 1, 2 and 
   }
 }
 
-TEST_CASE("parallel BiCGSTAB: a stop request ends the solve as cancelled", "[analytic][iterative]") {
+TEST_CASE("parallel BiCGSTAB: a stop request ends the solve as cancelled",
+          "[analytic][iterative]") {
   const auto a = random_system(1000, 7);
   const Eigen::VectorXd b = Eigen::VectorXd::Ones(1000);
   std::atomic<bool> stop{true};

@@ -135,8 +135,8 @@ TEST_CASE("local search on paper-example-1 (K = 5): the optimum of Table 1 from 
   CHECK(distinct.size() == local.solved.size());
   // A local minimum: no neighbour costs less.
   for (const auto& j : analytic::threshold_neighbours(*local.best.policy.thresholds(), m.capacity))
-    CHECK(evaluator.evaluate(model::Policy::from_thresholds(j, m.modes(), m.capacity)).measures.cost >=
-          local.best.cost);
+    CHECK(evaluator.evaluate(model::Policy::from_thresholds(j, m.modes(), m.capacity))
+              .measures.cost >= local.best.cost);
 }
 
 TEST_CASE(
@@ -226,16 +226,17 @@ TEST_CASE("one mode: both searches solve the one policy there is", "[policy_sear
   CHECK(local.constant == all.constant);
 }
 
-TEST_CASE("threshold_jumps: longer steps and the levels -1, 0, 1, 3, 7, ..., the others pushed along",
-          "[analytic][search]") {
+TEST_CASE(
+    "threshold_jumps: longer steps and the levels -1, 0, 1, 3, 7, ..., the others pushed along",
+    "[analytic][search]") {
   const auto jumps = analytic::threshold_jumps({-1, 2, 20}, 20);
   const std::set<std::vector<int>> set(jumps.begin(), jumps.end());
-  CHECK(set.size() == jumps.size());          // no repeats
-  CHECK_FALSE(set.count({-1, 2, 20}));         // nor the vector itself
-  CHECK(set.count({-1, 2, 3}));                // j_3 set to 3
-  CHECK(set.count({-1, 2, 16}));               // j_3 moved down by 4
-  CHECK(set.count({-1, 0, 0}));                // j_3 set to 0 pushes j_2 down with it
-  CHECK(set.count({7, 7, 20}));                // j_1 set to 7 pushes j_2 up
+  CHECK(set.size() == jumps.size());    // no repeats
+  CHECK_FALSE(set.count({-1, 2, 20}));  // nor the vector itself
+  CHECK(set.count({-1, 2, 3}));         // j_3 set to 3
+  CHECK(set.count({-1, 2, 16}));        // j_3 moved down by 4
+  CHECK(set.count({-1, 0, 0}));         // j_3 set to 0 pushes j_2 down with it
+  CHECK(set.count({7, 7, 20}));         // j_1 set to 7 pushes j_2 up
   for (const auto& j : jumps) {
     CHECK(std::is_sorted(j.begin(), j.end()));
     CHECK(j.front() >= -1);
@@ -243,7 +244,8 @@ TEST_CASE("threshold_jumps: longer steps and the levels -1, 0, 1, 3, 7, ..., the
   }
 }
 
-TEST_CASE("local search in a long buffer leaves the plateau of seldom visited levels", "[analytic][search]") {
+TEST_CASE("local search in a long buffer leaves the plateau of seldom visited levels",
+          "[analytic][search]") {
   // The paper's example with an exponential clock of the same mean and K = 400: one-level moves
   // from the start grid stopped at (-1, 2, 200), cost 68.53, where levels above ~20 are never
   // reached and moving the last threshold changes nothing.
@@ -251,6 +253,7 @@ TEST_CASE("local search in a long buffer leaves the plateau of seldom visited le
   m.obsolescence = model::PhaseType::exponential(0.2);
   const analytic::PolicyEvaluator evaluator(m);
   const auto local = analytic::optimize_thresholds_locally(evaluator, {.threads = 2});
-  const double reference = evaluator.evaluate(model::Policy::from_thresholds({-1, 3, 3}, 4, 400)).measures.cost;
+  const double reference =
+      evaluator.evaluate(model::Policy::from_thresholds({-1, 3, 3}, 4, 400)).measures.cost;
   CHECK(local.best.cost <= reference * (1 + 1e-12));
 }

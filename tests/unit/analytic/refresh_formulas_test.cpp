@@ -1,7 +1,7 @@
 // Page refresh (Coffman, Liu, Weber 1998): each formula against a computation that does not use it.
-// Lemma 3.1 against a direct numerical integral of E[(S - R)^+]; Lemma 4.1 against the cyclic formula
-// (3) averaged over a long random sequence; h against closed forms; the golden-ratio cycle against
-// the paper's example.
+// Lemma 3.1 against a direct numerical integral of E[(S - R)^+]; Lemma 4.1 against the cyclic
+// formula (3) averaged over a long random sequence; h against closed forms; the golden-ratio cycle
+// against the paper's example.
 #include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <boost/math/special_functions/gamma.hpp>
 #include <catch2/catch.hpp>
@@ -17,8 +17,11 @@ namespace {
 
 model::RefreshModel pages_with(std::vector<double> rates, model::AccessTime x) {
   std::vector<double> weights = rates;
-  return model::RefreshModel{.name = "test", .change_rates = std::move(rates), .weights = std::move(weights),
-                             .access_time = std::move(x), .policy = {}};
+  return model::RefreshModel{.name = "test",
+                             .change_rates = std::move(rates),
+                             .weights = std::move(weights),
+                             .access_time = std::move(x),
+                             .policy = {}};
 }
 
 // E[(S - R)^+] = int_0^inf int_0^s (s - r) mu e^{-mu r} dr g(s) ds, both integrals numerical.
@@ -26,9 +29,11 @@ template <class Density>
 double stale_by_integration(Density g, double mu, double upper) {
   using boost::math::quadrature::gauss_kronrod;
   const auto inner = [mu](double s) {
-    return gauss_kronrod<double, 31>::integrate([&](double r) { return (s - r) * mu * std::exp(-mu * r); }, 0.0, s, 5, 1e-12);
+    return gauss_kronrod<double, 31>::integrate(
+        [&](double r) { return (s - r) * mu * std::exp(-mu * r); }, 0.0, s, 5, 1e-12);
   };
-  return gauss_kronrod<double, 61>::integrate([&](double s) { return inner(s) * g(s); }, 0.0, upper, 10, 1e-11);
+  return gauss_kronrod<double, 61>::integrate([&](double s) { return inner(s) * g(s); }, 0.0, upper,
+                                              10, 1e-11);
 }
 
 }  // namespace
@@ -50,7 +55,9 @@ TEST_CASE("Lemma 3.1 against a direct numerical integral", "[refresh]") {
     const auto h = model::AccessTime(model::PhaseType::exponential(a)).laplace_value(mu);
     for (long d : {1L, 2L, 5L}) {
       INFO("d = " << d);
-      const auto density = [&](double s) { return boost::math::gamma_p_derivative(static_cast<double>(d), a * s) * a; };
+      const auto density = [&](double s) {
+        return boost::math::gamma_p_derivative(static_cast<double>(d), a * s) * a;
+      };
       const double integral = stale_by_integration(density, mu, 60.0 + 10.0 * d);
       CHECK(analytic::expected_stale_time(h, 1.0 / a, d) == Approx(integral).epsilon(1e-9));
     }
@@ -69,7 +76,8 @@ TEST_CASE("Lemma 3.1 against a direct numerical integral", "[refresh]") {
 }
 
 TEST_CASE("Lemma 4.1 against the cyclic formula on a long random sequence", "[refresh]") {
-  for (const auto& x : {model::AccessTime(model::PhaseType::exponential(1.0)), model::AccessTime(model::DeterministicTime{1.0})}) {
+  for (const auto& x : {model::AccessTime(model::PhaseType::exponential(1.0)),
+                        model::AccessTime(model::DeterministicTime{1.0})}) {
     const auto m = pages_with({0.05, 0.2, 0.6, 1.5}, x);
     const std::vector<double> f{0.4, 0.3, 0.2, 0.1};
     const auto h = analytic::access_laplace_values(m);
@@ -92,7 +100,9 @@ TEST_CASE("the cyclic formula on a round robin equals the bound of Theorem 3.3",
   const auto h = analytic::access_laplace_values(m);
   const auto r = analytic::cyclic_obsolescence_rates(m, h, {0, 1, 2});
   for (int i = 0; i < 3; ++i)
-    CHECK(r[i] == Approx(1.0 - (1.0 - std::pow(h[i].h(), 3)) / (3 * m.change_rates[i] * 0.5)).epsilon(1e-13));
+    CHECK(
+        r[i] ==
+        Approx(1.0 - (1.0 - std::pow(h[i].h(), 3)) / (3 * m.change_rates[i] * 0.5)).epsilon(1e-13));
   CHECK(analytic::cycle_frequencies({0, 1, 1, 2}, 3) == std::vector<double>{0.25, 0.5, 0.25});
 }
 
@@ -104,7 +114,8 @@ TEST_CASE("golden ratio: the paper's example cycle, up to rotation", "[refresh][
   bool found = false;
   for (std::size_t shift = 0; shift < printed.size(); ++shift) {
     bool same = true;
-    for (std::size_t s = 0; s < printed.size(); ++s) same = same && cycle[(s + shift) % 13] + 1 == printed[s];
+    for (std::size_t s = 0; s < printed.size(); ++s)
+      same = same && cycle[(s + shift) % 13] + 1 == printed[s];
     found = found || same;
   }
   CHECK(found);

@@ -1,5 +1,5 @@
-// Page refresh at the ends of the scale (Coffman, Liu, Weber 1998). h = E exp(-mu X) underflows to 0
-// from mu X ~ 745 on, where a page is stale almost surely after each read and Lemma 4.1 tends to
+// Page refresh at the ends of the scale (Coffman, Liu, Weber 1998). h = E exp(-mu X) underflows to
+// 0 from mu X ~ 745 on, where a page is stale almost surely after each read and Lemma 4.1 tends to
 // r = 1 - f / (mu E[X]); 1 - h rounds to 0 below mu X ~ 1e-16, where r -> 0 as mu E[S^2] / (2 E[X])
 // per interaccess time S (E[Z] = E[(S - R)^+] ~ mu E[S^2] / 2). Each value is checked against a
 // closed form, that limit, or the paper's own formula where h is still an ordinary number.
@@ -18,10 +18,13 @@ using namespace crawlq;
 
 namespace {
 
-model::RefreshModel pages(std::vector<double> rates, std::vector<double> weights, model::AccessTime x,
-                          model::RefreshPolicySpec policy = {}) {
-  return model::RefreshModel{.name = "limits", .change_rates = std::move(rates), .weights = std::move(weights),
-                             .access_time = std::move(x), .policy = std::move(policy)};
+model::RefreshModel pages(std::vector<double> rates, std::vector<double> weights,
+                          model::AccessTime x, model::RefreshPolicySpec policy = {}) {
+  return model::RefreshModel{.name = "limits",
+                             .change_rates = std::move(rates),
+                             .weights = std::move(weights),
+                             .access_time = std::move(x),
+                             .policy = std::move(policy)};
 }
 
 model::AccessTime deterministic(double x) { return model::AccessTime(model::DeterministicTime{x}); }
@@ -71,7 +74,8 @@ void check_frequencies(const std::vector<double>& f) {
 
 }  // namespace
 
-TEST_CASE("h as l = -ln h and delta against closed forms from mu E[X] = 1e-300 to 1e300", "[refresh][limits]") {
+TEST_CASE("h as l = -ln h and delta against closed forms from mu E[X] = 1e-300 to 1e300",
+          "[refresh][limits]") {
   for (double q : {1e-300, 1e-200, 1e-20, 1e-8, 1e-3, 0.3, 5.0, 1e3, 1e100, 1e300}) {
     INFO("mu E[X] = " << q);
     // Exponential X of mean 2: h = 1 / (1 + q), l = ln(1 + q).
@@ -92,9 +96,10 @@ TEST_CASE("h as l = -ln h and delta against closed forms from mu E[X] = 1e-300 t
   }
 }
 
-TEST_CASE("h below 1e-250 of a phase-type law with fill-in against a long double solve", "[refresh][limits]") {
-  // Phase 0 has no exit: X leaves through 0 -> 1 -> exit or 0 -> 2 -> 1 -> exit, so h ~ 2 / mu^2 and
-  // the elimination fills in the entry (2, 1) path. Long double reaches down to 1e-4900.
+TEST_CASE("h below 1e-250 of a phase-type law with fill-in against a long double solve",
+          "[refresh][limits]") {
+  // Phase 0 has no exit: X leaves through 0 -> 1 -> exit or 0 -> 2 -> 1 -> exit, so h ~ 2 / mu^2
+  // and the elimination fills in the entry (2, 1) path. Long double reaches down to 1e-4900.
   model::Matrix t(3, 3);
   t << -3, 2, 1, 0, -3, 2, 0, 1.5, -2;
   const model::PhaseType ph((model::RowVector(3) << 1, 0, 0).finished(), t);
@@ -106,12 +111,14 @@ TEST_CASE("h below 1e-250 of a phase-type law with fill-in against a long double
         static_cast<long double>(mu) * Eigen::Matrix<long double, 3, 3>::Identity() - tl;
     const long double h = shifted.partialPivLu().solve(exits)(0);
     REQUIRE(h > 0);
-    CHECK(model::AccessTime(ph).laplace_value(mu).ell == Approx(static_cast<double>(-std::log(h))).epsilon(1e-13));
+    CHECK(model::AccessTime(ph).laplace_value(mu).ell ==
+          Approx(static_cast<double>(-std::log(h))).epsilon(1e-13));
   }
 }
 
-TEST_CASE("r_i where h underflows: the limit 1 - f / (mu E[X]), and the paper's form where h is still normal",
-          "[refresh][limits]") {
+TEST_CASE(
+    "r_i where h underflows: the limit 1 - f / (mu E[X]), and the paper's form where h is still normal",
+    "[refresh][limits]") {
   const double f = 0.3;
   for (double q : {30.0, 200.0, 700.0}) {  // h = e^{-q} still a double: the paper's formulas apply
     INFO("mu E[X] = " << q);
@@ -120,7 +127,8 @@ TEST_CASE("r_i where h underflows: the limit 1 - f / (mu E[X]), and the paper's 
     CHECK(analytic::randomized_obsolescence_rate(v, f) ==
           Approx(1 - f / q + f / q * f * h / (1 - h + f * h)).epsilon(1e-14));
     // Lemma 3.1 over d = 3 reads.
-    CHECK(analytic::expected_stale_time(v, 1.0, 3) == Approx(3 - (1 - std::pow(h, 3)) / q).epsilon(1e-14));
+    CHECK(analytic::expected_stale_time(v, 1.0, 3) ==
+          Approx(3 - (1 - std::pow(h, 3)) / q).epsilon(1e-14));
   }
   for (double q : {800.0, 1e5, 1e200, 1e300}) {  // h = 0 in doubles
     INFO("mu E[X] = " << q);
@@ -139,7 +147,8 @@ TEST_CASE("r_i as mu E[X] -> 0: first-order terms, no cancellation", "[refresh][
     // r = f mu E[S^2] / (2 E[X]) = q (2 - f) / (2 f).
     for (double f : {1.0, 0.4, 1e-3}) {
       const auto v = deterministic(1.0).laplace_value(q);
-      CHECK(analytic::randomized_obsolescence_rate(v, f) == Approx(q * (2 - f) / (2 * f)).epsilon(1e-12));
+      CHECK(analytic::randomized_obsolescence_rate(v, f) ==
+            Approx(q * (2 - f) / (2 * f)).epsilon(1e-12));
     }
     // Randomized, exponential X of mean m: r = mu m / (f + mu m) exactly.
     const auto e = model::AccessTime(model::PhaseType::exponential(1.0)).laplace_value(q);
@@ -155,36 +164,42 @@ TEST_CASE("r_i as mu E[X] -> 0: first-order terms, no cancellation", "[refresh][
     const double mean = ph.mean(), second = ph.moment(2), mu = q / mean;
     const auto m = pages({mu, 1.0}, {1.0, 1.0}, x);
     const double expected = mu * (3 * second + 6 * mean * mean) / (2 * 3 * mean);
-    CHECK(analytic::cyclic_obsolescence_rates(m, analytic::access_laplace_values(m), {0, 1, 1})[0] ==
-          Approx(expected).epsilon(1e-10));
+    CHECK(analytic::cyclic_obsolescence_rates(m, analytic::access_laplace_values(m),
+                                              {0, 1, 1})[0] == Approx(expected).epsilon(1e-10));
   }
 }
 
-TEST_CASE("the optima with a page whose h underflows: finite, summing to 1, minima", "[refresh][limits]") {
+TEST_CASE("the optima with a page whose h underflows: finite, summing to 1, minima",
+          "[refresh][limits]") {
   SECTION("c_i = mu_i: (10), (6) and (16) in closed form") {
     const auto m = pages({0.2, 1000, 0.5}, {0.2, 1000, 0.5}, deterministic(1.0));
     const auto h = analytic::access_laplace_values(m);
     const auto bound = analytic::refresh_lower_bound(m, h);
     REQUIRE(bound.closed_form);
-    for (int i = 0; i < 3; ++i) CHECK(bound.frequencies[i] == Approx(m.change_rates[i] / 1000.7).epsilon(1e-14));
+    for (int i = 0; i < 3; ++i)
+      CHECK(bound.frequencies[i] == Approx(m.change_rates[i] / 1000.7).epsilon(1e-14));
     CHECK(bound.cost == Approx(1000.7 - 1 + std::exp(-1000.7)).epsilon(1e-14));  // (6)
     const auto randomized = analytic::optimal_randomized_frequencies(m, h);
     check_frequencies(randomized.frequencies);
     CHECK(randomized.frequencies[1] == 1.0);  // proportional to 1/h_i - 1 = e^{1000} - 1
-    check_minimum(randomized.frequencies, [&](const auto& y) { return analytic::randomized_objective(m, h, y); });
+    check_minimum(randomized.frequencies,
+                  [&](const auto& y) { return analytic::randomized_objective(m, h, y); });
   }
   SECTION("general weights: the root searches") {
-    for (const std::vector<double>& c : {std::vector<double>{1, 2, 3}, std::vector<double>{0.2, 1e6, 0.5},
-                                         std::vector<double>{5, 1e-3, 1}}) {
+    for (const std::vector<double>& c :
+         {std::vector<double>{1, 2, 3}, std::vector<double>{0.2, 1e6, 0.5},
+          std::vector<double>{5, 1e-3, 1}}) {
       INFO("weights " << c[0] << ", " << c[1] << ", " << c[2]);
       const auto m = pages({0.2, 1000, 0.5}, c, deterministic(1.0));
       const auto h = analytic::access_laplace_values(m);
       const auto bound = analytic::refresh_lower_bound(m, h);
       check_frequencies(bound.frequencies);
-      check_minimum(bound.frequencies, [&](const auto& y) { return analytic::bound_objective(m, h, y); });
+      check_minimum(bound.frequencies,
+                    [&](const auto& y) { return analytic::bound_objective(m, h, y); });
       const auto randomized = analytic::optimal_randomized_frequencies(m, h);
       check_frequencies(randomized.frequencies);
-      check_minimum(randomized.frequencies, [&](const auto& y) { return analytic::randomized_objective(m, h, y); });
+      check_minimum(randomized.frequencies,
+                    [&](const auto& y) { return analytic::randomized_objective(m, h, y); });
       CHECK(randomized.cost >= bound.cost * (1 - 1e-14));
     }
   }
@@ -203,8 +218,10 @@ TEST_CASE("the optima with a page whose h underflows: finite, summing to 1, mini
 
 TEST_CASE("Corollary 5.1's H(q) from q = 1e-300 to 1e300", "[refresh][limits][golden]") {
   // (q - 1 + e^{-q}) is 0 in doubles below q ~ 1e-8: the paper's quotient was 0/0 there.
-  CHECK(analytic::golden_ratio_limit_ratio(1e-300) == Approx(analytic::two_phi_squared_over_five()).epsilon(1e-14));
-  CHECK(analytic::golden_ratio_limit_ratio(1e-10) == Approx(analytic::two_phi_squared_over_five()).epsilon(1e-9));
+  CHECK(analytic::golden_ratio_limit_ratio(1e-300) ==
+        Approx(analytic::two_phi_squared_over_five()).epsilon(1e-14));
+  CHECK(analytic::golden_ratio_limit_ratio(1e-10) ==
+        Approx(analytic::two_phi_squared_over_five()).epsilon(1e-9));
   CHECK(analytic::golden_ratio_limit_ratio(1e300) == Approx(1.0).epsilon(1e-14));
   double previous = analytic::two_phi_squared_over_five();
   for (double q = 1e-300; q < 1e300; q *= 1e10) {
@@ -215,7 +232,8 @@ TEST_CASE("Corollary 5.1's H(q) from q = 1e-300 to 1e300", "[refresh][limits][go
   }
 }
 
-TEST_CASE("golden ratio with every page's h underflowing: (3) at its limit", "[refresh][limits][golden]") {
+TEST_CASE("golden ratio with every page's h underflowing: (3) at its limit",
+          "[refresh][limits][golden]") {
   // Before, the frequencies (10) were -inf / -inf and building the cycle threw (crawlq exited 1).
   model::RefreshPolicySpec policy;
   policy.kind = model::RefreshPolicyKind::kGoldenRatio;
@@ -227,13 +245,15 @@ TEST_CASE("golden ratio with every page's h underflowing: (3) at its limit", "[r
     INFO("page " << i);
     CHECK(a.frequencies[i] == Approx(m.change_rates[i] / 2700).epsilon(1e-14));  // (10): l_i = mu_i
     // h^d = 0: E[Z] = d - 1 / mu for every read, so r_i = 1 - M_i / (13 mu_i).
-    CHECK(a.obsolescence_rates[i] == Approx(1 - a.cycle_counts[i] / (13 * m.change_rates[i])).epsilon(1e-15));
+    CHECK(a.obsolescence_rates[i] ==
+          Approx(1 - a.cycle_counts[i] / (13 * m.change_rates[i])).epsilon(1e-15));
   }
   CHECK(std::isfinite(a.cost_over_lower_bound));
   CHECK(std::isfinite(a.golden_ratio_limit));
 }
 
-TEST_CASE("golden ratio: a cycle too short to read a page of tiny frequency", "[refresh][limits][golden]") {
+TEST_CASE("golden ratio: a cycle too short to read a page of tiny frequency",
+          "[refresh][limits][golden]") {
   // (10) gives the page of h ~ 0 a frequency 0.9993; the others' f_i F_k round to 0 for F_k = 13.
   // Before, the frequencies were NaN and the counts' loop ran for ever.
   model::RefreshPolicySpec policy;
@@ -253,7 +273,8 @@ TEST_CASE("golden ratio: a cycle too short to read a page of tiny frequency", "[
   for (double r : a.obsolescence_rates) CHECK(std::isfinite(r));
 }
 
-TEST_CASE("golden ratio: a cycle larger than memory is refused before it is built", "[refresh][limits][golden]") {
+TEST_CASE("golden ratio: a cycle larger than memory is refused before it is built",
+          "[refresh][limits][golden]") {
   model::RefreshPolicySpec policy;
   policy.kind = model::RefreshPolicyKind::kGoldenRatio;
   policy.cycle = 701408733;
@@ -267,7 +288,8 @@ TEST_CASE("golden ratio: a cycle larger than memory is refused before it is buil
     analytic::analyze_refresh(m, available);
     FAIL("701408733 reads do not fit in 1e9 bytes");
   } catch (const std::invalid_argument& e) {
-    CHECK_THAT(e.what(), Catch::StartsWith("701408733: ") && Catch::Contains(std::to_string(largest)));
+    CHECK_THAT(e.what(),
+               Catch::StartsWith("701408733: ") && Catch::Contains(std::to_string(largest)));
   }
   CHECK(model::is_fibonacci(2880067194370816120L));  // F_90, beyond a double's exact integers
   CHECK(model::fibonacci_numbers().back() == 7540113804746346429L);

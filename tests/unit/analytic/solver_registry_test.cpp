@@ -1,22 +1,26 @@
 // The registry is the one list of stationary solvers: names round-trip, the help names each one,
 // and each entry makes the solver it says, whose memory need is its own.
+#include "analytic/solver_registry.hpp"
+
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
 
-#include "analytic/solver_registry.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace crawlq {
 namespace {
 
 model::Model paper_example() {
-  return scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) + "/scenarios/data/paper-example-1.yaml").model;
+  return scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) +
+                                  "/scenarios/data/paper-example-1.yaml")
+      .model;
 }
 
 }  // namespace
 
-TEST_CASE("every registered solver has one name, its help, and makes itself", "[analytic][registry]") {
+TEST_CASE("every registered solver has one name, its help, and makes itself",
+          "[analytic][registry]") {
   const model::Model m = paper_example();
   const analytic::GeneratorBlocks blocks(m, *m.level_map());
   std::set<std::string> names;
@@ -44,13 +48,15 @@ TEST_CASE("auto resolves through the registry to the rule it prints", "[analytic
         &analytic::registration(analytic::Method::kBlockRecursion, m));
   m.capacity = 9;  // 2 + 2 * (2^10 - 2) + ... > 2000 states
   CHECK(analytic::estimate_memory(m).states > 2000);
-  CHECK(&analytic::registration(analytic::Method::kAuto, m) == &analytic::registration(analytic::Method::kIterative, m));
+  CHECK(&analytic::registration(analytic::Method::kAuto, m) ==
+        &analytic::registration(analytic::Method::kIterative, m));
   CHECK(std::string(analytic::kAutomaticRule).find("2000") != std::string::npos);
 }
 
-TEST_CASE("auto keeps the block recursion for a long buffer whose levels stay small", "[analytic][registry]") {
-  // One clock phase: every level has W M = 4 states however long the buffer, so the recursion's work
-  // is linear in K while a Krylov method needs more iterations the longer the chain.
+TEST_CASE("auto keeps the block recursion for a long buffer whose levels stay small",
+          "[analytic][registry]") {
+  // One clock phase: every level has W M = 4 states however long the buffer, so the recursion's
+  // work is linear in K while a Krylov method needs more iterations the longer the chain.
   model::Model m = paper_example();
   m.obsolescence = model::PhaseType(model::RowVector::Ones(1), model::Matrix::Constant(1, 1, -0.2));
   m.capacity = 5000;

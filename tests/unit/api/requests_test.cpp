@@ -1,5 +1,5 @@
-// The request layer's solve and describe: a request checks itself, refuses by name what the exact engine does not
-// take, and its result and JSON are the engine's own numbers.
+// The request layer's solve and describe: a request checks itself, refuses by name what the exact
+// engine does not take, and its result and JSON are the engine's own numbers.
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -18,8 +18,8 @@ namespace crawlq {
 namespace {
 
 api::SolveRequest example_request() {
-  const auto scenario =
-      scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) + "/scenarios/data/paper-example-1.yaml");
+  const auto scenario = scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) +
+                                                 "/scenarios/data/paper-example-1.yaml");
   return {.source = "paper-example-1.yaml",
           .model = scenario.model,
           .policy = *scenario.model.policy,
@@ -49,17 +49,21 @@ TEST_CASE("a solve request says what is wrong with it, naming the field", "[api]
   CHECK(request.is_valid(&why));
   std::vector<std::vector<int>> keep(6, std::vector<int>{1, 2, 3, 4});
   request.policy = model::make_memory(keep, 4, 5, "policy.memory");
-  CHECK_THROWS_WITH(api::solve(request), Catch::StartsWith("policy.memory: the empty system with mode 1 in force never"));
+  CHECK_THROWS_WITH(
+      api::solve(request),
+      Catch::StartsWith("policy.memory: the empty system with mode 1 in force never"));
 }
 
-TEST_CASE("solve through the request layer: the engine's numbers and the keys of solve --json", "[api]") {
+TEST_CASE("solve through the request layer: the engine's numbers and the keys of solve --json",
+          "[api]") {
   api::SolveRequest request = example_request();
   request.sojourn = true;
   request.transforms = {1.0};
   request.cdf_points = {2.0};
   const api::SolveResult result = api::solve(request);
   const analytic::PolicyEvaluator evaluator(request.model);
-  const analytic::PolicyEvaluation direct = evaluator.evaluate(std::get<model::Policy>(request.policy));
+  const analytic::PolicyEvaluation direct =
+      evaluator.evaluate(std::get<model::Policy>(request.policy));
   CHECK(result.evaluation.measures.cost == direct.measures.cost);
   CHECK(result.evaluation.measures.cost == Approx(63.5425).epsilon(1e-5));  // Table 1's optimum
   REQUIRE(result.sojourn);
@@ -70,7 +74,8 @@ TEST_CASE("solve through the request layer: the engine's numbers and the keys of
   const nlohmann::json j = api::to_json(request, result);
   for (const auto& measure : model::scalar_measures<double>())
     CHECK(j.at(std::string(measure.name.key)).get<double>() == direct.measures.*measure.field);
-  CHECK(j.at("sojourn").at("served").at("mean").get<double>() == laws.mean(analytic::PageFate::kServed));
+  CHECK(j.at("sojourn").at("served").at("mean").get<double>() ==
+        laws.mean(analytic::PageFate::kServed));
   CHECK(j.at("transforms").at(0).at("u").get<double>() == 1.0);
   CHECK(j.at("cdf").at(0).at("x").get<double>() == 2.0);
 }
@@ -90,7 +95,8 @@ TEST_CASE("a method that refuses the model is bad input naming the source", "[ap
 
 namespace crawlq {
 
-TEST_CASE("a cancelled solve or search stops with api::Cancelled, and runs when not cancelled", "[api][cancel]") {
+TEST_CASE("a cancelled solve or search stops with api::Cancelled, and runs when not cancelled",
+          "[api][cancel]") {
   api::SolveRequest request = example_request();
   request.method = analytic::Method::kIterative;
   request.sojourn = true;
@@ -103,19 +109,22 @@ TEST_CASE("a cancelled solve or search stops with api::Cancelled, and runs when 
   const api::OptimizeRequest search{.source = request.source, .model = request.model};
   CHECK_THROWS_AS(api::optimize(search, &cancel), api::Cancelled);
   cancel = false;
-  CHECK(api::solve(request, &cancel).evaluation.stationary.summary.status == analytic::SolverStatus::kConverged);
+  CHECK(api::solve(request, &cancel).evaluation.stationary.summary.status ==
+        analytic::SolverStatus::kConverged);
 }
 
 }  // namespace crawlq
 
 namespace crawlq {
 
-TEST_CASE("describe through the request layer: counted states and the matrices the engines use", "[api]") {
+TEST_CASE("describe through the request layer: counted states and the matrices the engines use",
+          "[api]") {
   const api::SolveRequest example = example_request();
   const nlohmann::json j = api::describe({.model = example.model, .repairs = {}});
   CHECK(j.at("states").get<std::int64_t>() == 126);
   CHECK(j.at("modes").size() == 4);
-  CHECK(j.at("modes").at(2).at("fundamental_rate").get<double>() == example.model.arrivals.mode(3).fundamental_rate());
+  CHECK(j.at("modes").at(2).at("fundamental_rate").get<double>() ==
+        example.model.arrivals.mode(3).fundamental_rate());
   CHECK(j.at("policy").at("levels") == std::vector<int>{3, 3, 3, 1, 1, 1});
   model::Model huge = example.model;
   huge.capacity = 5000;  // R^K states: far beyond a double, still counted
@@ -126,19 +135,26 @@ TEST_CASE("describe through the request layer: counted states and the matrices t
 
 namespace crawlq {
 
-TEST_CASE("simulate through the request layer: the simulator's numbers, any policy form", "[api][simulate]") {
+TEST_CASE("simulate through the request layer: the simulator's numbers, any policy form",
+          "[api][simulate]") {
   const api::SolveRequest example = example_request();
   api::SimulateRequest request{.source = "paper-example-1.yaml",
                                .model = example.model,
                                .policy = example.policy,
-                               .settings = {.seed = 4, .replications = 3, .horizon = 300.0, .warmup = 10.0,
-                                            .threads = 1, .precision = 0, .time_limit = 20},
+                               .settings = {.seed = 4,
+                                            .replications = 3,
+                                            .horizon = 300.0,
+                                            .warmup = 10.0,
+                                            .threads = 1,
+                                            .precision = 0,
+                                            .time_limit = 20},
                                .spread = nullptr,
                                .progress = nullptr};
   const api::SimulateResult result = api::simulate(request);
   const sim::LevelMapPolicy levels(std::get<model::Policy>(example.policy));
-  const sim::SimulationSummary direct = sim::simulate(
-      example.model, levels, {.seed = 4, .replications = 3, .warmup = 10.0, .horizon = 300.0, .threads = 1});
+  const sim::SimulationSummary direct =
+      sim::simulate(example.model, levels,
+                    {.seed = 4, .replications = 3, .warmup = 10.0, .horizon = 300.0, .threads = 1});
   CHECK(result.summary.cost.mean == direct.cost.mean);
   CHECK(result.summary.p_loss.half_width == direct.p_loss.half_width);
   const nlohmann::json j = api::to_json(request, result);
@@ -158,14 +174,17 @@ namespace crawlq {
 
 // The paper's first example, one thread, every other field at its default.
 api::OptimizeRequest optimize_request(api::PolicyClass policy_class) {
-  api::OptimizeRequest request{
-      .source = "paper-example-1.yaml", .model = example_request().model, .export_policy = "", .progress = nullptr};
+  api::OptimizeRequest request{.source = "paper-example-1.yaml",
+                               .model = example_request().model,
+                               .export_policy = "",
+                               .progress = nullptr};
   request.policy_class = policy_class;
   request.threads = 1;
   return request;
 }
 
-TEST_CASE("optimize through the request layer: Table 1's optimum and the keys of optimize --json", "[api][optimize]") {
+TEST_CASE("optimize through the request layer: Table 1's optimum and the keys of optimize --json",
+          "[api][optimize]") {
   api::OptimizeRequest request = optimize_request(api::PolicyClass::kThresholds);
   request.search = analytic::Search::kExhaustive;
   const api::OptimizeResult result = api::optimize(request);
@@ -187,11 +206,13 @@ TEST_CASE("optimize through the request layer: Table 1's optimum and the keys of
   request.search = analytic::Search::kAuto;
   request.export_policy = "best.yaml";
   CHECK_FALSE(request.is_valid(&why));
-  CHECK_THAT(why, Catch::StartsWith("--export-policy best.yaml: --class all finds one best policy per class"));
+  CHECK_THAT(why, Catch::StartsWith(
+                      "--export-policy best.yaml: --class all finds one best policy per class"));
 }
 
-TEST_CASE("optimize --class markov through the request layer: the full-state optimum and its certificate",
-          "[api][optimize][markov]") {
+TEST_CASE(
+    "optimize --class markov through the request layer: the full-state optimum and its certificate",
+    "[api][optimize][markov]") {
   api::OptimizeRequest request = optimize_request(api::PolicyClass::kMarkov);
   // Sojourn weight 0: a certified global optimum, 16% below the best threshold policy (the figures
   // issue 15 gives from an independent brute force).
@@ -202,7 +223,8 @@ TEST_CASE("optimize --class markov through the request layer: the full-state opt
   CHECK(global.at("best").at("cost").get<double>() == Approx(50.2218).margin(5e-5));
   CHECK(global.at("threshold_best").at("cost").get<double>() == Approx(60.0944).margin(5e-5));
   CHECK(global.at("gap").get<double>() == Approx((60.0944 - 50.2218) / 60.0944).margin(1e-5));
-  CHECK(global.at("lower_bound").get<double>() == Approx(global.at("best").at("cost").get<double>()).epsilon(1e-9));
+  CHECK(global.at("lower_bound").get<double>() ==
+        Approx(global.at("best").at("cost").get<double>()).epsilon(1e-9));
   CHECK(global.at("best").at("policy").at("table").is_null());
   // The paper's criterion: a heuristic's best, no worse than the phase-aware policy of the issue.
   request.model.costs.sojourn = 2;
@@ -217,13 +239,19 @@ TEST_CASE("optimize --class markov through the request layer: the full-state opt
 
 namespace crawlq {
 
-TEST_CASE("validate through the request layer: both engines, or the simulator alone by name", "[api][validate]") {
+TEST_CASE("validate through the request layer: both engines, or the simulator alone by name",
+          "[api][validate]") {
   const api::SolveRequest example = example_request();
   api::ValidateRequest request{.source = "paper-example-1.yaml",
                                .model = example.model,
                                .policy = example.policy,
-                               .settings = {.seed = 3, .replications = 4, .horizon = 2000.0, .warmup = 100.0,
-                                            .threads = 1, .precision = 0, .time_limit = 20},
+                               .settings = {.seed = 3,
+                                            .replications = 4,
+                                            .horizon = 2000.0,
+                                            .warmup = 100.0,
+                                            .threads = 1,
+                                            .precision = 0,
+                                            .time_limit = 20},
                                .simulated_model = std::nullopt,
                                .exact_absent = ""};
   const api::ValidateResult both = api::validate(request);
@@ -233,7 +261,8 @@ TEST_CASE("validate through the request layer: both engines, or the simulator al
   CHECK(j.at("exact_engine") == true);
   CHECK(j.at("measures").size() == both.comparison.measures.size());
 
-  // A hysteresis policy on both engines; a chain the command line finds too large, the simulator alone.
+  // A hysteresis policy on both engines; a chain the command line finds too large, the simulator
+  // alone.
   request.policy = model::make_hysteresis(3, 1, 4, 2, 4, 5, "policy.hysteresis");
   const api::ValidateResult hysteresis = api::validate(request);
   CHECK(hysteresis.exact_absent.empty());
@@ -248,9 +277,10 @@ TEST_CASE("validate through the request layer: both engines, or the simulator al
 
 namespace crawlq {
 
-TEST_CASE("refresh through the request layer: exact rates, the bound, and a simulation on request", "[api][refresh]") {
-  const auto scenario = scenarios::load_refresh_scenario(std::string(CRAWLQ_SOURCE_DIR) +
-                                                         "/scenarios/data/refresh-paper-example.yaml");
+TEST_CASE("refresh through the request layer: exact rates, the bound, and a simulation on request",
+          "[api][refresh]") {
+  const auto scenario = scenarios::load_refresh_scenario(
+      std::string(CRAWLQ_SOURCE_DIR) + "/scenarios/data/refresh-paper-example.yaml");
   api::RefreshRequest request{.source = "refresh-paper-example.yaml",
                               .model = scenario.model,
                               .simulate = false,
@@ -277,7 +307,8 @@ TEST_CASE("refresh through the request layer: exact rates, the bound, and a simu
 
 namespace crawlq {
 
-TEST_CASE("sweep through the request layer: one row per value, checked before any solve", "[api][sweep]") {
+TEST_CASE("sweep through the request layer: one row per value, checked before any solve",
+          "[api][sweep]") {
   const api::SolveRequest example = example_request();
   api::SweepRequest request{.source = "paper-example-1.yaml",
                             .model = example.model,
@@ -302,7 +333,8 @@ TEST_CASE("sweep through the request layer: one row per value, checked before an
 
 namespace crawlq {
 
-TEST_CASE("reproduce through the request layer: the sections asked for, flagged rows counted", "[api][reproduce]") {
+TEST_CASE("reproduce through the request layer: the sections asked for, flagged rows counted",
+          "[api][reproduce]") {
   api::ReproduceRequest request;
   request.threads = 1;
   request.quick = true;

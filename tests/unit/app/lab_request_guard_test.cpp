@@ -8,7 +8,10 @@ namespace crawlq::app {
 namespace {
 
 GuardedRequest post_from_page(std::string host) {
-  return {.method = "POST", .host = host, .origin = "http://" + host, .content_type = "application/json"};
+  return {.method = "POST",
+          .host = host,
+          .origin = "http://" + host,
+          .content_type = "application/json"};
 }
 
 TEST_CASE("the lab answers its own addresses on its port, and no other name", "[lab]") {
@@ -24,16 +27,18 @@ TEST_CASE("the lab answers its own addresses on its port, and no other name", "[
 
 TEST_CASE("a foreign Host or Origin is refused with 403, a page of its own is answered", "[lab]") {
   CHECK_FALSE(refuse_request(post_from_page("127.0.0.1:9000"), 9000));
-  CHECK_FALSE(refuse_request({.method = "GET", .host = "localhost:9000", .origin = {}, .content_type = ""}, 9000));
+  CHECK_FALSE(refuse_request(
+      {.method = "GET", .host = "localhost:9000", .origin = {}, .content_type = ""}, 9000));
 
   const auto rebound = refuse_request(post_from_page("evil.example:9000"), 9000);
   REQUIRE(rebound);
   CHECK(rebound->status == 403);
-  CHECK_THAT(rebound->message, Catch::Contains("evil.example") && Catch::Contains("127.0.0.1:9000"));
+  CHECK_THAT(rebound->message,
+             Catch::Contains("evil.example") && Catch::Contains("127.0.0.1:9000"));
 
   GuardedRequest cross_site = post_from_page("127.0.0.1:9000");
-  for (const char* origin : {"http://evil.example", "null", "https://127.0.0.1:9000", "http://127.0.0.1:9001",
-                             "http://localhost:9000"}) {
+  for (const char* origin : {"http://evil.example", "null", "https://127.0.0.1:9000",
+                             "http://127.0.0.1:9001", "http://localhost:9000"}) {
     cross_site.origin = origin;
     const auto refusal = refuse_request(cross_site, 9000);
     REQUIRE(refusal);
@@ -44,15 +49,16 @@ TEST_CASE("a foreign Host or Origin is refused with 403, a page of its own is an
 TEST_CASE("a POST that a foreign page could send without a preflight is refused", "[lab]") {
   GuardedRequest simple = post_from_page("127.0.0.1:9000");
   simple.origin.reset();
-  for (const char* type : {"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
-                           "", "application/jsonp"}) {
+  for (const char* type : {"text/plain", "application/x-www-form-urlencoded",
+                           "multipart/form-data; boundary=x", "", "application/jsonp"}) {
     simple.content_type = type;
     const auto refusal = refuse_request(simple, 9000);
     REQUIRE(refusal);
     CHECK(refusal->status == 400);
     CHECK_THAT(refusal->message, Catch::Contains("application/json"));
   }
-  for (const char* type : {"application/json", "Application/JSON; charset=utf-8", "application/json ;charset=UTF-8"}) {
+  for (const char* type :
+       {"application/json", "Application/JSON; charset=utf-8", "application/json ;charset=UTF-8"}) {
     simple.content_type = type;
     CHECK_FALSE(refuse_request(simple, 9000));
   }

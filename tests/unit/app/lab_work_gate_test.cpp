@@ -22,10 +22,12 @@ using namespace std::chrono_literals;
 constexpr auto kSettle = 200ms;
 
 WorkGateLimits limits(double bytes, int slots, int waiting, std::chrono::milliseconds wait) {
-  return {.memory_bytes = bytes, .long_slots = slots, .most_waiting = waiting, .longest_wait = wait};
+  return {
+      .memory_bytes = bytes, .long_slots = slots, .most_waiting = waiting, .longest_wait = wait};
 }
 
-TEST_CASE("requests share one memory budget: one that does not fit beside the others waits", "[lab]") {
+TEST_CASE("requests share one memory budget: one that does not fit beside the others waits",
+          "[lab]") {
   WorkGate gate(limits(100, 4, 8, 60s));
   auto first = gate.admit(60, false, nullptr);
   std::atomic<bool> second_admitted{false};
@@ -35,7 +37,7 @@ TEST_CASE("requests share one memory budget: one that does not fit beside the ot
     return ticket;
   });
   std::this_thread::sleep_for(kSettle);
-  CHECK_FALSE(second_admitted);  // 60 + 50 > 100
+  CHECK_FALSE(second_admitted);                 // 60 + 50 > 100
   auto small = gate.admit(40, false, nullptr);  // 60 + 40 fits: not held up behind the waiter
   CHECK(small);
   small.reset();
@@ -54,7 +56,8 @@ TEST_CASE("a request larger than the whole budget is refused at once with the si
   }
 }
 
-TEST_CASE("long requests take a slot each, in arrival order, and short ones never wait for a slot", "[lab]") {
+TEST_CASE("long requests take a slot each, in arrival order, and short ones never wait for a slot",
+          "[lab]") {
   WorkGate gate(limits(1000, 1, 8, 60s));
   auto running = gate.admit(1, true, nullptr);
   std::vector<int> order;
@@ -78,7 +81,8 @@ TEST_CASE("long requests take a slot each, in arrival order, and short ones neve
   CHECK(order == std::vector<int>{1, 2});
 }
 
-TEST_CASE("too many waiting, or a wait too long, is LabBusy, and a cancelled waiter leaves", "[lab]") {
+TEST_CASE("too many waiting, or a wait too long, is LabBusy, and a cancelled waiter leaves",
+          "[lab]") {
   WorkGate gate(limits(1000, 1, 1, 300ms));
   auto running = gate.admit(1, true, nullptr);
   api::Cancellation cancel{false};

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -35,16 +34,18 @@ TEST_CASE("fit: a log of equal timestamps is one batch", "[fit][degenerate]") {
   CHECK(pairs.size_probabilities == std::vector<double>{1.0 / 3, 2.0 / 3});
 }
 
-TEST_CASE("fit: three moments of a nearly constant time give Erlang-100 and say so", "[fit][degenerate]") {
+TEST_CASE("fit: three moments of a nearly constant time give Erlang-100 and say so",
+          "[fit][degenerate]") {
   for (const double scv : {1e-10, 1e-13, 0.005}) {
     INFO("scv " << scv);
-    const fit::PhaseTypeFit ph = fit::fit_three_moments(2, 4 * (1 + scv), 8 * (1 + scv) * (1 + 2 * scv));
+    const fit::PhaseTypeFit ph =
+        fit::fit_three_moments(2, 4 * (1 + scv), 8 * (1 + scv) * (1 + 2 * scv));
     CHECK(ph.s.rows() == 100);
     CHECK_FALSE(ph.third_moment_matched);
     CHECK_THAT(ph.note, Catch::Contains("Erlang-100"));
     CHECK(relative(fit::phase_type_moments(ph.beta, ph.s, 1)[0], 2) < 1e-12);
   }
-  CHECK_THROWS_AS(fit::fit_three_moments(1, 1, 1), model::InputError);  // a constant
+  CHECK_THROWS_AS(fit::fit_three_moments(1, 1, 1), model::InputError);    // a constant
   CHECK_THROWS_AS(fit::fit_three_moments(1, 0.5, 1), model::InputError);  // no law's
 }
 
@@ -54,13 +55,18 @@ TEST_CASE("fit: a huge scv is matched to its moments or said unmatched", "[fit][
   const std::vector<double> m = fit::phase_type_moments(ph.beta, ph.s, 3);
   CHECK(relative(m[0], 1) < 1e-8);
   CHECK(relative(m[1], 1e8) < 1e-6);
-  if (ph.third_moment_matched) CHECK(relative(m[2], 1e20) < 1e-6);
-  else CHECK_FALSE(ph.note.empty());
+  if (ph.third_moment_matched)
+    CHECK(relative(m[2], 1e20) < 1e-6);
+  else
+    CHECK_FALSE(ph.note.empty());
 }
 
-TEST_CASE("fit: a scv past what a double holds of a law is refused, and below it the rates stay > 0", "[fit][degenerate]") {
+TEST_CASE(
+    "fit: a scv past what a double holds of a law is refused, and below it the rates stay > 0",
+    "[fit][degenerate]") {
   // Found by moments_fuzzer: m2 / m1^2 overflows, whatever the unit.
-  CHECK_THROWS_WITH(fit::fit_three_moments(1.3388838010580131e-76, 3.0353039405638255e+299, 7.6921530884355365e-305),
+  CHECK_THROWS_WITH(fit::fit_three_moments(1.3388838010580131e-76, 3.0353039405638255e+299,
+                                           7.6921530884355365e-305),
                     Catch::Contains("past what a double holds"));
   // Balanced means at scv 1e30: 1 - q is 0 in a double unless computed as a quotient.
   model::RowVector alpha;
@@ -74,15 +80,20 @@ TEST_CASE("fit: a scv past what a double holds of a law is refused, and below it
 
 TEST_CASE("fit: EM refuses times whose moments leave a double", "[fit][degenerate]") {
   // Found by log_fuzzer: rates of 1e-300, and moments of NaN.
-  CHECK_THROWS_WITH(fit::fit_hyperexponential_em({55, 5, 2.00000051e300, 1.0000000000000006e300, 1}, 2),
-                    Catch::Contains("another unit"));
+  CHECK_THROWS_WITH(
+      fit::fit_hyperexponential_em({55, 5, 2.00000051e300, 1.0000000000000006e300, 1}, 2),
+      Catch::Contains("another unit"));
 }
 
-TEST_CASE("fit: moments out of a double's reach are refused, asking for another unit", "[fit][degenerate]") {
+TEST_CASE("fit: moments out of a double's reach are refused, asking for another unit",
+          "[fit][degenerate]") {
   CHECK_THROWS_WITH(fit::fit_three_moments(1e300, 1e301, 1e302), Catch::Contains("another unit"));
-  CHECK_THROWS_WITH(fit::fit_three_moments(1e-300, 2e-300, 3e-300), Catch::Contains("another unit"));
-  CHECK_THROWS_WITH(fit::fit_regime_map(1e285, INFINITY, {0.1}, {0.05}), Catch::Contains("another unit"));
-  CHECK_THROWS_WITH(fit::fit_regime_map(1e-300, 1e-310, {0.1}, {0.05}), Catch::Contains("another unit"));
+  CHECK_THROWS_WITH(fit::fit_three_moments(1e-300, 2e-300, 3e-300),
+                    Catch::Contains("another unit"));
+  CHECK_THROWS_WITH(fit::fit_regime_map(1e285, INFINITY, {0.1}, {0.05}),
+                    Catch::Contains("another unit"));
+  CHECK_THROWS_WITH(fit::fit_regime_map(1e-300, 1e-310, {0.1}, {0.05}),
+                    Catch::Contains("another unit"));
   // Times of 10^-60 and 10^60 are fitted like times of 1.
   const fit::PhaseTypeFit small = fit::fit_three_moments(1e-60, 3e-120, 15e-180);
   CHECK(relative(fit::phase_type_moments(small.beta, small.s, 3)[2], 15e-180) < 1e-9);
@@ -90,7 +101,8 @@ TEST_CASE("fit: moments out of a double's reach are refused, asking for another 
   CHECK(relative(fit::phase_type_moments(large.beta, large.s, 3)[2], 15e180) < 1e-9);
 }
 
-TEST_CASE("fit: times between batches of (nearly) no variance give Erlang-50 regimes", "[fit][degenerate]") {
+TEST_CASE("fit: times between batches of (nearly) no variance give Erlang-50 regimes",
+          "[fit][degenerate]") {
   for (const double variance : {0.0, 1e-13}) {
     INFO("variance " << variance);
     const fit::RegimeMapFit map = fit::fit_regime_map(1, variance, {0, 0}, {0.1, 0.1});
@@ -112,7 +124,8 @@ TEST_CASE("fit: the likelihood of a sample under a law by its chains", "[fit][de
     exponential += std::log(2) - 2 * x;
     erlang += std::log(9 * x) - 3 * x;
   }
-  CHECK(relative(fit::phase_type_log_likelihood(model::RowVector::Ones(1), model::Matrix::Constant(1, 1, -2), sample),
+  CHECK(relative(fit::phase_type_log_likelihood(model::RowVector::Ones(1),
+                                                model::Matrix::Constant(1, 1, -2), sample),
                  exponential) < 1e-12);
   model::Matrix s(2, 2);
   s << -3, 3, 0, -3;
@@ -122,11 +135,14 @@ TEST_CASE("fit: the likelihood of a sample under a law by its chains", "[fit][de
 }
 
 TEST_CASE("fit: logs and samples are read as regular UTF-8 files", "[fit][degenerate]") {
-  CHECK_THROWS_WITH(fit::read_timestamps("/dev/zero"), Catch::Contains("/dev/zero: a device, not a log"));
+  CHECK_THROWS_WITH(fit::read_timestamps("/dev/zero"),
+                    Catch::Contains("/dev/zero: a device, not a log"));
   CHECK_THROWS_WITH(fit::read_sample("/dev/zero"), Catch::Contains("not a sample"));
-  const auto file = std::filesystem::temp_directory_path() / ("crawlq-degenerate-latin-" + std::to_string(::getpid()) + ".log");
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("crawlq-degenerate-latin-" + std::to_string(::getpid()) + ".log");
   std::ofstream(file, std::ios::binary) << "1\n2\n3 \xb5s\n";
-  CHECK_THROWS_WITH(fit::read_timestamps(file.string()), Catch::Contains("line 3, column 3: byte 0xb5"));
+  CHECK_THROWS_WITH(fit::read_timestamps(file.string()),
+                    Catch::Contains("line 3, column 3: byte 0xb5"));
   std::filesystem::remove(file);
 }
 
@@ -136,7 +152,8 @@ TEST_CASE("fit: logs and samples are read as regular UTF-8 files", "[fit][degene
 namespace crawlq {
 namespace {
 
-TEST_CASE("fit: a long value that is no time is quoted whole characters at a time", "[fit][messages]") {
+TEST_CASE("fit: a long value that is no time is quoted whole characters at a time",
+          "[fit][messages]") {
   // 39 ASCII bytes, then two-byte characters: byte 40 is the first half of one.
   const std::string value = std::string(39, 'x') + "\u00e9\u00e9\u00e9\u00e9";
   try {

@@ -1,13 +1,11 @@
 // The fits of issue 19 against what they promise: three moments matched to 1e-9, a MAP's exact
-// statistics, logs simulated from known MAPs fitted back within the logs' own sampling error, and the
-// batch and censoring rules on logs written by hand.
-#include <catch2/catch.hpp>
-
+// statistics, logs simulated from known MAPs fitted back within the logs' own sampling error, and
+// the batch and censoring rules on logs written by hand.
 #include <Eigen/Eigenvalues>
-#include <unsupported/Eigen/MatrixFunctions>
-
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <numeric>
+#include <unsupported/Eigen/MatrixFunctions>
 
 #include "fit/batched_log.hpp"
 #include "fit/map_statistics.hpp"
@@ -28,14 +26,15 @@ TEST_CASE("fit: three moments matched to 1e-9 by two exponentials or two Erlang 
     double m1, m2, m3;
     int phases;
   };
-  // H2 (scv 2 and a heavy one), a gamma of shape 2.5 (scv 0.4: two Erlang-3 laws), a lognormal of scv
-  // 0.25 (m_n = exp(n^2 sigma^2 / 2)), a mixture of two Erlang-4 laws (scv 0.3).
+  // H2 (scv 2 and a heavy one), a gamma of shape 2.5 (scv 0.4: two Erlang-3 laws), a lognormal of
+  // scv 0.25 (m_n = exp(n^2 sigma^2 / 2)), a mixture of two Erlang-4 laws (scv 0.3).
   const double sigma2 = std::log(1.25);
-  const std::vector<Case> cases{{1, 3, 15, 2},
-                                {8.2, 8.2 * 8.2 * 30, 8.2 * 8.2 * 8.2 * 2000, 2},
-                                {2.5, 2.5 * 3.5, 2.5 * 3.5 * 4.5, 6},
-                                {std::exp(sigma2 / 2), std::exp(2 * sigma2), std::exp(4.5 * sigma2), 0},
-                                {1, 1.3, 2.1, 0}};
+  const std::vector<Case> cases{
+      {1, 3, 15, 2},
+      {8.2, 8.2 * 8.2 * 30, 8.2 * 8.2 * 8.2 * 2000, 2},
+      {2.5, 2.5 * 3.5, 2.5 * 3.5 * 4.5, 6},
+      {std::exp(sigma2 / 2), std::exp(2 * sigma2), std::exp(4.5 * sigma2), 0},
+      {1, 1.3, 2.1, 0}};
   for (const auto& c : cases) {
     INFO(c.m1 << ", " << c.m2 << ", " << c.m3);
     const fit::PhaseTypeFit ph = fit::fit_three_moments(c.m1, c.m2, c.m3);
@@ -51,11 +50,13 @@ TEST_CASE("fit: three moments matched to 1e-9 by two exponentials or two Erlang 
 }
 
 TEST_CASE("fit: a third moment no mixture reaches keeps the first two and says so", "[fit]") {
-  // A uniform(0, 2) is out of reach of two exponentials or two Erlang laws of few phases, not of many.
+  // A uniform(0, 2) is out of reach of two exponentials or two Erlang laws of few phases, not of
+  // many.
   const fit::PhaseTypeFit uniform = fit::fit_three_moments(1, 4.0 / 3, 2);
   REQUIRE(uniform.third_moment_matched);
   CHECK(relative(fit::phase_type_moments(uniform.beta, uniform.s, 3)[2], 2) < 1e-9);
-  // m1 m3 < m2^2: the moments of no law on the positive times; the first two are matched, and said so.
+  // m1 m3 < m2^2: the moments of no law on the positive times; the first two are matched, and said
+  // so.
   const fit::PhaseTypeFit ph = fit::fit_three_moments(1, 3, 2);
   CHECK_FALSE(ph.third_moment_matched);
   CHECK_THAT(ph.note, Catch::Contains("first two moments"));
@@ -66,7 +67,9 @@ TEST_CASE("fit: a third moment no mixture reaches keeps the first two and says s
   CHECK_THROWS_AS(fit::fit_three_moments(-1, 3, 15), model::InputError);
 }
 
-TEST_CASE("fit: the regimes' MAP has exactly the mean, variance and lag correlations A rho^k it was built for", "[fit]") {
+TEST_CASE(
+    "fit: the regimes' MAP has exactly the mean, variance and lag correlations A rho^k it was built for",
+    "[fit]") {
   const std::vector<double> bands(6, 0.01);
   // The paper's statistics of section 7 (212.03, 51352.38, 0.622 ... 0.507).
   const std::vector<double> lags{0.622, 0.574, 0.555, 0.537, 0.523, 0.507};
@@ -76,8 +79,10 @@ TEST_CASE("fit: the regimes' MAP has exactly the mean, variance and lag correlat
   CHECK(relative(s.variance, 51352.38) < 1e-9);
   CHECK(std::abs(s.lag_correlations[0] - 0.622) < 1e-9);
   for (int k = 1; k <= 6; ++k)
-    CHECK(std::abs(s.lag_correlations[k - 1] - map.correlation_height * std::pow(map.correlation_decay, k)) < 1e-9);
-  // The paper's two-phase MAP with its scv could not pass (c^2 - 1) / (2 c^2) = 0.061; this one keeps 0.5 at lag 6.
+    CHECK(std::abs(s.lag_correlations[k - 1] -
+                   map.correlation_height * std::pow(map.correlation_decay, k)) < 1e-9);
+  // The paper's two-phase MAP with its scv could not pass (c^2 - 1) / (2 c^2) = 0.061; this one
+  // keeps 0.5 at lag 6.
   CHECK(s.lag_correlations[5] > 0.45);
   // A generator: rows of D0 + D1 sum to zero, D1 >= 0.
   CHECK(((map.d0 + map.d1).rowwise().sum().array().abs() < 1e-12).all());
@@ -91,12 +96,14 @@ TEST_CASE("fit: the regimes' MAP has exactly the mean, variance and lag correlat
   CHECK(std::abs(r.lag_correlations[0]) < 1e-12);
 }
 
-TEST_CASE("fit: logs simulated from known MAPs are fitted back within the logs' sampling error", "[fit]") {
+TEST_CASE("fit: logs simulated from known MAPs are fitted back within the logs' sampling error",
+          "[fit]") {
   // Three generators: the regimes' MAP itself (10 phases), an MMPP-like 3-phase MAP, a renewal H2.
   model::Matrix mmpp_d0(3, 3), mmpp_d1(3, 3);
   mmpp_d0 << -1.02, 0.01, 0.01, 0.005, -0.2, 0.005, 0.002, 0.002, -0.054;
   mmpp_d1 << 1.0, 0, 0, 0, 0.19, 0, 0, 0, 0.05;
-  const fit::RegimeMapFit regimes = fit::fit_regime_map(10, 150, {0.5, 0.45, 0.4}, {0.01, 0.01, 0.01});
+  const fit::RegimeMapFit regimes =
+      fit::fit_regime_map(10, 150, {0.5, 0.45, 0.4}, {0.01, 0.01, 0.01});
   model::Matrix h2_d0 = model::Matrix::Zero(2, 2), h2_d1(2, 2);
   h2_d0(0, 0) = -2;
   h2_d0(1, 1) = -0.25;
@@ -113,15 +120,19 @@ TEST_CASE("fit: logs simulated from known MAPs are fitted back within the logs' 
     REQUIRE(log.batches == 40000);  // every batch found again
     CHECK(std::abs(log.size_probabilities[0] - 0.5) < 0.02);
     const fit::SampleStatistics sample = fit::sample_statistics(log.intervals, 6);
-    const fit::RegimeMapFit map = fit::fit_regime_map(sample.mean, sample.variance, sample.lag_correlations, sample.lag_bands);
+    const fit::RegimeMapFit map = fit::fit_regime_map(sample.mean, sample.variance,
+                                                      sample.lag_correlations, sample.lag_bands);
     const fit::MapStatistics fitted = fit::map_statistics(map.d0, map.d1, 6);
     CHECK(relative(fitted.mean, sample.mean) < 1e-9);
     CHECK(relative(fitted.variance, sample.variance) < 1e-9);
     // Each lag within the band the log's own estimate carries (3 half-widths for six lags at once).
-    for (int k = 0; k < 6; ++k) CHECK(std::abs(fitted.lag_correlations[k] - sample.lag_correlations[k]) < 3 * sample.lag_bands[k] + 0.02);
+    for (int k = 0; k < 6; ++k)
+      CHECK(std::abs(fitted.lag_correlations[k] - sample.lag_correlations[k]) <
+            3 * sample.lag_bands[k] + 0.02);
     // And the log's own statistics are those of the generator, within their sampling error.
     const fit::MapStatistics truth = fit::map_statistics(d0, d1, 1);
-    CHECK(relative(sample.mean, truth.mean) < 0.1);  // a slowly switching MMPP's sample mean wanders
+    CHECK(relative(sample.mean, truth.mean) <
+          0.1);  // a slowly switching MMPP's sample mean wanders
     CHECK(std::abs(sample.lag_correlations[0] - truth.lag_correlations[0]) < 0.15);
     ++seed;
   }
@@ -131,7 +142,7 @@ TEST_CASE("fit: batches and censored gaps on a log written by hand", "[fit]") {
   const std::vector<double> times{0, 0, 0.001, 5, 5.0005, 10, 1000, 1001};
   const fit::BatchedLog log = fit::split_batches(times, 0.01, 100);
   CHECK(log.units == 8);
-  CHECK(log.batches == 5);  // {0, 0, 0.001}, {5, 5.0005}, {10}, {1000}, {1001}
+  CHECK(log.batches == 5);   // {0, 0, 0.001}, {5, 5.0005}, {10}, {1000}, {1001}
   CHECK(log.censored == 1);  // 10 -> 1000
   REQUIRE(log.size_probabilities.size() == 3);
   CHECK(log.size_probabilities[0] == Approx(0.6));
@@ -159,9 +170,12 @@ TEST_CASE("fit: broken logs are refused with the line", "[fit]") {
   refused("1\nabc\n", "line 2: 'abc'");
   refused("1\n2\ninf\n", "line 3");
   CHECK(fit::parse_timestamps("# a comment\n1\n\n2.5\n", "log.txt") == std::vector<double>{1, 2.5});
-  CHECK(fit::parse_timestamps("id,time\n1,3.5\n2,4\n", "log.csv", "time") == std::vector<double>{3.5, 4});
-  CHECK(fit::parse_timestamps("id,time\n1,3.5\n2,4\n", "log.csv", "2") == std::vector<double>{3.5, 4});
-  CHECK_THROWS_WITH(fit::parse_timestamps("id,time\n1,3\n", "log.csv", "when"), Catch::Contains("no column 'when'"));
+  CHECK(fit::parse_timestamps("id,time\n1,3.5\n2,4\n", "log.csv", "time") ==
+        std::vector<double>{3.5, 4});
+  CHECK(fit::parse_timestamps("id,time\n1,3.5\n2,4\n", "log.csv", "2") ==
+        std::vector<double>{3.5, 4});
+  CHECK_THROWS_WITH(fit::parse_timestamps("id,time\n1,3\n", "log.csv", "when"),
+                    Catch::Contains("no column 'when'"));
   CHECK_THROWS_WITH(fit::parse_sample("1\n-2\n", "s.txt"), Catch::Contains("line 2"));
 }
 
@@ -172,7 +186,8 @@ namespace crawlq {
 namespace {
 
 // The log-likelihood's forward recursion, with a matrix exponential at every step.
-double likelihood_by_matrix_exponentials(const model::Matrix& d0, const model::Matrix& d1, const std::vector<double>& run) {
+double likelihood_by_matrix_exponentials(const model::Matrix& d0, const model::Matrix& d1,
+                                         const std::vector<double>& run) {
   const model::Matrix p = (-d0).partialPivLu().solve(d1);
   Eigen::EigenSolver<model::Matrix> eigen(p.transpose());
   Eigen::Index one = 0;
@@ -189,8 +204,10 @@ double likelihood_by_matrix_exponentials(const model::Matrix& d0, const model::M
 }
 
 TEST_CASE("fit: the log-likelihood's chains give what matrix exponentials give", "[fit]") {
-  const fit::RegimeMapFit regimes = fit::fit_regime_map(10, 40, {0.5, 0.45, 0.4}, {0.01, 0.01, 0.01});  // Erlang chains
-  const fit::RegimeMapFit heavy = fit::fit_regime_map(10, 400, {0.05, 0.04}, {0.01, 0.01});           // H2 blocks
+  const fit::RegimeMapFit regimes =
+      fit::fit_regime_map(10, 40, {0.5, 0.45, 0.4}, {0.01, 0.01, 0.01});  // Erlang chains
+  const fit::RegimeMapFit heavy =
+      fit::fit_regime_map(10, 400, {0.05, 0.04}, {0.01, 0.01});  // H2 blocks
   model::Matrix general_d0(3, 3), general_d1(3, 3);  // no chain structure: the general way
   general_d0 << -3, 1, 0.5, 0.2, -2, 0.3, 0.4, 0.1, -1;
   general_d1 << 1, 0.3, 0.2, 0.5, 0.5, 0.5, 0.1, 0.2, 0.2;
@@ -201,7 +218,8 @@ TEST_CASE("fit: the log-likelihood's chains give what matrix exponentials give",
     std::vector<double> intervals(run.size());
     std::adjacent_difference(run.begin(), run.end(), intervals.begin());
     const double fast = fit::map_log_likelihood(d0, d1, {intervals});
-    CHECK(std::abs(fast - likelihood_by_matrix_exponentials(d0, d1, intervals)) < 1e-8 * std::abs(fast));
+    CHECK(std::abs(fast - likelihood_by_matrix_exponentials(d0, d1, intervals)) <
+          1e-8 * std::abs(fast));
   }
 }
 
@@ -224,9 +242,10 @@ TEST_CASE("fit: EM never lowers the likelihood and finds a known hyperexponentia
     INFO(phases << " phases, " << em.log_likelihoods.size() << " iterations");
     CHECK(em.converged);
     for (std::size_t i = 1; i < em.log_likelihoods.size(); ++i)
-      CHECK(em.log_likelihoods[i] >= em.log_likelihoods[i - 1] - 1e-9 * std::abs(em.log_likelihoods[i]));
-    CHECK(std::abs(fit::phase_type_log_likelihood(em.beta, em.s, sample) - em.log_likelihoods.back()) <
-          1e-6 * std::abs(em.log_likelihoods.back()));
+      CHECK(em.log_likelihoods[i] >=
+            em.log_likelihoods[i - 1] - 1e-9 * std::abs(em.log_likelihoods[i]));
+    CHECK(std::abs(fit::phase_type_log_likelihood(em.beta, em.s, sample) -
+                   em.log_likelihoods.back()) < 1e-6 * std::abs(em.log_likelihoods.back()));
   }
   const fit::EmFit two = fit::fit_hyperexponential_em(sample, 2);
   CHECK(two.beta(0) == Approx(0.3).epsilon(0.05));
@@ -235,7 +254,8 @@ TEST_CASE("fit: EM never lowers the likelihood and finds a known hyperexponentia
   // At least as likely as the three-moment fit of the same sample.
   const auto m = fit::sample_moments(sample, 3);
   const fit::PhaseTypeFit moments = fit::fit_three_moments(m[0], m[1], m[2]);
-  CHECK(two.log_likelihoods.back() >= fit::phase_type_log_likelihood(moments.beta, moments.s, sample) - 1e-6);
+  CHECK(two.log_likelihoods.back() >=
+        fit::phase_type_log_likelihood(moments.beta, moments.s, sample) - 1e-6);
   CHECK_THROWS_AS(fit::fit_hyperexponential_em(sample, 0), model::InputError);
 }
 
@@ -247,7 +267,8 @@ TEST_CASE("fit: EM never lowers the likelihood and finds a known hyperexponentia
 namespace crawlq {
 namespace {
 
-TEST_CASE("fit: EM over the regimes never lowers the likelihood and finds the generator again", "[fit]") {
+TEST_CASE("fit: EM over the regimes never lowers the likelihood and finds the generator again",
+          "[fit]") {
   // A generator of the EM's own form: regimes of mean 400 and 60, Erlang-4 times, kept with 0.985.
   model::Matrix transitions(2, 2);
   transitions << 0.985, 0.015, 0.02, 0.98;
@@ -262,7 +283,8 @@ TEST_CASE("fit: EM over the regimes never lowers the likelihood and finds the ge
   INFO(em.log_likelihoods.size() << " iterations");
   CHECK(em.converged);
   for (std::size_t i = 1; i < em.log_likelihoods.size(); ++i)
-    CHECK(em.log_likelihoods[i] >= em.log_likelihoods[i - 1] - 1e-9 * std::abs(em.log_likelihoods[i]));
+    CHECK(em.log_likelihoods[i] >=
+          em.log_likelihoods[i - 1] - 1e-9 * std::abs(em.log_likelihoods[i]));
   CHECK(em.means[0] == Approx(400).epsilon(0.05));
   CHECK(em.means[1] == Approx(60).epsilon(0.05));
   CHECK(em.transitions(0, 0) == Approx(0.985).epsilon(0.01));
@@ -272,7 +294,8 @@ TEST_CASE("fit: EM over the regimes never lowers the likelihood and finds the ge
   const fit::SampleStatistics sample = fit::sample_statistics({intervals}, 1);
   const fit::MapStatistics fitted = fit::map_statistics(em.d0, em.d1, 1);
   CHECK(fitted.mean == Approx(sample.mean).epsilon(0.02));
-  CHECK(std::abs(fitted.lag_correlations[0] - sample.lag_correlations[0]) < 3 * sample.lag_bands[0]);
+  CHECK(std::abs(fitted.lag_correlations[0] - sample.lag_correlations[0]) <
+        3 * sample.lag_bands[0]);
 }
 
 }  // namespace

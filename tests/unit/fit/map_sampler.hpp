@@ -1,6 +1,6 @@
 #pragma once
-// Logs simulated from a known MAP of batches, for the round trips of the fit tests: the phase process
-// of (D0, D1) run event by event, each arrival a batch of `sizes` pages 1e-9 apart.
+// Logs simulated from a known MAP of batches, for the round trips of the fit tests: the phase
+// process of (D0, D1) run event by event, each arrival a batch of `sizes` pages 1e-9 apart.
 #include <random>
 #include <vector>
 
@@ -8,7 +8,8 @@
 
 namespace crawlq::fit_test {
 
-inline std::vector<double> map_times(const model::Matrix& d0, const model::Matrix& d1, int arrivals, std::uint64_t seed) {
+inline std::vector<double> map_times(const model::Matrix& d0, const model::Matrix& d1, int arrivals,
+                                     std::uint64_t seed) {
   std::mt19937_64 engine(seed);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   const Eigen::Index n = d0.rows();
@@ -37,8 +38,8 @@ inline std::vector<double> map_times(const model::Matrix& d0, const model::Matri
 }
 
 // Batch starts -> deliveries: each batch of 1..sizes.size() pages with probabilities `sizes`.
-inline std::vector<double> with_batches(const std::vector<double>& starts, const std::vector<double>& sizes,
-                                        std::uint64_t seed) {
+inline std::vector<double> with_batches(const std::vector<double>& starts,
+                                        const std::vector<double>& sizes, std::uint64_t seed) {
   std::mt19937_64 engine(seed);
   std::discrete_distribution<int> size(sizes.begin(), sizes.end());
   std::vector<double> times;

@@ -37,9 +37,9 @@ TEST_CASE("a BMAP whose rows do not cancel is refused with the row", "[bmap]") {
   CHECK_THROWS_WITH(Bmap({m2(-10, 2, 0, -0.5), m2(0.05, 3, 0.29, 0.005), m2(0.05, 4.9, 0.2, 0.025)},
                          "arrivals.modes[0].D"),
                     Catch::Contains("arrivals.modes[0].D row 1") && Catch::Contains("sum 0.02"));
-  CHECK_THROWS_WITH(Bmap({m2(-5.65, 1.1, 0, -0.85), m2(-0.01, 2.5, 0.25, 0)}, "arrivals.modes[1].D"),
-                    Catch::Contains("arrivals.modes[1].D[1] row 0") &&
-                        Catch::Contains("negative rate -0.01"));
+  CHECK_THROWS_WITH(
+      Bmap({m2(-5.65, 1.1, 0, -0.85), m2(-0.01, 2.5, 0.25, 0)}, "arrivals.modes[1].D"),
+      Catch::Contains("arrivals.modes[1].D[1] row 0") && Catch::Contains("negative rate -0.01"));
 }
 
 TEST_CASE("independent robots combine by Kronecker sums", "[arrival_modes]") {
@@ -65,7 +65,8 @@ TEST_CASE("an inactive robot's phase keeps moving without arrivals", "[arrival_m
   CHECK(modes.mode(2).fundamental_rate() == Approx(1 + 8.0 / 3));
 }
 
-TEST_CASE("thinning, marking and scaling build the paper's interpretations 2 and 3", "[arrival_modes]") {
+TEST_CASE("thinning, marking and scaling build the paper's interpretations 2 and 3",
+          "[arrival_modes]") {
   const Bmap base({m2(-3, 1, 1, -2), m2(1, 1, 0, 1)});
   const auto thin = crawlq::model::thinned(base, {0.25, 1.0});
   CHECK(thin.mode(1).fundamental_rate() == Approx(0.25 * base.fundamental_rate()));
@@ -74,7 +75,8 @@ TEST_CASE("thinning, marking and scaling build the paper's interpretations 2 and
   CHECK(scaled.mode(2).fundamental_rate() == Approx(3 * base.fundamental_rate()));
   // Marked: robot 1 brings singles, robot 2 pairs; mode 1 turns robot 2's pairs into phase moves.
   const Matrix d0 = m2(-3, 1, 0, -1);
-  const auto marked = crawlq::model::marked(d0, {{m2(1, 0, 0, 0.5)}, {Matrix::Zero(2, 2), m2(0, 1, 0.5, 0)}});
+  const auto marked =
+      crawlq::model::marked(d0, {{m2(1, 0, 0, 0.5)}, {Matrix::Zero(2, 2), m2(0, 1, 0.5, 0)}});
   CHECK(marked.mode(1).d(0).isApprox(d0 + m2(0, 1, 0.5, 0)));
   CHECK(marked.mode(1).max_batch() == 2);
   CHECK(marked.mode(1).d(2).isZero());

@@ -34,16 +34,23 @@ TEST_CASE("Poisson batches are exactly the BMAP written out", "[named_laws]") {
   CHECK(b.group_rate() == Approx(0.8));
 }
 
-TEST_CASE("wrong numbers in a law by name are refused naming the key and the value", "[named_laws]") {
-  CHECK_THROWS_WITH(exponential_law(0, "service.exponential"), "service.exponential.rate: 0: a rate must be finite and > 0");
-  CHECK_THROWS_WITH(erlang_law(0, 1, "service.erlang"), Catch::Contains("service.erlang.phases: 0"));
-  CHECK_THROWS_WITH(erlang_law(2, -1, "service.erlang"), Catch::Contains("service.erlang.mean: -1"));
+TEST_CASE("wrong numbers in a law by name are refused naming the key and the value",
+          "[named_laws]") {
+  CHECK_THROWS_WITH(exponential_law(0, "service.exponential"),
+                    "service.exponential.rate: 0: a rate must be finite and > 0");
+  CHECK_THROWS_WITH(erlang_law(0, 1, "service.erlang"),
+                    Catch::Contains("service.erlang.phases: 0"));
+  CHECK_THROWS_WITH(erlang_law(2, -1, "service.erlang"),
+                    Catch::Contains("service.erlang.mean: -1"));
   CHECK_THROWS_WITH(hyperexponential_law({0.3, 0.6}, {1, 2}, "h"), "h.probabilities: sum 0.9 != 1");
-  CHECK_THROWS_WITH(hyperexponential_law({0.3, 0.7}, {1}, "h"), "h.rates: 1 rates for 2 probabilities");
-  CHECK_THROWS_WITH(hyperexponential_law({0.3, 0.7}, {1, -2}, "h"), Catch::Contains("h.rates[1]: -2"));
+  CHECK_THROWS_WITH(hyperexponential_law({0.3, 0.7}, {1}, "h"),
+                    "h.rates: 1 rates for 2 probabilities");
+  CHECK_THROWS_WITH(hyperexponential_law({0.3, 0.7}, {1, -2}, "h"),
+                    Catch::Contains("h.rates[1]: -2"));
   CHECK_THROWS_WITH(poisson_batches(-1, {1}, "m"), Catch::Contains("m.rate: -1"));
   CHECK_THROWS_WITH(poisson_batches(1, {0.5, 0.4}, "m"), "m.batch: sum 0.9 != 1");
-  CHECK_THROWS_WITH(poisson_batches(1, {1.2, -0.2}, "m"), Catch::Contains("m.batch[1]: negative probability -0.2"));
+  CHECK_THROWS_WITH(poisson_batches(1, {1.2, -0.2}, "m"),
+                    Catch::Contains("m.batch[1]: negative probability -0.2"));
   // Decimals that sum to one on paper are a distribution, whatever binary makes of them.
   CHECK_NOTHROW(poisson_batches(1, {0.1, 0.2, 0.3, 0.4}, "m"));
   CHECK_NOTHROW(hyperexponential_law({0.7, 0.2, 0.1}, {1, 2, 3}, "h"));

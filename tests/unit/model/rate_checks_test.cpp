@@ -21,7 +21,8 @@ namespace {
 // `cents` / 100 as the decimal a person types, read the way the loader reads it.
 double typed(long cents) {
   const long a = cents < 0 ? -cents : cents;
-  std::string text = cents < 0 ? "-" : "";  // appended in steps: g++ 12 warns (-Wrestrict) at "x" + string&&
+  std::string text =
+      cents < 0 ? "-" : "";  // appended in steps: g++ 12 warns (-Wrestrict) at "x" + string&&
   text += std::to_string(a / 100);
   text += a % 100 < 10 ? ".0" : ".";
   text += std::to_string(a % 100);
@@ -35,7 +36,8 @@ TEST_CASE("decimals that cancel on paper cancel, judged against their terms", "[
   for (double term : {-0.9, 0.6, 0.3}) issue.add(term);
   CHECK(issue.value() != 0.0);
   CHECK(issue.equals(0.0));
-  CHECK_NOTHROW(Bmap({Matrix::Constant(1, 1, -0.9), Matrix::Constant(1, 1, 0.6), Matrix::Constant(1, 1, 0.3)}));
+  CHECK_NOTHROW(Bmap(
+      {Matrix::Constant(1, 1, -0.9), Matrix::Constant(1, 1, 0.6), Matrix::Constant(1, 1, 0.3)}));
 
   // Every row of two-decimal rates whose diagonal is minus the rest, as printed, is accepted.
   std::mt19937_64 engine(12);
@@ -56,22 +58,26 @@ TEST_CASE("decimals that cancel on paper cancel, judged against their terms", "[
   CHECK(rows_missing_zero > 100);  // the trap is there in many of them
 }
 
-TEST_CASE("a row off by 1e-6 of its entries is refused with the message as before", "[rate_checks]") {
-  CHECK_THROWS_WITH(Bmap({Matrix::Constant(1, 1, -0.9), Matrix::Constant(1, 1, 0.6), Matrix::Constant(1, 1, 0.3 + 9e-7)},
+TEST_CASE("a row off by 1e-6 of its entries is refused with the message as before",
+          "[rate_checks]") {
+  CHECK_THROWS_WITH(Bmap({Matrix::Constant(1, 1, -0.9), Matrix::Constant(1, 1, 0.6),
+                          Matrix::Constant(1, 1, 0.3 + 9e-7)},
                          "arrivals.modes[1].D"),
                     "arrivals.modes[1].D row 0: sum 9e-07 != 0");
-  CHECK_THROWS_WITH(PhaseType(RowVector::Ones(2), Matrix{{-1.0, 1.000001}, {0.0, -1.0}}, "service", "beta", "S"),
-                    Catch::Contains("service.beta: sum 2 != 1"));
-  CHECK_THROWS_WITH(PhaseType((RowVector(2) << 0.3, 0.7).finished(), Matrix{{-1.0, 1.000001}, {0.0, -1.0}}, "service",
-                              "beta", "S"),
+  CHECK_THROWS_WITH(
+      PhaseType(RowVector::Ones(2), Matrix{{-1.0, 1.000001}, {0.0, -1.0}}, "service", "beta", "S"),
+      Catch::Contains("service.beta: sum 2 != 1"));
+  CHECK_THROWS_WITH(PhaseType((RowVector(2) << 0.3, 0.7).finished(),
+                              Matrix{{-1.0, 1.000001}, {0.0, -1.0}}, "service", "beta", "S"),
                     Catch::Contains("service.S row 0: sum 1e-06 > 0"));
-  CHECK_THROWS_WITH(PhaseType((RowVector(3) << 0.1, 0.2, 0.7000015).finished(), -Matrix::Identity(3, 3), "service",
-                              "beta", "S"),
+  CHECK_THROWS_WITH(PhaseType((RowVector(3) << 0.1, 0.2, 0.7000015).finished(),
+                              -Matrix::Identity(3, 3), "service", "beta", "S"),
                     Catch::Contains("service.beta: sum 1.0000015 != 1"));
 }
 
 TEST_CASE("a phase written without an exit has an exit rate of exactly zero", "[rate_checks]") {
-  // Row 0 cancels only up to rounding (-0.9 + 0.6 + 0.3), row 1 has exit rate 0.1, row 2 is the way out.
+  // Row 0 cancels only up to rounding (-0.9 + 0.6 + 0.3), row 1 has exit rate 0.1, row 2 is the way
+  // out.
   const PhaseType law((RowVector(3) << 0.1, 0.2, 0.7).finished(),
                       Matrix{{-0.9, 0.6, 0.3}, {0.1, -0.3, 0.1}, {0.0, 0.0, -1.1}});
   CHECK(law.exit_rates()(0) == 0.0);

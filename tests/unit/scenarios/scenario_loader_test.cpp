@@ -1,11 +1,12 @@
 #include "scenarios/scenario_loader.hpp"
-#include "scenarios/yaml_reader.hpp"
-#include "model/message_text.hpp"
 
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>
 #include <string>
+
+#include "model/message_text.hpp"
+#include "scenarios/yaml_reader.hpp"
 
 using crawlq::scenarios::load_scenario;
 using crawlq::scenarios::parse_scenario;
@@ -51,7 +52,8 @@ void require_refused(const std::string& text, const std::string& key, const std:
 }  // namespace
 
 TEST_CASE("every shipped scenario loads", "[scenarios]") {
-  for (const char* file : {"paper-example-1.yaml", "paper-real-data.yaml", "teaching-two-robots.yaml"}) {
+  for (const char* file :
+       {"paper-example-1.yaml", "paper-real-data.yaml", "teaching-two-robots.yaml"}) {
     INFO(file);
     const auto s = load_scenario(kData + file);
     CHECK(s.model.policy.has_value());
@@ -99,17 +101,20 @@ TEST_CASE("each rule of interface.md refuses a broken file naming key and value"
                   "arrivals.modes[0].D[1] row 0", "-0.01");
   require_refused(replace(kValid, "[[-2, 1], [1, -2]]", "[[-2, 1], [1, -2.5]]"),
                   "arrivals.modes[1].D row 1", "sum -0.5");
-  require_refused(replace(kValid, "beta: [0.4, 0.6]", "beta: [0.5, 0.6]"), "service.beta", "sum 1.1");
+  require_refused(replace(kValid, "beta: [0.4, 0.6]", "beta: [0.5, 0.6]"), "service.beta",
+                  "sum 1.1");
   require_refused(replace(kValid, "gamma: [1]", "gamma: [0.9]"), "obsolescence.gamma", "sum 0.9");
-  require_refused(replace(kValid, "S: [[-3, 1], [2, -3]]", "S: [[-3, 1, 0], [2, -3, 0], [0, 0, -1]]"),
-                  "service.S", "3x3");
+  require_refused(
+      replace(kValid, "S: [[-3, 1], [2, -3]]", "S: [[-3, 1, 0], [2, -3, 0], [0, 0, -1]]"),
+      "service.S", "3x3");
   require_refused(replace(kValid, "[[-2, 1], [1, -2]], [[1, 0], [0, 1]]", "[[-2]], [[2]]"),
                   "arrivals.modes", "mode 2 has 1 phases");
   require_refused(replace(kValid, "S: [[-3, 1], [2, -3]]", "S: [[-3, -1], [2, -3]]"),
                   "service.S row 0", "negative rate -1");
   require_refused(replace(kValid, "Gamma: [[-0.5]]", "Gamma: [[0.5]]"), "obsolescence.Gamma row 0",
                   "sum 0.5 > 0");
-  require_refused(replace(kValid, "thresholds: [1]", "thresholds: [4]"), "policy.thresholds[0]", "4");
+  require_refused(replace(kValid, "thresholds: [1]", "thresholds: [4]"), "policy.thresholds[0]",
+                  "4");
   require_refused(replace(kValid, "thresholds: [1]", "thresholds: [1, 2]"), "policy.thresholds",
                   "2 values");
   require_refused(replace(kValid, "policy: {thresholds: [1]}", "policy: {levels: [2, 1]}"),
@@ -146,27 +151,46 @@ TEST_CASE("all five arrival kinds load", "[scenarios]") {
 service: {beta: [1], S: [[-2]]}
 )";
   CHECK(parse_scenario("capacity: 2\narrivals: {kind: independent, robots: [{D: [[[-1]], [[1]]]}, "
-                       "{D: [[[-2]], [[2]]]}]}" + tail, "x").model.modes() == 2);
+                       "{D: [[[-2]], [[2]]]}]}" +
+                           tail,
+                       "x")
+            .model.modes() == 2);
   CHECK(parse_scenario("capacity: 2\narrivals: {kind: thinning, base: {D: [[[-1]], [[1]]]}, "
-                       "accept: [0.5, 1]}" + tail, "x").model.modes() == 2);
+                       "accept: [0.5, 1]}" +
+                           tail,
+                       "x")
+            .model.modes() == 2);
   CHECK(parse_scenario("capacity: 2\narrivals: {kind: marked, D0: [[-3]], robots: [{D: [[[1]]]}, "
-                       "{D: [[[1]], [[1]]]}]}" + tail, "x").model.modes() == 2);
+                       "{D: [[[1]], [[1]]]}]}" +
+                           tail,
+                       "x")
+            .model.modes() == 2);
   CHECK(parse_scenario("capacity: 2\narrivals: {kind: scaled, base: {D: [[[-1]], [[1]]]}, "
-                       "factors: [1, 2, 3]}" + tail, "x").model.modes() == 3);
-  require_refused("capacity: 2\narrivals: {kind: thinning, base: {D: [[[-1]], [[1]]]}, accept: [0.5, 0.9]}" + tail,
-                  "arrivals.accept[1]", "0.9");
-  require_refused("capacity: 2\narrivals: {kind: thinning, base: {D: [[[-1]], [[1]]]}, accept: [0.5, 0.4, 1]}" + tail,
-                  "arrivals.accept[1]", "0.4");
-  require_refused("capacity: 2\narrivals: {kind: scaled, base: {D: [[[-1]], [[1]]]}, factors: [1, 0]}" + tail,
-                  "arrivals.factors[1]", "0");
-  require_refused("capacity: 2\narrivals: {kind: marked, D0: [[-3]], robots: [{D: [[[-1]]]}]}" + tail,
-                  "arrivals.robots[0].D[0] row 0", "-1");
+                       "factors: [1, 2, 3]}" +
+                           tail,
+                       "x")
+            .model.modes() == 3);
+  require_refused(
+      "capacity: 2\narrivals: {kind: thinning, base: {D: [[[-1]], [[1]]]}, accept: [0.5, 0.9]}" +
+          tail,
+      "arrivals.accept[1]", "0.9");
+  require_refused(
+      "capacity: 2\narrivals: {kind: thinning, base: {D: [[[-1]], [[1]]]}, accept: [0.5, 0.4, 1]}" +
+          tail,
+      "arrivals.accept[1]", "0.4");
+  require_refused(
+      "capacity: 2\narrivals: {kind: scaled, base: {D: [[[-1]], [[1]]]}, factors: [1, 0]}" + tail,
+      "arrivals.factors[1]", "0");
+  require_refused(
+      "capacity: 2\narrivals: {kind: marked, D0: [[-3]], robots: [{D: [[[-1]]]}]}" + tail,
+      "arrivals.robots[0].D[0] row 0", "-1");
 }
 
 TEST_CASE("hysteresis and phase-aware policies load, and their rules are checked", "[scenarios]") {
-  const auto h = parse_scenario(replace(kValid, "policy: {thresholds: [1]}",
-                                        "policy: {hysteresis: {high: 2, low: 1, switch_off: 3, switch_on: 1}}"),
-                                "h.yaml");
+  const auto h = parse_scenario(
+      replace(kValid, "policy: {thresholds: [1]}",
+              "policy: {hysteresis: {high: 2, low: 1, switch_off: 3, switch_on: 1}}"),
+      "h.yaml");
   CHECK(h.model.level_map() == nullptr);
   REQUIRE(h.model.policy.has_value());
   CHECK(crawlq::model::policy_kind(*h.model.policy) == "hysteresis");
@@ -182,16 +206,19 @@ TEST_CASE("hysteresis and phase-aware policies load, and their rules are checked
   require_refused(replace(kValid, "policy: {thresholds: [1]}",
                           "policy: {hysteresis: {high: 3, low: 1, switch_off: 2, switch_on: 1}}"),
                   "policy.hysteresis.high", "3");
-  require_refused(replace(kValid, "policy: {thresholds: [1]}", "policy: {phase-aware: [[2, 1], [2, 1], [1, 1]]}"),
+  require_refused(replace(kValid, "policy: {thresholds: [1]}",
+                          "policy: {phase-aware: [[2, 1], [2, 1], [1, 1]]}"),
                   "policy.phase-aware", "3 rows");
   require_refused(replace(kValid, "policy: {thresholds: [1]}",
                           "policy: {phase-aware: [[2, 1], [2], [1, 1], [1, 1]]}"),
                   "policy.phase-aware[1]", "1 values");
-  require_refused(replace(kValid, "policy: {thresholds: [1]}", "policy: {thresholds: [1], levels: [1, 1, 1, 1]}"),
+  require_refused(replace(kValid, "policy: {thresholds: [1]}",
+                          "policy: {thresholds: [1], levels: [1, 1, 1, 1]}"),
                   "policy", "exactly one");
 }
 
-TEST_CASE("a message stays one line with every byte visible, whatever the file holds", "[scenarios][messages]") {
+TEST_CASE("a message stays one line with every byte visible, whatever the file holds",
+          "[scenarios][messages]") {
   // yaml-cpp's own message quotes the byte it stumbled on: here a line break after FF 00.
   const std::string bytes("\xff\x00\n", 3);
   try {
@@ -202,20 +229,24 @@ TEST_CASE("a message stays one line with every byte visible, whatever the file h
     CHECK(message.find('\n') == std::string::npos);
     CHECK(message.rfind("odd.yaml: ", 0) == 0);
   }
-  CHECK(crawlq::scenarios::shortened(std::string("a\x01" "b\tc\nd", 7)) == "a\\x01b c d");
+  CHECK(crawlq::scenarios::shortened(std::string("a\x01"
+                                                 "b\tc\nd",
+                                                 7)) == "a\\x01b c d");
 }
 
-TEST_CASE("a long value is shortened between characters, and its bytes that are no UTF-8 shown in hex",
-          "[scenarios][messages]") {
-  using crawlq::scenarios::shortened;
+TEST_CASE(
+    "a long value is shortened between characters, and its bytes that are no UTF-8 shown in hex",
+    "[scenarios][messages]") {
   using crawlq::model::valid_utf8;
+  using crawlq::scenarios::shortened;
   // 56 ASCII characters, then two-byte ones: byte 57 and 58 are one character (é).
   const std::string accents = std::string(56, 'a') + "\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9";
   const std::string cut = shortened(accents);
   CHECK(cut == std::string(56, 'a') + "\u00e9... (62 characters)");
   CHECK(valid_utf8(cut) == cut);
   for (std::size_t ascii = 50; ascii < 60; ++ascii) {
-    const std::string text = std::string(ascii, 'x') + "\u2212\u2212\u2212\u2212\u2212\u2212\u2212\u2212\u2212\u2212";
+    const std::string text =
+        std::string(ascii, 'x') + "\u2212\u2212\u2212\u2212\u2212\u2212\u2212\u2212\u2212\u2212";
     INFO(ascii << " ASCII characters first");
     CHECK(valid_utf8(shortened(text)) == shortened(text));
   }
@@ -223,7 +254,8 @@ TEST_CASE("a long value is shortened between characters, and its bytes that are 
   CHECK(shortened(std::string("caf\xe9", 4)) == "caf\\xe9");
   // A file whose value is Latin-1: the message quotes it in valid UTF-8.
   try {
-    (void)crawlq::scenarios::parse_scenario(std::string("name: x\ncapacity: caf\xe9\n"), "latin1.yaml");
+    (void)crawlq::scenarios::parse_scenario(std::string("name: x\ncapacity: caf\xe9\n"),
+                                            "latin1.yaml");
     FAIL("a capacity of text was accepted");
   } catch (const crawlq::scenarios::ScenarioError& e) {
     CHECK(valid_utf8(e.what()) == e.what());

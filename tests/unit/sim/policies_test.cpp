@@ -15,13 +15,14 @@ model::Model two_phase_model() {
   d2 << 0.5, 0, 0, 0.25;
   const model::Bmap slow({0.5 * d0, 0.5 * d1, 0.5 * d2});
   const model::Bmap fast({2.0 * d0, 2.0 * d1, 2.0 * d2});
-  return model::Model{.name = "policies",
-                      .capacity = 4,
-                      .arrivals = model::ArrivalModes({slow, fast}),
-                      .service = model::PhaseType::exponential(2.0),
-                      .obsolescence = model::PhaseType::exponential(0.4),
-                      .costs = {.loss = 1, .obsolescence = 1, .sojourn = 1, .robot = 1, .starvation = 1},
-                      .policy = {}};
+  return model::Model{
+      .name = "policies",
+      .capacity = 4,
+      .arrivals = model::ArrivalModes({slow, fast}),
+      .service = model::PhaseType::exponential(2.0),
+      .obsolescence = model::PhaseType::exponential(0.4),
+      .costs = {.loss = 1, .obsolescence = 1, .sojourn = 1, .robot = 1, .starvation = 1},
+      .policy = {}};
 }
 
 void check_same(const sim::SimulationSummary& a, const sim::SimulationSummary& b) {
@@ -33,12 +34,14 @@ void check_same(const sim::SimulationSummary& a, const sim::SimulationSummary& b
   CHECK(a.events == b.events);
 }
 
-const sim::ReplicationPlan kPlan{.seed = 8, .replications = 4, .warmup = 10, .horizon = 2000, .threads = 2};
+const sim::ReplicationPlan kPlan{
+    .seed = 8, .replications = 4, .warmup = 10, .horizon = 2000, .threads = 2};
 }  // namespace
 
 TEST_CASE("hysteresis with switch_on = switch_off - 1 is the threshold policy", "[sim][policy]") {
   const model::Model m = two_phase_model();
-  const sim::HysteresisPolicy hysteresis(model::make_hysteresis(2, 1, 3, 2, 2, 4, "policy.hysteresis"));
+  const sim::HysteresisPolicy hysteresis(
+      model::make_hysteresis(2, 1, 3, 2, 2, 4, "policy.hysteresis"));
   const sim::LevelMapPolicy thresholds(model::Policy::from_thresholds({2}, 2, 4));
   check_same(sim::simulate(m, hysteresis, kPlan), sim::simulate(m, thresholds, kPlan));
 }
@@ -61,17 +64,21 @@ TEST_CASE("a wider hysteresis band keeps the fast mode longer", "[sim][policy]")
 
 TEST_CASE("a phase-aware table that ignores the phase is the level map", "[sim][policy]") {
   const model::Model m = two_phase_model();
-  const sim::PhaseAwarePolicy table(model::make_phase_aware({{2, 2}, {2, 2}, {1, 1}, {1, 1}, {1, 1}}, 2, 4, 2, "p"));
+  const sim::PhaseAwarePolicy table(
+      model::make_phase_aware({{2, 2}, {2, 2}, {1, 1}, {1, 1}, {1, 1}}, 2, 4, 2, "p"));
   const sim::LevelMapPolicy levels(model::Policy::from_levels({2, 2, 1, 1, 1}, 2, 4));
   check_same(sim::simulate(m, table, kPlan), sim::simulate(m, levels, kPlan));
   // Using the phase changes the path.
-  const sim::PhaseAwarePolicy by_phase(model::make_phase_aware({{2, 1}, {2, 1}, {1, 1}, {1, 1}, {1, 1}}, 2, 4, 2, "p"));
-  CHECK(sim::simulate(m, by_phase, kPlan).replications[0].cost != sim::simulate(m, levels, kPlan).replications[0].cost);
+  const sim::PhaseAwarePolicy by_phase(
+      model::make_phase_aware({{2, 1}, {2, 1}, {1, 1}, {1, 1}, {1, 1}}, 2, 4, 2, "p"));
+  CHECK(sim::simulate(m, by_phase, kPlan).replications[0].cost !=
+        sim::simulate(m, levels, kPlan).replications[0].cost);
 }
 
 TEST_CASE("make_policy runs every form of control policy as that form", "[sim][policy]") {
   const model::ControlPolicy levels = model::Policy::from_levels({2, 2, 1, 1, 1}, 2, 4);
-  const model::ControlPolicy table = model::make_phase_aware({{2, 1}, {2, 1}, {1, 1}, {1, 1}, {1, 1}}, 2, 4, 2, "t");
+  const model::ControlPolicy table =
+      model::make_phase_aware({{2, 1}, {2, 1}, {1, 1}, {1, 1}, {1, 1}}, 2, 4, 2, "t");
   const model::ControlPolicy hysteresis = model::make_hysteresis(2, 1, 3, 1, 2, 4, "h");
   const sim::SystemView level_two_phase_one{.level = 2, .arrival_phase = 1, .robots = 2};
   CHECK(sim::make_policy(levels)->robots(level_two_phase_one) == 1);

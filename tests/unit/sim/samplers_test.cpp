@@ -21,7 +21,8 @@ TEST_CASE("phase-type samples have the law's mean and variance", "[sim][sampler]
   const model::PhaseType laws[] = {
       model::PhaseType::erlang(3, 2.0),
       model::PhaseType((model::RowVector(2) << 0.4, 0.6).finished(), m2(-3, 1, 2, -3)),
-      model::PhaseType((model::RowVector(2) << 0.0057, 0.9943).finished(), m2(-0.0014, 0, 0, -0.2409))};
+      model::PhaseType((model::RowVector(2) << 0.0057, 0.9943).finished(),
+                       m2(-0.0014, 0, 0, -0.2409))};
   for (const auto& law : laws) {
     const sim::PhaseTypeSampler sampler(law);
     sim::RandomStream random(11, 0, sim::Source::kService);
@@ -42,9 +43,10 @@ TEST_CASE("phase-type samples have the law's mean and variance", "[sim][sampler]
 
 TEST_CASE("the robots' phase process brings batches at the rates theta D_k e", "[sim][sampler]") {
   // Mode 1 and 2 of the paper's example (ERRATA.md applied).
-  const model::ArrivalModes modes({model::Bmap({m2(-10, 2, 0, -0.5), m2(0.05, 3, 0.29, 0.005), m2(0.05, 4.9, 0.2, 0.005)}),
-                                   model::Bmap({m2(-5.65, 1.1, 0, -0.85), m2(0.01, 2.5, 0.25, 0),
-                                                m2(0.02, 0.5, 0.25, 0), m2(0.02, 1.5, 0.1, 0.25)})});
+  const model::ArrivalModes modes(
+      {model::Bmap({m2(-10, 2, 0, -0.5), m2(0.05, 3, 0.29, 0.005), m2(0.05, 4.9, 0.2, 0.005)}),
+       model::Bmap({m2(-5.65, 1.1, 0, -0.85), m2(0.01, 2.5, 0.25, 0), m2(0.02, 0.5, 0.25, 0),
+                    m2(0.02, 1.5, 0.1, 0.25)})});
   const sim::ArrivalSampler sampler(modes);
   for (int robots = 1; robots <= 2; ++robots) {
     INFO("mode " << robots);
@@ -76,8 +78,9 @@ TEST_CASE("the random engine is xoshiro256++ as its authors publish it", "[sim][
        {41943041ULL, 58720359ULL, 3588806011781223ULL, 3591011842654386ULL, 9228616714210784205ULL})
     CHECK(engine() == expected);
   // Streams of one seed differ by replication and by source.
-  crawlq::sim::RandomStream a(1, 0, crawlq::sim::Source::kArrivals), b(1, 1, crawlq::sim::Source::kArrivals),
-      c(1, 0, crawlq::sim::Source::kService), again(1, 0, crawlq::sim::Source::kArrivals);
+  crawlq::sim::RandomStream a(1, 0, crawlq::sim::Source::kArrivals),
+      b(1, 1, crawlq::sim::Source::kArrivals), c(1, 0, crawlq::sim::Source::kService),
+      again(1, 0, crawlq::sim::Source::kArrivals);
   const double first = a.uniform();
   CHECK(first != b.uniform());
   CHECK(first != c.uniform());

@@ -1,11 +1,13 @@
-// The simulator against queues solved on paper, with fixed seeds. Each check allows 4 half-widths of
-// the 95% interval (about 7.5 standard errors): far from a false alarm, tight enough for an error.
+// The simulator against queues solved on paper, with fixed seeds. Each check allows 4 half-widths
+// of the 95% interval (about 7.5 standard errors): far from a false alarm, tight enough for an
+// error.
+#include "sim/simulator.hpp"
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
 
 #include "sim/replications.hpp"
-#include "sim/simulator.hpp"
 #include "sim/statistics_observer.hpp"
 
 using namespace crawlq;
@@ -15,14 +17,15 @@ namespace {
 model::Model birth_death(double lambda, double mu, int capacity, double impatience) {
   std::optional<model::PhaseType> clock;
   if (impatience > 0) clock = model::PhaseType::exponential(impatience);
-  return model::Model{.name = "birth-death",
-                      .capacity = capacity,
-                      .arrivals = model::ArrivalModes({model::Bmap({model::Matrix::Constant(1, 1, -lambda),
-                                                                    model::Matrix::Constant(1, 1, lambda)})}),
-                      .service = model::PhaseType::exponential(mu),
-                      .obsolescence = clock,
-                      .costs = {},
-                      .policy = {}};
+  return model::Model{
+      .name = "birth-death",
+      .capacity = capacity,
+      .arrivals = model::ArrivalModes({model::Bmap(
+          {model::Matrix::Constant(1, 1, -lambda), model::Matrix::Constant(1, 1, lambda)})}),
+      .service = model::PhaseType::exponential(mu),
+      .obsolescence = clock,
+      .costs = {},
+      .policy = {}};
 }
 
 std::vector<double> levels(double lambda, double mu, double theta, int k) {
@@ -49,7 +52,8 @@ TEST_CASE("simulated M/M/1/K and M/M/1/K with impatience match the closed forms"
     INFO("impatience " << theta);
     const model::Model m = birth_death(lambda, mu, k, theta);
     const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, k));
-    const auto s = sim::simulate(m, policy, {.seed = 42, .replications = 10, .warmup = 100, .horizon = 20000, .threads = 2});
+    const auto s = sim::simulate(
+        m, policy, {.seed = 42, .replications = 10, .warmup = 100, .horizon = 20000, .threads = 2});
     const auto p = levels(lambda, mu, theta, k);
     double expiry = 0, l = 0;
     for (int i = 1; i <= k; ++i) {
@@ -69,7 +73,8 @@ TEST_CASE("simulated M/M/1/K and M/M/1/K with impatience match the closed forms"
 TEST_CASE("the same seed gives the same numbers with 1 and 2 threads", "[sim][determinism]") {
   const model::Model m = birth_death(2.0, 1.5, 4, 0.3);
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
-  const sim::ReplicationPlan one{.seed = 9, .replications = 6, .warmup = 10, .horizon = 2000, .threads = 1};
+  const sim::ReplicationPlan one{
+      .seed = 9, .replications = 6, .warmup = 10, .horizon = 2000, .threads = 1};
   sim::ReplicationPlan two = one;
   two.threads = 2;
   const auto a = sim::simulate(m, policy, one), b = sim::simulate(m, policy, two);
@@ -92,14 +97,17 @@ TEST_CASE("Student intervals: t quantile and half-width", "[sim][statistics]") {
   CHECK(i.half_width == Approx(2.7764451 * std::sqrt(2.5 / 5)).epsilon(1e-7));
 }
 
-TEST_CASE("the sequential mode adds replications until the headline half-widths are small", "[sim][precision]") {
+TEST_CASE("the sequential mode adds replications until the headline half-widths are small",
+          "[sim][precision]") {
   const model::Model m = birth_death(2.0, 1.5, 4, 0.3);
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
-  const sim::ReplicationPlan plan{.seed = 4, .replications = 10, .warmup = 10, .horizon = 2000, .threads = 2};
+  const sim::ReplicationPlan plan{
+      .seed = 4, .replications = 10, .warmup = 10, .horizon = 2000, .threads = 2};
   const auto r = sim::simulate_to_precision(m, policy, plan, 0.01, 60);
   REQUIRE(r.precise);
   CHECK(r.summary.replications.size() > 10);
-  for (const sim::Interval* i : {&r.summary.p_loss, &r.summary.p_served, &r.summary.cost, &r.summary.mean_sojourn_served})
+  for (const sim::Interval* i :
+       {&r.summary.p_loss, &r.summary.p_served, &r.summary.cost, &r.summary.mean_sojourn_served})
     CHECK(i->half_width <= 0.01 * std::abs(i->mean));
   // Earlier replications are kept: the first ten are those of a plain run with the same seed.
   const auto plain = sim::simulate(m, policy, plan);
@@ -109,11 +117,14 @@ TEST_CASE("the sequential mode adds replications until the headline half-widths 
   CHECK_FALSE(rushed.precise);
 }
 
-TEST_CASE("comparing a policy with itself on common random numbers gives exactly zero", "[sim][compare]") {
+TEST_CASE("comparing a policy with itself on common random numbers gives exactly zero",
+          "[sim][compare]") {
   model::Model m = birth_death(2.0, 1.5, 4, 0.3);
   m.costs = {.loss = 5, .obsolescence = 10, .sojourn = 2, .robot = 1, .starvation = 30};
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
-  const auto c = sim::compare_policies(m, policy, policy, {.seed = 2, .replications = 5, .warmup = 10, .horizon = 300, .threads = 2});
+  const auto c = sim::compare_policies(
+      m, policy, policy,
+      {.seed = 2, .replications = 5, .warmup = 10, .horizon = 300, .threads = 2});
   for (const auto& measure : model::scalar_measures<sim::Interval>()) {
     INFO(measure.name.key);
     CHECK((c.difference.*measure.field).mean == 0);
@@ -127,7 +138,8 @@ TEST_CASE("a run stops at its event budget and at its deadline, and says so", "[
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
   const sim::Simulator simulator(m, policy);
   sim::StatisticsObserver statistics(m.capacity, m.modes(), m.costs);
-  const auto budget = simulator.run(1, 0, 0.0, 1e12, {&statistics}, sim::RunLimits{.max_events = 1000});
+  const auto budget =
+      simulator.run(1, 0, 0.0, 1e12, {&statistics}, sim::RunLimits{.max_events = 1000});
   CHECK_FALSE(budget.complete);
   CHECK(budget.events == 1000);
   CHECK(budget.simulated > 0);
@@ -144,17 +156,20 @@ TEST_CASE("durations are measured where they happen, exact at any absolute time"
   // reads 10^12, where a double cannot resolve 10^-6.
   const model::Model m = birth_death(1e-6, 1e6, 1, 0.0);
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 1));
-  const sim::ReplicationPlan plan{.seed = 6, .replications = 8, .warmup = 0, .horizon = 2e11, .threads = 2};
+  const sim::ReplicationPlan plan{
+      .seed = 6, .replications = 8, .warmup = 0, .horizon = 2e11, .threads = 2};
   const auto s = sim::simulate(m, policy, plan);
   check_inside(s.mean_sojourn_served, 1e-6, "mean sojourn of served pages");
   CHECK(s.mean_sojourn_served.half_width < 2e-8);
 }
 
-TEST_CASE("a measure without spread from too few pages is not taken as settled", "[sim][precision]") {
+TEST_CASE("a measure without spread from too few pages is not taken as settled",
+          "[sim][precision]") {
   const model::Model m = birth_death(2.0, 1.5, 4, 0.3);
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
   // Ten pages a replication: P_loss is often 0 in every one, which says nothing.
-  const sim::ReplicationPlan plan{.seed = 8, .replications = 4, .warmup = 0, .horizon = 5, .threads = 1};
+  const sim::ReplicationPlan plan{
+      .seed = 8, .replications = 4, .warmup = 0, .horizon = 5, .threads = 1};
   const auto r = sim::simulate_to_precision(m, policy, plan, 0.5, 10);
   CHECK(r.summary.fewest_pages < sim::kPagesToTrustNoSpread);
   CHECK_FALSE(r.precise);
@@ -186,7 +201,8 @@ TEST_CASE("replications run the estimators they are given, each writing after th
           "[sim][observers]") {
   const model::Model m = birth_death(3.0, 2.0, 3, 0.2);
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 3));
-  sim::ReplicationPlan plan{.seed = 5, .replications = 3, .warmup = 10, .horizon = 3000, .threads = 2};
+  sim::ReplicationPlan plan{
+      .seed = 5, .replications = 3, .warmup = 10, .horizon = 3000, .threads = 2};
   const auto standard = sim::simulate(m, policy, plan);
   int made = 0;
   plan.estimators = [&made](const model::Model& model) {

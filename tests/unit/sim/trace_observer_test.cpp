@@ -1,5 +1,6 @@
-// A sample path obeys the model's rules row by row: batches add min(k, K - level) pages and lose the
-// rest, a completion or an expiry removes one page, and the robots are the policy's at the level.
+// A sample path obeys the model's rules row by row: batches add min(k, K - level) pages and lose
+// the rest, a completion or an expiry removes one page, and the robots are the policy's at the
+// level.
 #include "sim/trace_observer.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,17 +12,17 @@ using namespace crawlq;
 
 TEST_CASE("a trace follows the model's rules", "[sim][trace]") {
   // Two Poisson robots (rates 1 and 1.5 with batches of 1 or 2), exponential service and clocks.
-  const model::Model m{.name = "trace",
-                       .capacity = 3,
-                       .arrivals = model::ArrivalModes({model::Bmap({model::Matrix::Constant(1, 1, -1),
-                                                                     model::Matrix::Constant(1, 1, 1)}),
-                                                        model::Bmap({model::Matrix::Constant(1, 1, -2),
-                                                                     model::Matrix::Constant(1, 1, 1),
-                                                                     model::Matrix::Constant(1, 1, 1)})}),
-                       .service = model::PhaseType::exponential(1.2),
-                       .obsolescence = model::PhaseType::exponential(0.5),
-                       .costs = {},
-                       .policy = {}};
+  const model::Model m{
+      .name = "trace",
+      .capacity = 3,
+      .arrivals = model::ArrivalModes(
+          {model::Bmap({model::Matrix::Constant(1, 1, -1), model::Matrix::Constant(1, 1, 1)}),
+           model::Bmap({model::Matrix::Constant(1, 1, -2), model::Matrix::Constant(1, 1, 1),
+                        model::Matrix::Constant(1, 1, 1)})}),
+      .service = model::PhaseType::exponential(1.2),
+      .obsolescence = model::PhaseType::exponential(0.5),
+      .costs = {},
+      .policy = {}};
   const model::Policy levels = model::Policy::from_levels({2, 2, 1, 1}, 2, 3);
   const sim::LevelMapPolicy policy(levels);
   std::stringstream out;

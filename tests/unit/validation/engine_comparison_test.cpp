@@ -15,7 +15,8 @@ using namespace crawlq;
 namespace {
 
 scenarios::Scenario teaching() {
-  return scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) + "/scenarios/data/teaching-two-robots.yaml");
+  return scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) +
+                                  "/scenarios/data/teaching-two-robots.yaml");
 }
 
 validation::SimulationSettings short_run() {
@@ -30,10 +31,12 @@ validation::SimulationSettings short_run() {
 
 }  // namespace
 
-TEST_CASE("compare_engines: a model against itself agrees, with the documented bound", "[validation]") {
+TEST_CASE("compare_engines: a model against itself agrees, with the documented bound",
+          "[validation]") {
   const auto scenario = teaching();
   const sim::LevelMapPolicy policy(*scenario.model.level_map());
-  const auto c = validation::compare_engines(scenario.model, *scenario.model.level_map(), "", scenario.model, policy, short_run());
+  const auto c = validation::compare_engines(scenario.model, *scenario.model.level_map(), "",
+                                             scenario.model, policy, short_run());
   CHECK(c.agrees());
   CHECK(c.replications == 8);
   // Every measure both engines give: 12 scalar measures (the queue's means among them) + K+1 levels
@@ -48,7 +51,8 @@ TEST_CASE("compare_engines: a model against itself agrees, with the documented b
     REQUIRE(m.exact);
     CHECK(m.verdict == validation::Verdict::kAgrees);
     const double t95 = boost::math::quantile(boost::math::complement(t, 0.025));
-    if (m.simulated.half_width > 0) CHECK(m.z == Approx((m.simulated.mean - *m.exact) / (m.simulated.half_width / t95)));
+    if (m.simulated.half_width > 0)
+      CHECK(m.z == Approx((m.simulated.mean - *m.exact) / (m.simulated.half_width / t95)));
   }
 }
 
@@ -57,7 +61,8 @@ TEST_CASE("compare_engines: a simulator fed another service law disagrees", "[va
   model::Model faster = scenario.model;
   faster.service = model::PhaseType(faster.service.initial(), 2.0 * faster.service.subgenerator());
   const sim::LevelMapPolicy policy(*scenario.model.level_map());
-  const auto c = validation::compare_engines(scenario.model, *scenario.model.level_map(), "", faster, policy, short_run());
+  const auto c = validation::compare_engines(scenario.model, *scenario.model.level_map(), "",
+                                             faster, policy, short_run());
   CHECK_FALSE(c.agrees());
   for (const auto& m : c.measures)
     if (m.name == "p_loss" || m.name == "mean_sojourn_served") {
@@ -67,41 +72,49 @@ TEST_CASE("compare_engines: a simulator fed another service law disagrees", "[va
     }
 }
 
-TEST_CASE("verdict_of: agrees up to the bound itself, differs just past it, on either side", "[validation]") {
+TEST_CASE("verdict_of: agrees up to the bound itself, differs just past it, on either side",
+          "[validation]") {
   // 3.8987 is the bound of 19 measures over 7 degrees of freedom above; any positive bound will do.
   const double bound = 3.8987;
   CHECK(validation::verdict_of(0.0, bound) == validation::Verdict::kAgrees);
   CHECK(validation::verdict_of(bound, bound) == validation::Verdict::kAgrees);
   CHECK(validation::verdict_of(-bound, bound) == validation::Verdict::kAgrees);
-  CHECK(validation::verdict_of(std::nextafter(bound, 10.0), bound) == validation::Verdict::kDiffers);
-  CHECK(validation::verdict_of(-std::nextafter(bound, 10.0), bound) == validation::Verdict::kDiffers);
+  CHECK(validation::verdict_of(std::nextafter(bound, 10.0), bound) ==
+        validation::Verdict::kDiffers);
+  CHECK(validation::verdict_of(-std::nextafter(bound, 10.0), bound) ==
+        validation::Verdict::kDiffers);
   CHECK(validation::verdict_of(1.5 * bound, bound) == validation::Verdict::kDiffers);
   CHECK(validation::verdict_of(HUGE_VAL, bound) == validation::Verdict::kDiffers);
   CHECK(validation::verdict_of(-HUGE_VAL, bound) == validation::Verdict::kDiffers);
 }
 
-TEST_CASE("compare_engines: each verdict is that of its z and the bound, recomputed", "[validation]") {
+TEST_CASE("compare_engines: each verdict is that of its z and the bound, recomputed",
+          "[validation]") {
   const auto scenario = teaching();
   model::Model slower = scenario.model;
   // A server 4% slower: some measures differ by a few standard errors, others not, so the verdicts
   // are decided near the bound as well as far from it.
   slower.service = model::PhaseType(slower.service.initial(), 0.96 * slower.service.subgenerator());
   const sim::LevelMapPolicy policy(*scenario.model.level_map());
-  const auto c = validation::compare_engines(scenario.model, *scenario.model.level_map(), "", slower, policy, short_run());
+  const auto c = validation::compare_engines(scenario.model, *scenario.model.level_map(), "",
+                                             slower, policy, short_run());
   int near_the_bound = 0;
   for (const auto& m : c.measures) {
     INFO(m.name << " z = " << m.z << ", bound " << c.z_bound);
-    CHECK(m.verdict == (std::abs(m.z) <= c.z_bound ? validation::Verdict::kAgrees : validation::Verdict::kDiffers));
+    CHECK(m.verdict == (std::abs(m.z) <= c.z_bound ? validation::Verdict::kAgrees
+                                                   : validation::Verdict::kDiffers));
     if (std::abs(m.z) > c.z_bound && std::abs(m.z) <= 2 * c.z_bound) ++near_the_bound;
   }
   // The seed is fixed: differences within twice the bound are what a looser bound would pass.
   CHECK(near_the_bound >= 3);
 }
 
-TEST_CASE("compare_engines: without an exact policy every measure is simulated only", "[validation]") {
+TEST_CASE("compare_engines: without an exact policy every measure is simulated only",
+          "[validation]") {
   const auto scenario = teaching();
   const sim::LevelMapPolicy policy(*scenario.model.level_map());
-  const auto c = validation::compare_engines(scenario.model, std::nullopt, "too large", scenario.model, policy, short_run());
+  const auto c = validation::compare_engines(scenario.model, std::nullopt, "too large",
+                                             scenario.model, policy, short_run());
   CHECK(c.agrees());
   CHECK(c.exact_engine_absent == "too large");
   for (const auto& m : c.measures) {
@@ -116,6 +129,7 @@ TEST_CASE("compare_engines: models of different shape are refused", "[validation
   bigger.capacity += 1;
   bigger.policy.reset();
   const sim::LevelMapPolicy policy(*scenario.model.level_map());
-  CHECK_THROWS_AS(validation::compare_engines(scenario.model, *scenario.model.level_map(), "", bigger, policy, short_run()),
+  CHECK_THROWS_AS(validation::compare_engines(scenario.model, *scenario.model.level_map(), "",
+                                              bigger, policy, short_run()),
                   std::invalid_argument);
 }

@@ -15,7 +15,8 @@
 using namespace crawlq;
 using validation::SeriesStyle;
 
-TEST_CASE("gnuplot_script: data inline, one clause per series, titles quoted", "[validation][figures]") {
+TEST_CASE("gnuplot_script: data inline, one clause per series, titles quoted",
+          "[validation][figures]") {
   validation::Figure f = validation::make_figure("cost \"C\"", "j", "cost");
   validation::Series exact = validation::make_series("exact", SeriesStyle::kLines, 1, 3);
   exact.x = {0, 1, 2};
@@ -37,7 +38,8 @@ TEST_CASE("gnuplot_script: data inline, one clause per series, titles quoted", "
 
 TEST_CASE("render_svg: gnuplot draws the figure into an SVG file", "[validation][figures]") {
   REQUIRE(validation::gnuplot_available());  // .ci/install-deps installs gnuplot-nox
-  const auto dir = std::filesystem::temp_directory_path() / ("crawlq-figure-test-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("crawlq-figure-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   validation::Figure f = validation::make_figure("t", "x", "y");
   validation::Series s = validation::make_series("line", SeriesStyle::kLines);
@@ -52,7 +54,8 @@ TEST_CASE("render_svg: gnuplot draws the figure into an SVG file", "[validation]
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("sample_path_figure: level and robots as steps, losses and expiries marked", "[validation][figures]") {
+TEST_CASE("sample_path_figure: level and robots as steps, losses and expiries marked",
+          "[validation][figures]") {
   std::istringstream csv(
       "time,event,level,robots,lost,expired\n"
       "0.5,batch of 2,2,3,0,0\n"
@@ -70,9 +73,11 @@ TEST_CASE("sample_path_figure: level and robots as steps, losses and expiries ma
   CHECK(f.y2_tick_max == 3);
 }
 
-TEST_CASE("sample_path_figure: what is not a trace is refused naming the line", "[validation][figures]") {
+TEST_CASE("sample_path_figure: what is not a trace is refused naming the line",
+          "[validation][figures]") {
   std::istringstream wrong_header("t,e\n");
-  CHECK_THROWS_WITH(validation::sample_path_figure(wrong_header, "p", 5), Catch::Contains("line 1"));
+  CHECK_THROWS_WITH(validation::sample_path_figure(wrong_header, "p", 5),
+                    Catch::Contains("line 1"));
   std::istringstream short_line("time,event,level,robots,lost,expired\n1,served,2\n");
   CHECK_THROWS_WITH(validation::sample_path_figure(short_line, "p", 5), Catch::Contains("line 2"));
   std::istringstream not_number("time,event,level,robots,lost,expired\n1,served,two,1,0,0\n");

@@ -2,7 +2,6 @@
 // model::InputError, so one catch maps them to exit status 2; a file's errors print without the
 // "crawlq: " prefix since they start with the file's name.
 #include <catch2/catch.hpp>
-
 #include <limits>
 
 #include "scenarios/scenario_loader.hpp"
@@ -20,7 +19,8 @@ TEST_CASE("every kind of bad input is a model::InputError", "[validation][errors
     CHECK_THAT(e.shown(), Catch::StartsWith("bad.yaml: capacity"));
   }
   try {
-    validation::OutputFile file("/nonexistent-directory/out.csv", "--csv /nonexistent-directory/out.csv");
+    validation::OutputFile file("/nonexistent-directory/out.csv",
+                                "--csv /nonexistent-directory/out.csv");
     file.stream() << "x";
     file.commit();
     FAIL("a file in a missing directory was written");
@@ -36,7 +36,8 @@ TEST_CASE("every kind of bad input is a model::InputError", "[validation][errors
 
 namespace crawlq {
 
-TEST_CASE("simulation settings check themselves, naming the field and the value", "[validation][settings]") {
+TEST_CASE("simulation settings check themselves, naming the field and the value",
+          "[validation][settings]") {
   validation::SimulationSettings settings;
   std::string why;
   CHECK(settings.is_valid(&why));

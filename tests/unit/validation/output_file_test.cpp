@@ -27,8 +27,8 @@ std::string contents(const std::filesystem::path& p) {
 // One directory a process: ctest runs each test case as its own process, side by side, and two
 // sharing a directory removed each other's files.
 struct Scratch {
-  std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("crawlq-output-file-test-" + std::to_string(::getpid()));
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("crawlq-output-file-test-" + std::to_string(::getpid()));
   Scratch() {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
@@ -48,7 +48,8 @@ TEST_CASE("an output file replaces its target only when written whole", "[output
     CHECK(contents(target) == "old\n");  // nothing of the new text shows before the commit
   }  // dropped without a commit, as when a run is interrupted by an error
   CHECK(contents(target) == "old\n");
-  CHECK(std::distance(std::filesystem::directory_iterator(scratch.dir), {}) == 1);  // no temporary left
+  CHECK(std::distance(std::filesystem::directory_iterator(scratch.dir), {}) ==
+        1);  // no temporary left
 
   crawlq::validation::OutputFile file(target);
   file.stream() << "new\n";
@@ -60,12 +61,14 @@ TEST_CASE("a failed write is an error naming the flag and the file", "[output_fi
   crawlq::validation::OutputFile full("/dev/full", "--export /dev/full");
   full.stream() << std::string(1 << 16, 'x');
   CHECK_THROWS_WITH(full.commit(), Catch::StartsWith("--export /dev/full: cannot write the file"));
-  CHECK_THROWS_AS(crawlq::validation::OutputFile("/no/such/dir/x.csv"), crawlq::validation::OutputError);
+  CHECK_THROWS_AS(crawlq::validation::OutputFile("/no/such/dir/x.csv"),
+                  crawlq::validation::OutputError);
   Scratch scratch;
   CHECK_THROWS_WITH(crawlq::validation::OutputFile(scratch.dir), Catch::Contains("a directory"));
   CHECK_THROWS_AS(crawlq::validation::require_writable_directory("/dev/full", "--out /dev/full"),
                   crawlq::validation::OutputError);
-  CHECK_NOTHROW(crawlq::validation::require_writable_directory(scratch.dir / "report", "--out report"));
+  CHECK_NOTHROW(
+      crawlq::validation::require_writable_directory(scratch.dir / "report", "--out report"));
 }
 
 TEST_CASE("a signal that ends the process removes the temporaries of the outputs in progress",
@@ -88,10 +91,12 @@ TEST_CASE("a signal that ends the process removes the temporaries of the outputs
   CHECK(WIFSIGNALED(status));
   CHECK(WTERMSIG(status) == SIGTERM);
   CHECK(contents(target) == "old\n");
-  CHECK(std::distance(std::filesystem::directory_iterator(scratch.dir), {}) == 1);  // no temporary left
+  CHECK(std::distance(std::filesystem::directory_iterator(scratch.dir), {}) ==
+        1);  // no temporary left
 }
 
-TEST_CASE("a temporary leaves the table when its file is committed or dropped", "[output_file][signal]") {
+TEST_CASE("a temporary leaves the table when its file is committed or dropped",
+          "[output_file][signal]") {
   Scratch scratch;
   const auto target = scratch.dir / "kept.csv";
   {
@@ -110,7 +115,8 @@ TEST_CASE("a temporary leaves the table when its file is committed or dropped", 
   // More outputs than the table holds at once: the ones beyond are still written whole.
   std::vector<std::unique_ptr<crawlq::validation::OutputFile>> many;
   for (int i = 0; i < 100; ++i) {
-    std::string name = "f";  // built in steps: g++ 12 warns falsely (-Wrestrict) on "f" + to_string(i)
+    std::string name =
+        "f";  // built in steps: g++ 12 warns falsely (-Wrestrict) on "f" + to_string(i)
     name += std::to_string(i);
     many.push_back(std::make_unique<crawlq::validation::OutputFile>(scratch.dir / name));
   }

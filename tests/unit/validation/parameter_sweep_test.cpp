@@ -47,9 +47,11 @@ std::string message_of(const model::Model& m, SweepParameter p, double value) {
 
 }  // namespace
 
-TEST_CASE("sweep parameters: every name parses back to its parameter, and an unknown one lists them",
-          "[unit][validation][sweep]") {
-  REQUIRE(validation::sweep_parameters().size() == 10u);  // four model parameters and six cost weights
+TEST_CASE(
+    "sweep parameters: every name parses back to its parameter, and an unknown one lists them",
+    "[unit][validation][sweep]") {
+  REQUIRE(validation::sweep_parameters().size() ==
+          10u);  // four model parameters and six cost weights
   for (const SweepParameter p : validation::sweep_parameters())
     CHECK(validation::parse_sweep_parameter(validation::parameter_name(p)) == p);
   CHECK(validation::parse_sweep_parameter("service-scale") == SweepParameter::kServiceScale);
@@ -208,7 +210,8 @@ TEST_CASE("sweep over capacity 1..5 on paper-example-1: K = 5 is Table 1's optim
   const analytic::PolicyEvaluation best = evaluator.evaluate(direct.best.policy);
   CHECK(k5.measures.p_loss == Approx(best.measures.p_loss).epsilon(1e-12));
   CHECK(k5.measures.lambda == Approx(best.measures.lambda).epsilon(1e-12));
-  CHECK(k5.measures.mean_sojourn_served == Approx(best.measures.mean_sojourn_served).epsilon(1e-12));
+  CHECK(k5.measures.mean_sojourn_served ==
+        Approx(best.measures.mean_sojourn_served).epsilon(1e-12));
   CHECK(model::cost_criterion(m.costs, k5.measures) == Approx(k5.best.cost).epsilon(1e-12));
   CHECK(k5.measures.cost == Approx(k5.best.cost).epsilon(1e-12));
 

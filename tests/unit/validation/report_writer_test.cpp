@@ -50,8 +50,10 @@ validation::Reproduction small_reproduction() {
 
 }  // namespace
 
-TEST_CASE("write_report: markdown and HTML with every row, reasons and figures", "[validation][report]") {
-  const auto dir = std::filesystem::temp_directory_path() / ("crawlq-report-test-" + std::to_string(::getpid()));
+TEST_CASE("write_report: markdown and HTML with every row, reasons and figures",
+          "[validation][report]") {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("crawlq-report-test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   const auto files = validation::write_report(small_reproduction(), dir / "nested");
   CHECK(files.figures_drawn == 1);
