@@ -28,6 +28,29 @@ ValidateResult validate(const ValidateRequest& request) {
   }
 }
 
+std::string exact_engine_absence(const model::Model& model, const model::ControlPolicy& policy) {
+  if (std::string why = analytic::exact_refusal(policy); !why.empty()) return why;
+  return exact_engine_refusal(model);
+}
+
+void ValidateSummary::count(const ValidateResult& result) {
+  if (!result.exact_absent.empty())
+    ++simulated_only;
+  else if (result.comparison.agrees())
+    ++agree;
+  else
+    ++differ;
+}
+
+nlohmann::json to_json(const nlohmann::json& scenarios, const ValidateSummary& summary) {
+  return {{"scenarios", scenarios},
+          {"summary",
+           {{"agree", summary.agree},
+            {"differ", summary.differ},
+            {"simulated_only", summary.simulated_only}}},
+          {"agrees", summary.agrees()}};
+}
+
 nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& result) {
   const validation::EngineComparison& r = result.comparison;
   nlohmann::json measures = nlohmann::json::array();

@@ -35,4 +35,18 @@ struct ValidateResult {
 ValidateResult validate(const ValidateRequest& request);
 nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& result);
 
+// Why the exact engine cannot take `model` under `policy` (the policy's form, or the chain against
+// this machine's memory), for ValidateRequest::exact_absent; empty when it can.
+std::string exact_engine_absence(const model::Model& model, const model::ControlPolicy& policy);
+
+// The verdict over the scenarios of one `validate`, counted one result at a time.
+struct ValidateSummary {
+  int agree = 0, differ = 0, simulated_only = 0;
+  void count(const ValidateResult& result);
+  bool agrees() const { return differ == 0; }
+};
+// The whole of `validate --json`: the scenarios' entries (to_json of each), the summary, the
+// verdict.
+nlohmann::json to_json(const nlohmann::json& scenarios, const ValidateSummary& summary);
+
 }  // namespace crawlq::api

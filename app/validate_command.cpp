@@ -39,11 +39,6 @@ struct ValidationCase {
   double horizon = 0;        // --horizon, or the default at the pace the simulated system keeps
 };
 
-std::string exact_engine_absence(const model::Model& m, const model::ControlPolicy& policy) {
-  if (std::string why = analytic::exact_refusal(policy); !why.empty()) return why;
-  return exact_engine_refusal(m);
-}
-
 std::string number(double v) {
   return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string(v > 0 ? "inf" : "-inf");
 }
@@ -89,7 +84,7 @@ int run(const ValidateOptions& o) {
   for (const auto& file : o.files) {
     scenarios::Scenario scenario = load(file);
     model::ControlPolicy policy = chosen_policy(scenario, o.policy, file);
-    std::string absent = exact_engine_absence(scenario.model, policy);
+    std::string absent = api::exact_engine_absence(scenario.model, policy);
     cases.push_back({file, std::move(scenario), std::move(policy), std::move(absent)});
   }
   std::optional<scenarios::Scenario> simulated_scenario;
@@ -122,7 +117,7 @@ int run(const ValidateOptions& o) {
   }
 
   nlohmann::json all = nlohmann::json::array();
-  int agree = 0, differ = 0, simulated_only = 0;
+  api::ValidateSummary summary;
   for (const auto& c : cases) {
     validation::SimulationSettings resolved = settings;
     resolved.horizon = c.horizon;
@@ -137,31 +132,19 @@ int run(const ValidateOptions& o) {
         .exact_absent = c.exact_absent};
     const api::ValidateResult result = api::validate(request);
     const validation::EngineComparison& r = result.comparison;
-    if (!c.exact_absent.empty())
-      ++simulated_only;
-    else if (r.agrees())
-      ++agree;
-    else
-      ++differ;
+    summary.count(result);
     if (o.json)
       all.push_back(api::to_json(request, result));
     else
       print_comparison(c, r, o.simulator_file);
   }
   if (o.json) {
-    std::cout << nlohmann::json{{"scenarios", all},
-                                {"summary",
-                                 {{"agree", agree},
-                                  {"differ", differ},
-                                  {"simulated_only", simulated_only}}},
-                                {"agrees", differ == 0}}
-                     .dump(2)
-              << '\n';
+    std::cout << api::to_json(all, summary).dump(2) << '\n';
   } else {
     fmt::print("{} scenario{}: {} agree, {} disagree, {} simulated only\n", cases.size(),
-               cases.size() == 1 ? "" : "s", agree, differ, simulated_only);
+               cases.size() == 1 ? "" : "s", summary.agree, summary.differ, summary.simulated_only);
   }
-  return differ == 0 ? static_cast<int>(ExitCode::kOk) : static_cast<int>(ExitCode::kFailed);
+  return summary.agrees() ? static_cast<int>(ExitCode::kOk) : static_cast<int>(ExitCode::kFailed);
 }
 
 }  // namespace

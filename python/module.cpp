@@ -294,8 +294,7 @@ py::object validate(const Source& s, const std::optional<std::string>& policy_te
   const scenarios::Scenario& scenario = load(s);
   const model::ControlPolicy policy = chosen_policy(s, scenario, policy_text, policy_file);
   const validation::SimulationSettings settings = api::simulation_settings(choices);
-  std::string absent = analytic::exact_refusal(policy);
-  if (absent.empty()) absent = api::exact_engine_refusal(scenario.model);
+  const std::string absent = api::exact_engine_absence(scenario.model, policy);
   const api::ValidateRequest request{.source = s.source().label,
                                      .model = scenario.model,
                                      .policy = policy,
@@ -311,15 +310,9 @@ py::object validate(const Source& s, const std::optional<std::string>& policy_te
         return std::make_pair(std::move(with_horizon), std::move(comparison));
       });
   // As `validate --json` prints one file: its comparison, the summary, the verdict.
-  const bool simulated_only = !result.exact_absent.empty();
-  const bool differs = !simulated_only && !result.comparison.agrees();
-  const nlohmann::json j{{"scenarios", nlohmann::json::array({api::to_json(resolved, result)})},
-                         {"summary",
-                          {{"agree", !simulated_only && !differs ? 1 : 0},
-                           {"differ", differs ? 1 : 0},
-                           {"simulated_only", simulated_only ? 1 : 0}}},
-                         {"agrees", !differs}};
-  return to_python(j);
+  api::ValidateSummary summary;
+  summary.count(result);
+  return to_python(api::to_json(nlohmann::json::array({api::to_json(resolved, result)}), summary));
 }
 
 py::object sweep(const Source& s, const std::string& parameter, const std::vector<double>& values,

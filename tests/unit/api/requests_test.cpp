@@ -361,3 +361,40 @@ TEST_CASE("reproduce through the request layer: the sections asked for, flagged 
 }
 
 }  // namespace crawlq
+
+namespace crawlq {
+
+TEST_CASE("validate's summary counts each scenario once, simulated-only ones apart",
+          "[api][validate]") {
+  const auto result = [](std::vector<validation::Verdict> verdicts, std::string absent) {
+    api::ValidateResult r;
+    for (const validation::Verdict v : verdicts) {
+      validation::MeasureVerdict m;
+      m.name = "p_loss";
+      m.verdict = v;
+      r.comparison.measures.push_back(m);
+    }
+    r.exact_absent = std::move(absent);
+    return r;
+  };
+  api::ValidateSummary summary;
+  summary.count(result({validation::Verdict::kAgrees, validation::Verdict::kAgrees}, ""));
+  summary.count(result({validation::Verdict::kAgrees, validation::Verdict::kDiffers}, ""));
+  summary.count(result({validation::Verdict::kAgrees}, ""));
+  // Past the exact engine nothing is judged: neither agreeing nor differing.
+  summary.count(result({validation::Verdict::kSimulatedOnly}, "too large"));
+  CHECK(summary.agree == 2);
+  CHECK(summary.differ == 1);
+  CHECK(summary.simulated_only == 1);
+  CHECK_FALSE(summary.agrees());
+  const nlohmann::json j = api::to_json(nlohmann::json::array({1, 2, 3, 4}), summary);
+  CHECK(j.at("summary") == nlohmann::json{{"agree", 2}, {"differ", 1}, {"simulated_only", 1}});
+  CHECK(j.at("agrees") == false);
+  CHECK(j.at("scenarios").size() == 4);
+  api::ValidateSummary only_simulated;
+  only_simulated.count(result({validation::Verdict::kSimulatedOnly}, "too large"));
+  CHECK(only_simulated.agrees());
+  CHECK(only_simulated.agree == 0);
+}
+
+}  // namespace crawlq
