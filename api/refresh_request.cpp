@@ -23,7 +23,7 @@ double default_horizon(const model::RefreshModel& m) {
 constexpr double kReadBudget = 5e9;
 
 // Leave a fifth of the machine to everything else, as the exact engine's check does.
-double available_bytes() { return 0.8 * analytic::physical_memory_bytes(); }
+double refresh_budget_bytes() { return 0.8 * analytic::physical_memory_bytes(); }
 
 double checked_horizon(const model::RefreshModel& m, const RefreshRequest& o) {
   if (o.horizon && (!std::isfinite(*o.horizon) || *o.horizon <= 0))
@@ -53,14 +53,14 @@ void require_simulation_fits(const sim::RefreshSimulationNeed& need, const Refre
   }
   const double by_time = std::floor(kReadBudget / per_replication);
   const double by_memory =
-      std::floor((available_bytes() - need.fixed_bytes) / need.bytes_per_replication);
+      std::floor((refresh_budget_bytes() - need.fixed_bytes) / need.bytes_per_replication);
   const double largest = std::min(by_time, by_memory);
   if (o.replications <= largest) return;
   throw model::InputError(fmt::format(
       "--replications: {}: needs about {:.3g} reads and {:.3g} GiB, more than the {:.3g} reads this command simulates "
       "and the {:.3g} GiB this machine can give; the largest allowed is {}",
       o.replications, need.reads(o.replications), need.bytes(o.replications) / (1 << 30),
-      kReadBudget, available_bytes() / (1 << 30),
+      kReadBudget, refresh_budget_bytes() / (1 << 30),
       largest < 2 ? "none: even 2 do not fit" : fmt::format("{:.0f}", largest)));
 }
 
@@ -109,7 +109,7 @@ RefreshResult refresh(const RefreshRequest& request) {
   const model::RefreshModel& m = request.model;
   RefreshResult result;
   try {
-    result.analysis = analytic::analyze_refresh(m, available_bytes());
+    result.analysis = analytic::analyze_refresh(m, refresh_budget_bytes());
   } catch (const std::invalid_argument& e) {
     throw model::InputError(fmt::format("{}: refresh.policy.cycle: {}", request.source, e.what()));
   }

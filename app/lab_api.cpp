@@ -16,6 +16,7 @@
 #include "analytic/policy_evaluation.hpp"
 #include "api/describe_request.hpp"
 #include "api/json_output.hpp"
+#include "api/landscape_request.hpp"
 #include "api/optimize_request.hpp"
 #include "api/request_checks.hpp"
 #include "api/scenario_source.hpp"
@@ -163,9 +164,6 @@ constexpr double kLargestQuickStates = 2e5;
 // A simulation holds a few pages' clocks and the path's events: far below this.
 constexpr double kSimulationBytes = 64.0 * (1 << 20);
 
-// A landscape's whole work, in states solved over its grid: seconds, not hours.
-constexpr double kMostLandscapeStates = 2e8;
-
 // The page's path: enough to watch for a minute, little enough to send at once.
 constexpr std::size_t kMostPathEvents = 20000;
 constexpr double kPathEvents = 2000, kReplicationEvents = 2e5;
@@ -286,64 +284,13 @@ nlohmann::json lab_scenario_form(const nlohmann::json& body) {
 
 nlohmann::json lab_landscape(const nlohmann::json& body, const LabRun& run) {
   const LabScenario s = read(body);
-  model::Model model = s.scenario.model;
-  model.policy.reset();
-  const int modes = model.modes(), capacity = model.capacity;
-  if (modes < 3)
-    throw model::InputError(
-        "axes",
-        fmt::format("{} modes make {} thresholds: a landscape needs two", modes, modes - 1));
-  auto thresholds = field<std::vector<int>>(
-      body, "thresholds", std::vector<int>(static_cast<std::size_t>(modes - 1), -1));
-  const auto axes = field<std::vector<int>>(body, "axes", {0, 1});
-  if (static_cast<int>(thresholds.size()) != modes - 1)
-    throw model::InputError("thresholds", fmt::format("{} values for {} modes: give {}",
-                                                      thresholds.size(), modes, modes - 1));
-  if (axes.size() != 2 || axes[0] == axes[1] || axes[0] < 0 || axes[1] < 0 ||
-      axes[0] >= modes - 1 || axes[1] >= modes - 1)
-    throw model::InputError("axes",
-                            fmt::format("give two different thresholds from 0 to {}", modes - 2));
-  api::require_exact_engine_fits(model, s.label);
-  const analytic::MemoryEstimate need = analytic::estimate_memory(model);
-  // Half the grid is ordered: that many solves of the whole chain.
-  const double solves = 0.5 * (capacity + 2.0) * (capacity + 2.0);
-  if (solves * need.states > kMostLandscapeStates)
-    throw model::InputError(
-        "capacity",
-        fmt::format("a landscape at capacity {} is {:.0f} solves of {:.0f} states each, "
-                    "more than the lab computes for one page ({:.0e} states in all): give "
-                    "a smaller capacity",
-                    capacity, solves, need.states, kMostLandscapeStates));
-  const auto ticket = admitted(run, need.bytes, true);
-  const analytic::PolicyEvaluator evaluator(model, analytic::Method::kAuto, 1, run.cancel);
-  nlohmann::json values = nlohmann::json::array(), grid = nlohmann::json::array();
-  for (int j = -1; j <= capacity; ++j) values.push_back(j);
-  std::optional<std::pair<std::vector<int>, double>> best;
-  for (int a = -1; a <= capacity; ++a) {
-    if (run.cancel && *run.cancel) throw api::Cancelled();
-    nlohmann::json row = nlohmann::json::array();
-    for (int b = -1; b <= capacity; ++b) {
-      thresholds[static_cast<std::size_t>(axes[0])] = a;
-      thresholds[static_cast<std::size_t>(axes[1])] = b;
-      if (!std::is_sorted(thresholds.begin(), thresholds.end())) {
-        row.push_back(nullptr);
-        continue;
-      }
-      const auto e =
-          evaluator.evaluate(model::Policy::from_thresholds(thresholds, modes, capacity));
-      if (e.stationary.summary.status != analytic::SolverStatus::kConverged) {
-        row.push_back(nullptr);
-        continue;
-      }
-      row.push_back(e.measures.cost);
-      if (!best || e.measures.cost < best->second) best.emplace(thresholds, e.measures.cost);
-    }
-    grid.push_back(std::move(row));
-  }
-  nlohmann::json j{{"axes", axes}, {"values", values}, {"cost", grid}};
-  j["best"] = best ? nlohmann::json{{"thresholds", best->first}, {"cost", best->second}}
-                   : nlohmann::json(nullptr);
-  return j;
+  const api::LandscapeRequest request{.source = s.label,
+                                      .model = s.scenario.model,
+                                      .thresholds = field<std::vector<int>>(body, "thresholds", {}),
+                                      .axes = field<std::vector<int>>(body, "axes", {0, 1}),
+                                      .caller = api::Caller::kLab};
+  const auto ticket = admitted(run, api::check(request).bytes, true);
+  return api::to_json(request, api::landscape(request, run.cancel));
 }
 
 }  // namespace crawlq::app

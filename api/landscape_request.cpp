@@ -1,0 +1,110 @@
+#include "api/landscape_request.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analytic/policy_evaluation.hpp"
+#include "api/request_checks.hpp"
+#include "model/input_error.hpp"
+#include "model/policy.hpp"
+
+namespace crawlq::api {
+
+namespace {
+
+// The searches solve level maps, whatever form the file's policy has.
+model::Model without_policy(const model::Model& model) {
+  model::Model m = model;
+  m.policy.reset();
+  return m;
+}
+
+std::vector<int> through(const LandscapeRequest& request) {
+  if (!request.thresholds.empty()) return request.thresholds;
+  return std::vector<int>(static_cast<std::size_t>(std::max(request.model.modes() - 1, 0)), -1);
+}
+
+}  // namespace
+
+analytic::MemoryEstimate check(const LandscapeRequest& request) {
+  const model::Model model = without_policy(request.model);
+  const int modes = model.modes(), capacity = model.capacity;
+  const std::vector<int> thresholds = through(request);
+  const std::vector<int>& axes = request.axes;
+  if (modes < 3)
+    throw model::InputError(
+        "axes",
+        fmt::format("{} modes make {} thresholds: a landscape needs two", modes, modes - 1));
+  if (static_cast<int>(thresholds.size()) != modes - 1)
+    throw model::InputError("thresholds", fmt::format("{} values for {} modes: give {}",
+                                                      thresholds.size(), modes, modes - 1));
+  if (axes.size() != 2 || axes[0] == axes[1] || axes[0] < 0 || axes[1] < 0 ||
+      axes[0] >= modes - 1 || axes[1] >= modes - 1)
+    throw model::InputError("axes",
+                            fmt::format("give two different thresholds from 0 to {}", modes - 2));
+  require_exact_engine_fits(model, request.source, analytic::Method::kAuto, request.caller);
+  const analytic::MemoryEstimate need = analytic::estimate_memory(model);
+  // Half the grid is ordered: that many solves of the whole chain.
+  const double solves = 0.5 * (capacity + 2.0) * (capacity + 2.0);
+  if (solves * need.states > kMostLandscapeStates)
+    throw model::InputError(
+        "capacity",
+        fmt::format("a landscape at capacity {} is {:.0f} solves of {:.0f} states each, "
+                    "more than the lab computes for one page ({:.0e} states in all): give "
+                    "a smaller capacity",
+                    capacity, solves, need.states, kMostLandscapeStates));
+  return need;
+}
+
+LandscapeResult landscape(const LandscapeRequest& request, const Cancellation* cancel) {
+  check(request);
+  const model::Model model = without_policy(request.model);
+  const int modes = model.modes(), capacity = model.capacity;
+  std::vector<int> thresholds = through(request);
+  const auto first = static_cast<std::size_t>(request.axes[0]);
+  const auto second = static_cast<std::size_t>(request.axes[1]);
+  const analytic::PolicyEvaluator evaluator(model, analytic::Method::kAuto, 1, cancel);
+  LandscapeResult result;
+  for (int j = -1; j <= capacity; ++j) result.values.push_back(j);
+  for (int a = -1; a <= capacity; ++a) {
+    if (cancel && *cancel) throw Cancelled();
+    std::vector<std::optional<double>>& row = result.cost.emplace_back();
+    for (int b = -1; b <= capacity; ++b) {
+      thresholds[first] = a;
+      thresholds[second] = b;
+      if (!std::is_sorted(thresholds.begin(), thresholds.end())) {
+        row.emplace_back();
+        continue;
+      }
+      const auto e =
+          evaluator.evaluate(model::Policy::from_thresholds(thresholds, modes, capacity));
+      if (e.stationary.summary.status != analytic::SolverStatus::kConverged) {
+        if (cancel && *cancel) throw Cancelled();
+        row.emplace_back();
+        continue;
+      }
+      row.emplace_back(e.measures.cost);
+      if (!result.best || e.measures.cost < result.best->second)
+        result.best.emplace(thresholds, e.measures.cost);
+    }
+  }
+  return result;
+}
+
+nlohmann::json to_json(const LandscapeRequest& request, const LandscapeResult& result) {
+  nlohmann::json grid = nlohmann::json::array();
+  for (const auto& row : result.cost) {
+    nlohmann::json cells = nlohmann::json::array();
+    for (const auto& cost : row)
+      cells.push_back(cost ? nlohmann::json(*cost) : nlohmann::json(nullptr));
+    grid.push_back(std::move(cells));
+  }
+  nlohmann::json j{{"axes", request.axes}, {"values", result.values}, {"cost", std::move(grid)}};
+  j["best"] = result.best ? nlohmann::json{{"thresholds", result.best->first},
+                                           {"cost", result.best->second}}
+                          : nlohmann::json(nullptr);
+  return j;
+}
+
+}  // namespace crawlq::api
