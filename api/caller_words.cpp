@@ -15,7 +15,7 @@ struct FieldWords {
 
 // One row per field a message names. Python's keywords are those of crawlq/__init__.py; the lab's
 // keys those its routes read (a field the lab does not take is named as its JSON key would be).
-constexpr std::array<FieldWords, 11> kWords{{
+constexpr std::array<FieldWords, 12> kWords{{
     {Field::kClass, "--class", "policy_class", "class"},
     {Field::kSearch, "--search", "search", "search"},
     {Field::kMethod, "--method", "method", "method"},
@@ -27,6 +27,8 @@ constexpr std::array<FieldWords, 11> kWords{{
     {Field::kMaxMaps, "--max-maps", "max_maps", "max_maps"},
     {Field::kParameter, "--param", "param", "param"},
     {Field::kValues, "--values", "values", "values"},
+    // The lab's sample path has its own horizon beside the replications'.
+    {Field::kHorizon, "--horizon", "horizon", "path_horizon"},
 }};
 
 }  // namespace

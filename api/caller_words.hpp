@@ -21,7 +21,8 @@ enum class Field {
   kCdf,
   kMaxMaps,
   kParameter,
-  kValues
+  kValues,
+  kHorizon
 };
 
 // The field as `caller` writes it: "--class", "policy_class", "class".

@@ -5,6 +5,7 @@
 
 #include "analytic/policy_forms.hpp"
 #include "api/json_output.hpp"
+#include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 #include "sim/policy.hpp"
 

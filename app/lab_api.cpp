@@ -19,6 +19,7 @@
 #include "api/landscape_request.hpp"
 #include "api/optimize_request.hpp"
 #include "api/request_checks.hpp"
+#include "api/sample_path_request.hpp"
 #include "api/scenario_source.hpp"
 #include "app/lab_body.hpp"
 #include "model/input_error.hpp"
@@ -191,12 +192,17 @@ std::function<void(const LabEmit&)> lab_simulation(const nlohmann::json& body, c
         "horizon", "more than 10^9 events in all: give a shorter horizon or fewer replications");
   std::shared_ptr<void> ticket = admitted(run, kSimulationBytes, true);
   const api::Cancellation* cancel = run.cancel;
-  return [s, simulated, seed, replications, path_horizon, horizon, ticket,
+  return [s, simulated, policy, seed, replications, path_horizon, horizon, ticket,
           cancel](const LabEmit& emit) {
     const model::Model& model = s->scenario.model;
     PathRecorder path(kMostPathEvents);
-    sim::Simulator(model, *simulated)
-        .run(seed, 0, 0.0, path_horizon, {&path}, sim::RunLimits{.stop = &path.full()});
+    api::sample_path({.source = s->label,
+                      .model = model,
+                      .policy = policy,
+                      .seed = seed,
+                      .horizon = path_horizon,
+                      .caller = api::Caller::kLab},
+                     path, &path.full());
     if (cancel && *cancel) return;
     if (!emit("path", {{"events", path.take()}, {"horizon", path_horizon}})) return;
 

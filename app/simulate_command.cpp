@@ -14,6 +14,7 @@
 
 #include "api/compare_request.hpp"
 #include "api/json_output.hpp"
+#include "api/sample_path_request.hpp"
 #include "api/simulate_request.hpp"
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
@@ -113,9 +114,12 @@ int run(const SimulateOptions& o, const ProcessGroup& processes) {
     if (!processes.is_root()) return 0;  // one sample path: rank 0's alone
     validation::OutputFile file(o.trace, "--trace " + o.trace);
     sim::TraceObserver trace(file.stream(), kMostTraceBytes);
-    const auto stats =
-        sim::Simulator(m, *simulated)
-            .run(seed, 0, 0.0, *settings.horizon, {&trace}, sim::RunLimits{.stop = &trace.stop()});
+    const auto stats = api::sample_path({.source = o.file,
+                                         .model = m,
+                                         .policy = policy,
+                                         .seed = seed,
+                                         .horizon = *settings.horizon},
+                                        trace, &trace.stop());
     if (!stats.complete)
       throw UsageError(fmt::format(
           "--trace {}: the sample path passed {} GiB at time {:.6g} of --horizon {:.6g}; "

@@ -20,7 +20,7 @@ namespace {
 constexpr api::Field kFields[] = {
     api::Field::kClass,   api::Field::kSearch,       api::Field::kMethod,     api::Field::kThreads,
     api::Field::kStarts,  api::Field::kExportPolicy, api::Field::kTransforms, api::Field::kCdf,
-    api::Field::kMaxMaps, api::Field::kParameter,    api::Field::kValues};
+    api::Field::kMaxMaps, api::Field::kParameter,    api::Field::kValues,     api::Field::kHorizon};
 
 std::string package_source() {
   std::ifstream in(std::string(CRAWLQ_SOURCE_DIR) + "/python/crawlq/__init__.py");
