@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "analytic/policy_forms.hpp"
+#include "analytic/solver_registry.hpp"
 #include "api/compare_request.hpp"
 #include "api/describe_request.hpp"
 #include "api/fit_request.hpp"
@@ -495,6 +496,12 @@ PYBIND11_MODULE(_crawlq, m) {
   m.def("with_fitted_arrivals", &with_fitted_arrivals, py::arg("scenario_json"),
         py::arg("fitted_json"));
   m.attr("reproduce_sections") = crawlq::api::reproduce_sections();
+  // The solvers' names as the registry has them (auto first): what solve's and optimize's method
+  // take.
+  std::vector<std::string> methods{"auto"};
+  for (const auto& solver : crawlq::analytic::registered_solvers())
+    methods.emplace_back(solver.name);
+  m.attr("methods") = methods;
   m.attr("most_threads") = crawlq::model::kMostThreads;
   // A scenario file's text through the command line's reader: the same size cap and refusals.
   m.def(

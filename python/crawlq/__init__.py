@@ -41,6 +41,7 @@ __all__ = [
     "fit_obsolescence",
     "fit_service",
     "load",
+    "methods",
     "parameters",
     "refresh",
     "reproduce",
@@ -58,6 +59,8 @@ __version__: str = _crawlq.version.split()[0]
 version: str = _crawlq.version
 #: The sections ``reproduce`` knows.
 reproduce_sections: tuple[str, ...] = tuple(_crawlq.reproduce_sections)
+#: The stationary solvers ``solve`` and ``optimize`` take as ``method`` (``auto`` chooses).
+methods: tuple[str, ...] = tuple(_crawlq.methods)
 
 
 def _threads(threads: Any) -> int:
@@ -245,8 +248,9 @@ class Scenario:
         ``policy(level, arrival_phase, mode) -> robots`` (levels 0..K, arrival phases from 0, modes
         1..N), tabulated once before the run; none: the scenario's own.
         ``sojourn=True`` adds the sojourn times' laws, ``transforms=[u, ...]`` their Laplace-Stieltjes
-        transforms, ``cdf=[x, ...]`` their distribution functions. ``method``: auto, direct,
-        block-recursive, iterative, sparse-lu or qbd; ``threads``: inside the solve (0: every core).
+        transforms, ``cdf=[x, ...]`` their distribution functions. ``method``: one of
+        ``crawlq.methods`` (auto, block-recursion, qbd, sparse-lu, iterative); ``threads``: inside the
+        solve (0: every core).
         The result's ``stationary`` is the stationary vector, in the order of ``solve --export``.
         """
         policy_text, policy_file = self._policy_or_own(thresholds, levels, policy)

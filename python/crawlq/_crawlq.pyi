@@ -14,6 +14,7 @@ class Source:
 
 parameters: list[str]
 reproduce_sections: list[str]
+methods: list[str]
 version: str
 most_threads: int
 

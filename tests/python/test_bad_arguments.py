@@ -175,3 +175,18 @@ def test_the_request_layer_names_fields_as_python_keywords(paper, call, words, n
         assert word in text
     for word in not_words:
         assert word not in text
+
+
+def test_every_method_the_docstring_names_is_one_the_solver_registry_knows(paper):
+    # The docstring once named two methods that did not exist: it names crawlq.methods, and each of
+    # them either solves the paper's example or refuses it as bad input (qbd takes single arrivals).
+    assert crawlq.methods[0] == "auto" and len(set(crawlq.methods)) == len(crawlq.methods) >= 4
+    documented = crawlq.Scenario.solve.__doc__
+    for method in crawlq.methods:
+        assert method in documented
+        try:
+            assert paper.solve(method=method).cost > 0
+        except crawlq.InputError as refused:
+            assert "unknown method" not in str(refused)
+    with pytest.raises(crawlq.InputError, match="unknown method"):
+        paper.solve(method="block-recursive")
