@@ -30,12 +30,6 @@ class UsageError : public model::InputError {
 scenarios::Scenario load(const std::string& file);
 void print_notes();
 
-// The checks every caller of the request layer makes (exact_engine_refusal,
-// require_exact_engine_fits, require_markov_control_fits) live there.
-using api::exact_engine_refusal;
-using api::require_exact_engine_fits;
-using api::require_markov_control_fits;
-
 // Every option of `app` and its commands: a number-typed one reads its value as scenario files do
 // (parse_finite_number: "1e3" and "2.0" are whole numbers where CLI11 alone would refuse them), and
 // an empty value (`--export ""`) is refused rather than taken for "not given".
