@@ -15,7 +15,7 @@ struct FieldWords {
 
 // One row per field a message names. Python's keywords are those of crawlq/__init__.py; the lab's
 // keys those its routes read (a field the lab does not take is named as its JSON key would be).
-constexpr std::array<FieldWords, 12> kWords{{
+constexpr std::array<FieldWords, 17> kWords{{
     {Field::kClass, "--class", "policy_class", "class"},
     {Field::kSearch, "--search", "search", "search"},
     {Field::kMethod, "--method", "method", "method"},
@@ -29,6 +29,11 @@ constexpr std::array<FieldWords, 12> kWords{{
     {Field::kValues, "--values", "values", "values"},
     // The lab's sample path has its own horizon beside the replications'.
     {Field::kHorizon, "--horizon", "horizon", "path_horizon"},
+    {Field::kSeed, "--seed", "seed", "seed"},
+    {Field::kReplications, "--replications", "replications", "replications"},
+    {Field::kWarmup, "--warmup", "warmup", "warmup"},
+    {Field::kPrecision, "--precision", "precision", "precision"},
+    {Field::kTimeLimit, "--time-limit", "time_limit", "time_limit"},
 }};
 
 }  // namespace
@@ -60,6 +65,17 @@ std::string field_given(Caller caller, Field field, std::string_view value, bool
                     : fmt::format("\"{}\": {}", name, value);
   }
   return std::string(value);
+}
+
+std::string in_callers_words(Caller caller, const std::string& message) {
+  if (caller == Caller::kCommandLine) return message;
+  for (const FieldWords& words : kWords) {
+    const std::string_view flag = words.command_line;
+    const bool named = message.compare(0, flag.size(), flag) == 0 && message.size() > flag.size() &&
+                       (message[flag.size()] == ':' || message[flag.size()] == ' ');
+    if (named) return std::string(field_name(caller, words.field)) + message.substr(flag.size());
+  }
+  return message;
 }
 
 }  // namespace crawlq::api

@@ -9,7 +9,7 @@
 
 namespace crawlq::api {
 
-validation::SimulationSettings simulation_settings(const SimulationChoices& c) {
+validation::SimulationSettings simulation_settings(const SimulationChoices& c, Caller caller) {
   const bool replications_alone = c.replications && !c.precision;
   const validation::SimulationSettings settings{
       .seed = c.seed,
@@ -19,7 +19,8 @@ validation::SimulationSettings simulation_settings(const SimulationChoices& c) {
       .threads = c.threads,
       .precision = replications_alone ? 0.0 : c.precision.value_or(0.01),
       .time_limit = c.time_limit};
-  if (std::string why; !settings.is_valid(&why)) throw model::InputError(why);
+  if (std::string why; !settings.is_valid(&why))
+    throw model::InputError(in_callers_words(caller, why));
   return settings;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "api/caller_words.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
 #include "validation/engine_comparison.hpp"
@@ -24,8 +25,10 @@ struct SimulationChoices {
   double time_limit = 50;           // seconds the run may take
 };
 
-// The checked settings; model::InputError naming the flag and the value otherwise.
-validation::SimulationSettings simulation_settings(const SimulationChoices& choices);
+// The checked settings; model::InputError naming the field (in `caller`'s words) and the value
+// otherwise.
+validation::SimulationSettings simulation_settings(const SimulationChoices& choices,
+                                                   Caller caller = Caller::kCommandLine);
 
 // The horizon a validation of `policy` on `simulated` runs: the settings', else the default at the
 // pace a pilot run measures; model::InputError naming `source` when the run could not finish in

@@ -264,10 +264,11 @@ py::object simulate(const Source& s, const std::optional<std::string>& policy_te
                     const std::optional<std::string>& policy_file,
                     const api::SimulationChoices& choices) {
   const scenarios::Scenario& scenario = load(s);
-  const api::SimulateRequest request{.source = s.source().label,
-                                     .model = scenario.model,
-                                     .policy = chosen_policy(s, scenario, policy_text, policy_file),
-                                     .settings = api::simulation_settings(choices)};
+  const api::SimulateRequest request{
+      .source = s.source().label,
+      .model = scenario.model,
+      .policy = chosen_policy(s, scenario, policy_text, policy_file),
+      .settings = api::simulation_settings(choices, api::Caller::kPython)};
   const api::SimulateResult result = run_released(
       [request](const api::Cancellation* cancel) { return api::simulate(request, cancel); });
   return to_python(api::to_json(request, result));
@@ -279,11 +280,12 @@ py::object compare(const Source& s, const std::optional<std::string>& a_text,
                    const std::optional<std::string>& b_file, api::SimulationChoices choices) {
   choices.precision = std::nullopt;  // a comparison runs its replications, as simulate --compare
   const scenarios::Scenario& scenario = load(s);
-  const api::CompareRequest request{.source = s.source().label,
-                                    .model = scenario.model,
-                                    .a = chosen_policy(s, scenario, a_text, a_file),
-                                    .b = chosen_policy(s, scenario, b_text, b_file),
-                                    .settings = api::simulation_settings(choices)};
+  const api::CompareRequest request{
+      .source = s.source().label,
+      .model = scenario.model,
+      .a = chosen_policy(s, scenario, a_text, a_file),
+      .b = chosen_policy(s, scenario, b_text, b_file),
+      .settings = api::simulation_settings(choices, api::Caller::kPython)};
   const api::CompareResult result = run_released(
       [request](const api::Cancellation* cancel) { return api::compare(request, cancel); });
   return to_python(api::to_json(request, result));
@@ -294,7 +296,8 @@ py::object validate(const Source& s, const std::optional<std::string>& policy_te
                     const api::SimulationChoices& choices) {
   const scenarios::Scenario& scenario = load(s);
   const model::ControlPolicy policy = chosen_policy(s, scenario, policy_text, policy_file);
-  const validation::SimulationSettings settings = api::simulation_settings(choices);
+  const validation::SimulationSettings settings =
+      api::simulation_settings(choices, api::Caller::kPython);
   const std::string absent = api::exact_engine_absence(scenario.model, policy);
   const api::ValidateRequest request{.source = s.source().label,
                                      .model = scenario.model,

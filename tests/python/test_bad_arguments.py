@@ -165,6 +165,9 @@ def test_messages_are_whole_characters_whatever_the_file_holds(tmp_path, cli):
     (lambda p: p.optimize("best"), ["policy_class", "unknown class 'best'"], ["--class"]),
     (lambda p: p.sweep("capacity", [2], policy_class="best"), ["policy_class", "unknown class 'best'"], ["--class"]),
     (lambda p: p.sweep("capacity", [0.5]), ["values: "], ["--values"]),
+    (lambda p: p.simulate(horizon=-1.0), ["horizon: -1"], ["--horizon"]),
+    (lambda p: p.validate(replications=1, precision=0), ["replications: 1"], ["--replications"]),
+    (lambda p: p.simulate(time_limit=-2.0), ["time_limit: -2"], ["--time-limit"]),
 ])
 def test_the_request_layer_names_fields_as_python_keywords(paper, call, words, not_words):
     # The same checks as the command line's, worded for the caller: keywords, not flags.

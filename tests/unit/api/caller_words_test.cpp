@@ -18,9 +18,12 @@ using namespace crawlq;
 namespace {
 
 constexpr api::Field kFields[] = {
-    api::Field::kClass,   api::Field::kSearch,       api::Field::kMethod,     api::Field::kThreads,
-    api::Field::kStarts,  api::Field::kExportPolicy, api::Field::kTransforms, api::Field::kCdf,
-    api::Field::kMaxMaps, api::Field::kParameter,    api::Field::kValues,     api::Field::kHorizon};
+    api::Field::kClass,      api::Field::kSearch,       api::Field::kMethod,
+    api::Field::kThreads,    api::Field::kStarts,       api::Field::kExportPolicy,
+    api::Field::kTransforms, api::Field::kCdf,          api::Field::kMaxMaps,
+    api::Field::kParameter,  api::Field::kValues,       api::Field::kHorizon,
+    api::Field::kSeed,       api::Field::kReplications, api::Field::kWarmup,
+    api::Field::kPrecision,  api::Field::kTimeLimit};
 
 std::string package_source() {
   std::ifstream in(std::string(CRAWLQ_SOURCE_DIR) + "/python/crawlq/__init__.py");
@@ -63,6 +66,13 @@ TEST_CASE("caller words: every field has a flag, a keyword of the package and a 
   CHECK(api::field_given(api::Caller::kLab, api::Field::kClass, "markov") ==
         "\"class\": \"markov\"");
   CHECK(api::field_given(api::Caller::kPython, api::Field::kCdf, "2.5", false) == "cdf=2.5");
+  // A lower layer's message names the command line's flag first: reworded for the others only.
+  CHECK(api::in_callers_words(api::Caller::kPython, "--time-limit: -1: must be finite") ==
+        "time_limit: -1: must be finite");
+  CHECK(api::in_callers_words(api::Caller::kCommandLine, "--time-limit: -1") == "--time-limit: -1");
+  CHECK(api::in_callers_words(api::Caller::kPython, "--horizons: x") == "--horizons: x");
+  CHECK(api::in_callers_words(api::Caller::kPython, "paper.yaml: --horizon 3") ==
+        "paper.yaml: --horizon 3");
 }
 
 TEST_CASE("caller words: a request's refusals name its fields in its caller's words", "[api]") {
