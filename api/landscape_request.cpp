@@ -13,13 +13,6 @@ namespace crawlq::api {
 
 namespace {
 
-// The searches solve level maps, whatever form the file's policy has.
-model::Model without_policy(const model::Model& model) {
-  model::Model m = model;
-  m.policy.reset();
-  return m;
-}
-
 std::vector<int> through(const LandscapeRequest& request) {
   if (!request.thresholds.empty()) return request.thresholds;
   return std::vector<int>(static_cast<std::size_t>(std::max(request.model.modes() - 1, 0)), -1);
@@ -28,7 +21,7 @@ std::vector<int> through(const LandscapeRequest& request) {
 }  // namespace
 
 analytic::MemoryEstimate check(const LandscapeRequest& request) {
-  const model::Model model = without_policy(request.model);
+  const model::Model model = searched_model(request.model);
   const int modes = model.modes(), capacity = model.capacity;
   const std::vector<int> thresholds = through(request);
   const std::vector<int>& axes = request.axes;
@@ -59,7 +52,7 @@ analytic::MemoryEstimate check(const LandscapeRequest& request) {
 
 LandscapeResult landscape(const LandscapeRequest& request, const Cancellation* cancel) {
   check(request);
-  const model::Model model = without_policy(request.model);
+  const model::Model model = searched_model(request.model);
   const int modes = model.modes(), capacity = model.capacity;
   std::vector<int> thresholds = through(request);
   const auto first = static_cast<std::size_t>(request.axes[0]);

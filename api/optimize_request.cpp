@@ -189,15 +189,14 @@ void require_optimize_fits(const OptimizeRequest& request, const model::Model& s
 
 analytic::MemoryEstimate check(const OptimizeRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
-  model::Model searched = request.model;
-  searched.policy.reset();  // the searches solve level maps, whatever form the file's policy has
+  const model::Model searched = searched_model(request.model);
   require_exact_engine_fits(searched, request.source, request.method, request.caller);
   analytic::MemoryEstimate need = analytic::estimate_memory(searched);
   if (request.policy_class == PolicyClass::kMarkov || request.policy_class == PolicyClass::kAll) {
-    require_markov_control_fits(
+    const analytic::MemoryEstimate control = require_markov_control_fits(
         searched, request.source,
         field_given(request.caller, Field::kClass, policy_class_name(request.policy_class)));
-    need.bytes = std::max(need.bytes, analytic::markov_control_memory(searched).bytes);
+    need.bytes = std::max(need.bytes, control.bytes);
   }
   require_optimize_fits(request, searched);
   return need;
@@ -272,9 +271,7 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
         e.what()));
   } catch (const analytic::StationaryFailure& e) {
     if (cancel && *cancel) throw Cancelled();
-    model::Model searched = request.model;
-    searched.policy.reset();
-    refuse_unconverged(searched, request.source, e.summary(), request.caller);
+    refuse_unconverged(searched_model(request.model), request.source, e.summary(), request.caller);
   }
 }
 

@@ -36,11 +36,12 @@ void require_exact_engine_fits(const model::Model& model, const std::string& sou
     throw model::InputError(fmt::format("{}: {}", source, why));
 }
 
-void require_markov_control_fits(const model::Model& model, const std::string& source,
-                                 const std::string& what_asked) {
+analytic::MemoryEstimate require_markov_control_fits(const model::Model& model,
+                                                     const std::string& source,
+                                                     const std::string& what_asked) {
   const double available = available_bytes();
   const analytic::MemoryEstimate need = analytic::markov_control_memory(model);
-  if (need.bytes <= available) return;
+  if (need.bytes <= available) return need;
   model::Model m = model;
   int largest = 0;
   for (m.capacity = 1;
@@ -129,6 +130,12 @@ void refuse_unconverged(const model::Model& model, const std::string& source,
       field_given(caller, Field::kMethod, analytic::method_name(summary.method)), summary.message,
       summary.fallback.empty() ? "" : ", after " + summary.fallback,
       others.empty() ? "no other method fits in memory: lower the capacity" : "give " + others));
+}
+
+model::Model searched_model(const model::Model& model) {
+  model::Model searched = model;
+  searched.policy.reset();
+  return searched;
 }
 
 model::ControlPolicy policy_or_default(const model::Model& model, const std::string& source,

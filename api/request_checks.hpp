@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "analytic/memory_estimate.hpp"
 #include "analytic/search_work.hpp"
 #include "analytic/stationary_solver.hpp"
 #include "api/caller_words.hpp"
@@ -26,9 +27,12 @@ void require_exact_engine_fits(const model::Model& model, const std::string& sou
                                Caller caller = Caller::kCommandLine);
 // Refuses (model::InputError naming `source` and `what_asked`, e.g. "--class markov") a model whose
 // optimal control over full-state policies would not fit in memory, naming the largest capacity
-// that would.
-void require_markov_control_fits(const model::Model& model, const std::string& source,
-                                 const std::string& what_asked);
+// that would; else gives that control's memory.
+analytic::MemoryEstimate require_markov_control_fits(const model::Model& model,
+                                                     const std::string& source,
+                                                     const std::string& what_asked);
+// The model a policy search solves: level maps, whatever form the file's policy has.
+model::Model searched_model(const model::Model& model);
 
 // Refuses (model::InputError naming `source` and `what_asked`, e.g. "--class thresholds --search
 // exhaustive") a policy search whose least work, counted before it starts by `least_work` (one of

@@ -15,8 +15,8 @@ namespace crawlq::api {
 void require_sweep_fits(const SweepRequest& request) {
   const std::string name = validation::parameter_name(request.parameter);
   for (const double v : request.values) {
-    model::Model changed = validation::with_parameter(request.model, request.parameter, v);
-    changed.policy.reset();  // each value's search solves level maps
+    const model::Model changed =
+        searched_model(validation::with_parameter(request.model, request.parameter, v));
     try {
       require_exact_engine_fits(changed, request.source, analytic::Method::kAuto, request.caller);
       if (request.policy_class == "markov")
