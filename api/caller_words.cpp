@@ -15,7 +15,7 @@ struct FieldWords {
 
 // One row per field a message names. Python's keywords are those of crawlq/__init__.py; the lab's
 // keys those its routes read (a field the lab does not take is named as its JSON key would be).
-constexpr std::array<FieldWords, 17> kWords{{
+constexpr std::array<FieldWords, 22> kWords{{
     {Field::kClass, "--class", "policy_class", "class"},
     {Field::kSearch, "--search", "search", "search"},
     {Field::kMethod, "--method", "method", "method"},
@@ -27,13 +27,21 @@ constexpr std::array<FieldWords, 17> kWords{{
     {Field::kMaxMaps, "--max-maps", "max_maps", "max_maps"},
     {Field::kParameter, "--param", "param", "param"},
     {Field::kValues, "--values", "values", "values"},
-    // The lab's sample path has its own horizon beside the replications'.
-    {Field::kHorizon, "--horizon", "horizon", "path_horizon"},
+    {Field::kHorizon, "--horizon", "horizon", "horizon"},
     {Field::kSeed, "--seed", "seed", "seed"},
     {Field::kReplications, "--replications", "replications", "replications"},
     {Field::kWarmup, "--warmup", "warmup", "warmup"},
     {Field::kPrecision, "--precision", "precision", "precision"},
     {Field::kTimeLimit, "--time-limit", "time_limit", "time_limit"},
+    // A policy in any form: the command line's file of one (or --thresholds, --levels), Python's
+    // and the lab's section as a dict.
+    {Field::kPolicy, "--policy", "policy", "policy"},
+    {Field::kSojourn, "--sojourn", "sojourn", "sojourn"},
+    // The landscape's plane passes through these thresholds (the lab's only).
+    {Field::kThresholds, "--thresholds", "thresholds", "thresholds"},
+    {Field::kAxes, "--axes", "axes", "axes"},
+    // The lab's sample path has its own horizon beside the replications'.
+    {Field::kPathHorizon, "--horizon", "horizon", "path_horizon"},
 }};
 
 }  // namespace
@@ -47,6 +55,7 @@ std::string_view field_name(Caller caller, Field field) {
         case Caller::kPython:
           return words.python;
         case Caller::kLab:
+        case Caller::kDocument:
           return words.lab;
       }
     }
@@ -61,6 +70,7 @@ std::string field_given(Caller caller, Field field, std::string_view value, bool
     case Caller::kPython:
       return quoted ? fmt::format("{}='{}'", name, value) : fmt::format("{}={}", name, value);
     case Caller::kLab:
+    case Caller::kDocument:
       return quoted ? fmt::format("\"{}\": \"{}\"", name, value)
                     : fmt::format("\"{}\": {}", name, value);
   }

@@ -8,7 +8,9 @@
 
 namespace crawlq::api {
 
-enum class Caller { kCommandLine, kPython, kLab };
+// kDocument: a request document given to the command line (`--request FILE`), whose fields are
+// the JSON keys the lab reads.
+enum class Caller { kCommandLine, kPython, kLab, kDocument };
 
 enum class Field {
   kClass,
@@ -27,7 +29,12 @@ enum class Field {
   kReplications,
   kWarmup,
   kPrecision,
-  kTimeLimit
+  kTimeLimit,
+  kPolicy,
+  kSojourn,
+  kThresholds,
+  kAxes,
+  kPathHorizon
 };
 
 // The field as `caller` writes it: "--class", "policy_class", "class".

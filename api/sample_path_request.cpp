@@ -13,7 +13,7 @@ namespace crawlq::api {
 void check(const SamplePathRequest& request) {
   if (!(request.horizon > 0) || !std::isfinite(request.horizon))
     throw model::InputError(
-        std::string(field_name(request.caller, Field::kHorizon)),
+        std::string(field_name(request.caller, Field::kPathHorizon)),
         fmt::format("{}: give a positive time, the length of the sample path", request.horizon));
 }
 

@@ -11,6 +11,7 @@
 #include "app/refresh_command.hpp"
 #include "app/reproduce_command.hpp"
 #include "app/scenarios_command.hpp"
+#include "app/schema_command.hpp"
 #include "app/simulate_command.hpp"
 #include "app/solve_command.hpp"
 #include "app/sweep_command.hpp"
@@ -39,7 +40,8 @@ CommandLine make_command_line(const ProcessGroup& processes) {
                                              add_refresh_command(*app),
                                              add_lab_command(*app),
                                              add_fit_command(*app),
-                                             add_scenarios_command(*app)};
+                                             add_scenarios_command(*app),
+                                             add_schema_command(*app)};
   read_option_values_as_written(*app);
   return {std::move(app), std::move(commands)};
 }

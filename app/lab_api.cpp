@@ -19,6 +19,7 @@
 #include "api/landscape_request.hpp"
 #include "api/optimize_request.hpp"
 #include "api/request_checks.hpp"
+#include "api/request_documents.hpp"
 #include "api/sample_path_request.hpp"
 #include "api/scenario_source.hpp"
 #include "app/lab_body.hpp"
@@ -79,6 +80,8 @@ void refuse_table_file(const nlohmann::json& policy, const std::string& where) {
                             "as a list, one per state in the order of solve --export");
 }
 
+constexpr const char* kHowToGivePolicy = "give \"policy\": {\"thresholds\": [...]} or another form";
+
 struct LabScenario {
   std::string label;
   scenarios::Scenario scenario;
@@ -121,8 +124,22 @@ model::ControlPolicy policy_of(const nlohmann::json& body, const LabScenario& s)
     refuse_table_file(*policy, "policy");
     return scenarios::parse_policy(policy->dump(), "policy", s.scenario.model);
   }
-  return api::policy_or_default(s.scenario.model, s.label,
-                                "give \"policy\": {\"thresholds\": [...]} or another form");
+  return api::policy_or_default(s.scenario.model, s.label, kHowToGivePolicy);
+}
+
+// The request's own fields: the body less the scenario it runs on.
+nlohmann::json fields_of(const nlohmann::json& body) {
+  nlohmann::json fields = body;
+  for (const char* envelope : {"scenario", "name", "changes"}) fields.erase(envelope);
+  return fields;
+}
+
+// The lab reads no file a request names.
+api::DocumentScenario document_scenario(const LabScenario& s) {
+  return {.source = s.label,
+          .model = s.scenario.model,
+          .policy_directory = std::nullopt,
+          .how_to_give_policy = kHowToGivePolicy};
 }
 
 // One sample path as the page draws it: every batch, service, expiry and decision, up to a cap.
@@ -235,15 +252,9 @@ std::function<void(const LabEmit&)> lab_simulation(const nlohmann::json& body, c
 
 nlohmann::json lab_solve(const nlohmann::json& body, const LabRun& run) {
   const LabScenario s = read(body);
-  api::SolveRequest request{.source = s.label,
-                            .model = s.scenario.model,
-                            .policy = policy_of(body, s),
-                            .method = analytic::Method::kAuto,
-                            .threads = 1,  // requests run side by side; one thread each
-                            .sojourn = field<bool>(body, "sojourn", false),
-                            .transforms = {},
-                            .cdf_points = {},
-                            .caller = api::Caller::kLab};
+  api::SolveRequest request =
+      api::solve_request(fields_of(body), document_scenario(s), api::Caller::kLab);
+  request.threads = 1;  // requests run side by side; one thread each
   // Refused before it waits for memory: a request that cannot run never holds a place in the queue.
   const analytic::MemoryEstimate need = api::check(request);
   const auto ticket =
@@ -253,24 +264,9 @@ nlohmann::json lab_solve(const nlohmann::json& body, const LabRun& run) {
 
 nlohmann::json lab_optimize(const nlohmann::json& body, const LabRun& run) {
   const LabScenario s = read(body);
-  const std::string policy_class = field<std::string>(body, "class", "thresholds");
-  api::OptimizeRequest request{
-      .source = s.label,
-      .model = s.scenario.model,
-      .policy_class = api::parse_policy_class(policy_class, api::Caller::kLab),
-      .search = analytic::Search::kAuto,
-      .method = analytic::Method::kAuto,
-      .max_maps = 1'000'000,
-      .threads = 1,
-      .starts = 1,
-      .export_policy = "",
-      .progress = nullptr,
-      .caller = api::Caller::kLab};
-  try {
-    request.search = analytic::parse_search(field<std::string>(body, "search", "auto"));
-  } catch (const std::invalid_argument& e) {
-    throw model::InputError("search", e.what());
-  }
+  api::OptimizeRequest request =
+      api::optimize_request(fields_of(body), document_scenario(s), api::Caller::kLab);
+  request.threads = 1;
   const auto ticket = admitted(run, api::check(request).bytes, true);
   return api::to_json(request, api::optimize(request, run.cancel));
 }
@@ -290,11 +286,8 @@ nlohmann::json lab_scenario_form(const nlohmann::json& body) {
 
 nlohmann::json lab_landscape(const nlohmann::json& body, const LabRun& run) {
   const LabScenario s = read(body);
-  const api::LandscapeRequest request{.source = s.label,
-                                      .model = s.scenario.model,
-                                      .thresholds = field<std::vector<int>>(body, "thresholds", {}),
-                                      .axes = field<std::vector<int>>(body, "axes", {0, 1}),
-                                      .caller = api::Caller::kLab};
+  const api::LandscapeRequest request =
+      api::landscape_request(fields_of(body), document_scenario(s), api::Caller::kLab);
   const auto ticket = admitted(run, api::check(request).bytes, true);
   return api::to_json(request, api::landscape(request, run.cancel));
 }

@@ -15,6 +15,7 @@
 #include "api/json_output.hpp"
 #include "api/optimize_request.hpp"
 #include "app/command_support.hpp"
+#include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 
 namespace crawlq::app {
@@ -31,6 +32,7 @@ struct OptimizeOptions {
   int starts = 1;
   std::string export_policy;
   bool json = false;
+  std::string request;  // --request FILE: the fields as a document
 };
 
 std::string thresholds_text(const std::vector<int>& t) {
@@ -211,20 +213,39 @@ void print_comparison(const OptimizeOptions& o, const model::Model& model,
       comparison.markov->lower_bound);
 }
 
-int run(const OptimizeOptions& o) {
+api::OptimizeRequest flags_request(const OptimizeOptions& o) {
   const api::PolicyClass policy_class = api::parse_policy_class(o.policy_class);
-  const analytic::Search requested = flag_choice("--search", o.search, analytic::parse_search);
-  const scenarios::Scenario scenario = load(o.file);
-  const api::OptimizeRequest request{.source = o.file,
-                                     .model = scenario.model,
-                                     .policy_class = policy_class,
-                                     .search = requested,
-                                     .method = method_option(o.method),
-                                     .max_maps = o.max_maps,
-                                     .threads = o.threads,
-                                     .starts = o.starts,
-                                     .export_policy = o.export_policy,
-                                     .progress = nullptr};
+  const analytic::Search search = flag_choice("--search", o.search, analytic::parse_search);
+  return {.source = o.file,
+          .model = load(o.file).model,
+          .policy_class = policy_class,
+          .search = search,
+          .method = method_option(o.method),
+          .max_maps = o.max_maps,
+          .threads = o.threads,
+          .starts = o.starts,
+          .export_policy = o.export_policy,
+          .progress = nullptr};
+}
+
+api::OptimizeRequest document_request(const OptimizeOptions& o, const CLI::App& command) {
+  const model::Model model = load(o.file).model;
+  const nlohmann::json document =
+      read_request_document(o.request, command, api::RequestKind::kOptimize);
+  return from_document(o.request, [&] {
+    return api::optimize_request(document, document_scenario(o.file, model),
+                                 api::Caller::kDocument);
+  });
+}
+
+int run(const OptimizeOptions& flags, const CLI::App& command) {
+  const api::OptimizeRequest request =
+      flags.request.empty() ? flags_request(flags) : document_request(flags, command);
+  // What the tables print: the request's, whether flags or a document gave it.
+  OptimizeOptions o = flags;
+  o.policy_class = api::policy_class_name(request.policy_class);
+  o.export_policy = request.export_policy;
+  const analytic::Search requested = request.search;
   const model::Model& model = request.model;
   try {
     const api::OptimizeResult result = api::optimize(request);
@@ -326,8 +347,9 @@ std::function<int()> add_optimize_command(CLI::App& app) {
       ->capture_default_str();
   add_threads_option(cmd, o->threads,
                      "policies solved at once (0: all cores); same answer for any count");
+  add_request_option(cmd, o->request, api::RequestKind::kOptimize);
   cmd->add_flag("--json", o->json, "machine output on stdout (keys of interface.md)");
-  return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
+  return [cmd, o] { return cmd->parsed() ? run(*o, *cmd) : -1; };
 }
 
 }  // namespace crawlq::app

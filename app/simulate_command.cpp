@@ -19,6 +19,7 @@
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
 #include "app/process_replications.hpp"
+#include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "sim/horizon.hpp"
 #include "sim/replications.hpp"
@@ -44,6 +45,7 @@ struct SimulateOptions {
   std::string plot;     // FILE.svg: the sample path drawn
   std::string compare;  // "thresholds=a,b,c" or "levels=m0,...": policy B, simulated beside A
   bool json = false;
+  std::string request;  // --request FILE: the policy and the settings as a document
 };
 
 void print_interval(std::string_view name, std::string_view symbol, const sim::Interval& i) {
@@ -97,14 +99,33 @@ int run_comparison(const SimulateOptions& o, const api::CompareRequest& request,
   return 0;
 }
 
-int run(const SimulateOptions& o, const ProcessGroup& processes) {
+int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& processes) {
   const scenarios::Scenario scenario = load(o.file);
   const model::Model& m = scenario.model;
-  const model::ControlPolicy policy = chosen_policy(scenario, o.policy, o.file);
+  const std::optional<nlohmann::json> document =
+      o.request.empty()
+          ? std::nullopt
+          : std::optional(read_request_document(o.request, command, api::RequestKind::kSimulate));
+  const model::ControlPolicy policy =
+      document ? from_document(o.request,
+                               [&] {
+                                 return api::document_policy(*document, api::RequestKind::kSimulate,
+                                                             document_scenario(o.file, m),
+                                                             api::Caller::kDocument);
+                               })
+               : chosen_policy(scenario, o.policy, o.file);
   const model::Policy* level_map = std::get_if<model::Policy>(&policy);
   const std::unique_ptr<sim::Policy> simulated = sim::make_policy(policy);
   const nlohmann::json policy_description = api::control_policy_json(policy);
-  const validation::SimulationSettings settings = simulation_settings(o.simulation);
+  const validation::SimulationSettings settings =
+      document ? from_document(o.request,
+                               [&] {
+                                 return api::simulation_settings(
+                                     api::simulation_choices(*document, api::RequestKind::kSimulate,
+                                                             api::Caller::kDocument),
+                                     api::Caller::kDocument);
+                               })
+               : simulation_settings(o.simulation);
   const std::uint64_t seed = settings.seed;
   if (!o.plot.empty() && o.trace.empty())
     throw UsageError("--plot: draws the sample path of --trace; give --trace too");
@@ -252,8 +273,9 @@ std::function<int()> add_simulate_command(CLI::App& app, const ProcessGroup& pro
       "--plot", o->plot,
       "FILE.svg: with --trace, draw the sample path (level and robots over time, losses and expiries "
       "marked) with gnuplot");
+  add_request_option(cmd, o->request, api::RequestKind::kSimulate);
   cmd->add_flag("--json", o->json, "machine output on stdout: each measure as {mean, half_width}");
-  return [cmd, o, &processes] { return cmd->parsed() ? run(*o, processes) : -1; };
+  return [cmd, o, &processes] { return cmd->parsed() ? run(*o, *cmd, processes) : -1; };
 }
 
 }  // namespace crawlq::app

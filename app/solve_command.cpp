@@ -19,6 +19,7 @@
 #include "api/solve_request.hpp"
 #include "api/state_table.hpp"
 #include "app/command_support.hpp"
+#include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "model/thread_count.hpp"
 #include "validation/output_file.hpp"
@@ -37,6 +38,7 @@ struct SolveOptions {
   std::string cdf_points;  // --cdf x1,x2
   bool sojourn = false;
   bool json = false;
+  std::string request;  // --request FILE: the fields as a document
 };
 
 void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
@@ -112,19 +114,32 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
     fmt::print("  {:>6}  {:>11.6f}\n", r, m.mode_probabilities[r - 1]);
 }
 
-int run(const SolveOptions& o) {
+api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario& scenario) {
+  return {.source = o.file,
+          .model = scenario.model,
+          .policy = chosen_policy(scenario, o.policy, o.file),
+          .method = method_option(o.method),
+          .threads = o.threads,
+          .sojourn = o.sojourn,
+          .transforms =
+              o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst"),
+          .cdf_points =
+              o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf")};
+}
+
+api::SolveRequest document_request(const SolveOptions& o, const CLI::App& command,
+                                   const model::Model& model) {
+  const nlohmann::json document =
+      read_request_document(o.request, command, api::RequestKind::kSolve);
+  return from_document(o.request, [&] {
+    return api::solve_request(document, document_scenario(o.file, model), api::Caller::kDocument);
+  });
+}
+
+int run(const SolveOptions& o, const CLI::App& command) {
   const scenarios::Scenario scenario = load(o.file);
-  const api::SolveRequest request{
-      .source = o.file,
-      .model = scenario.model,
-      .policy = chosen_policy(scenario, o.policy, o.file),
-      .method = method_option(o.method),
-      .threads = o.threads,
-      .sojourn = o.sojourn,
-      .transforms =
-          o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst"),
-      .cdf_points =
-          o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf")};
+  const api::SolveRequest request =
+      o.request.empty() ? flags_request(o, scenario) : document_request(o, command, scenario.model);
   const api::SolveResult result = api::solve(request);
   const analytic::PolicyEvaluation& e = result.evaluation;
   if (!o.export_csv.empty()) {
@@ -198,8 +213,9 @@ std::function<int()> add_solve_command(CLI::App& app) {
   cmd->add_option(
       "--export", o->export_csv,
       "FILE.csv: the stationary vector, one row per state (level, phases, probability)");
+  add_request_option(cmd, o->request, api::RequestKind::kSolve);
   cmd->add_flag("--json", o->json, "machine output on stdout (keys of interface.md)");
-  return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
+  return [cmd, o] { return cmd->parsed() ? run(*o, *cmd) : -1; };
 }
 
 }  // namespace crawlq::app

@@ -15,6 +15,7 @@
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
 #include "app/process_sweep.hpp"
+#include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "validation/output_file.hpp"
 #include "validation/parameter_sweep.hpp"
@@ -35,6 +36,7 @@ struct SweepOptions {
   int threads = 0;
   std::string policy_class = "thresholds";
   bool json = false;
+  std::string request;  // --request FILE: the fields as a document
 };
 
 // The best cost and the constant policies' costs against the value: where control pays, and how
@@ -134,18 +136,41 @@ void print_table(const SweepOptions& o, const model::Model& model,
   if (!o.csv.empty()) fmt::print("rows written to {}\n", o.csv);
 }
 
-int run(const SweepOptions& o, const ProcessGroup& processes) {
-  const scenarios::Scenario scenario = load(o.file);
-  const model::Model& model = scenario.model;
+api::SweepRequest flags_request(const SweepOptions& o, const model::Model& model) {
+  // Required unless a --request document gives them.
+  for (const auto& [flag, value] : {std::pair{"--param", &o.param}, {"--values", &o.values}})
+    if (value->empty()) throw UsageError(fmt::format("{} is required", flag));
   const SweepParameter parameter =
       flag_choice("--param", o.param, validation::parse_sweep_parameter);
-  const api::SweepRequest request{.source = o.file,
-                                  .model = model,
-                                  .parameter = parameter,
-                                  .values = parse_numbers(o.values, "--values"),
-                                  .threads = o.threads,
-                                  .policy_class = o.policy_class};
+  return {.source = o.file,
+          .model = model,
+          .parameter = parameter,
+          .values = parse_numbers(o.values, "--values"),
+          .threads = o.threads,
+          .policy_class = o.policy_class};
+}
+
+api::SweepRequest document_request(const SweepOptions& o, const CLI::App& command,
+                                   const model::Model& model) {
+  const nlohmann::json document =
+      read_request_document(o.request, command, api::RequestKind::kSweep);
+  return from_document(o.request, [&] {
+    return api::sweep_request(document, document_scenario(o.file, model), api::Caller::kDocument);
+  });
+}
+
+int run(const SweepOptions& flags, const CLI::App& command, const ProcessGroup& processes) {
+  const scenarios::Scenario scenario = load(flags.file);
+  const model::Model& model = scenario.model;
+  const api::SweepRequest request =
+      flags.request.empty() ? flags_request(flags, model) : document_request(flags, command, model);
   api::check(request);
+  // What the table and the files show: the request's, whether flags or a document gave it.
+  SweepOptions o = flags;
+  o.param = validation::parameter_name(request.parameter);
+  o.threads = request.threads;
+  o.policy_class = request.policy_class;
+  const SweepParameter parameter = request.parameter;
   const std::vector<double>& values = request.values;
   if (!o.plot.empty() && std::filesystem::path(o.plot).extension() != ".svg")
     throw UsageError(fmt::format("--plot {}: give a file name ending in .svg", o.plot));
@@ -227,7 +252,7 @@ std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& proces
   std::string parameters;
   for (const auto p : validation::sweep_parameters())
     parameters += (parameters.empty() ? "" : " | ") + validation::parameter_name(p);
-  cmd->add_option("--param", o->param, parameters)->required();
+  cmd->add_option("--param", o->param, parameters + " (required, unless --request gives it)");
   std::string classes;
   for (const auto& name : analytic::policy_class_names())
     classes += (classes.empty() ? "" : " | ") + name;
@@ -236,8 +261,8 @@ std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& proces
                       "; see optimize --help), beside the threshold optimum")
       ->capture_default_str();
   cmd->add_option("--values", o->values,
-                  "v1,v2,...: the values of the parameter, one row each, in this order")
-      ->required();
+                  "v1,v2,...: the values of the parameter, one row each, in this order (required, "
+                  "unless --request gives them)");
   add_threads_option(
       cmd, o->threads,
       "values solved at once by each process (0: all cores); same answer for any count");
@@ -247,8 +272,9 @@ std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& proces
       "measures)");
   cmd->add_option("--plot", o->plot,
                   "FILE.svg: C* and every C_r against the value, drawn with gnuplot");
+  add_request_option(cmd, o->request, api::RequestKind::kSweep);
   cmd->add_flag("--json", o->json, "machine output on stdout: {\"param\", \"rows\": [...]}");
-  return [cmd, o, &processes] { return cmd->parsed() ? run(*o, processes) : -1; };
+  return [cmd, o, &processes] { return cmd->parsed() ? run(*o, *cmd, processes) : -1; };
 }
 
 }  // namespace crawlq::app

@@ -13,6 +13,7 @@
 #include "api/simulation_choices.hpp"
 #include "api/validate_request.hpp"
 #include "app/command_support.hpp"
+#include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"
@@ -28,6 +29,7 @@ struct ValidateOptions {
   SimulationFlags simulation;
   std::string simulator_file;  // the simulator runs this file's model instead (same policy)
   bool json = false;
+  std::string request;  // --request FILE: the policy and the settings as a document
 };
 
 // One file, loaded and checked before anything runs, so that bad input leaves no partial output.
@@ -78,12 +80,32 @@ void print_comparison(const ValidationCase& c, const validation::EngineCompariso
     fmt::print("  => {} of {} measures DISAGREE\n\n", differ, r.measures.size());
 }
 
-int run(const ValidateOptions& o) {
-  const validation::SimulationSettings settings = simulation_settings(o.simulation);
+int run(const ValidateOptions& o, const CLI::App& command) {
+  const std::optional<nlohmann::json> document =
+      o.request.empty()
+          ? std::nullopt
+          : std::optional(read_request_document(o.request, command, api::RequestKind::kValidate));
+  const validation::SimulationSettings settings =
+      document ? from_document(o.request,
+                               [&] {
+                                 return api::simulation_settings(
+                                     api::simulation_choices(*document, api::RequestKind::kValidate,
+                                                             api::Caller::kDocument),
+                                     api::Caller::kDocument);
+                               })
+               : simulation_settings(o.simulation);
   std::vector<ValidationCase> cases;
   for (const auto& file : o.files) {
     scenarios::Scenario scenario = load(file);
-    model::ControlPolicy policy = chosen_policy(scenario, o.policy, file);
+    model::ControlPolicy policy =
+        document
+            ? from_document(o.request,
+                            [&] {
+                              return api::document_policy(*document, api::RequestKind::kValidate,
+                                                          document_scenario(file, scenario.model),
+                                                          api::Caller::kDocument);
+                            })
+            : chosen_policy(scenario, o.policy, file);
     std::string absent = api::exact_engine_absence(scenario.model, policy);
     cases.push_back({file, std::move(scenario), std::move(policy), std::move(absent)});
   }
@@ -168,8 +190,9 @@ std::function<int()> add_validate_command(CLI::App& app) {
       "--simulator-file", o->simulator_file,
       "simulate this file's (or shipped scenario's) model instead (same K and modes): how far does an approximation, say "
       "an exponential law for a phase-type one, move the answer?");
+  add_request_option(cmd, o->request, api::RequestKind::kValidate);
   cmd->add_flag("--json", o->json, "machine output on stdout");
-  return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
+  return [cmd, o] { return cmd->parsed() ? run(*o, *cmd) : -1; };
 }
 
 }  // namespace crawlq::app

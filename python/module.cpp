@@ -2,6 +2,7 @@
 // layer (api/), runs it with the GIL released, and hands back the JSON the command of the same name
 // prints, as Python objects. The package (crawlq/__init__.py) gives it its shape; nothing here
 // parses a flag.
+#include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -27,6 +28,8 @@
 #include "api/refresh_request.hpp"
 #include "api/reproduce_request.hpp"
 #include "api/request_checks.hpp"
+#include "api/request_documents.hpp"
+#include "api/request_schema.hpp"
 #include "api/scenario_source.hpp"
 #include "api/shipped_request.hpp"
 #include "api/simulate_request.hpp"
@@ -217,20 +220,64 @@ py::object describe(const Source& s) {
   return to_python(api::describe({.model = scenario.model, .repairs = scenario.repairs}));
 }
 
-py::tuple solve(const Source& s, const std::optional<std::string>& policy_text,
-                const std::optional<std::string>& policy_file, const std::string& method,
-                int threads, bool sojourn, const std::vector<double>& transforms,
-                const std::vector<double>& cdf_points) {
-  const scenarios::Scenario& scenario = load(s);
-  api::SolveRequest request{.source = s.source().label,
-                            .model = scenario.model,
-                            .policy = chosen_policy(s, scenario, policy_text, policy_file),
-                            .method = choice("method", method, analytic::parse_method),
-                            .threads = threads,
-                            .sojourn = sojourn,
-                            .transforms = transforms,
-                            .cdf_points = cdf_points,
-                            .caller = api::Caller::kPython};
+// The package's keywords as a request document: Python's own values, nested no deeper than a
+// request needs (a list nested without end would exhaust the stack).
+constexpr int kMostNesting = 32;
+
+nlohmann::json from_python(const py::handle& value, const std::string& keyword, int depth = 0) {
+  if (depth > kMostNesting)
+    throw model::InputError(keyword, fmt::format("nested deeper than {} lists", kMostNesting));
+  if (value.is_none()) return nullptr;
+  if (py::isinstance<py::bool_>(value)) return value.cast<bool>();
+  if (py::isinstance<py::int_>(value)) {
+    int overflow = 0;
+    const long long whole = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow == 0) return static_cast<std::int64_t>(whole);
+    return PyLong_AsDouble(value.ptr());  // out of range: the field's check says so
+  }
+  if (py::isinstance<py::float_>(value)) return value.cast<double>();
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  if (py::isinstance<py::dict>(value)) {
+    nlohmann::json object = nlohmann::json::object();
+    for (const auto& [key, item] : value.cast<py::dict>()) {
+      if (!py::isinstance<py::str>(key)) throw model::InputError(keyword, "a dict's keys are text");
+      object[key.cast<std::string>()] = from_python(item, keyword, depth + 1);
+    }
+    return object;
+  }
+  if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& item : value) list.push_back(from_python(item, keyword, depth + 1));
+    return list;
+  }
+  throw model::InputError(keyword,
+                          fmt::format("a {} is not a value a request takes",
+                                      std::string(py::str(value.get_type().attr("__name__")))));
+}
+
+nlohmann::json document(const py::dict& keywords) {
+  nlohmann::json fields = nlohmann::json::object();
+  for (const auto& [key, value] : keywords) {
+    const std::string keyword = key.cast<std::string>();
+    fields[keyword] = from_python(value, keyword);
+  }
+  return fields;
+}
+
+// The scenario a request document runs on: a policy file is read where the package's user names
+// one.
+api::DocumentScenario document_scenario(const Source& s) {
+  return {
+      .source = s.source().label,
+      .model = load(s).model,
+      .policy_directory = s.source().directory,
+      .how_to_give_policy =
+          "give thresholds=[...], levels=[...] or policy={...} (any form of a scenario's policy)"};
+}
+
+py::tuple solve(const Source& s, const py::dict& keywords) {
+  const api::SolveRequest request =
+      api::solve_request(document(keywords), document_scenario(s), api::Caller::kPython);
   const api::SolveResult result = run_released(
       [request](const api::Cancellation* cancel) { return api::solve(request, cancel); });
   const Eigen::VectorXd& p = result.evaluation.stationary.probabilities;
@@ -239,36 +286,24 @@ py::tuple solve(const Source& s, const std::optional<std::string>& policy_text,
   return py::make_tuple(to_python(api::to_json(request, result)), std::move(probabilities));
 }
 
-py::object optimize(const Source& s, const std::string& policy_class, const std::string& search,
-                    const std::string& method, std::int64_t max_maps, int threads, int starts,
-                    const std::string& export_policy) {
-  const scenarios::Scenario& scenario = load(s);
-  const api::OptimizeRequest request{
-      .source = s.source().label,
-      .model = scenario.model,
-      .policy_class = api::parse_policy_class(policy_class, api::Caller::kPython),
-      .search = choice("search", search, analytic::parse_search),
-      .method = choice("method", method, analytic::parse_method),
-      .max_maps = max_maps,
-      .threads = threads,
-      .starts = starts,
-      .export_policy = export_policy,
-      .progress = nullptr,
-      .caller = api::Caller::kPython};
+py::object optimize(const Source& s, const py::dict& keywords) {
+  const api::OptimizeRequest request =
+      api::optimize_request(document(keywords), document_scenario(s), api::Caller::kPython);
   const api::OptimizeResult result = run_released(
       [request](const api::Cancellation* cancel) { return api::optimize(request, cancel); });
   return to_python(api::to_json(request, result));
 }
 
-py::object simulate(const Source& s, const std::optional<std::string>& policy_text,
-                    const std::optional<std::string>& policy_file,
-                    const api::SimulationChoices& choices) {
-  const scenarios::Scenario& scenario = load(s);
+py::object simulate(const Source& s, const py::dict& keywords) {
+  const nlohmann::json fields = document(keywords);
   const api::SimulateRequest request{
       .source = s.source().label,
-      .model = scenario.model,
-      .policy = chosen_policy(s, scenario, policy_text, policy_file),
-      .settings = api::simulation_settings(choices, api::Caller::kPython)};
+      .model = load(s).model,
+      .policy = api::document_policy(fields, api::RequestKind::kSimulate, document_scenario(s),
+                                     api::Caller::kPython),
+      .settings = api::simulation_settings(
+          api::simulation_choices(fields, api::RequestKind::kSimulate, api::Caller::kPython),
+          api::Caller::kPython)};
   const api::SimulateResult result = run_released(
       [request](const api::Cancellation* cancel) { return api::simulate(request, cancel); });
   return to_python(api::to_json(request, result));
@@ -291,13 +326,14 @@ py::object compare(const Source& s, const std::optional<std::string>& a_text,
   return to_python(api::to_json(request, result));
 }
 
-py::object validate(const Source& s, const std::optional<std::string>& policy_text,
-                    const std::optional<std::string>& policy_file,
-                    const api::SimulationChoices& choices) {
+py::object validate(const Source& s, const py::dict& keywords) {
+  const nlohmann::json fields = document(keywords);
   const scenarios::Scenario& scenario = load(s);
-  const model::ControlPolicy policy = chosen_policy(s, scenario, policy_text, policy_file);
-  const validation::SimulationSettings settings =
-      api::simulation_settings(choices, api::Caller::kPython);
+  const model::ControlPolicy policy = api::document_policy(
+      fields, api::RequestKind::kValidate, document_scenario(s), api::Caller::kPython);
+  const validation::SimulationSettings settings = api::simulation_settings(
+      api::simulation_choices(fields, api::RequestKind::kValidate, api::Caller::kPython),
+      api::Caller::kPython);
   const std::string absent = api::exact_engine_absence(scenario.model, policy);
   const api::ValidateRequest request{.source = s.source().label,
                                      .model = scenario.model,
@@ -319,17 +355,9 @@ py::object validate(const Source& s, const std::optional<std::string>& policy_te
   return to_python(api::to_json(nlohmann::json::array({api::to_json(resolved, result)}), summary));
 }
 
-py::object sweep(const Source& s, const std::string& parameter, const std::vector<double>& values,
-                 int threads, const std::string& policy_class) {
-  const scenarios::Scenario& scenario = load(s);
-  const api::SweepRequest request{
-      .source = s.source().label,
-      .model = scenario.model,
-      .parameter = choice("param", parameter, validation::parse_sweep_parameter),
-      .values = values,
-      .threads = threads,
-      .policy_class = policy_class,
-      .caller = api::Caller::kPython};
+py::object sweep(const Source& s, const py::dict& keywords) {
+  const api::SweepRequest request =
+      api::sweep_request(document(keywords), document_scenario(s), api::Caller::kPython);
   const auto rows =
       run_released([request](const api::Cancellation*) { return api::sweep(request); });
   return to_python(api::to_json(request, rows));
@@ -457,12 +485,9 @@ PYBIND11_MODULE(_crawlq, m) {
   m.attr("parameters") = parameters;
   m.def("scenario_json", &scenario_json, py::arg("text"), py::arg("label"));
   m.def("describe", &describe, py::arg("source"));
-  m.def("solve", &solve, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"),
-        py::arg("method"), py::arg("threads"), py::arg("sojourn"), py::arg("transforms"),
-        py::arg("cdf_points"));
-  m.def("optimize", &optimize, py::arg("source"), py::arg("policy_class"), py::arg("search"),
-        py::arg("method"), py::arg("max_maps"), py::arg("threads"), py::arg("starts"),
-        py::arg("export_policy"));
+  m.def("solve", &solve, py::arg("source"), py::arg("keywords"));
+  m.def("optimize", &optimize, py::arg("source"), py::arg("keywords"));
+  m.def("request_schema", [] { return to_python(crawlq::api::request_schema()); });
   // The settings simulate, compare and validate share (the keywords of each), checked by the
   // request layer.
   py::class_<crawlq::api::SimulationChoices>(m, "SimulationChoices")
@@ -479,14 +504,11 @@ PYBIND11_MODULE(_crawlq, m) {
            }),
            py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("warmup"),
            py::arg("threads"), py::arg("precision"), py::arg("time_limit"));
-  m.def("simulate", &simulate, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"),
-        py::arg("choices"));
+  m.def("simulate", &simulate, py::arg("source"), py::arg("keywords"));
   m.def("compare", &compare, py::arg("source"), py::arg("a_text"), py::arg("a_file"),
         py::arg("b_text"), py::arg("b_file"), py::arg("choices"));
-  m.def("validate", &validate, py::arg("source"), py::arg("policy_text"), py::arg("policy_file"),
-        py::arg("choices"));
-  m.def("sweep", &sweep, py::arg("source"), py::arg("parameter"), py::arg("values"),
-        py::arg("threads"), py::arg("policy_class"));
+  m.def("validate", &validate, py::arg("source"), py::arg("keywords"));
+  m.def("sweep", &sweep, py::arg("source"), py::arg("keywords"));
   m.def("reproduce", &reproduce, py::arg("seed"), py::arg("threads"), py::arg("quick"),
         py::arg("sections"), py::arg("out"));
   m.def("refresh", &refresh, py::arg("text"), py::arg("label"), py::arg("simulate"),

@@ -86,6 +86,67 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not a policy value")
 
 
+def _request_value(value: Any) -> Any:
+    """A keyword's value as a request document holds it: numpy values and paths as plain Python."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return _plain(value)
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, dict):
+        return {k: _request_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_request_value(v) for v in value]
+    if not isinstance(value, (str, bytes)) and hasattr(value, "__iter__"):  # a generator, a range
+        return [_request_value(v) for v in value]
+    return value
+
+
+def _document(policy: tuple[str | None, str | None] | None, fields: dict[str, Any]) -> dict[str, Any]:
+    """The keywords of a request as its document, with the policy (a section, or a policy file's path)."""
+    document = {k: _request_value(v) for k, v in fields.items()}
+    if policy is not None:
+        text, file = policy
+        if text is not None:
+            document["policy"] = json.loads(text)
+        elif file is not None:
+            document["policy"] = file
+    return document
+
+
+_PYTHON_TYPES = {"boolean": "bool", "integer": "int", "number": "float", "string": "str",
+                 "numbers": "Sequence[float]", "integers": "Sequence[int]", "policy": "Any"}
+
+
+def _takes_request(kind: str, positional: Sequence[str] = ()):
+    """Gives a method the keywords of the request ``kind`` (``crawlq schema``'s list, which the request
+    layer reads the document by): its signature and a line of help for each come from that list, so a
+    field added there is a keyword here without an edit."""
+    fields = [f for f in _crawlq.request_schema()[kind] if "python" in f["takers"]]
+
+    def decorate(method: Callable) -> Callable:
+        import inspect
+
+        own = inspect.signature(method)
+        parameters = [p for p in own.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        named = {p.name for p in parameters}
+        lines = []
+        for f in fields:
+            default = tuple(f["default"]) if isinstance(f["default"], list) else f["default"]
+            annotation = _PYTHON_TYPES[f["type"]] + (" | None" if f["default"] is None and not f["required"] else "")
+            given = "required" if f["required"] else f"default {default!r}"
+            choices = f"; one of {', '.join(f['choices'])}" if f["choices"] else ""
+            lines.append(f"``{f['python']}`` ({annotation}, {given}): {f['help']}{choices}.")
+            if f["python"] not in named:
+                parameters.append(inspect.Parameter(f["python"], inspect.Parameter.KEYWORD_ONLY,
+                                                    default=default, annotation=annotation))
+        method.__signature__ = own.replace(parameters=parameters)
+        method.__doc__ = (method.__doc__ or "").rstrip() + "\n\n        Keywords:\n\n" + "".join(
+            f"        - {line}\n" for line in lines)
+        return method
+
+    return decorate
+
+
 def _function_policy(function: Callable[[int, int, int], int], description: dict) -> dict:
     """A Python policy ``function(level, arrival_phase, mode) -> robots`` as the policy form it is.
 
@@ -237,9 +298,9 @@ class Scenario:
         return _policy_arguments(thresholds, levels, policy, self._description)
 
     # -- the commands ---------------------------------------------------------------------------
-    def solve(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None, *,
-              method: str = "auto", threads: int = 0, sojourn: bool = False, transforms: Iterable[float] = (),
-              cdf: Iterable[float] = ()) -> SolveResult:
+    @_takes_request("solve")
+    def solve(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None,
+              **keywords: Any) -> SolveResult:
         """``crawlq solve --json``: the exact measures and cost of one policy.
 
         The policy: ``thresholds=[j1, ...]``, ``levels=[m0, ..., mK]``, or ``policy=`` any form of a
@@ -249,32 +310,27 @@ class Scenario:
         1..N), tabulated once before the run; none: the scenario's own.
         ``sojourn=True`` adds the sojourn times' laws, ``transforms=[u, ...]`` their Laplace-Stieltjes
         transforms, ``cdf=[x, ...]`` their distribution functions. ``method``: one of
-        ``crawlq.methods`` (auto, block-recursion, qbd, sparse-lu, iterative); ``threads``: inside the
-        solve (0: every core).
+        ``crawlq.methods``; ``threads``: inside the solve (0: every core).
         The result's ``stationary`` is the stationary vector, in the order of ``solve --export``.
         """
-        policy_text, policy_file = self._policy_or_own(thresholds, levels, policy)
-        data, stationary = _crawlq.solve(self._source, policy_text, policy_file, method, _threads(threads), sojourn,
-                                         [float(u) for u in transforms], [float(x) for x in cdf])
+        data, stationary = _crawlq.solve(self._source,
+                                         _document(self._policy_or_own(thresholds, levels, policy), keywords))
         return SolveResult(data, stationary)
 
-    def optimize(self, policy_class: str = "thresholds", *, search: str = "auto", method: str = "auto",
-                 max_maps: int = 1_000_000, threads: int = 0, starts: int = 1,
-                 export_policy: str | os.PathLike | None = None) -> Result:
+    @_takes_request("optimize")
+    def optimize(self, policy_class: str = "thresholds", **keywords: Any) -> Result:
         """``crawlq optimize --class CLASS --json``: the policy of least cost over a class.
 
-        Classes: thresholds (the paper's), levels, phase-aware, memory, markov (every policy that sees
-        the whole state) and all (each of them, with the price of each restriction). ``search``:
-        exhaustive, local or auto for the thresholds; ``export_policy``: a file to write the best
-        policy to, in a form ``solve(policy=...)`` reads back.
+        Classes (``policy_class``): thresholds (the paper's), levels, phase-aware, memory, markov (every
+        policy that sees the whole state) and all (each of them, with the price of each restriction).
+        ``search``: exhaustive, local or auto for the thresholds; ``export_policy``: a file to write the
+        best policy to, in a form ``solve(policy=...)`` reads back.
         """
-        return Result(_crawlq.optimize(self._source, policy_class, search, method, int(max_maps), _threads(threads), starts,
-                                       os.fspath(export_policy) if export_policy is not None else ""))
+        return Result(_crawlq.optimize(self._source, _document(None, {"policy_class": policy_class, **keywords})))
 
+    @_takes_request("simulate")
     def simulate(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None,
-                 *, seed: int = 1, replications: int | None = None, horizon: float | None = None,
-                 warmup: float | None = None, threads: int = 0, precision: float | None = None,
-                 time_limit: float = 50) -> Result:
+                 **keywords: Any) -> Result:
         """``crawlq simulate --json``: every measure as an :class:`Interval` (95%), by the simulator.
 
         Without ``replications`` (or with ``precision``), replications are added until the headline
@@ -282,9 +338,8 @@ class Scenario:
         pass; ``replications`` alone runs exactly that many. The same seed gives the same numbers for
         any ``threads``.
         """
-        policy_text, policy_file = self._policy_or_own(thresholds, levels, policy)
-        return Result(_crawlq.simulate(self._source, policy_text, policy_file,
-                                       _choices(seed, replications, horizon, warmup, threads, precision, time_limit)))
+        return Result(_crawlq.simulate(self._source,
+                                       _document(self._policy_or_own(thresholds, levels, policy), keywords)))
 
     def compare(self, a: Any, b: Any, *, seed: int = 1, replications: int = 10, horizon: float | None = None,
                 warmup: float | None = None, threads: int = 0, time_limit: float = 50) -> Result:
@@ -302,22 +357,20 @@ class Scenario:
         return Result(_crawlq.compare(self._source, a_text, a_file, b_text, b_file,
                                       _choices(seed, replications, horizon, warmup, threads, None, time_limit)))
 
+    @_takes_request("validate")
     def validate(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None,
-                 *, seed: int = 1, replications: int | None = None, horizon: float | None = None,
-                 warmup: float | None = None, threads: int = 0, precision: float | None = None,
-                 time_limit: float = 50) -> Result:
+                 **keywords: Any) -> Result:
         """``crawlq validate --json`` on this scenario: each measure exact and simulated, its z-score and
         verdict; ``agrees`` is the verdict on them all."""
-        policy_text, policy_file = self._policy_or_own(thresholds, levels, policy)
-        return Result(_crawlq.validate(self._source, policy_text, policy_file,
-                                       _choices(seed, replications, horizon, warmup, threads, precision, time_limit)))
+        return Result(_crawlq.validate(self._source,
+                                       _document(self._policy_or_own(thresholds, levels, policy), keywords)))
 
-    def sweep(self, param: str, values: Iterable[float], *, threads: int = 0,
-              policy_class: str = "thresholds") -> SweepResult:
+    @_takes_request("sweep")
+    def sweep(self, param: str, values: Iterable[float], **keywords: Any) -> SweepResult:
         """``crawlq sweep --param P --values ... --json``: the best policy re-optimised at each value
         (the paper's Tables 2-4). ``to_rows()`` / ``to_pandas()`` give one row a value."""
-        return SweepResult(_crawlq.sweep(self._source, param, [float(v) for v in values], _threads(threads),
-                                         policy_class))
+        return SweepResult(_crawlq.sweep(self._source, _document(None, {"param": param, "values": values,
+                                                                         **keywords})))
 
 
 def _scenario_text(path: str | os.PathLike) -> tuple[Path, str]:

@@ -1,0 +1,360 @@
+#include "api/request_documents.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+#include <variant>
+
+#include "analytic/policy_search.hpp"
+#include "analytic/stationary_solver.hpp"
+#include "api/request_checks.hpp"
+#include "model/input_error.hpp"
+#include "model/simulation_policy.hpp"
+#include "model/thread_count.hpp"
+#include "scenarios/scenario_loader.hpp"
+#include "scenarios/yaml_reader.hpp"
+#include "validation/parameter_sweep.hpp"
+
+namespace crawlq::api {
+
+namespace {
+
+// A value as a message quotes it: short, and whatever bytes it holds.
+std::string shown(const nlohmann::json& value) {
+  return scenarios::shortened(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+std::string what_to_give(RequestKind kind, const RequestField& field) {
+  if (const std::vector<std::string> names = choices_of(kind, field.field); !names.empty())
+    return fmt::format("one of {}", fmt::join(names, ", "));
+  if (field.field == Field::kThreads)
+    return fmt::format("a whole number from 0 (every core) to {}", model::kMostThreads);
+  const std::string_view type = field.type;
+  if (type == "boolean") return "true or false";
+  if (type == "integer") return "a whole number";
+  if (type == "number") return "a number";
+  if (type == "string") return "text";
+  if (type == "numbers") return "a list of numbers";
+  if (type == "integers") return "a list of whole numbers";
+  return "any form of a scenario's policy section, as an object";
+}
+
+std::string known_fields(RequestKind kind, Caller caller) {
+  std::string known;
+  for (const RequestField& f : request_fields(kind))
+    if (takes(caller, f))
+      known += fmt::format("{}{}", known.empty() ? "" : ", ", field_name(caller, f.field));
+  return known;
+}
+
+// A document's fields read by the schema, each refusal naming the field in the caller's words.
+class Reader {
+ public:
+  Reader(const nlohmann::json& document, RequestKind kind, Caller caller)
+      : document_(document), kind_(kind), caller_(caller) {
+    check_document(document, kind, caller);
+  }
+
+  std::string name(Field field) const { return std::string(field_name(caller_, field)); }
+
+  // The value given, else the schema's default; nullptr when that is null.
+  const nlohmann::json* value(Field field) {
+    const RequestField& spec = spec_of(field);
+    if (document_.is_object()) {
+      const auto found = document_.find(name(field));
+      if (found != document_.end()) {
+        if (found->is_null() && spec.fallback != "null") throw refuse(spec, *found);
+        return found->is_null() ? nullptr : &*found;
+      }
+    }
+    fallback_ = spec.fallback.empty() ? nlohmann::json() : nlohmann::json::parse(spec.fallback);
+    return fallback_.is_null() ? nullptr : &fallback_;
+  }
+
+  template <class T>
+  std::optional<T> whole(Field field) {
+    const nlohmann::json* v = value(field);
+    if (!v) return std::nullopt;
+    const RequestField& spec = spec_of(field);
+    if (!v->is_number() || v->is_boolean()) throw refuse(spec, *v);
+    const double number = v->get<double>();
+    if (number != std::floor(number) ||
+        !(number >= static_cast<double>(std::numeric_limits<T>::min()) &&
+          number <= static_cast<double>(std::numeric_limits<T>::max())))
+      throw refuse(spec, *v);
+    const T whole = v->is_number_unsigned()  ? static_cast<T>(v->get<std::uint64_t>())
+                    : v->is_number_integer() ? static_cast<T>(v->get<std::int64_t>())
+                                             : static_cast<T>(number);
+    if (field == Field::kThreads && (whole < 0 || whole > model::kMostThreads))
+      throw refuse(spec, *v);
+    return whole;
+  }
+
+  std::optional<double> number(Field field) {
+    const nlohmann::json* v = value(field);
+    if (!v) return std::nullopt;
+    if (!v->is_number()) throw refuse(spec_of(field), *v);
+    return v->get<double>();
+  }
+
+  bool boolean(Field field) {
+    const nlohmann::json* v = value(field);
+    if (!v->is_boolean()) throw refuse(spec_of(field), *v);
+    return v->get<bool>();
+  }
+
+  std::optional<std::string> text(Field field) {
+    const nlohmann::json* v = value(field);
+    if (!v) return std::nullopt;
+    if (!v->is_string()) throw refuse(spec_of(field), *v);
+    return v->get<std::string>();
+  }
+
+  std::vector<double> numbers(Field field) {
+    const nlohmann::json* v = value(field);
+    std::vector<double> list;
+    if (!v->is_array()) throw refuse(spec_of(field), *v);
+    for (const auto& item : *v) {
+      if (!item.is_number()) throw refuse(spec_of(field), *v);
+      list.push_back(item.get<double>());
+    }
+    return list;
+  }
+
+  std::vector<int> integers(Field field) {
+    const nlohmann::json* v = value(field);
+    std::vector<int> list;
+    if (!v->is_array()) throw refuse(spec_of(field), *v);
+    for (const auto& item : *v) {
+      const bool whole = item.is_number() && item.get<double>() == std::floor(item.get<double>()) &&
+                         std::abs(item.get<double>()) <= 1e9;
+      if (!whole) throw refuse(spec_of(field), *v);
+      list.push_back(static_cast<int>(item.get<double>()));
+    }
+    return list;
+  }
+
+  // A named choice's refusal (std::invalid_argument listing the known names) naming the field.
+  template <class Parse>
+  auto choice(Field field, Parse parse) -> decltype(parse(std::string())) {
+    const std::string given = *text(field);
+    try {
+      return parse(given);
+    } catch (const std::invalid_argument& e) {
+      throw model::InputError(name(field), e.what());
+    }
+  }
+
+  model::ControlPolicy policy(const DocumentScenario& scenario) {
+    const nlohmann::json* v = value(Field::kPolicy);
+    const std::string key = name(Field::kPolicy);
+    if (!v) return policy_or_default(scenario.model, scenario.source, scenario.how_to_give_policy);
+    const bool names_a_file =
+        v->is_string() || (v->is_object() && v->contains("table") && v->at("table").is_string());
+    if (names_a_file && !scenario.policy_directory)
+      throw model::InputError(key + (v->is_string() ? "" : ".table"),
+                              "the lab reads no file a request names: give the policy's section "
+                              "itself (a table's robots as a list, one per state in the order of "
+                              "solve --export)");
+    if (v->is_string()) return scenarios::load_policy(v->get<std::string>(), scenario.model);
+    if (!v->is_object()) throw refuse(spec_of(Field::kPolicy), *v);
+    return scenarios::parse_policy(
+        v->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), key, scenario.model,
+        *scenario.policy_directory);
+  }
+
+ private:
+  const RequestField& spec_of(Field field) const {
+    for (const RequestField& f : request_fields(kind_))
+      if (f.field == field) return f;
+    throw std::logic_error("a request read a field its kind does not list");
+  }
+  model::InputError refuse(const RequestField& spec, const nlohmann::json& v) const {
+    return model::InputError(name(spec.field),
+                             fmt::format("{}: give {}", shown(v), what_to_give(kind_, spec)));
+  }
+
+  const nlohmann::json& document_;
+  RequestKind kind_;
+  Caller caller_;
+  nlohmann::json fallback_;
+};
+
+}  // namespace
+
+void check_document(const nlohmann::json& document, RequestKind kind, Caller caller) {
+  const std::string_view kind_name = request_kind_name(kind);
+  if (!document.is_object())
+    throw model::InputError(fmt::format("a {} request is a JSON object of its fields ({}), not {}",
+                                        kind_name, known_fields(kind, caller), shown(document)));
+  for (const auto& [key, value] : document.items()) {
+    const RequestField* known = nullptr;
+    for (const RequestField& f : request_fields(kind))
+      if (field_name(caller, f.field) == key) known = &f;
+    if (!known)
+      throw model::InputError(key, caller == Caller::kPython
+                                       ? fmt::format("not a keyword of {}() (known: {})", kind_name,
+                                                     known_fields(kind, caller))
+                                       : fmt::format("not a field of a {} request (known: {})",
+                                                     kind_name, known_fields(kind, caller)));
+    if (!takes(caller, *known))
+      throw model::InputError(key,
+                              "the lab does not take this field: it runs each request on one "
+                              "thread beside the others, and reads or writes no file a request "
+                              "names");
+  }
+  for (const RequestField& f : request_fields(kind))
+    if (f.fallback.empty() && takes(caller, f) && !document.contains(field_name(caller, f.field)))
+      throw model::InputError(std::string(field_name(caller, f.field)),
+                              fmt::format("required: give {}", what_to_give(kind, f)));
+}
+
+SolveRequest solve_request(const nlohmann::json& document, const DocumentScenario& scenario,
+                           Caller caller) {
+  Reader r(document, RequestKind::kSolve, caller);
+  return {.source = scenario.source,
+          .model = scenario.model,
+          .policy = r.policy(scenario),
+          .method = r.choice(Field::kMethod, analytic::parse_method),
+          .threads = *r.whole<int>(Field::kThreads),
+          .sojourn = r.boolean(Field::kSojourn),
+          .transforms = r.numbers(Field::kTransforms),
+          .cdf_points = r.numbers(Field::kCdf),
+          .caller = caller};
+}
+
+OptimizeRequest optimize_request(const nlohmann::json& document, const DocumentScenario& scenario,
+                                 Caller caller) {
+  Reader r(document, RequestKind::kOptimize, caller);
+  return {.source = scenario.source,
+          .model = scenario.model,
+          .policy_class = parse_policy_class(*r.text(Field::kClass), caller),
+          .search = r.choice(Field::kSearch, analytic::parse_search),
+          .method = r.choice(Field::kMethod, analytic::parse_method),
+          .max_maps = *r.whole<std::int64_t>(Field::kMaxMaps),
+          .threads = *r.whole<int>(Field::kThreads),
+          .starts = *r.whole<int>(Field::kStarts),
+          .export_policy = r.text(Field::kExportPolicy).value_or(""),
+          .progress = nullptr,
+          .caller = caller};
+}
+
+SweepRequest sweep_request(const nlohmann::json& document, const DocumentScenario& scenario,
+                           Caller caller) {
+  Reader r(document, RequestKind::kSweep, caller);
+  return {.source = scenario.source,
+          .model = scenario.model,
+          .parameter = r.choice(Field::kParameter, validation::parse_sweep_parameter),
+          .values = r.numbers(Field::kValues),
+          .threads = *r.whole<int>(Field::kThreads),
+          .policy_class = *r.text(Field::kClass),
+          .caller = caller};
+}
+
+LandscapeRequest landscape_request(const nlohmann::json& document, const DocumentScenario& scenario,
+                                   Caller caller) {
+  Reader r(document, RequestKind::kLandscape, caller);
+  return {.source = scenario.source,
+          .model = scenario.model,
+          .thresholds = r.integers(Field::kThresholds),
+          .axes = r.integers(Field::kAxes),
+          .caller = caller};
+}
+
+SimulationChoices simulation_choices(const nlohmann::json& document, RequestKind kind,
+                                     Caller caller) {
+  Reader r(document, kind, caller);
+  return {.seed = *r.whole<std::uint64_t>(Field::kSeed),
+          .replications = r.whole<int>(Field::kReplications),
+          .horizon = r.number(Field::kHorizon),
+          .warmup = r.number(Field::kWarmup),
+          .threads = *r.whole<int>(Field::kThreads),
+          .precision = r.number(Field::kPrecision),
+          .time_limit = *r.number(Field::kTimeLimit)};
+}
+
+model::ControlPolicy document_policy(const nlohmann::json& document, RequestKind kind,
+                                     const DocumentScenario& scenario, Caller caller) {
+  return Reader(document, kind, caller).policy(scenario);
+}
+
+nlohmann::json policy_section(const model::ControlPolicy& policy) {
+  return std::visit(model::Overloaded{[](const model::Policy& levels) {
+                                        if (const auto t = levels.thresholds())
+                                          return nlohmann::json{{"thresholds", *t}};
+                                        return nlohmann::json{{"levels", levels.levels()}};
+                                      },
+                                      [](const model::PhaseAwarePolicy& table) {
+                                        return nlohmann::json{{"phase-aware", table.robots}};
+                                      },
+                                      [](const model::HysteresisPolicy& h) {
+                                        return nlohmann::json{{"hysteresis",
+                                                               {{"high", h.high},
+                                                                {"low", h.low},
+                                                                {"switch_off", h.switch_off},
+                                                                {"switch_on", h.switch_on}}}};
+                                      },
+                                      [](const model::MemoryPolicy& memory) {
+                                        return nlohmann::json{{"memory", memory.next}};
+                                      },
+                                      [](const model::TablePolicy& table) {
+                                        return nlohmann::json{{"table", table.robots}};
+                                      }},
+                    policy);
+}
+
+namespace {
+std::string key(Field field) { return std::string(field_name(Caller::kLab, field)); }
+}  // namespace
+
+nlohmann::json to_document(const SolveRequest& request) {
+  return {{key(Field::kPolicy), policy_section(request.policy)},
+          {key(Field::kMethod), analytic::method_name(request.method)},
+          {key(Field::kThreads), request.threads},
+          {key(Field::kSojourn), request.sojourn},
+          {key(Field::kTransforms), request.transforms},
+          {key(Field::kCdf), request.cdf_points}};
+}
+
+nlohmann::json to_document(const OptimizeRequest& request) {
+  return {
+      {key(Field::kClass), policy_class_name(request.policy_class)},
+      {key(Field::kSearch), analytic::search_name(request.search)},
+      {key(Field::kMethod), analytic::method_name(request.method)},
+      {key(Field::kMaxMaps), request.max_maps},
+      {key(Field::kThreads), request.threads},
+      {key(Field::kStarts), request.starts},
+      {key(Field::kExportPolicy),
+       request.export_policy.empty() ? nlohmann::json() : nlohmann::json(request.export_policy)}};
+}
+
+nlohmann::json to_document(const SweepRequest& request) {
+  return {{key(Field::kParameter), validation::parameter_name(request.parameter)},
+          {key(Field::kValues), request.values},
+          {key(Field::kThreads), request.threads},
+          {key(Field::kClass), request.policy_class}};
+}
+
+nlohmann::json to_document(const LandscapeRequest& request) {
+  return {{key(Field::kThresholds), request.thresholds}, {key(Field::kAxes), request.axes}};
+}
+
+nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy) {
+  const auto optional = [](const auto& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json();
+  };
+  return {{key(Field::kPolicy), policy_section(policy)},
+          {key(Field::kSeed), choices.seed},
+          {key(Field::kReplications), optional(choices.replications)},
+          {key(Field::kHorizon), optional(choices.horizon)},
+          {key(Field::kWarmup), optional(choices.warmup)},
+          {key(Field::kThreads), choices.threads},
+          {key(Field::kPrecision), optional(choices.precision)},
+          {key(Field::kTimeLimit), choices.time_limit}};
+}
+
+}  // namespace crawlq::api

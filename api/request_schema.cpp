@@ -1,0 +1,221 @@
+#include "api/request_schema.hpp"
+
+#include <array>
+
+#include "analytic/class_comparison.hpp"
+#include "analytic/policy_search.hpp"
+#include "analytic/solver_registry.hpp"
+#include "api/optimize_request.hpp"
+#include "validation/parameter_sweep.hpp"
+
+namespace crawlq::api {
+
+namespace {
+
+constexpr unsigned kNotTheLab = kCommandLineTakes | kPythonTakes;
+
+constexpr RequestField kPolicyField{
+    Field::kPolicy, "policy", "null", R"({"thresholds": [-1, 2, 2]})",
+    "any form of a scenario's policy section ({\"thresholds\": [...]}, {\"levels\": [...]}, "
+    "{\"phase-aware\": [[...]]}, {\"hysteresis\": {...}}, {\"memory\": [[...]]}, {\"table\": "
+    "[...]}), or a policy file's path where files may be read; none: the scenario's own"};
+constexpr RequestField kMethodField{
+    Field::kMethod, "string", R"("auto")", R"("sparse-lu")",
+    "the stationary solver (auto: chosen by the model's size and form)"};
+constexpr RequestField kThreadsField{Field::kThreads,
+                                     "integer",
+                                     "0",
+                                     "2",
+                                     "threads the work runs on (0: every core); the numbers are "
+                                     "the same for any count",
+                                     kNotTheLab};
+constexpr RequestField kClassField{
+    Field::kClass, "string", R"("thresholds")", R"("levels")",
+    "the class of policies searched (all: each class, with the price of each restriction)"};
+
+constexpr std::array kSolveFields{
+    kPolicyField,
+    kMethodField,
+    kThreadsField,
+    RequestField{Field::kSojourn, "boolean", "false", "true",
+                 "the sojourn times of accepted, served and obsolete pages: mean, sd, median, 90% "
+                 "and 99%"},
+    RequestField{Field::kTransforms, "numbers", "[]", "[0.5]",
+                 "u >= 0 (per unit time): the sojourn times' Laplace-Stieltjes transforms v(u)"},
+    RequestField{Field::kCdf, "numbers", "[]", "[2]",
+                 "x >= 0 (time units): the sojourn times' distribution functions at x"},
+};
+
+constexpr std::array kOptimizeFields{
+    kClassField,
+    RequestField{Field::kSearch, "string", R"("auto")", R"("exhaustive")",
+                 "the thresholds class's search (auto: exhaustive while small enough, else local)"},
+    kMethodField,
+    RequestField{Field::kMaxMaps, "integer", "1000000", "500000",
+                 "the levels class refuses to enumerate more level maps than this"},
+    kThreadsField,
+    RequestField{Field::kStarts, "integer", "1", "2",
+                 "the local search's descents, from this many grid vectors (0: all)"},
+    RequestField{Field::kExportPolicy, "string", "null", R"("best-policy.yaml")",
+                 "a file to write the best policy to, in a form a policy field reads back",
+                 kNotTheLab},
+};
+
+// The lab runs no simulate or validate request (its simulation streams a path and estimates).
+constexpr RequestField taken_by(RequestField field, unsigned takers) {
+  field.takers = takers;
+  return field;
+}
+
+constexpr std::array kSimulationFields{
+    taken_by(kPolicyField, kNotTheLab),
+    RequestField{Field::kSeed, "integer", "1", "7",
+                 "the random numbers' seed: the same seed gives the same numbers", kNotTheLab},
+    RequestField{Field::kReplications, "integer", "null", "4",
+                 "given alone, exactly this many replications; else the first batch of a run that "
+                 "goes on until the intervals are narrow enough",
+                 kNotTheLab},
+    RequestField{Field::kHorizon, "number", "null", "2000",
+                 "each replication's length (time units); none: a million pages at the busiest "
+                 "mode",
+                 kNotTheLab},
+    RequestField{Field::kWarmup, "number", "null", "200",
+                 "time (time units) dropped at the start of each replication; none: by MSER-5 on "
+                 "a pilot run",
+                 kNotTheLab},
+    kThreadsField,
+    RequestField{Field::kPrecision, "number", "null", "0.05",
+                 "the headline intervals' half-widths relative to their estimates at which the "
+                 "run stops (none: 0.01 unless replications are given alone; 0: off)",
+                 kNotTheLab},
+    RequestField{Field::kTimeLimit, "number", "50", "40", "seconds the run may take", kNotTheLab},
+};
+
+constexpr std::array kSweepFields{
+    RequestField{Field::kParameter, "string", "", R"("arrival-scale")", "the parameter varied",
+                 kNotTheLab},
+    RequestField{Field::kValues, "numbers", "", "[0.9, 1.1]", "its values, in order", kNotTheLab},
+    kThreadsField,
+    RequestField{Field::kClass, "string", R"("thresholds")", R"("levels")",
+                 "besides the threshold optimum, each value's best of this class", kNotTheLab},
+};
+
+constexpr std::array kLandscapeFields{
+    RequestField{Field::kThresholds, "integers", "[]", "[-1, 2, 2]",
+                 "the threshold vector the plane passes through; none: all -1", kLabTakes},
+    RequestField{Field::kAxes, "integers", "[0, 1]", "[1, 2]",
+                 "which two thresholds vary (counted from 0)", kLabTakes},
+};
+
+constexpr std::array kKinds{RequestKind::kSolve,    RequestKind::kOptimize,
+                            RequestKind::kSimulate, RequestKind::kValidate,
+                            RequestKind::kSweep,    RequestKind::kLandscape};
+
+}  // namespace
+
+std::string_view request_kind_name(RequestKind kind) {
+  switch (kind) {
+    case RequestKind::kSolve:
+      return "solve";
+    case RequestKind::kOptimize:
+      return "optimize";
+    case RequestKind::kSimulate:
+      return "simulate";
+    case RequestKind::kValidate:
+      return "validate";
+    case RequestKind::kSweep:
+      return "sweep";
+    case RequestKind::kLandscape:
+      return "landscape";
+  }
+  return "?";
+}
+
+std::span<const RequestKind> request_kinds() { return kKinds; }
+
+std::span<const RequestField> request_fields(RequestKind kind) {
+  switch (kind) {
+    case RequestKind::kSolve:
+      return kSolveFields;
+    case RequestKind::kOptimize:
+      return kOptimizeFields;
+    case RequestKind::kSimulate:
+    case RequestKind::kValidate:
+      return kSimulationFields;
+    case RequestKind::kSweep:
+      return kSweepFields;
+    case RequestKind::kLandscape:
+      return kLandscapeFields;
+  }
+  return {};
+}
+
+std::vector<std::string> choices_of(RequestKind kind, Field field) {
+  std::vector<std::string> names;
+  switch (field) {
+    case Field::kMethod:
+      names.push_back("auto");
+      for (const analytic::SolverRegistration& solver : analytic::registered_solvers())
+        names.emplace_back(solver.name);
+      break;
+    case Field::kSearch:
+      for (const analytic::Search search :
+           {analytic::Search::kAuto, analytic::Search::kExhaustive, analytic::Search::kLocal})
+        names.push_back(analytic::search_name(search));
+      break;
+    case Field::kClass:
+      if (kind == RequestKind::kSweep)
+        for (const std::string& name : analytic::policy_class_names()) names.push_back(name);
+      else
+        for (const PolicyClass c : policy_classes()) names.push_back(policy_class_name(c));
+      break;
+    case Field::kParameter:
+      for (const validation::SweepParameter p : validation::sweep_parameters())
+        names.push_back(validation::parameter_name(p));
+      break;
+    default:
+      break;
+  }
+  return names;
+}
+
+bool takes(Caller caller, const RequestField& field) {
+  switch (caller) {
+    case Caller::kCommandLine:
+    case Caller::kDocument:
+      return (field.takers & kCommandLineTakes) != 0;
+    case Caller::kPython:
+      return (field.takers & kPythonTakes) != 0;
+    case Caller::kLab:
+      return (field.takers & kLabTakes) != 0;
+  }
+  return false;
+}
+
+nlohmann::json request_schema() {
+  nlohmann::json schema = nlohmann::json::object();
+  for (const RequestKind kind : request_kinds()) {
+    nlohmann::json fields = nlohmann::json::array();
+    for (const RequestField& f : request_fields(kind)) {
+      nlohmann::json takers = nlohmann::json::array();
+      if (f.takers & kCommandLineTakes) takers.push_back("command line");
+      if (f.takers & kPythonTakes) takers.push_back("python");
+      if (f.takers & kLabTakes) takers.push_back("lab");
+      fields.push_back(
+          {{"key", field_name(Caller::kLab, f.field)},
+           {"python", field_name(Caller::kPython, f.field)},
+           {"flag", field_name(Caller::kCommandLine, f.field)},
+           {"type", f.type},
+           {"required", f.fallback.empty()},
+           {"default", f.fallback.empty() ? nlohmann::json() : nlohmann::json::parse(f.fallback)},
+           {"example", nlohmann::json::parse(f.example)},
+           {"help", f.help},
+           {"choices", choices_of(kind, f.field)},
+           {"takers", std::move(takers)}});
+    }
+    schema[std::string(request_kind_name(kind))] = std::move(fields);
+  }
+  return schema;
+}
+
+}  // namespace crawlq::api
