@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -71,7 +72,9 @@ class Reader {
         return found->is_null() ? nullptr : &*found;
       }
     }
-    fallback_ = spec.fallback.empty() ? nlohmann::json() : nlohmann::json::parse(spec.fallback);
+    if (spec.fallback.empty())  // check_document refused its absence
+      throw model::InputError(name(field), "required");
+    fallback_ = nlohmann::json::parse(spec.fallback);
     return fallback_.is_null() ? nullptr : &fallback_;
   }
 
@@ -82,9 +85,11 @@ class Reader {
     const RequestField& spec = spec_of(field);
     if (!v->is_number() || v->is_boolean()) throw refuse(spec, *v);
     const double number = v->get<double>();
+    // Below 2^digits strictly: T's largest value rounds up to it as a double, and casting that
+    // back is undefined.
+    const double beyond = std::ldexp(1.0, std::numeric_limits<T>::digits);
     if (number != std::floor(number) ||
-        !(number >= static_cast<double>(std::numeric_limits<T>::min()) &&
-          number <= static_cast<double>(std::numeric_limits<T>::max())))
+        !(number >= static_cast<double>(std::numeric_limits<T>::min()) && number < beyond))
       throw refuse(spec, *v);
     const T whole = v->is_number_unsigned()  ? static_cast<T>(v->get<std::uint64_t>())
                     : v->is_number_integer() ? static_cast<T>(v->get<std::int64_t>())
@@ -188,6 +193,10 @@ class Reader {
 
 void check_document(const nlohmann::json& document, RequestKind kind, Caller caller) {
   const std::string_view kind_name = request_kind_name(kind);
+  const auto& fields = request_fields(kind);
+  if (std::none_of(fields.begin(), fields.end(),
+                   [caller](const RequestField& f) { return takes(caller, f); }))
+    throw model::InputError(fmt::format("no {} request is taken here", kind_name));
   if (!document.is_object())
     throw model::InputError(fmt::format("a {} request is a JSON object of its fields ({}), not {}",
                                         kind_name, known_fields(kind, caller), shown(document)));

@@ -3,8 +3,11 @@
 // every wrong document is refused naming the field in the caller's own words.
 #include "api/request_documents.hpp"
 
+#include <array>
 #include <catch2/catch.hpp>
 #include <functional>
+#include <limits>
+#include <random>
 #include <string>
 
 #include "model/input_error.hpp"
@@ -201,4 +204,64 @@ TEST_CASE("request documents: every policy form is written as a section that rea
     CHECK(api::policy_section(policy) == nlohmann::json::parse(text));
     CHECK(scenarios::parse_policy(api::policy_section(policy).dump(), "policy", model) == policy);
   }
+}
+
+TEST_CASE("request documents: any document of any values is read or refused as bad input",
+          "[api]") {
+  // Values at every type's edges, under every key of every kind (and some no kind has): each
+  // document is read or refused with model::InputError, never another exception (the sanitizer
+  // build runs this too: no cast out of range, no read past a list).
+  const std::vector<nlohmann::json> values{
+      nullptr,
+      true,
+      -1,
+      0,
+      7,
+      1.5,
+      1e300,
+      -1e300,
+      std::numeric_limits<double>::quiet_NaN(),
+      std::numeric_limits<double>::infinity(),
+      9223372036854775807LL,
+      18446744073709551615ULL,
+      "",
+      "auto",
+      "levels",
+      "capacity",
+      "x.yaml",
+      nlohmann::json::array(),
+      {1, 2},
+      {-1, 2, 2},
+      {{1, 2}},
+      nlohmann::json::object(),
+      {{"thresholds", {-1, 2, 2}}},
+      {{"table", "x.csv"}},
+      {{"levels", {1e300}}},
+  };
+  std::vector<std::string> keys{"nothing", "class", "policy_class", ""};
+  for (const api::RequestKind kind : api::request_kinds())
+    for (const api::RequestField& f : api::request_fields(kind))
+      for (const api::Caller caller : {api::Caller::kPython, api::Caller::kLab})
+        keys.emplace_back(api::field_name(caller, f.field));
+  std::mt19937_64 random(29);
+  int read = 0, refused = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const auto kind = api::request_kinds()[random() % api::request_kinds().size()];
+    const auto caller =
+        std::array{api::Caller::kPython, api::Caller::kLab, api::Caller::kDocument}[random() % 3];
+    nlohmann::json document = nlohmann::json::object();
+    for (std::uint64_t n = random() % 4; n > 0; --n)
+      document[keys[random() % keys.size()]] = values[random() % values.size()];
+    if (random() % 2) document.update(required_fields(kind, caller));
+    INFO(api::request_kind_name(kind) << " " << document.dump());
+    try {
+      read_back(kind, document, caller);
+      ++read;
+    } catch (const model::InputError&) {
+      ++refused;
+    }
+  }
+  // Both outcomes are reached: the values are not all refused.
+  CHECK(read > 100);
+  CHECK(refused > 100);
 }
