@@ -211,10 +211,11 @@ void check_document(const nlohmann::json& document, RequestKind kind, Caller cal
                                        : fmt::format("not a field of a {} request (known: {})",
                                                      kind_name, known_fields(kind, caller)));
     if (!takes(caller, *known))
-      throw model::InputError(key,
-                              "the lab does not take this field: it runs each request on one "
-                              "thread beside the others, and reads or writes no file a request "
-                              "names");
+      throw model::InputError(
+          key, caller == Caller::kLab
+                   ? "the lab does not take this field: it runs each request on one thread "
+                     "beside the others, and reads or writes no file a request names"
+                   : fmt::format("a field of the lab's {} requests alone", kind_name));
   }
   for (const RequestField& f : request_fields(kind))
     if (f.fallback.empty() && takes(caller, f) && !document.contains(field_name(caller, f.field)))
@@ -271,6 +272,19 @@ LandscapeRequest landscape_request(const nlohmann::json& document, const Documen
           .model = scenario.model,
           .thresholds = r.integers(Field::kThresholds),
           .axes = r.integers(Field::kAxes),
+          .caller = caller};
+}
+
+LiveSimulationRequest live_simulation_request(const nlohmann::json& document,
+                                              const DocumentScenario& scenario, Caller caller) {
+  Reader r(document, RequestKind::kLiveSimulation, caller);
+  return {.source = scenario.source,
+          .model = scenario.model,
+          .policy = r.policy(scenario),
+          .seed = *r.whole<std::uint64_t>(Field::kSeed),
+          .replications = *r.whole<int>(Field::kReplications),
+          .path_horizon = r.number(Field::kPathHorizon),
+          .horizon = r.number(Field::kHorizon),
           .caller = caller};
 }
 
@@ -350,6 +364,17 @@ nlohmann::json to_document(const SweepRequest& request) {
 
 nlohmann::json to_document(const LandscapeRequest& request) {
   return {{key(Field::kThresholds), request.thresholds}, {key(Field::kAxes), request.axes}};
+}
+
+nlohmann::json to_document(const LiveSimulationRequest& request) {
+  const auto optional = [](const auto& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json();
+  };
+  return {{key(Field::kPolicy), policy_section(request.policy)},
+          {key(Field::kSeed), request.seed},
+          {key(Field::kReplications), request.replications},
+          {key(Field::kPathHorizon), optional(request.path_horizon)},
+          {key(Field::kHorizon), optional(request.horizon)}};
 }
 
 nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy) {

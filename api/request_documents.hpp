@@ -9,6 +9,7 @@
 
 #include "api/caller_words.hpp"
 #include "api/landscape_request.hpp"
+#include "api/live_simulation_request.hpp"
 #include "api/optimize_request.hpp"
 #include "api/request_schema.hpp"
 #include "api/simulation_choices.hpp"
@@ -41,6 +42,8 @@ SweepRequest sweep_request(const nlohmann::json& document, const DocumentScenari
                            Caller caller);
 LandscapeRequest landscape_request(const nlohmann::json& document, const DocumentScenario& scenario,
                                    Caller caller);
+LiveSimulationRequest live_simulation_request(const nlohmann::json& document,
+                                              const DocumentScenario& scenario, Caller caller);
 // A simulate or validate document's settings, and its policy (the scenario's own when none).
 SimulationChoices simulation_choices(const nlohmann::json& document, RequestKind kind,
                                      Caller caller);
@@ -52,6 +55,7 @@ nlohmann::json to_document(const SolveRequest& request);
 nlohmann::json to_document(const OptimizeRequest& request);
 nlohmann::json to_document(const SweepRequest& request);
 nlohmann::json to_document(const LandscapeRequest& request);
+nlohmann::json to_document(const LiveSimulationRequest& request);
 nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy);
 // A policy as a scenario's policy section writes it: thresholds where a level map has them, and a
 // full-state table as its list of robots.

@@ -107,9 +107,24 @@ constexpr std::array kLandscapeFields{
                  "which two thresholds vary (counted from 0)", kLabTakes},
 };
 
-constexpr std::array kKinds{RequestKind::kSolve,    RequestKind::kOptimize,
-                            RequestKind::kSimulate, RequestKind::kValidate,
-                            RequestKind::kSweep,    RequestKind::kLandscape};
+constexpr std::array kLiveSimulationFields{
+    taken_by(kPolicyField, kLabTakes),
+    RequestField{Field::kSeed, "integer", "1", "7",
+                 "the random numbers' seed: the same seed gives the same path and numbers",
+                 kLabTakes},
+    RequestField{Field::kReplications, "integer", "20", "4",
+                 "independent replications, two a round (2 to 1000)", kLabTakes},
+    RequestField{Field::kPathHorizon, "number", "null", "50",
+                 "the sample path's length (time units); none: about 2000 events of it", kLabTakes},
+    RequestField{Field::kHorizon, "number", "null", "500",
+                 "each replication's length (time units); none: about 200,000 events of it",
+                 kLabTakes},
+};
+
+constexpr std::array kKinds{RequestKind::kSolve,         RequestKind::kOptimize,
+                            RequestKind::kSimulate,      RequestKind::kValidate,
+                            RequestKind::kSweep,         RequestKind::kLandscape,
+                            RequestKind::kLiveSimulation};
 
 }  // namespace
 
@@ -127,8 +142,25 @@ std::string_view request_kind_name(RequestKind kind) {
       return "sweep";
     case RequestKind::kLandscape:
       return "landscape";
+    case RequestKind::kLiveSimulation:
+      return "live-simulation";
   }
   return "?";
+}
+
+std::string_view lab_route(RequestKind kind) {
+  switch (kind) {
+    case RequestKind::kSolve:
+      return "/api/solve";
+    case RequestKind::kOptimize:
+      return "/api/optimize";
+    case RequestKind::kLandscape:
+      return "/api/landscape";
+    case RequestKind::kLiveSimulation:
+      return "/api/simulate";
+    default:
+      return "";
+  }
 }
 
 std::span<const RequestKind> request_kinds() { return kKinds; }
@@ -146,6 +178,8 @@ std::span<const RequestField> request_fields(RequestKind kind) {
       return kSweepFields;
     case RequestKind::kLandscape:
       return kLandscapeFields;
+    case RequestKind::kLiveSimulation:
+      return kLiveSimulationFields;
   }
   return {};
 }

@@ -14,7 +14,16 @@
 
 namespace crawlq::api {
 
-enum class RequestKind { kSolve, kOptimize, kSimulate, kValidate, kSweep, kLandscape };
+// kLiveSimulation: the lab's simulation, a sample path then estimates round by round.
+enum class RequestKind {
+  kSolve,
+  kOptimize,
+  kSimulate,
+  kValidate,
+  kSweep,
+  kLandscape,
+  kLiveSimulation
+};
 
 // Which front ends take a field: a lab's request names no file to read or write and runs on one
 // thread, so fields that would do either are the command line's and Python's.
@@ -30,6 +39,9 @@ struct RequestField {
 };
 
 std::string_view request_kind_name(RequestKind kind);
+// The lab's route of a kind the lab serves ("/api/solve"; the live simulation's is
+// "/api/simulate"), empty for the others.
+std::string_view lab_route(RequestKind kind);
 // The kinds, in the order `crawlq schema` lists them.
 std::span<const RequestKind> request_kinds();
 std::span<const RequestField> request_fields(RequestKind kind);
@@ -39,7 +51,7 @@ bool takes(Caller caller, const RequestField& field);
 std::vector<std::string> choices_of(RequestKind kind, Field field);
 
 // {"solve": [{"key", "python", "flag", "type", "default", "required", "example", "help",
-// "takers"}], ...}.
+// "choices", "takers"}], ...}, and "lab_routes": {"solve": "/api/solve", ...}.
 nlohmann::json request_schema();
 
 }  // namespace crawlq::api

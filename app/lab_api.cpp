@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -13,24 +12,17 @@
 #include <vector>
 
 #include "analytic/memory_estimate.hpp"
-#include "analytic/policy_evaluation.hpp"
 #include "api/describe_request.hpp"
 #include "api/json_output.hpp"
 #include "api/landscape_request.hpp"
+#include "api/live_simulation_request.hpp"
 #include "api/optimize_request.hpp"
-#include "api/request_checks.hpp"
 #include "api/request_documents.hpp"
-#include "api/sample_path_request.hpp"
 #include "api/scenario_source.hpp"
 #include "app/lab_body.hpp"
 #include "model/input_error.hpp"
 #include "scenarios/yaml_json.hpp"
 #include "scenarios/yaml_reader.hpp"
-#include "sim/horizon.hpp"
-#include "sim/observer.hpp"
-#include "sim/policy.hpp"
-#include "sim/replications.hpp"
-#include "sim/simulator.hpp"
 
 namespace crawlq::app {
 
@@ -118,15 +110,6 @@ LabScenario read(const nlohmann::json& body) {
   return {source.label, api::read_scenario(source)};
 }
 
-model::ControlPolicy policy_of(const nlohmann::json& body, const LabScenario& s) {
-  const auto policy = body.find("policy");
-  if (policy != body.end() && !policy->is_null()) {
-    refuse_table_file(*policy, "policy");
-    return scenarios::parse_policy(policy->dump(), "policy", s.scenario.model);
-  }
-  return api::policy_or_default(s.scenario.model, s.label, kHowToGivePolicy);
-}
-
 // The request's own fields: the body less the scenario it runs on.
 nlohmann::json fields_of(const nlohmann::json& body) {
   nlohmann::json fields = body;
@@ -142,36 +125,6 @@ api::DocumentScenario document_scenario(const LabScenario& s) {
           .how_to_give_policy = kHowToGivePolicy};
 }
 
-// One sample path as the page draws it: every batch, service, expiry and decision, up to a cap.
-class PathRecorder final : public sim::Observer {
- public:
-  explicit PathRecorder(std::size_t most) : most_(most) {}
-  void on_interval(double, double, int, int) override {}
-  void on_batch(double time, int batch, int accepted) override {
-    add({time, "batch", batch, accepted});
-  }
-  void on_served(double time, double sojourn) override { add({time, "served", sojourn}); }
-  void on_expired(double time, double sojourn) override { add({time, "expired", sojourn}); }
-  void on_state(double time, int level, int robots) override {
-    add({time, "state", level, robots});
-  }
-  bool wants_state() const override { return true; }
-  nlohmann::json take() { return std::move(events_); }
-  const std::atomic<bool>& full() const { return full_; }
-
- private:
-  void add(nlohmann::json event) {
-    if (events_.size() >= most_) {
-      full_ = true;
-      return;
-    }
-    events_.push_back(std::move(event));
-  }
-  std::size_t most_;
-  nlohmann::json events_ = nlohmann::json::array();
-  std::atomic<bool> full_{false};
-};
-
 // The wait for the request's share of the lab, held while the work runs (nothing without a gate).
 std::shared_ptr<void> admitted(const LabRun& run, double bytes, bool long_work) {
   return run.admit ? run.admit(bytes, long_work) : nullptr;
@@ -182,71 +135,16 @@ constexpr double kLargestQuickStates = 2e5;
 // A simulation holds a few pages' clocks and the path's events: far below this.
 constexpr double kSimulationBytes = 64.0 * (1 << 20);
 
-// The page's path: enough to watch for a minute, little enough to send at once.
-constexpr std::size_t kMostPathEvents = 20000;
-constexpr double kPathEvents = 2000, kReplicationEvents = 2e5;
-
 }  // namespace
 
 std::function<void(const LabEmit&)> lab_simulation(const nlohmann::json& body, const LabRun& run) {
-  const auto s = std::make_shared<const LabScenario>(read(body));
-  const model::Model& model = s->scenario.model;
-  const model::ControlPolicy policy = policy_of(body, *s);
-  const std::shared_ptr<const sim::Policy> simulated = sim::make_policy(policy);
-  const auto seed = field<std::uint64_t>(body, "seed", 1);
-  const int replications = field<int>(body, "replications", 20);
-  if (replications < 2 || replications > 1000)
-    throw model::InputError("replications", fmt::format("{}: give 2 to 1000", replications));
-  const sim::Pace pace = sim::measure_pace(model, *simulated, seed);
-  const double per_time = std::max(pace.events_per_time, 1e-300);
-  const double path_horizon = field<double>(body, "path_horizon", kPathEvents / per_time);
-  const double horizon = field<double>(body, "horizon", kReplicationEvents / per_time);
-  if (!(path_horizon > 0) || !(horizon > 0) || !std::isfinite(path_horizon) ||
-      !std::isfinite(horizon))
-    throw model::InputError("horizon", "give positive times");
-  if ((path_horizon + 1.1 * horizon * replications) * per_time > 1e9)
-    throw model::InputError(
-        "horizon", "more than 10^9 events in all: give a shorter horizon or fewer replications");
+  const LabScenario s = read(body);
+  const auto request = std::make_shared<const api::LiveSimulationRequest>(
+      api::live_simulation_request(fields_of(body), document_scenario(s), api::Caller::kLab));
+  const api::LiveSimulationPlan plan = api::check(*request);
   std::shared_ptr<void> ticket = admitted(run, kSimulationBytes, true);
-  const api::Cancellation* cancel = run.cancel;
-  return [s, simulated, policy, seed, replications, path_horizon, horizon, ticket,
-          cancel](const LabEmit& emit) {
-    const model::Model& model = s->scenario.model;
-    PathRecorder path(kMostPathEvents);
-    api::sample_path({.source = s->label,
-                      .model = model,
-                      .policy = policy,
-                      .seed = seed,
-                      .horizon = path_horizon,
-                      .caller = api::Caller::kLab},
-                     path, &path.full());
-    if (cancel && *cancel) return;
-    if (!emit("path", {{"events", path.take()}, {"horizon", path_horizon}})) return;
-
-    sim::ReplicationPlan plan{.seed = seed,
-                              .replications = replications,
-                              .warmup = 0.1 * horizon,
-                              .horizon = horizon,
-                              .threads = 1};
-    plan.stop = cancel;
-    std::vector<sim::ReplicationEstimate> estimates;
-    std::uint64_t events = 0;
-    double seconds = 0;
-    // Two replications a round: an interval needs two, and the page sees it narrow round by round.
-    for (int first = 0; first < replications; first += 2) {
-      if (cancel && *cancel) return;
-      const auto started = std::chrono::steady_clock::now();
-      sim::ReplicationBatch batch =
-          sim::run_replications(model, *simulated, plan, first, std::min(2, replications - first));
-      seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      events += batch.events;
-      for (auto& e : batch.estimates) estimates.push_back(std::move(e));
-      if (batch.cut_short) return;
-      const sim::SimulationSummary summary = sim::summarize(model, estimates, events, seconds);
-      nlohmann::json j{{"replications", estimates.size()}, {"events", events}};
-      api::put_measures(j, summary, false);
-      if (!emit("estimates", j)) return;
-    }
+  return [request, plan, ticket, cancel = run.cancel](const LabEmit& emit) {
+    api::live_simulation(*request, plan, emit, cancel);
   };
 }
 

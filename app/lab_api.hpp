@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "api/live_simulation_request.hpp"
 #include "api/solve_request.hpp"
 
 namespace crawlq::app {
@@ -40,17 +41,11 @@ nlohmann::json lab_scenario_form(const nlohmann::json& body);
 // value, column: axis b's; null where the vector would decrease), "best": {"thresholds", "cost"}}.
 nlohmann::json lab_landscape(const nlohmann::json& body, const LabRun& run = {});
 
-// The simulation as the page animates it, sent as it is made: `emit(kind, data)` once with kind
-// "path"
-// ({"events": [[time, what, ...], ...], "horizon"}, one sample path from time 0: [t, "batch",
-// pages, accepted], [t, "served", sojourn], [t, "expired", sojourn], [t, "state", level, robots]),
-// then once a round with kind "estimates" ({"replications", every scalar measure as {"mean",
-// "half_width"}}) as independent replications add up. Body options: "seed" (1), "path_horizon"
-// (time units of the path, default about 2000 events of it), "replications" (20), "horizon" (each
-// replication's, default about 200,000 events). lab_simulation checks the body (model::InputError),
-// waits for admission (run.admit) and returns the run, which stops when `emit` returns false (the
-// page went away) or `run.cancel` is set.
-using LabEmit = std::function<bool(const std::string& kind, const nlohmann::json& data)>;
+// The simulation as the page animates it (api/live_simulation_request.hpp), its events sent as
+// they are made by `emit(kind, data)`. lab_simulation checks the body (model::InputError), waits
+// for admission (run.admit) and returns the run, which stops when `emit` returns false (the page
+// went away) or `run.cancel` is set.
+using LabEmit = api::LiveEmit;
 std::function<void(const LabEmit& emit)> lab_simulation(const nlohmann::json& body,
                                                         const LabRun& run = {});
 

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/request_schema.hpp"
 #include "app/command_support.hpp"
 #include "app/embedded_files.hpp"
 #include "app/lab_api.hpp"
@@ -264,17 +265,19 @@ int run(const LabOptions& o) {
   server.Get("/api/scenarios", [offered](const httplib::Request&, httplib::Response& response) {
     response.set_content(safe_dump(nlohmann::json{{"scenarios", offered}}), "application/json");
   });
-  post(server, lab, "/api/solve",
+  // The routes of requests read by the schema take their paths from it.
+  const auto route = [](api::RequestKind kind) { return std::string(api::lab_route(kind)); };
+  post(server, lab, route(api::RequestKind::kSolve),
        [](const nlohmann::json& body, const LabRun& r) { return lab_solve(body, r); });
-  post(server, lab, "/api/optimize",
+  post(server, lab, route(api::RequestKind::kOptimize),
        [](const nlohmann::json& body, const LabRun& r) { return lab_optimize(body, r); });
   post(server, lab, "/api/describe",
        [](const nlohmann::json& body, const LabRun&) { return lab_describe(body); });
   post(server, lab, "/api/scenario-form",
        [](const nlohmann::json& body, const LabRun&) { return lab_scenario_form(body); });
-  post(server, lab, "/api/landscape",
+  post(server, lab, route(api::RequestKind::kLandscape),
        [](const nlohmann::json& body, const LabRun& r) { return lab_landscape(body, r); });
-  server.Post("/api/simulate",
+  server.Post(route(api::RequestKind::kLiveSimulation),
               [&lab](const httplib::Request& request, httplib::Response& response) {
                 stream_simulation(lab, request, response);
               });

@@ -60,7 +60,8 @@ int run(const SchemaOptions& o) {
     if (takers & api::kCommandLineTakes)
       where.push_back(fmt::format("crawlq {} FILE --request DOC.json", kind));
     if (takers & api::kPythonTakes) where.push_back(fmt::format("Scenario.{}", kind));
-    if (takers & api::kLabTakes) where.push_back(fmt::format("the lab's /api/{}", kind));
+    if (takers & api::kLabTakes)
+      where.push_back("the lab's " + std::string(api::lab_route(request)));
     fmt::print("{} ({}):\n", kind, fmt::join(where, "; "));
     for (const auto& f : schema[kind]) {
       const std::string fallback =
@@ -95,9 +96,11 @@ std::function<int()> add_schema_command(CLI::App& app) {
       "The fields of every request: the keys of a --request document and of the lab's requests,\n"
       "Python's keywords and the command line's flags, with their types, defaults and help.\n"
       "Example: crawlq schema solve");
+  std::vector<std::string> kinds;
+  for (const api::RequestKind kind : api::request_kinds())
+    kinds.emplace_back(api::request_kind_name(kind));
   cmd->add_option("KIND", o->kind,
-                  "one request (solve, optimize, simulate, validate, sweep, "
-                  "landscape); none: all");
+                  fmt::format("one request ({}); none: all", fmt::join(kinds, ", ")));
   cmd->add_flag("--json", o->json, "machine output on stdout: {kind: [field, ...]}");
   return [cmd, o] { return cmd->parsed() ? run(*o) : -1; };
 }

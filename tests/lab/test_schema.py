@@ -3,6 +3,7 @@ the list gives the lab is taken at its example without an edit in the server, an
 the lab (a thread count, a file to write) is refused naming the field."""
 import json
 import subprocess
+import urllib.request
 
 import pytest
 
@@ -17,8 +18,27 @@ def schema():
     return json.loads(done.stdout)
 
 
-# The kinds the lab serves as routes of the same name.
-LAB_KINDS = ("solve", "optimize", "landscape")
+def stream(lab, body):
+    """The events of /api/simulate, as (kind, data); a short run unless the body says otherwise."""
+    body = {"replications": 2, "horizon": 200, "path_horizon": 20, **body}
+    request = urllib.request.Request(lab.url + "/api/simulate", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    events, kind = [], None
+    with urllib.request.urlopen(request, timeout=120) as response:
+        for line in response:
+            line = line.decode().rstrip("\n")
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                events.append((kind, json.loads(line[6:])))
+    return events
+
+
+# The kinds the lab serves, and their routes (the request layer's lab_route; the live simulation's is
+# /api/simulate, a stream).
+ROUTES = {"solve": "/api/solve", "optimize": "/api/optimize", "landscape": "/api/landscape",
+          "live-simulation": "/api/simulate"}
+LAB_KINDS = tuple(ROUTES)
 FIELDS = [(kind, field["key"]) for kind, listed in schema().items() if kind in LAB_KINDS for field in listed]
 
 
@@ -30,7 +50,13 @@ def test_the_lab_serves_every_kind_whose_fields_it_takes():
 @pytest.mark.parametrize("kind,key", FIELDS)
 def test_each_field_is_taken_or_refused_as_the_schema_says(lab, kind, key):
     field = next(f for f in schema()[kind] if f["key"] == key)
-    status, answer = lab.post(f"/api/{kind}", {"scenario": PAPER_TEXT, "name": "paper", key: field["example"]})
+    body = {"scenario": PAPER_TEXT, "name": "paper", key: field["example"]}
+    if kind == "live-simulation":  # a stream: its first event shows the request was taken
+        if "lab" in field["takers"]:
+            events = stream(lab, body)
+            assert events[0][0] == "path" and events[-1][0] == "estimates", events[:1]
+            return
+    status, answer = lab.post(ROUTES[kind], body)
     if "lab" in field["takers"]:
         assert status == 200, answer
     else:
@@ -39,7 +65,7 @@ def test_each_field_is_taken_or_refused_as_the_schema_says(lab, kind, key):
 
 @pytest.mark.parametrize("kind", LAB_KINDS)
 def test_a_field_the_kind_does_not_have_is_refused_with_the_known_ones(lab, kind):
-    status, answer = lab.post(f"/api/{kind}", {"scenario": PAPER_TEXT, "sojurn": True})
+    status, answer = lab.post(ROUTES[kind], {"scenario": PAPER_TEXT, "sojurn": True})
     assert status == 400, answer
     known = ", ".join(f["key"] for f in schema()[kind] if "lab" in f["takers"])
     assert answer["error"] == f"sojurn: not a field of a {kind} request (known: {known})"

@@ -39,7 +39,7 @@ def document(schema, kind, field, name):
 
 def test_the_package_and_the_command_line_read_one_list(cli, schema):
     assert crawlq._crawlq.request_schema() == schema
-    assert set(schema) == {"solve", "optimize", "simulate", "validate", "sweep", "landscape"}
+    assert set(schema) == {"solve", "optimize", "simulate", "validate", "sweep", "landscape", "live-simulation"}
     for kind, listed in schema.items():
         for field in listed:
             assert field["help"] and field["type"] and field["takers"], (kind, field)
