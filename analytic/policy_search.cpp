@@ -332,24 +332,9 @@ PolicyCost best_threshold(const PolicyEvaluator& evaluator, Search search, int t
   return optimize_thresholds(evaluator, options).best;
 }
 
-const char* search_name(Search search) {
-  switch (search) {
-    case Search::kAuto:
-      return "auto";
-    case Search::kExhaustive:
-      return "exhaustive";
-    case Search::kLocal:
-      return "local";
-  }
-  return "?";
-}
+const char* search_name(Search search) { return kSearchNames.name(search).data(); }
 
-Search parse_search(const std::string& name) {
-  for (Search s : {Search::kAuto, Search::kExhaustive, Search::kLocal})
-    if (name == search_name(s)) return s;
-  throw std::invalid_argument(
-      fmt::format("unknown search '{}' (known: exhaustive, local, auto)", name));
-}
+Search parse_search(const std::string& name) { return kSearchNames.parse(name); }
 
 double threshold_search_work(const model::Model& model) {
   return static_cast<double>(threshold_policy_count(model.modes(), model.capacity)) *

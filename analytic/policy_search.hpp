@@ -8,6 +8,7 @@
 
 #include "analytic/policy_evaluation.hpp"
 #include "analytic/work_meter.hpp"
+#include "model/name_table.hpp"
 
 namespace crawlq::analytic {
 
@@ -85,6 +86,10 @@ inline constexpr double kExhaustiveWork = 1.0e7;
 
 // What `auto` weighs: threshold_policy_count x (states of the chain + kPolicyOverheadStates).
 double threshold_search_work(const model::Model& model);
+// "exhaustive", "local", "auto": the --search names, in the order help and refusals list them.
+inline constexpr model::NameTable<Search, 3> kSearchNames{
+    "search",
+    {{{Search::kExhaustive, "exhaustive"}, {Search::kLocal, "local"}, {Search::kAuto, "auto"}}}};
 const char* search_name(Search search);
 // Throws std::invalid_argument naming the known searches.
 Search parse_search(const std::string& name);

@@ -41,15 +41,7 @@ constexpr double kRefused = std::numeric_limits<double>::infinity();
 }  // namespace
 
 const char* table_class_name(TableClass table_class) {
-  switch (table_class) {
-    case TableClass::kLevels:
-      return "levels";
-    case TableClass::kPhaseAware:
-      return "phase-aware";
-    case TableClass::kMemory:
-      return "memory";
-  }
-  return "?";
+  return kTableClassNames.name(table_class).data();
 }
 
 model::ControlPolicy table_policy(TableClass table_class, const model::Model& model,

@@ -10,10 +10,16 @@
 #include "analytic/state_space.hpp"
 #include "analytic/tagged_page_operator.hpp"
 #include "model/model.hpp"
+#include "model/name_table.hpp"
 
 namespace crawlq::analytic {
 
 enum class PageFate { kAccepted, kServed, kObsolete };
+inline constexpr model::NameTable<PageFate, 3> kPageFateNames{
+    "fate",
+    {{{PageFate::kAccepted, "accepted"},
+      {PageFate::kServed, "served"},
+      {PageFate::kObsolete, "obsolete"}}}};
 
 class TaggedPageChain {
  public:

@@ -63,7 +63,7 @@ nlohmann::json describe(const DescribeRequest& request) {
   nlohmann::json j{
       {"name", m.name},
       {"capacity", m.capacity},
-      {"admission", m.admission == model::Admission::kPartial ? "partial" : "reject-batch"},
+      {"admission", model::kAdmissionNames.name(m.admission)},
       {"arrival_phases", m.arrivals.phases()},
       {"modes", modes},
       {"service", phase_type_json(m.service, "beta", "S")},

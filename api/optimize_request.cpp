@@ -19,38 +19,20 @@
 namespace crawlq::api {
 
 const std::vector<PolicyClass>& policy_classes() {
-  static const std::vector<PolicyClass> all{PolicyClass::kThresholds, PolicyClass::kLevels,
-                                            PolicyClass::kPhaseAware, PolicyClass::kMemory,
-                                            PolicyClass::kMarkov,     PolicyClass::kAll};
+  static const std::vector<PolicyClass> all = kPolicyClassNames.values();
   return all;
 }
 
 const char* policy_class_name(PolicyClass policy_class) {
-  switch (policy_class) {
-    case PolicyClass::kThresholds:
-      return "thresholds";
-    case PolicyClass::kLevels:
-      return "levels";
-    case PolicyClass::kPhaseAware:
-      return "phase-aware";
-    case PolicyClass::kMemory:
-      return "memory";
-    case PolicyClass::kMarkov:
-      return "markov";
-    case PolicyClass::kAll:
-      return "all";
-  }
-  return "?";
+  return kPolicyClassNames.name(policy_class).data();
 }
 
 PolicyClass parse_policy_class(const std::string& name, Caller caller) {
-  std::string known;
-  for (PolicyClass c : policy_classes()) {
-    if (name == policy_class_name(c)) return c;
-    known += (known.empty() ? "" : ", ") + std::string(policy_class_name(c));
+  try {
+    return kPolicyClassNames.parse(name);
+  } catch (const std::invalid_argument& e) {
+    throw model::InputError(std::string(field_name(caller, Field::kClass)), e.what());
   }
-  throw model::InputError(std::string(field_name(caller, Field::kClass)),
-                          fmt::format("unknown class '{}' (known: {})", name, known));
 }
 
 bool OptimizeRequest::is_valid(std::string* why) const {

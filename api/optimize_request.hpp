@@ -16,11 +16,20 @@
 #include "analytic/table_search.hpp"
 #include "api/solve_request.hpp"
 #include "model/model.hpp"
+#include "model/name_table.hpp"
 
 namespace crawlq::api {
 
 // The classes optimize searches, from the paper's to every policy that sees the whole state.
 enum class PolicyClass { kThresholds, kLevels, kPhaseAware, kMemory, kMarkov, kAll };
+inline constexpr model::NameTable<PolicyClass, 6> kPolicyClassNames{
+    "class",
+    {{{PolicyClass::kThresholds, "thresholds"},
+      {PolicyClass::kLevels, "levels"},
+      {PolicyClass::kPhaseAware, "phase-aware"},
+      {PolicyClass::kMemory, "memory"},
+      {PolicyClass::kMarkov, "markov"},
+      {PolicyClass::kAll, "all"}}}};
 // Every class, in the order --help and `--class all` list them.
 const std::vector<PolicyClass>& policy_classes();
 

@@ -84,15 +84,7 @@ sim::RefreshSimulationResult run_simulation(const model::RefreshModel& m,
 }  // namespace
 
 const char* refresh_kind_name(model::RefreshPolicyKind kind) {
-  switch (kind) {
-    case model::RefreshPolicyKind::kRandomized:
-      return "randomized";
-    case model::RefreshPolicyKind::kCyclic:
-      return "cyclic";
-    case model::RefreshPolicyKind::kGoldenRatio:
-      return "golden-ratio";
-  }
-  return "";
+  return model::kRefreshPolicyNames.name(kind).data();
 }
 
 bool RefreshRequest::is_valid(std::string* why) const {

@@ -6,6 +6,7 @@
 #include "analytic/policy_search.hpp"
 #include "analytic/solver_registry.hpp"
 #include "api/optimize_request.hpp"
+#include "model/name_table.hpp"
 #include "validation/parameter_sweep.hpp"
 
 namespace crawlq::api {
@@ -121,32 +122,20 @@ constexpr std::array kLiveSimulationFields{
                  kLabTakes},
 };
 
-constexpr std::array kKinds{RequestKind::kSolve,         RequestKind::kOptimize,
-                            RequestKind::kSimulate,      RequestKind::kValidate,
-                            RequestKind::kSweep,         RequestKind::kLandscape,
-                            RequestKind::kLiveSimulation};
+// The kinds, in the order `crawlq schema` lists them.
+constexpr model::NameTable<RequestKind, 7> kRequestKindNames{
+    "request",
+    {{{RequestKind::kSolve, "solve"},
+      {RequestKind::kOptimize, "optimize"},
+      {RequestKind::kSimulate, "simulate"},
+      {RequestKind::kValidate, "validate"},
+      {RequestKind::kSweep, "sweep"},
+      {RequestKind::kLandscape, "landscape"},
+      {RequestKind::kLiveSimulation, "live-simulation"}}}};
 
 }  // namespace
 
-std::string_view request_kind_name(RequestKind kind) {
-  switch (kind) {
-    case RequestKind::kSolve:
-      return "solve";
-    case RequestKind::kOptimize:
-      return "optimize";
-    case RequestKind::kSimulate:
-      return "simulate";
-    case RequestKind::kValidate:
-      return "validate";
-    case RequestKind::kSweep:
-      return "sweep";
-    case RequestKind::kLandscape:
-      return "landscape";
-    case RequestKind::kLiveSimulation:
-      return "live-simulation";
-  }
-  return "?";
-}
+std::string_view request_kind_name(RequestKind kind) { return kRequestKindNames.name(kind); }
 
 std::string_view lab_route(RequestKind kind) {
   switch (kind) {
@@ -163,7 +152,10 @@ std::string_view lab_route(RequestKind kind) {
   }
 }
 
-std::span<const RequestKind> request_kinds() { return kKinds; }
+std::span<const RequestKind> request_kinds() {
+  static const std::vector<RequestKind> kinds = kRequestKindNames.values();
+  return kinds;
+}
 
 std::span<const RequestField> request_fields(RequestKind kind) {
   switch (kind) {
@@ -193,15 +185,13 @@ std::vector<std::string> choices_of(RequestKind kind, Field field) {
         names.emplace_back(solver.name);
       break;
     case Field::kSearch:
-      for (const analytic::Search search :
-           {analytic::Search::kAuto, analytic::Search::kExhaustive, analytic::Search::kLocal})
-        names.push_back(analytic::search_name(search));
+      names = analytic::kSearchNames.names();
       break;
     case Field::kClass:
       if (kind == RequestKind::kSweep)
         for (const std::string& name : analytic::policy_class_names()) names.push_back(name);
       else
-        for (const PolicyClass c : policy_classes()) names.push_back(policy_class_name(c));
+        names = kPolicyClassNames.names();
       break;
     case Field::kParameter:
       for (const validation::SweepParameter p : validation::sweep_parameters())

@@ -14,15 +14,7 @@
 namespace crawlq::api {
 
 const char* fate_name(analytic::PageFate fate) {
-  switch (fate) {
-    case analytic::PageFate::kAccepted:
-      return "accepted";
-    case analytic::PageFate::kServed:
-      return "served";
-    case analytic::PageFate::kObsolete:
-      return "obsolete";
-  }
-  return "?";
+  return analytic::kPageFateNames.name(fate).data();
 }
 
 bool SolveRequest::is_valid(std::string* why) const {

@@ -6,6 +6,7 @@
 #include "model/arrival_modes.hpp"
 #include "model/control_policy.hpp"
 #include "model/costs.hpp"
+#include "model/name_table.hpp"
 #include "model/phase_type.hpp"
 #include "model/policy.hpp"
 
@@ -16,6 +17,8 @@ enum class Admission {
   kPartial,      // the first pages fill the free places, the last ones are lost
   kRejectBatch,  // the whole batch is lost
 };
+inline constexpr NameTable<Admission, 2> kAdmissionNames{
+    "rule", {{{Admission::kPartial, "partial"}, {Admission::kRejectBatch, "reject-batch"}}}};
 
 // The largest K a model may have: a level map holds an entry per level, and no engine gets far
 // beyond.

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "model/name_table.hpp"
 #include "model/phase_type.hpp"
 
 namespace crawlq::model {
@@ -48,6 +49,11 @@ class AccessTime {
 };
 
 enum class RefreshPolicyKind { kRandomized, kCyclic, kGoldenRatio };
+inline constexpr NameTable<RefreshPolicyKind, 3> kRefreshPolicyNames{
+    "policy",
+    {{{RefreshPolicyKind::kRandomized, "randomized"},
+      {RefreshPolicyKind::kGoldenRatio, "golden-ratio"},
+      {RefreshPolicyKind::kCyclic, "cyclic"}}}};
 
 struct RefreshPolicySpec {
   RefreshPolicyKind kind = RefreshPolicyKind::kRandomized;

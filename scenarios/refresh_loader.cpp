@@ -72,16 +72,10 @@ model::RefreshPolicySpec policy(const YamlReader& r) {
   model::RefreshPolicySpec p;
   const YamlReader kind = r.at("kind");
   const std::string k = kind.text();
-  if (k == "randomized")
-    p.kind = model::RefreshPolicyKind::kRandomized;
-  else if (k == "cyclic")
-    p.kind = model::RefreshPolicyKind::kCyclic;
-  else if (k == "golden-ratio")
-    p.kind = model::RefreshPolicyKind::kGoldenRatio;
-  else
-    throw model::InputError(
-        kind.path(),
-        fmt::format("unknown policy {} (known: randomized, golden-ratio, cyclic)", kind.shown()));
+  if (!model::kRefreshPolicyNames.contains(k))
+    throw model::InputError(kind.path(), fmt::format("unknown policy {} (known: {})", kind.shown(),
+                                                     model::kRefreshPolicyNames.known()));
+  p.kind = model::kRefreshPolicyNames.parse(k);
   if (r.has("frequencies")) {
     const YamlReader f = r.at("frequencies");
     if (f.node().IsScalar()) {

@@ -297,12 +297,10 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
   model::Admission admission = model::Admission::kPartial;
   if (root.has("admission")) {
     const YamlReader a = root.at("admission");
-    const std::string s = a.text();
-    if (s == "reject-batch")
-      admission = model::Admission::kRejectBatch;
-    else if (s != "partial")
-      throw model::InputError(
-          a.path(), fmt::format("unknown rule {} (known: partial, reject-batch)", a.shown()));
+    if (!model::kAdmissionNames.contains(a.text()))
+      throw model::InputError(a.path(), fmt::format("unknown rule {} (known: {})", a.shown(),
+                                                    model::kAdmissionNames.known()));
+    admission = model::kAdmissionNames.parse(a.text());
   }
 
   Loader loader(repair);

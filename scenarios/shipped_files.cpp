@@ -134,17 +134,7 @@ fs::path locate(const std::string& as_written, const Shelf& shelf) {
 
 }  // namespace
 
-const char* kind_name(ShippedKind kind) {
-  switch (kind) {
-    case ShippedKind::kQueue:
-      return "queue";
-    case ShippedKind::kRefresh:
-      return "refresh";
-    case ShippedKind::kLog:
-      return "log";
-  }
-  return "queue";
-}
+const char* kind_name(ShippedKind kind) { return kShippedKindNames.name(kind).data(); }
 
 std::optional<fs::path> shipped_data_directory() {
   static const std::optional<fs::path> directory = find_data_directory();

@@ -9,9 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "model/name_table.hpp"
+
 namespace crawlq::scenarios {
 
 enum class ShippedKind { kQueue, kRefresh, kLog };
+inline constexpr model::NameTable<ShippedKind, 3> kShippedKindNames{
+    "kind",
+    {{{ShippedKind::kQueue, "queue"},
+      {ShippedKind::kRefresh, "refresh"},
+      {ShippedKind::kLog, "log"}}}};
 
 struct ShippedFile {
   std::string name;  // the file name without its extension: what a command accepts

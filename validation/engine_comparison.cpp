@@ -71,17 +71,7 @@ bool EngineComparison::agrees() const {
   return true;
 }
 
-const char* verdict_name(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::kAgrees:
-      return "agrees";
-    case Verdict::kDiffers:
-      return "differs";
-    case Verdict::kSimulatedOnly:
-      return "simulated only";
-  }
-  return "";
-}
+const char* verdict_name(Verdict verdict) { return kVerdictNames.name(verdict).data(); }
 
 EngineComparison compare_engines(const model::Model& exact_model,
                                  const std::optional<model::ControlPolicy>& exact_policy,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/model.hpp"
+#include "model/name_table.hpp"
 #include "sim/policy.hpp"
 #include "sim/replications.hpp"
 
@@ -31,6 +32,11 @@ struct SimulationSettings {
 };
 
 enum class Verdict { kAgrees, kDiffers, kSimulatedOnly };
+inline constexpr model::NameTable<Verdict, 3> kVerdictNames{
+    "verdict",
+    {{{Verdict::kAgrees, "agrees"},
+      {Verdict::kDiffers, "differs"},
+      {Verdict::kSimulatedOnly, "simulated only"}}}};
 
 struct MeasureVerdict {
   std::string name;             // a key of `solve --json`; "level_probabilities[2]" for entries
