@@ -92,4 +92,14 @@ nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost,
       policy);
 }
 
+nlohmann::json measure_list_json() {
+  nlohmann::json list = nlohmann::json::array();
+  const auto add = [&list](const model::MeasureName& name) {
+    list.push_back({{"key", name.key}, {"symbol", name.symbol}, {"description", name.description}});
+  };
+  for (const auto& measure : model::scalar_measures<double>()) add(measure.name);
+  for (const auto& measure : model::list_measures<double>()) add(measure.name);
+  return {{"measures", std::move(list)}};
+}
+
 }  // namespace crawlq::api

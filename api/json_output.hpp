@@ -32,6 +32,10 @@ void put_measures(nlohmann::json& j, const model::MeasureSet<T>& measures, bool 
   }
 }
 
+// {"measures": [{"key", "symbol", "description"}, ...]}: the scalar measures in the order the
+// tables print them, then the lists (model/measure_list.hpp), for a page that names them.
+nlohmann::json measure_list_json();
+
 // A matrix as rows of numbers (a row vector as one row), a zero written 0 whatever its sign: a
 // scenario's matrices as the engines use them, and fitted ones ready to paste into a scenario.
 nlohmann::json matrix_json(const model::Matrix& m);

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/json_output.hpp"
 #include "api/request_schema.hpp"
 #include "app/command_support.hpp"
 #include "app/embedded_files.hpp"
@@ -262,6 +263,9 @@ int run(const LabOptions& o) {
   serve_file(server, "/", "index.html", "text/html; charset=utf-8");
   serve_file(server, "/lab.js", "lab.js", "text/javascript; charset=utf-8");
   serve_file(server, "/lab.css", "lab.css", "text/css; charset=utf-8");
+  server.Get("/api/measures", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content(safe_dump(api::measure_list_json()), "application/json");
+  });
   server.Get("/api/scenarios", [offered](const httplib::Request&, httplib::Response& response) {
     response.set_content(safe_dump(nlohmann::json{{"scenarios", offered}}), "application/json");
   });

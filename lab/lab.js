@@ -18,12 +18,13 @@ const state = {
 
 const $ = (id) => document.getElementById(id);
 const svgNS = "http://www.w3.org/2000/svg";
-const MEASURES = [
-  ["p_loss", "P(loss): a batch's page refused"], ["p_obsolete", "P(obsolete): a page goes stale"],
-  ["p_served", "P(served)"], ["p_starvation", "P(starvation): the indexer idle"],
-  ["lambda", "pages offered a unit of time"], ["mean_active_robots", "robots on, on average"],
-  ["mean_in_system", "pages in the system"], ["mean_sojourn_served", "sojourn of a served page"],
-];
+// The measures the solve view shows, by their JSON keys; their names come from the server's measure
+// list (GET /api/measures), the one the command line prints.
+const MEASURES = ["p_loss", "p_obsolete", "p_served", "p_starvation", "lambda", "mean_active_robots",
+  "mean_in_system", "mean_sojourn_served"];
+// "P_loss: lost at a full buffer" for a key, once /api/measures has answered.
+const measureLabels = {};
+function measureLabel(key) { return measureLabels[key] ?? key; }
 
 async function api(path, body) {
   const response = await fetch(path, body === undefined ? {} : {
@@ -193,7 +194,7 @@ function showSolved() {
   const r = state.solved;
   $("cost").textContent = r.cost.toFixed(4);
   const tbody = $("measures").querySelector("tbody");
-  tbody.innerHTML = MEASURES.map(([key, label]) => `<tr><td>${label}</td><td>${Number(r[key]).toPrecision(5)}</td></tr>`).join("");
+  tbody.innerHTML = MEASURES.map((key) => `<tr><td>${measureLabel(key)}</td><td>${Number(r[key]).toPrecision(5)}</td></tr>`).join("");
   const svg = $("levels"), p = r.level_probabilities;
   const width = svg.clientWidth || 400, height = 140, bottom = 18;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -306,8 +307,7 @@ async function reveal() {
 }
 
 // ---- the simulation -----------------------------------------------------------------------------
-const ESTIMATED = [["p_loss", "P(loss)"], ["p_obsolete", "P(obsolete)"], ["p_served", "P(served)"],
-  ["p_starvation", "P(starvation)"], ["mean_active_robots", "robots on"], ["cost", "cost"]];
+const ESTIMATED = ["p_loss", "p_obsolete", "p_served", "p_starvation", "mean_active_robots", "cost"];
 
 // POST /api/simulate read as server-sent events: onEvent(kind, data) for each message.
 async function streamSimulation(request, onEvent, signal) {
@@ -422,7 +422,8 @@ function draw(now) {
 
 function showEstimates(estimates) {
   const exact = state.solved;
-  $("estimates").querySelector("tbody").innerHTML = ESTIMATED.map(([key, label]) => {
+  $("estimates").querySelector("tbody").innerHTML = ESTIMATED.map((key) => {
+    const label = measureLabel(key);
     const e = estimates[key], x = exact[key], low = e.mean - e.half_width, high = e.mean + e.half_width;
     const span = Math.max(high - low, Math.abs(x - e.mean) * 2, 1e-12) * 1.6, mid = (low + high) / 2;
     const at = (v) => 60 + 120 * (v - mid) / span;
@@ -478,6 +479,8 @@ async function useScenario(scenario, name) {
 }
 
 async function start() {
+  const { measures } = await api("/api/measures");
+  for (const m of measures) measureLabels[m.key] = m.symbol ? `${m.symbol}: ${m.description}` : m.description;
   const { scenarios } = await api("/api/scenarios");
   state.offered = scenarios;
   const choice = $("scenario-choice");

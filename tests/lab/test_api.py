@@ -2,6 +2,8 @@
 refusals before any work, and requests side by side."""
 import json
 import math
+import re
+import subprocess
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -9,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import yaml
 
-from conftest import SCENARIOS, Lab, cli_json, cli_refusal, without_timing
+from conftest import BINARY, SCENARIOS, SOURCE_DIR, Lab, cli_json, cli_refusal, without_timing
 
 QUEUE_SCENARIOS = sorted(p for p in SCENARIOS.glob("*.yaml") if not p.name.startswith("refresh-"))
 
@@ -295,3 +297,22 @@ def test_the_estimates_hold_solves_values_and_count_the_runs_events(lab):
     for _, estimate in messages[1:]:
         expected = rate * 1.1 * horizon * estimate["replications"]
         assert abs(estimate["events"] - expected) <= 8 * math.sqrt(3 * expected), (estimate["events"], expected)
+
+
+def test_the_measures_the_page_names_are_the_command_lines(lab):
+    status, kind, text = lab.get("/api/measures")
+    assert status == 200 and kind == "application/json"
+    measures = json.loads(text)["measures"]
+    keys = [m["key"] for m in measures]
+    solved = cli_json("solve", SCENARIOS / "paper-example-1.yaml")
+    # Every measure of solve --json is listed once, with the words the command line's table prints.
+    assert len(keys) == len(set(keys)) and set(keys) <= set(solved)
+    assert {"p_loss", "cost", "level_probabilities"} <= set(keys)
+    table = subprocess.run([BINARY, "solve", SCENARIOS / "paper-example-1.yaml"], capture_output=True, text=True).stdout
+    for m in measures[:12]:
+        assert m["description"] in table, m
+    # The page asks for no measure the list does not name.
+    script = (SOURCE_DIR / "lab" / "lab.js").read_text()
+    for block in ("const MEASURES = [", "const ESTIMATED = ["):
+        listed = script[script.index(block) + len(block):].split("]")[0]
+        assert set(re.findall(r'"([a-z_]+)"', listed)) <= set(keys), block
