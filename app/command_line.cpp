@@ -19,6 +19,8 @@
 
 namespace crawlq::app {
 
+using processes::ProcessGroup;
+
 CommandLine make_command_line(const ProcessGroup& processes) {
   auto app = std::make_unique<CLI::App>(
       "crawlq: loss, obsolescence and starvation of the page queue between crawling robots and an\n"

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "app/process_group.hpp"
+#include "processes/process_group.hpp"
 
 namespace crawlq::app {
 
@@ -17,6 +17,6 @@ struct CommandLine {
   std::vector<std::function<int()>> commands;
 };
 
-CommandLine make_command_line(const ProcessGroup& processes);
+CommandLine make_command_line(const processes::ProcessGroup& processes);
 
 }  // namespace crawlq::app

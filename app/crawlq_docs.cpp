@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
   int no_arguments = 1;
   char* program[] = {argv[0], nullptr};
   char** program_argv = program;
-  const crawlq::app::ProcessGroup processes(no_arguments, program_argv);
+  const crawlq::processes::ProcessGroup processes(no_arguments, program_argv);
   const crawlq::app::CommandLine command_line = crawlq::app::make_command_line(processes);
   std::ofstream out(file);
   out << (what == "man" ? crawlq::app::man_page(*command_line.app, crawlq::api::version())

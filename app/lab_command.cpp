@@ -18,21 +18,43 @@
 #include "api/request_schema.hpp"
 #include "app/command_support.hpp"
 #include "app/embedded_files.hpp"
-#include "app/lab_api.hpp"
-#include "app/lab_body.hpp"
-#include "app/lab_connections.hpp"
-#include "app/lab_request_guard.hpp"
-#include "app/lab_work_gate.hpp"
 #include "model/input_error.hpp"
 #include "model/thread_count.hpp"
 #include "scenarios/shipped_files.hpp"
 #include "scenarios/yaml_document.hpp"
 #include "scenarios/yaml_json.hpp"
+#include "server/lab_api.hpp"
+#include "server/lab_body.hpp"
+#include "server/lab_connections.hpp"
+#include "server/lab_request_guard.hpp"
+#include "server/lab_work_gate.hpp"
 
 // Last: it brings <resolv.h>, whose `_res` macro breaks Eigen's headers included after it.
 #include <httplib.h>
 
 namespace crawlq::app {
+
+// The lab's server lives in server/; this command starts it.
+using server::ConnectionWatch;
+using server::error_body;
+using server::GuardedRequest;
+using server::is_own_host;
+using server::lab_describe;
+using server::lab_landscape;
+using server::lab_memory_budget;
+using server::lab_optimize;
+using server::lab_scenario_form;
+using server::lab_simulation;
+using server::lab_solve;
+using server::LabBusy;
+using server::LabCancelled;
+using server::LabEmit;
+using server::LabRun;
+using server::parse_lab_body;
+using server::refuse_request;
+using server::safe_dump;
+using server::WorkGate;
+using server::WorkGateLimits;
 
 namespace {
 

@@ -9,8 +9,8 @@
 
 #include "app/command_line.hpp"
 #include "app/command_support.hpp"
-#include "app/process_group.hpp"
 #include "model/message_text.hpp"
+#include "processes/process_group.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "scenarios/yaml_reader.hpp"
 #include "validation/output_file.hpp"
@@ -18,7 +18,7 @@
 int main(int argc, char** argv) {
   using crawlq::app::ExitCode;
   // Under mpirun, P processes; otherwise this one. Only rank 0 prints.
-  const crawlq::app::ProcessGroup processes(argc, argv);
+  const crawlq::processes::ProcessGroup processes(argc, argv);
   crawlq::app::CommandLine command_line = crawlq::app::make_command_line(processes);
   CLI::App& app = *command_line.app;
   const auto& commands = command_line.commands;

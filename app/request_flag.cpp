@@ -6,8 +6,8 @@
 #include <iterator>
 
 #include "app/command_support.hpp"
-#include "app/lab_body.hpp"
 #include "scenarios/yaml_document.hpp"
+#include "server/lab_body.hpp"
 
 namespace crawlq::app {
 
@@ -55,7 +55,7 @@ nlohmann::json read_request_document(const std::string& path, const CLI::App& co
   }
   const std::string text = document_text(path);
   try {
-    return parse_lab_body(text);
+    return server::parse_lab_body(text);
   } catch (const model::InputError& e) {
     throw UsageError(fmt::format("--request {}: {}", path, e.message()));
   }

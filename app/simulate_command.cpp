@@ -18,9 +18,9 @@
 #include "api/simulate_request.hpp"
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
-#include "app/process_replications.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
+#include "processes/process_replications.hpp"
 #include "sim/horizon.hpp"
 #include "sim/replications.hpp"
 #include "sim/simulator.hpp"
@@ -30,6 +30,9 @@
 #include "validation/sample_path_figure.hpp"
 
 namespace crawlq::app {
+
+using processes::ProcessGroup;
+using processes::ProcessReplications;
 
 namespace {
 

@@ -14,13 +14,16 @@
 #include "api/sweep_request.hpp"
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
-#include "app/process_sweep.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
+#include "processes/process_sweep.hpp"
 #include "validation/output_file.hpp"
 #include "validation/parameter_sweep.hpp"
 
 namespace crawlq::app {
+
+using processes::ProcessGroup;
+using processes::sweep_over_processes;
 
 namespace {
 

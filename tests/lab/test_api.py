@@ -286,7 +286,7 @@ def test_the_estimates_hold_solves_values_and_count_the_runs_events(lab):
         assert abs(last[key]["mean"] - exact[key]) <= 5 * last[key]["half_width"], key
     # teaching-two-robots has one arrival phase: every move of the robots is a batch, at mode r's
     # group rate, and every accepted page leaves once. Each replication runs a tenth of the horizon
-    # as warm-up, then the horizon (app/lab_api.cpp), so the count grows by 1.1 horizons a run. Its
+    # as warm-up, then the horizon (api/live_simulation_request.cpp), so the count grows by 1.1 horizons a run. Its
     # dispersion index is below 3 (batches of 1 or 2 pages): 8 sd is 8 sqrt(3 x count).
     scenario, horizon = scenarios["teaching-two-robots"], 5000
     _, messages = simulation_messages(lab, {"scenario": scenario, "replications": 6, "seed": 7, "horizon": horizon})

@@ -1,8 +1,8 @@
-#include "app/process_replications.hpp"
+#include "processes/process_replications.hpp"
 
-#include "app/number_message.hpp"
+#include "processes/number_message.hpp"
 
-namespace crawlq::app {
+namespace crawlq::processes {
 
 namespace {
 
@@ -64,4 +64,4 @@ int ProcessReplications::agree(int value) const {
   return static_cast<int>(processes_.broadcast(value));
 }
 
-}  // namespace crawlq::app
+}  // namespace crawlq::processes

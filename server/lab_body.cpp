@@ -1,10 +1,10 @@
-#include "app/lab_body.hpp"
+#include "server/lab_body.hpp"
 
 #include <fmt/format.h>
 
 #include "model/input_error.hpp"
 
-namespace crawlq::app {
+namespace crawlq::server {
 
 namespace {
 
@@ -51,4 +51,4 @@ std::string error_body(const std::string& message) {
   return safe_dump(nlohmann::json{{"error", message}});
 }
 
-}  // namespace crawlq::app
+}  // namespace crawlq::server

@@ -15,9 +15,9 @@
 #include <numeric>
 #include <string>
 
-#include "app/process_group.hpp"
+#include "processes/process_group.hpp"
 
-namespace crawlq::app {
+namespace crawlq::processes {
 
 namespace {
 
@@ -119,4 +119,4 @@ void ProcessGroup::abort(const std::string& message) const {
   std::exit(1);
 }
 
-}  // namespace crawlq::app
+}  // namespace crawlq::processes

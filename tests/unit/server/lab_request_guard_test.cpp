@@ -1,10 +1,10 @@
 // Which requests the lab answers: addressed to it by an address or localhost on its port, from its
 // own page when an origin is named, POSTs as JSON.
-#include "app/lab_request_guard.hpp"
+#include "server/lab_request_guard.hpp"
 
 #include <catch2/catch.hpp>
 
-namespace crawlq::app {
+namespace crawlq::server {
 namespace {
 
 GuardedRequest post_from_page(std::string host) {
@@ -76,4 +76,4 @@ TEST_CASE("a refusal quotes a hostile header without its control bytes", "[lab]"
 }
 
 }  // namespace
-}  // namespace crawlq::app
+}  // namespace crawlq::server

@@ -1,4 +1,4 @@
-#include "app/lab_work_gate.hpp"
+#include "server/lab_work_gate.hpp"
 
 #include <fmt/format.h>
 #include <malloc.h>
@@ -13,7 +13,7 @@
 #include "analytic/memory_estimate.hpp"
 #include "model/input_error.hpp"
 
-namespace crawlq::app {
+namespace crawlq::server {
 
 namespace {
 
@@ -135,4 +135,4 @@ void WorkGate::release(double bytes, bool long_work) {
 
 void WorkGate::wake_all() { changed_.notify_all(); }
 
-}  // namespace crawlq::app
+}  // namespace crawlq::server

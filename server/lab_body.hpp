@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace crawlq::app {
+namespace crawlq::server {
 
 // Objects and arrays nested deeper than this are refused: a scenario needs five.
 inline constexpr int kMostBodyNesting = 32;
@@ -20,4 +20,4 @@ std::string error_body(const std::string& message);
 // `value` as text, with bytes that are not UTF-8 replaced (a message may quote such bytes).
 std::string safe_dump(const nlohmann::json& value);
 
-}  // namespace crawlq::app
+}  // namespace crawlq::server

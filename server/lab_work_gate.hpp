@@ -19,7 +19,7 @@
 
 #include "api/solve_request.hpp"
 
-namespace crawlq::app {
+namespace crawlq::server {
 
 // Refused for now (503): the lab is busy; the message says with what and when to retry.
 class LabBusy : public std::runtime_error {
@@ -88,4 +88,4 @@ class WorkGate {
 // limit, `reserved_address_space` it will take before any work (worker threads' stacks).
 double lab_memory_budget(double reserved_address_space);
 
-}  // namespace crawlq::app
+}  // namespace crawlq::server

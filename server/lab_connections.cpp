@@ -1,4 +1,4 @@
-#include "app/lab_connections.hpp"
+#include "server/lab_connections.hpp"
 
 #include <dirent.h>
 #include <netdb.h>
@@ -12,7 +12,7 @@
 #include <set>
 #include <vector>
 
-namespace crawlq::app {
+namespace crawlq::server {
 
 namespace {
 
@@ -164,4 +164,4 @@ void ConnectionWatch::look_once() {
   }
 }
 
-}  // namespace crawlq::app
+}  // namespace crawlq::server

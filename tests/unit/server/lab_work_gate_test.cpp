@@ -1,7 +1,7 @@
 // The lab's admission: one memory budget for every request in flight, a bounded number of long
 // computations, long requests in arrival order, and refusals (never an allocation failure) when
 // the lab is full.
-#include "app/lab_work_gate.hpp"
+#include "server/lab_work_gate.hpp"
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -12,7 +12,7 @@
 #include "analytic/memory_estimate.hpp"
 #include "model/input_error.hpp"
 
-namespace crawlq::app {
+namespace crawlq::server {
 namespace {
 
 using namespace std::chrono_literals;
@@ -114,4 +114,4 @@ TEST_CASE("the lab's budget is within what this process may use", "[lab]") {
 }
 
 }  // namespace
-}  // namespace crawlq::app
+}  // namespace crawlq::server

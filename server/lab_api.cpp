@@ -1,4 +1,4 @@
-#include "app/lab_api.hpp"
+#include "server/lab_api.hpp"
 
 #include <fmt/format.h>
 
@@ -19,12 +19,12 @@
 #include "api/optimize_request.hpp"
 #include "api/request_documents.hpp"
 #include "api/scenario_source.hpp"
-#include "app/lab_body.hpp"
 #include "model/input_error.hpp"
 #include "scenarios/yaml_json.hpp"
 #include "scenarios/yaml_reader.hpp"
+#include "server/lab_body.hpp"
 
-namespace crawlq::app {
+namespace crawlq::server {
 
 namespace {
 
@@ -190,4 +190,4 @@ nlohmann::json lab_landscape(const nlohmann::json& body, const LabRun& run) {
   return api::to_json(request, api::landscape(request, run.cancel));
 }
 
-}  // namespace crawlq::app
+}  // namespace crawlq::server

@@ -15,7 +15,7 @@
 
 #include "api/solve_request.hpp"
 
-namespace crawlq::app {
+namespace crawlq::server {
 
 class ConnectionWatch {
  public:
@@ -65,4 +65,4 @@ class ConnectionWatch {
   std::thread thread_;
 };
 
-}  // namespace crawlq::app
+}  // namespace crawlq::server

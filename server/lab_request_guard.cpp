@@ -1,4 +1,4 @@
-#include "app/lab_request_guard.hpp"
+#include "server/lab_request_guard.hpp"
 
 #include <arpa/inet.h>
 #include <fmt/format.h>
@@ -8,7 +8,7 @@
 
 #include "scenarios/yaml_reader.hpp"
 
-namespace crawlq::app {
+namespace crawlq::server {
 
 namespace {
 
@@ -86,4 +86,4 @@ std::optional<GuardRefusal> refuse_request(const GuardedRequest& request, int po
   return std::nullopt;
 }
 
-}  // namespace crawlq::app
+}  // namespace crawlq::server

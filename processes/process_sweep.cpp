@@ -1,4 +1,4 @@
-#include "app/process_sweep.hpp"
+#include "processes/process_sweep.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -10,9 +10,9 @@
 
 #include "analytic/memory_estimate.hpp"
 #include "analytic/policy_search.hpp"
-#include "app/number_message.hpp"
+#include "processes/number_message.hpp"
 
-namespace crawlq::app {
+namespace crawlq::processes {
 
 namespace {
 
@@ -211,4 +211,4 @@ std::vector<SweepRow> sweep_over_processes(const ProcessGroup& processes, const 
   return all;
 }
 
-}  // namespace crawlq::app
+}  // namespace crawlq::processes

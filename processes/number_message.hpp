@@ -8,7 +8,7 @@
 
 #include "model/measure_list.hpp"
 
-namespace crawlq::app {
+namespace crawlq::processes {
 
 class NumberWriter {
  public:
@@ -67,4 +67,4 @@ inline void read_measures(NumberReader& in, model::MeasureSet<double>& m) {
   for (const auto& measure : model::list_measures<double>()) m.*measure.field = in.list<double>();
 }
 
-}  // namespace crawlq::app
+}  // namespace crawlq::processes

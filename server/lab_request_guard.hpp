@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace crawlq::app {
+namespace crawlq::server {
 
 struct GuardedRequest {
   std::string method;                 // "GET", "POST", ...
@@ -30,4 +30,4 @@ std::optional<GuardRefusal> refuse_request(const GuardedRequest& request, int po
 // address or `localhost`, on `port`.
 bool is_own_host(const std::string& host, int port);
 
-}  // namespace crawlq::app
+}  // namespace crawlq::server

@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "app/process_group.hpp"
+#include "processes/process_group.hpp"
 
-namespace crawlq::app {
+namespace crawlq::processes {
 
 namespace {
 // The number of processes a launcher started, from the variables of Open MPI's mpirun and of PMI
@@ -59,4 +59,4 @@ void ProcessGroup::abort(const std::string& message) const {
   std::exit(1);
 }
 
-}  // namespace crawlq::app
+}  // namespace crawlq::processes

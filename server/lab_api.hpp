@@ -17,7 +17,7 @@
 #include "api/live_simulation_request.hpp"
 #include "api/solve_request.hpp"
 
-namespace crawlq::app {
+namespace crawlq::server {
 
 // What a route needs from the server around it: the request's cancellation (its client left, or
 // the lab is stopping), and the wait for its share of the lab's memory and cores, called once the
@@ -49,4 +49,4 @@ using LabEmit = api::LiveEmit;
 std::function<void(const LabEmit& emit)> lab_simulation(const nlohmann::json& body,
                                                         const LabRun& run = {});
 
-}  // namespace crawlq::app
+}  // namespace crawlq::server

@@ -1,13 +1,13 @@
 // What the lab reads from a body and writes back: nesting refused while parsing, numbers a double
 // cannot hold refused, answers written whatever bytes a message quotes.
-#include "app/lab_body.hpp"
+#include "server/lab_body.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "model/input_error.hpp"
 
-namespace crawlq::app {
+namespace crawlq::server {
 namespace {
 
 std::string refusal_of(const std::string& text) {
@@ -59,4 +59,4 @@ TEST_CASE("an answer quoting bytes that are not UTF-8 is still written", "[lab]"
 }
 
 }  // namespace
-}  // namespace crawlq::app
+}  // namespace crawlq::server

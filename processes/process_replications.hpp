@@ -1,10 +1,10 @@
 #pragma once
 // A simulation's replications spread over a ProcessGroup: process k runs the k-th of P contiguous
 // shares on its own threads, and every process receives every estimate, in replication order.
-#include "app/process_group.hpp"
+#include "processes/process_group.hpp"
 #include "sim/replications.hpp"
 
-namespace crawlq::app {
+namespace crawlq::processes {
 
 class ProcessReplications final : public sim::ReplicationSpread {
  public:
@@ -18,4 +18,4 @@ class ProcessReplications final : public sim::ReplicationSpread {
   const ProcessGroup& processes_;
 };
 
-}  // namespace crawlq::app
+}  // namespace crawlq::processes

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace crawlq::app {
+namespace crawlq::processes {
 
 class ProcessGroup {
  public:
@@ -47,4 +47,4 @@ class ProcessGroup {
   int stderr_ = 2;       // this process's stderr before rank 0 alone was given a voice
 };
 
-}  // namespace crawlq::app
+}  // namespace crawlq::processes
