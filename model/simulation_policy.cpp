@@ -2,19 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "model/control_policy.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::model {
-
-std::string policy_kind(const ControlPolicy& policy) {
-  return std::visit(Overloaded{[](const Policy&) { return "levels"; },
-                               [](const PhaseAwarePolicy&) { return "phase-aware"; },
-                               [](const HysteresisPolicy&) { return "hysteresis"; },
-                               [](const MemoryPolicy&) { return "memory"; },
-                               [](const TablePolicy&) { return "table"; }},
-                    policy);
-}
 
 HysteresisPolicy make_hysteresis(int high, int low, int switch_off, int switch_on, int modes,
                                  int capacity, const std::string& key_path) {

@@ -9,15 +9,9 @@
 
 #include "model/input_error.hpp"
 #include "model/model.hpp"
+#include "scenarios/scenario_error.hpp"
 
 namespace crawlq::scenarios {
-
-// A broken rule of a scenario file, its name first.
-class ScenarioError : public model::InputError {
- public:
-  using model::InputError::InputError;
-  std::string shown() const override { return what(); }
-};
 
 struct Scenario {
   model::Model model;

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "scenarios/scenario_loader.hpp"
+#include "scenarios/scenario_error.hpp"
 
 namespace crawlq::scenarios {
 

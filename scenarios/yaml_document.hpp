@@ -9,7 +9,7 @@
 #include <string>
 
 #include "model/input_error.hpp"
-#include "scenarios/scenario_loader.hpp"
+#include "scenarios/scenario_error.hpp"
 #include "scenarios/yaml_reader.hpp"
 
 namespace crawlq::scenarios {

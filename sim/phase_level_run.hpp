@@ -11,7 +11,7 @@
 #include "model/model.hpp"
 #include "sim/observer.hpp"
 #include "sim/policy.hpp"
-#include "sim/simulator.hpp"
+#include "sim/run_limits.hpp"
 
 namespace crawlq::sim {
 

@@ -18,23 +18,9 @@
 #include "sim/observer.hpp"
 #include "sim/phase_type_sampler.hpp"
 #include "sim/policy.hpp"
+#include "sim/run_limits.hpp"
 
 namespace crawlq::sim {
-
-struct RunStatistics {
-  std::uint64_t events = 0;  // robots' phase moves, service completions and expiries
-  double simulated = 0;      // the time the run reached
-  bool complete = true;      // false: a limit stopped it before `until`
-};
-
-// When a run stops before its horizon: after an event budget (a pilot that measures rates), or at a
-// wall-clock deadline (a time limit honoured within a replication, not only between them).
-struct RunLimits {
-  std::uint64_t max_events = std::numeric_limits<std::uint64_t>::max();
-  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
-  const std::atomic<bool>* stop =
-      nullptr;  // set by an observer that has had enough (a trace's size cap)
-};
 
 class Simulator {
  public:
