@@ -283,7 +283,11 @@ int run(const LabOptions& o) {
 
   guard_requests(server, port);
   serve_file(server, "/", "index.html", "text/html; charset=utf-8");
-  serve_file(server, "/lab.js", "lab.js", "text/javascript; charset=utf-8");
+  // The page's script: lab.js and the ES modules it imports, each built in as lab/NAME.js.
+  for (const EmbeddedFile& file : embedded_files())
+    if (file.name.ends_with(".js"))
+      serve_file(server, "/" + std::string(file.name), std::string(file.name),
+                 "text/javascript; charset=utf-8");
   serve_file(server, "/lab.css", "lab.css", "text/css; charset=utf-8");
   server.Get("/api/measures", [](const httplib::Request&, httplib::Response& response) {
     response.set_content(safe_dump(api::measure_list_json()), "application/json");

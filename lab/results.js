@@ -1,0 +1,52 @@
+// The exact solve of the current settings and how it is shown: the measures (named by the
+// server's measure list), the level distribution, the gap to the optimum.
+import { api } from "./api.js";
+import { drawLandscape } from "./landscape_view.js";
+import { currentPolicy } from "./policy_view.js";
+import { $, body, state } from "./state.js";
+
+// The measures the solve view shows, by their JSON keys; their names come from the server's measure
+// list (GET /api/measures), the one the command line prints.
+const MEASURES = ["p_loss", "p_obsolete", "p_served", "p_starvation", "lambda", "mean_active_robots",
+  "mean_in_system", "mean_sojourn_served"];
+// "P_loss: lost at a full buffer" for a key, once /api/measures has answered.
+export const measureLabels = {};
+export function measureLabel(key) { return measureLabels[key] ?? key; }
+
+// ---- results -------------------------------------------------------------------------------------
+export function showSolved() {
+  const r = state.solved;
+  $("cost").textContent = r.cost.toFixed(4);
+  const tbody = $("measures").querySelector("tbody");
+  tbody.innerHTML = MEASURES.map((key) => `<tr><td>${measureLabel(key)}</td><td>${Number(r[key]).toPrecision(5)}</td></tr>`).join("");
+  const svg = $("levels"), p = r.level_probabilities;
+  const width = svg.clientWidth || 400, height = 140, bottom = 18;
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  const top = Math.max(...p), w = width / p.length;
+  svg.innerHTML = p.map((x, i) => `<rect x="${i * w + 1}" width="${Math.max(1, w - 2)}" y="${height - bottom - (height - bottom - 4) * x / top}" height="${(height - bottom - 4) * x / top}"><title>level ${i}: ${x.toFixed(4)}</title></rect>` +
+    (w >= 14 ? `<text x="${i * w + w / 2}" y="${height - 4}" text-anchor="middle">${i}</text>` : "")).join("");
+  showGap();
+}
+
+export function showGap() {
+  if (!state.solved || !state.optimum) { $("gap").textContent = ""; return; }
+  const best = state.optimum.best.cost, gap = state.solved.cost - best;
+  $("gap").textContent = gap <= 1e-9 * Math.abs(best) ? "(the best threshold policy)" : `(+${(100 * gap / best).toFixed(2)}% over the best threshold policy)`;
+}
+
+// The newest request wins: an answer to an older one is dropped.
+let generation = 0;
+export async function refresh() {
+  const mine = ++generation, started = performance.now();
+  try {
+    const solved = await api("/api/solve", body({ policy: currentPolicy() }));
+    if (mine !== generation) return;
+    state.solved = solved;
+    showSolved();
+    $("status").textContent = `solved in ${Math.round(performance.now() - started)} ms (${solved.states} states, ${solved.method})`;
+    document.body.dataset.solvedCost = String(solved.cost);
+    drawLandscape();
+  } catch (error) {
+    if (mine === generation) $("status").textContent = error.message;
+  }
+}

@@ -1,0 +1,132 @@
+// The simulation: one sample path animated, and the estimates of independent replications
+// narrowing beside the exact values.
+import { streamSimulation } from "./api.js";
+import { currentPolicy } from "./policy_view.js";
+import { measureLabel } from "./results.js";
+import { $, body, capacity, modes, state } from "./state.js";
+
+// ---- the simulation -----------------------------------------------------------------------------
+const ESTIMATED = ["p_loss", "p_obsolete", "p_served", "p_starvation", "mean_active_robots", "cost"];
+
+
+const animation = { events: [], next: 0, time: 0, horizon: 1, pages: [], level: 0, robots: 0, lost: 0, expired: 0,
+  served: 0, flashes: [], running: false, last: 0, frames: 0 };
+
+function startAnimation(path) {
+  Object.assign(animation, { events: path.events, horizon: path.horizon, next: 0, time: 0, pages: [], level: 0,
+    robots: 0, lost: 0, expired: 0, served: 0, flashes: [], last: performance.now() });
+  if (!animation.running) { animation.running = true; requestAnimationFrame(frame); }
+}
+
+function removePage(arrival, fromHead) {
+  const pages = animation.pages;
+  if (!pages.length) return;
+  if (fromHead) { pages.shift(); return; }
+  let best = pages.length > 1 ? 1 : 0;
+  for (let i = best; i < pages.length; i++) if (Math.abs(pages[i] - arrival) < Math.abs(pages[best] - arrival)) best = i;
+  pages.splice(best, 1);
+}
+
+export function apply(event) {
+  const [t, what, a, b] = event;
+  if (what === "batch") {
+    for (let i = 0; i < b; i++) animation.pages.push(t);
+    if (a > b) { animation.lost += a - b; animation.flashes.push({ kind: "lost", count: a - b, at: performance.now() }); }
+    animation.flashes.push({ kind: "batch", count: b, at: performance.now() });
+  } else if (what === "served") { removePage(t - a, true); animation.served++; }
+  else if (what === "expired") { removePage(t - a, false); animation.expired++; animation.flashes.push({ kind: "expired", at: performance.now() }); }
+  else if (what === "state") {
+    animation.level = a; animation.robots = b;
+    while (animation.pages.length > a) animation.pages.pop();  // a page the path's cap cut short
+    while (animation.pages.length < a) animation.pages.push(t);
+  }
+}
+
+function frame(now) {
+  const speed = Number($("speed").value) * animation.horizon / 60;  // "normal": the path in a minute
+  animation.time += (now - animation.last) / 1000 * speed;
+  animation.last = now;
+  while (animation.next < animation.events.length && animation.events[animation.next][0] <= animation.time)
+    apply(animation.events[animation.next++]);
+  if (animation.time > animation.horizon) {  // loop the path
+    animation.time = 0; animation.next = 0; animation.pages = []; animation.lost = animation.expired = animation.served = 0;
+  }
+  draw(now);
+  animation.frames++;
+  document.body.dataset.frames = String(animation.frames);
+  requestAnimationFrame(frame);
+}
+
+function draw(now) {
+  const canvas = $("animation"), ctx = canvas.getContext("2d"), W = canvas.width, H = canvas.height;
+  const n = state.described ? modes() : 1, k = capacity();
+  const meanAge = state.described?.obsolescence?.mean ?? Infinity;
+  ctx.clearRect(0, 0, W, H);
+  ctx.font = "13px system-ui, sans-serif"; ctx.textBaseline = "middle"; ctx.textAlign = "center";
+  // Robots.
+  for (let r = 0; r < n; r++) {
+    const y = 40 + r * ((H - 80) / Math.max(1, n - 1 || 1));
+    ctx.beginPath(); ctx.arc(40, n === 1 ? H / 2 : y, 14, 0, 2 * Math.PI);
+    ctx.fillStyle = r < animation.robots ? "#0b63c5" : "#d5dbe1"; ctx.fill();
+  }
+  ctx.fillStyle = "#5b6570"; ctx.fillText(`${animation.robots} on`, 40, H - 12);
+  // Buffer slots: the K - 1 waiting places, then the indexer.
+  const slots = Math.max(1, k - 1), left = 90, right = W - 110, slot = Math.min(40, (right - left) / slots);
+  const waiting = animation.pages.slice(1);
+  for (let i = 0; i < slots; i++) {
+    const x = right - (i + 1) * slot;
+    ctx.strokeStyle = "#aab4bf"; ctx.strokeRect(x + 2, H / 2 - 18, slot - 4, 36);
+    if (i < waiting.length) {
+      const age = (animation.time - waiting[i]) / meanAge;
+      ctx.fillStyle = `hsl(${Math.max(0, 120 - 120 * Math.min(1, age))}, 70%, 45%)`;
+      ctx.fillRect(x + 4, H / 2 - 16, slot - 8, 32);
+    }
+  }
+  // The indexer.
+  ctx.strokeStyle = "#1b1f24"; ctx.strokeRect(W - 95, H / 2 - 30, 80, 60);
+  if (animation.pages.length) { ctx.fillStyle = "#0b63c5"; ctx.fillRect(W - 85, H / 2 - 18, 60, 36); }
+  ctx.fillStyle = "#5b6570"; ctx.fillText("indexer", W - 55, H / 2 + 45);
+  // Flashes: a batch arriving, pages refused, a page gone stale (half a second each).
+  animation.flashes = animation.flashes.filter((f) => now - f.at < 500);
+  for (const f of animation.flashes) {
+    const t = (now - f.at) / 500;
+    if (f.kind === "batch") { ctx.fillStyle = `rgba(11, 99, 197, ${1 - t})`; ctx.fillRect(60 + t * 30, H / 2 - 6, 10, 12); }
+    if (f.kind === "lost") { ctx.fillStyle = `rgba(180, 35, 24, ${1 - t})`; ctx.fillText(`${f.count} refused`, left + 60, 48 + 10 * t); }
+    if (f.kind === "expired") { ctx.fillStyle = `rgba(91, 101, 112, ${1 - t})`; ctx.fillText("stale", (left + right) / 2, H - 30 - 10 * t); }
+  }
+  ctx.fillStyle = "#1b1f24"; ctx.textAlign = "left";
+  ctx.fillText(`${animation.level} pages   served ${animation.served}   refused ${animation.lost}   stale ${animation.expired}`, left, 20);
+  $("clock").textContent = `t = ${animation.time.toFixed(1)} of ${animation.horizon.toFixed(0)}`;
+}
+
+function showEstimates(estimates) {
+  const exact = state.solved;
+  $("estimates").querySelector("tbody").innerHTML = ESTIMATED.map((key) => {
+    const label = measureLabel(key);
+    const e = estimates[key], x = exact[key], low = e.mean - e.half_width, high = e.mean + e.half_width;
+    const span = Math.max(high - low, Math.abs(x - e.mean) * 2, 1e-12) * 1.6, mid = (low + high) / 2;
+    const at = (v) => 60 + 120 * (v - mid) / span;
+    const inside = low <= x && x <= high;
+    return `<tr><td>${label}</td><td>${x.toPrecision(5)}</td><td>${e.mean.toPrecision(5)} ± ${e.half_width.toPrecision(2)}</td>` +
+      `<td><svg viewBox="0 0 120 14" aria-label="${inside ? "interval holds the exact value" : "interval misses the exact value"}">` +
+      `<line x1="${at(low)}" x2="${at(high)}" y1="7" y2="7" stroke="#5b6570" stroke-width="4"/>` +
+      `<line x1="${at(x)}" x2="${at(x)}" y1="1" y2="13" stroke="${inside ? "#1a7f37" : "#b42318"}" stroke-width="2"/></svg></td></tr>`;
+  }).join("");
+  $("simulate").textContent = `simulate this policy (${estimates.replications} replications, ${(estimates.events / 1e6).toFixed(1)} million events)`;
+}
+
+let simulation = null;
+export async function simulate() {
+  if (simulation) simulation.abort();
+  simulation = new AbortController();
+  const mine = simulation;
+  try {
+    await streamSimulation(body({ policy: currentPolicy(), replications: 20 }), (kind, data) => {
+      if (kind === "path") startAnimation(data);
+      else if (kind === "estimates") { state.estimates = data; showEstimates(data); }
+      else if (kind === "error") $("status").textContent = data.error;
+    }, mine.signal);
+  } catch (error) {
+    if (error.name !== "AbortError") $("status").textContent = error.message;
+  }
+}
