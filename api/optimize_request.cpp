@@ -14,7 +14,7 @@
 #include "api/request_checks.hpp"
 #include "api/state_table.hpp"
 #include "model/input_error.hpp"
-#include "validation/output_file.hpp"
+#include "output/output_file.hpp"
 
 namespace crawlq::api {
 
@@ -100,7 +100,7 @@ void export_policy(const OptimizeRequest& request, const model::ControlPolicy& p
           },
           [](const model::TablePolicy&) { return std::string(); }},
       policy);
-  validation::write_whole_file(
+  output::write_whole_file(
       request.export_policy,
       fmt::format("# The best policy of `crawlq optimize {} --class {}`; give it as --policy {}\n"
                   "policy:\n{}",

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "model/input_error.hpp"
-#include "validation/output_file.hpp"
+#include "output/output_file.hpp"
 
 namespace crawlq::api {
 
@@ -61,7 +61,7 @@ ReproduceResult reproduce(const ReproduceRequest& request) {
   const std::string label = request.report_directory ? "--out " + *request.report_directory : "";
   // The report's directory is checked before minutes of work, not after.
   if (request.report_directory)
-    validation::require_writable_directory(*request.report_directory, label);
+    output::require_writable_directory(*request.report_directory, label);
   ReproduceResult result;
   result.reproduction = validation::reproduce_paper(options);
   if (request.report_directory) {

@@ -1,13 +1,13 @@
 #include "api/state_table.hpp"
 
-#include "validation/output_file.hpp"
+#include "output/output_file.hpp"
 
 namespace crawlq::api {
 
 void write_state_table(const std::string& path, const std::string& label,
                        const analytic::StateSpace& space, const std::string& value_name,
                        const std::function<std::string(Eigen::Index)>& value) {
-  validation::OutputFile file(path, label);
+  output::OutputFile file(path, label);
   std::ostream& out = file.stream();
   out << "level,arrival_phase,service_phase";
   for (int c = 1; c < space.capacity(); ++c) out << ",clock_" << c;

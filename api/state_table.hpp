@@ -11,7 +11,7 @@
 namespace crawlq::api {
 
 // Columns level, arrival_phase, service_phase (empty at level 0), clock_1..clock_(K-1) (empty past
-// the waiting pages), then `value_name`. Written whole or not at all (validation::OutputFile);
+// the waiting pages), then `value_name`. Written whole or not at all (output::OutputFile);
 // model::InputError naming `label` when the file cannot be written.
 void write_state_table(const std::string& path, const std::string& label,
                        const analytic::StateSpace& space, const std::string& value_name,

@@ -9,7 +9,7 @@
 
 namespace crawlq::app {
 
-std::string plot_to(const validation::Figure& figure, const std::string& svg_path) {
+std::string plot_to(const output::Figure& figure, const std::string& svg_path) {
   const std::filesystem::path path(svg_path);
   if (path.extension() != ".svg")
     throw UsageError(fmt::format("--plot {}: give a file name ending in .svg", svg_path));
@@ -20,7 +20,7 @@ std::string plot_to(const validation::Figure& figure, const std::string& svg_pat
         fmt::format("--plot {}: the directory {} does not exist", svg_path, dir.string()));
   const std::string stem = path.stem().string();
   try {
-    if (!validation::render_svg(figure, dir, stem))
+    if (!output::render_svg(figure, dir, stem))
       return fmt::format("gnuplot is not installed: run `gnuplot {}` to draw {}",
                          (dir / (stem + ".gp")).string(), svg_path);
   } catch (const std::runtime_error& e) {

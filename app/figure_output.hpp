@@ -3,12 +3,12 @@
 // script stays beside the picture, and a missing gnuplot is said plainly.
 #include <string>
 
-#include "validation/gnuplot_figure.hpp"
+#include "output/gnuplot_figure.hpp"
 
 namespace crawlq::app {
 
 // Draws `figure` into `svg_path` (which must end in .svg; UsageError otherwise). Returns a line for
 // the terminal saying what was written.
-std::string plot_to(const validation::Figure& figure, const std::string& svg_path);
+std::string plot_to(const output::Figure& figure, const std::string& svg_path);
 
 }  // namespace crawlq::app

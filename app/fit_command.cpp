@@ -16,12 +16,12 @@
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
 #include "fit/timestamp_log.hpp"
+#include "output/gnuplot_figure.hpp"
+#include "output/output_file.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "scenarios/shipped_files.hpp"
 #include "scenarios/yaml_document.hpp"
 #include "scenarios/yaml_json.hpp"
-#include "validation/gnuplot_figure.hpp"
-#include "validation/output_file.hpp"
 
 namespace crawlq::app {
 
@@ -45,16 +45,15 @@ struct FitArrivalsOptions {
 // correlation), the batch sizes, and the quantiles of the times between batches (a Q-Q plot).
 std::vector<std::string> draw_fit(const nlohmann::json& j, const std::string& directory,
                                   const std::string& log) {
-  using validation::SeriesStyle;
+  using output::SeriesStyle;
   std::vector<std::string> written;
   const auto& sample = j["sample"];
-  validation::Figure lags =
-      validation::make_figure(fmt::format("{}: lag correlations of the times between batches", log),
-                              "lag k", "correlation");
+  output::Figure lags =
+      output::make_figure(fmt::format("{}: lag correlations of the times between batches", log),
+                          "lag k", "correlation");
   lags.integer_x = true;
-  auto observed =
-      validation::make_series("the log, +-1.96/sqrt(n)", SeriesStyle::kPointsErrors, 1, 1);
-  auto fitted = validation::make_series("the fitted MAP", SeriesStyle::kLines, 1, 2);
+  auto observed = output::make_series("the log, +-1.96/sqrt(n)", SeriesStyle::kPointsErrors, 1, 1);
+  auto fitted = output::make_series("the fitted MAP", SeriesStyle::kLines, 1, 2);
   for (std::size_t k = 0; k < sample["lag_correlations"].size(); ++k) {
     observed.x.push_back(static_cast<double>(k + 1));
     observed.y.push_back(sample["lag_correlations"][k]);
@@ -65,10 +64,10 @@ std::vector<std::string> draw_fit(const nlohmann::json& j, const std::string& di
   lags.series = {observed, fitted};
   written.push_back(
       plot_to(lags, (std::filesystem::path(directory) / "autocorrelation.svg").string()));
-  validation::Figure sizes =
-      validation::make_figure(fmt::format("{}: pages in a batch", log), "pages k", "d_k");
+  output::Figure sizes =
+      output::make_figure(fmt::format("{}: pages in a batch", log), "pages k", "d_k");
   sizes.integer_x = true;
-  auto shares = validation::make_series("the log", SeriesStyle::kPoints, 1, 1);
+  auto shares = output::make_series("the log", SeriesStyle::kPoints, 1, 1);
   for (std::size_t k = 0; k < j["size_probabilities"].size(); ++k) {
     shares.x.push_back(static_cast<double>(k + 1));
     shares.y.push_back(j["size_probabilities"][k]);
@@ -76,11 +75,11 @@ std::vector<std::string> draw_fit(const nlohmann::json& j, const std::string& di
   sizes.series = {shares};
   written.push_back(
       plot_to(sizes, (std::filesystem::path(directory) / "batch-sizes.svg").string()));
-  validation::Figure qq =
-      validation::make_figure(fmt::format("{}: quantiles of the times between batches", log),
-                              "the fitted MAP's quantile", "the log's quantile");
-  auto points = validation::make_series("1% to 99%", SeriesStyle::kPoints, 1, 1);
-  auto diagonal = validation::make_series("equal", SeriesStyle::kLines, 1, 2);
+  output::Figure qq =
+      output::make_figure(fmt::format("{}: quantiles of the times between batches", log),
+                          "the fitted MAP's quantile", "the log's quantile");
+  auto points = output::make_series("1% to 99%", SeriesStyle::kPoints, 1, 1);
+  auto diagonal = output::make_series("equal", SeriesStyle::kLines, 1, 2);
   for (std::size_t q = 0; q < j["quantiles"]["fitted"].size(); ++q) {
     points.x.push_back(j["quantiles"]["fitted"][q]);
     points.y.push_back(j["quantiles"]["sample"][q]);
@@ -111,7 +110,7 @@ int run_arrivals(const FitArrivalsOptions& o) {
   if (!o.plot.empty() && !std::filesystem::is_directory(o.plot))
     throw UsageError(
         fmt::format("--plot {}: give an existing directory (the figures go there)", o.plot));
-  if (!o.plot.empty()) validation::require_writable_directory(o.plot, "--plot " + o.plot);
+  if (!o.plot.empty()) output::require_writable_directory(o.plot, "--plot " + o.plot);
   nlohmann::json base;
   if (!o.scenario.empty()) {
     const scenarios::Scenario read = load(o.scenario);  // refused now if it breaks a rule
@@ -123,7 +122,7 @@ int run_arrivals(const FitArrivalsOptions& o) {
   nlohmann::json j = api::fit_arrivals(request);
   // NEW must read back under the same rules as any scenario (BASE's policy may need more modes than
   // --robots gives): checked on its text, before it is written.
-  std::unique_ptr<validation::OutputFile> out;
+  std::unique_ptr<output::OutputFile> out;
   if (!o.out.empty()) {
     const std::string text =
         fmt::format("# {} with its arrivals fitted to {} by `crawlq fit arrivals`\n", o.scenario,
@@ -132,7 +131,7 @@ int run_arrivals(const FitArrivalsOptions& o) {
     const std::filesystem::path directory = std::filesystem::path(o.out).parent_path();
     scenarios::parse_scenario(text, fmt::format("--out {} (not written)", o.out),
                               directory.empty() ? "." : directory);
-    out = std::make_unique<validation::OutputFile>(o.out, "--out " + o.out);
+    out = std::make_unique<output::OutputFile>(o.out, "--out " + o.out);
     out->stream() << text;
     j["out"] = o.out;
   }

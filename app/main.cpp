@@ -10,10 +10,10 @@
 #include "app/command_line.hpp"
 #include "app/command_support.hpp"
 #include "model/message_text.hpp"
+#include "output/output_file.hpp"
 #include "processes/process_group.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "scenarios/yaml_reader.hpp"
-#include "validation/output_file.hpp"
 
 int main(int argc, char** argv) {
   using crawlq::app::ExitCode;

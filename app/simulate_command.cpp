@@ -20,13 +20,13 @@
 #include "app/figure_output.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
+#include "output/output_file.hpp"
 #include "processes/process_replications.hpp"
 #include "sim/horizon.hpp"
 #include "sim/replications.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_observer.hpp"
 #include "sim/warmup.hpp"
-#include "validation/output_file.hpp"
 #include "validation/sample_path_figure.hpp"
 
 namespace crawlq::app {
@@ -136,7 +136,7 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
     if (!settings.horizon)
       throw UsageError("--trace: give --horizon T, the length of the sample path");
     if (!processes.is_root()) return 0;  // one sample path: rank 0's alone
-    validation::OutputFile file(o.trace, "--trace " + o.trace);
+    output::OutputFile file(o.trace, "--trace " + o.trace);
     sim::TraceObserver trace(file.stream(), kMostTraceBytes);
     const auto stats = api::sample_path({.source = o.file,
                                          .model = m,

@@ -22,7 +22,7 @@
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "model/thread_count.hpp"
-#include "validation/output_file.hpp"
+#include "output/output_file.hpp"
 
 namespace crawlq::app {
 

@@ -16,8 +16,8 @@
 #include "app/figure_output.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
+#include "output/output_file.hpp"
 #include "processes/process_sweep.hpp"
-#include "validation/output_file.hpp"
 #include "validation/parameter_sweep.hpp"
 
 namespace crawlq::app {
@@ -44,21 +44,21 @@ struct SweepOptions {
 
 // The best cost and the constant policies' costs against the value: where control pays, and how
 // much.
-validation::Figure sweep_figure(const model::Model& model, SweepParameter parameter,
-                                const std::vector<SweepRow>& rows) {
+output::Figure sweep_figure(const model::Model& model, SweepParameter parameter,
+                            const std::vector<SweepRow>& rows) {
   const std::string name = validation::parameter_name(parameter);
-  validation::Figure f =
-      validation::make_figure(fmt::format("{}: the best threshold policy against {}",
-                                          model.name.empty() ? "scenario" : model.name, name),
-                              name, "cost criterion (2)");
+  output::Figure f =
+      output::make_figure(fmt::format("{}: the best threshold policy against {}",
+                                      model.name.empty() ? "scenario" : model.name, name),
+                          name, "cost criterion (2)");
   f.integer_x = parameter == SweepParameter::kCapacity;
-  validation::Series best =
-      validation::make_series("best threshold policy C*", validation::SeriesStyle::kLines);
-  std::vector<validation::Series> constant;
+  output::Series best =
+      output::make_series("best threshold policy C*", output::SeriesStyle::kLines);
+  std::vector<output::Series> constant;
   for (int r = 1; r <= model.modes(); ++r)
     constant.push_back(
-        validation::make_series(fmt::format("C_{}: {} robot{} always", r, r, r == 1 ? "" : "s"),
-                                validation::SeriesStyle::kLines));
+        output::make_series(fmt::format("C_{}: {} robot{} always", r, r, r == 1 ? "" : "s"),
+                            output::SeriesStyle::kLines));
   for (const SweepRow& row : rows) {
     best.x.push_back(row.value);
     best.y.push_back(row.best.cost);
@@ -179,12 +179,12 @@ int run(const SweepOptions& flags, const CLI::App& command, const ProcessGroup& 
     throw UsageError(fmt::format("--plot {}: give a file name ending in .svg", o.plot));
   // Rank 0 alone writes files; the others learn whether it can before any work starts. The CSV is
   // written beside its target and renamed when whole: an interrupted sweep leaves the old file.
-  std::unique_ptr<validation::OutputFile> csv;
+  std::unique_ptr<output::OutputFile> csv;
   std::string csv_refusal;
   if (!o.csv.empty() && processes.is_root()) {
     try {
-      csv = std::make_unique<validation::OutputFile>(o.csv, "--csv " + o.csv);
-    } catch (const validation::OutputError& e) {
+      csv = std::make_unique<output::OutputFile>(o.csv, "--csv " + o.csv);
+    } catch (const output::OutputError& e) {
       csv_refusal = e.what();
     }
   }

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "output/gnuplot_figure.hpp"
 #include "sim/replications.hpp"
-#include "validation/gnuplot_figure.hpp"
 
 namespace crawlq::validation {
 
@@ -41,7 +41,7 @@ struct ReproducedRow {
 struct ReproducedFigure {
   std::string id;       // file stem: "figure-1"
   std::string caption;  // what it shows and how it was computed
-  Figure figure;
+  output::Figure figure;
 };
 
 struct ReproductionOptions {

@@ -7,7 +7,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "validation/output_file.hpp"
+#include "output/output_file.hpp"
 
 namespace crawlq::validation {
 
@@ -209,9 +209,9 @@ ReportFiles write_report(const Reproduction& r, const std::filesystem::path& dir
     throw std::runtime_error(
         fmt::format("{}: cannot create the directory ({})", dir.string(), error.message()));
   ReportFiles files{dir / "report.md", dir / "report.html", 0};
-  for (const auto& f : r.figures) files.figures_drawn += render_svg(f.figure, dir, f.id);
-  write_whole_file(files.markdown, markdown(r));
-  write_whole_file(files.html, html(r));
+  for (const auto& f : r.figures) files.figures_drawn += output::render_svg(f.figure, dir, f.id);
+  output::write_whole_file(files.markdown, markdown(r));
+  output::write_whole_file(files.html, html(r));
   return files;
 }
 

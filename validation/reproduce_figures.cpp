@@ -19,13 +19,14 @@ namespace crawlq::validation {
 namespace {
 
 // The exact curve of cost against j = 0..K-1 and, beside it, simulated points with intervals.
-void add_threshold_curve(Figure& f, const PolicySimulation& simulation, const model::Model& m,
-                         int high, int low, const std::string& title) {
+void add_threshold_curve(output::Figure& f, const PolicySimulation& simulation,
+                         const model::Model& m, int high, int low, const std::string& title) {
   const analytic::PolicyEvaluator evaluator(m);
   // A curve and its simulated points share a colour.
   const int color = static_cast<int>(f.series.size()) / 2 + 1;
-  Series exact = make_series(title, SeriesStyle::kLines, 1, color);
-  Series simulated = make_series(title + ", simulated", SeriesStyle::kPointsErrors, 1, color);
+  output::Series exact = output::make_series(title, output::SeriesStyle::kLines, 1, color);
+  output::Series simulated =
+      output::make_series(title + ", simulated", output::SeriesStyle::kPointsErrors, 1, color);
   for (int j = 0; j < m.capacity; ++j) {
     const model::Policy policy = two_mode_policy(high, low, j, m.capacity);
     exact.x.push_back(j);
@@ -64,8 +65,9 @@ int best_threshold(const model::Model& m, int high, int low) {
 }
 
 void figure1(Reproduction& out, const PolicySimulation& simulation, const model::Model& m) {
-  Figure f = make_figure("Figure 1: cost against the threshold, two modes",
-                         "threshold j (levels 0..j use the larger mode)", "cost criterion (2)");
+  output::Figure f =
+      output::make_figure("Figure 1: cost against the threshold, two modes",
+                          "threshold j (levels 0..j use the larger mode)", "cost criterion (2)");
   f.height = 640;
   f.integer_x = true;
   for (int high = 4; high >= 2; --high)
@@ -84,10 +86,10 @@ constexpr double kMeanService = 0.657;     // b_1 as the paper states it
 constexpr double kMeanObsolescence = 5.0;  // g_1
 
 void figures2and3(Reproduction& out, const PolicySimulation& simulation, const model::Model& base) {
-  Figure f2 = make_figure("Figure 2: service-time variance, modes 3 or 1", "threshold j",
-                          "cost criterion (2)");
-  Figure f3 = make_figure("Figure 3: service-time variance, the best pair of modes", "threshold j",
-                          "cost criterion (2)");
+  output::Figure f2 = output::make_figure("Figure 2: service-time variance, modes 3 or 1",
+                                          "threshold j", "cost criterion (2)");
+  output::Figure f3 = output::make_figure("Figure 3: service-time variance, the best pair of modes",
+                                          "threshold j", "cost criterion (2)");
   f2.integer_x = f3.integer_x = true;
   f2.height = f3.height = 640;
   std::vector<std::string> best_pairs;
@@ -130,8 +132,8 @@ void figures2and3(Reproduction& out, const PolicySimulation& simulation, const m
 }
 
 void figure4(Reproduction& out, const PolicySimulation& simulation, const model::Model& base) {
-  Figure f = make_figure("Figure 4: obsolescence-time variance, modes 3 or 1", "threshold j",
-                         "cost criterion (2)");
+  output::Figure f = output::make_figure("Figure 4: obsolescence-time variance, modes 3 or 1",
+                                         "threshold j", "cost criterion (2)");
   f.height = 640;
   f.integer_x = true;
   std::vector<std::string> thresholds;

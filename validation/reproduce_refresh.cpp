@@ -95,11 +95,14 @@ void reproduce_refresh(Reproduction& out) {
   limit.note = "the paper states the bound as < 1.05";
   out.rows.push_back(limit);
 
-  Figure f = make_figure("Golden-ratio policy against the lower bound (Corollary 5.1)", "pages N",
-                         "cost / lower bound");
-  Series ratio = make_series("C(golden ratio) / C*, q = mu E[X] = 1", SeriesStyle::kLines, 1, 1);
-  Series limit_line = make_series("H(1), the limit as N grows", SeriesStyle::kLines, 1, 2);
-  Series bound_line = make_series("2 phi^2 / 5", SeriesStyle::kLines, 1, 7);
+  output::Figure f =
+      output::make_figure("Golden-ratio policy against the lower bound (Corollary 5.1)", "pages N",
+                          "cost / lower bound");
+  output::Series ratio = output::make_series("C(golden ratio) / C*, q = mu E[X] = 1",
+                                             output::SeriesStyle::kLines, 1, 1);
+  output::Series limit_line =
+      output::make_series("H(1), the limit as N grows", output::SeriesStyle::kLines, 1, 2);
+  output::Series bound_line = output::make_series("2 phi^2 / 5", output::SeriesStyle::kLines, 1, 7);
   for (int n : {10, 20, 50, 100, 200, 500, 1000, 2000}) {
     const auto r = analytic::analyze_refresh(many_pages(n));
     const double value = r.cost / r.lower_bound.cost;

@@ -8,13 +8,13 @@
 
 namespace crawlq::validation {
 
-Figure sample_path_figure(std::istream& trace_csv, const std::string& title, int capacity) {
-  Figure f = make_figure(title, "time", "pages in the system (level)");
+output::Figure sample_path_figure(std::istream& trace_csv, const std::string& title, int capacity) {
+  output::Figure f = output::make_figure(title, "time", "pages in the system (level)");
   f.y2_label = "active robots";
-  f.series = {make_series("level", SeriesStyle::kSteps, 1, 1),
-              make_series("active robots", SeriesStyle::kSteps, 2, 2),
-              make_series("pages lost", SeriesStyle::kPoints, 1, 7),
-              make_series("page expired", SeriesStyle::kPoints, 1, 4)};
+  f.series = {output::make_series("level", output::SeriesStyle::kSteps, 1, 1),
+              output::make_series("active robots", output::SeriesStyle::kSteps, 2, 2),
+              output::make_series("pages lost", output::SeriesStyle::kPoints, 1, 7),
+              output::make_series("page expired", output::SeriesStyle::kPoints, 1, 4)};
   int most_robots = 1;
   std::string line;
   std::getline(trace_csv, line);
@@ -59,7 +59,7 @@ Figure sample_path_figure(std::istream& trace_csv, const std::string& title, int
   f.y2_high = most_robots * 3.2;
   f.y2_tick_max = most_robots;
   // gnuplot refuses an empty inline data block: drop series with nothing to draw.
-  std::erase_if(f.series, [](const Series& s) { return s.x.empty(); });
+  std::erase_if(f.series, [](const output::Series& s) { return s.x.empty(); });
   return f;
 }
 

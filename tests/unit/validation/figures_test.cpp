@@ -9,24 +9,24 @@
 #include <sstream>
 #include <string>
 
-#include "validation/gnuplot_figure.hpp"
+#include "output/gnuplot_figure.hpp"
 #include "validation/sample_path_figure.hpp"
 
 using namespace crawlq;
-using validation::SeriesStyle;
+using output::SeriesStyle;
 
 TEST_CASE("gnuplot_script: data inline, one clause per series, titles quoted",
           "[validation][figures]") {
-  validation::Figure f = validation::make_figure("cost \"C\"", "j", "cost");
-  validation::Series exact = validation::make_series("exact", SeriesStyle::kLines, 1, 3);
+  output::Figure f = output::make_figure("cost \"C\"", "j", "cost");
+  output::Series exact = output::make_series("exact", SeriesStyle::kLines, 1, 3);
   exact.x = {0, 1, 2};
   exact.y = {5.5, 4.25, 6};
-  validation::Series simulated = validation::make_series("simulated", SeriesStyle::kPointsErrors);
+  output::Series simulated = output::make_series("simulated", SeriesStyle::kPointsErrors);
   simulated.x = {1};
   simulated.y = {4.5};
   simulated.half_width = {0.125};
   f.series = {exact, simulated};
-  const std::string script = validation::gnuplot_script(f, "out.svg");
+  const std::string script = output::gnuplot_script(f, "out.svg");
   CHECK_THAT(script, Catch::Contains("set terminal svg"));
   CHECK_THAT(script, Catch::Contains("set output \"out.svg\""));
   CHECK_THAT(script, Catch::Contains("set title \"cost \\\"C\\\"\""));
@@ -37,16 +37,16 @@ TEST_CASE("gnuplot_script: data inline, one clause per series, titles quoted",
 }
 
 TEST_CASE("render_svg: gnuplot draws the figure into an SVG file", "[validation][figures]") {
-  REQUIRE(validation::gnuplot_available());  // .ci/install-deps installs gnuplot-nox
+  REQUIRE(output::gnuplot_available());  // .ci/install-deps installs gnuplot-nox
   const auto dir =
       std::filesystem::temp_directory_path() / ("crawlq-figure-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  validation::Figure f = validation::make_figure("t", "x", "y");
-  validation::Series s = validation::make_series("line", SeriesStyle::kLines);
+  output::Figure f = output::make_figure("t", "x", "y");
+  output::Series s = output::make_series("line", SeriesStyle::kLines);
   s.x = {0, 1};
   s.y = {1, 2};
   f.series = {s};
-  REQUIRE(validation::render_svg(f, dir, "line"));
+  REQUIRE(output::render_svg(f, dir, "line"));
   std::ifstream svg(dir / "line.svg");
   const std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
   CHECK_THAT(text, Catch::Contains("<svg"));

@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 #include <limits>
 
+#include "output/output_file.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "validation/engine_comparison.hpp"
-#include "validation/output_file.hpp"
 
 namespace crawlq {
 
@@ -19,8 +19,8 @@ TEST_CASE("every kind of bad input is a model::InputError", "[validation][errors
     CHECK_THAT(e.shown(), Catch::StartsWith("bad.yaml: capacity"));
   }
   try {
-    validation::OutputFile file("/nonexistent-directory/out.csv",
-                                "--csv /nonexistent-directory/out.csv");
+    output::OutputFile file("/nonexistent-directory/out.csv",
+                            "--csv /nonexistent-directory/out.csv");
     file.stream() << "x";
     file.commit();
     FAIL("a file in a missing directory was written");

@@ -38,8 +38,8 @@ validation::Reproduction small_reproduction() {
   check.verdict = "the simulator supports the computed value";
   flagged.simulator = check;
   r.rows = {ok, flagged};
-  validation::Figure f = validation::make_figure("a figure", "x", "y");
-  validation::Series s = validation::make_series("line", validation::SeriesStyle::kLines);
+  output::Figure f = output::make_figure("a figure", "x", "y");
+  output::Series s = output::make_series("line", output::SeriesStyle::kLines);
   s.x = {0, 1};
   s.y = {2, 3};
   f.series = {s};

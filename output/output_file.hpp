@@ -12,9 +12,9 @@
 #include <string>
 
 #include "model/input_error.hpp"
-#include "validation/temporary_files.hpp"
+#include "output/temporary_files.hpp"
 
-namespace crawlq::validation {
+namespace crawlq::output {
 
 // The file could not be written: the message names the path (and the flag, when one was given).
 class OutputError : public model::InputError {
@@ -51,4 +51,4 @@ void write_whole_file(const std::filesystem::path& target, const std::string& te
 // command that will write there refuses before its work, not after.
 void require_writable_directory(const std::filesystem::path& dir, const std::string& label);
 
-}  // namespace crawlq::validation
+}  // namespace crawlq::output

@@ -10,7 +10,7 @@
 // SIGINT, the lab's watcher thread), is left as it is.
 #include <string>
 
-namespace crawlq::validation {
+namespace crawlq::output {
 
 // A temporary in the table until released; an empty handle when the table is full or the path too
 // long for it (the file is then not removed by a signal, only by the program).
@@ -33,4 +33,4 @@ class TemporaryFile {
 // that learns of an interrupt another way (a child killed by the user's Ctrl-C).
 [[noreturn]] void end_by_signal(int signal);
 
-}  // namespace crawlq::validation
+}  // namespace crawlq::output

@@ -1,4 +1,4 @@
-#include "validation/output_file.hpp"
+#include "output/output_file.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace crawlq::validation {
+namespace crawlq::output {
 
 OutputFile::OutputFile(std::filesystem::path target, std::string label)
     : target_(std::move(target)), label_(label.empty() ? target_.string() : std::move(label)) {
@@ -76,4 +76,4 @@ void require_writable_directory(const std::filesystem::path& dir, const std::str
   std::filesystem::remove(probe, error);
 }
 
-}  // namespace crawlq::validation
+}  // namespace crawlq::output

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace crawlq::validation {
+namespace crawlq::output {
 
 enum class SeriesStyle {
   kLines,         // an exact curve
@@ -63,4 +63,4 @@ bool render_svg(const Figure& figure, const std::filesystem::path& dir, const st
 // Whether a gnuplot executable is on the PATH.
 bool gnuplot_available();
 
-}  // namespace crawlq::validation
+}  // namespace crawlq::output

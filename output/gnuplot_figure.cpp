@@ -1,4 +1,4 @@
-#include "validation/gnuplot_figure.hpp"
+#include "output/gnuplot_figure.hpp"
 
 #include <fmt/format.h>
 #include <sys/wait.h>
@@ -8,10 +8,10 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "validation/output_file.hpp"
-#include "validation/temporary_files.hpp"
+#include "output/output_file.hpp"
+#include "output/temporary_files.hpp"
 
-namespace crawlq::validation {
+namespace crawlq::output {
 
 namespace {
 
@@ -119,4 +119,4 @@ bool render_svg(const Figure& figure, const std::filesystem::path& dir, const st
   return true;
 }
 
-}  // namespace crawlq::validation
+}  // namespace crawlq::output

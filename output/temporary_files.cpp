@@ -1,4 +1,4 @@
-#include "validation/temporary_files.hpp"
+#include "output/temporary_files.hpp"
 
 #include <signal.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <mutex>
 
-namespace crawlq::validation {
+namespace crawlq::output {
 
 namespace {
 
@@ -100,4 +100,4 @@ void end_by_signal(int signal) {
   ::_exit(128 + signal);  // a signal whose default is to go on (none of ours): end all the same
 }
 
-}  // namespace crawlq::validation
+}  // namespace crawlq::output
