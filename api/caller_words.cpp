@@ -77,15 +77,4 @@ std::string field_given(Caller caller, Field field, std::string_view value, bool
   return std::string(value);
 }
 
-std::string in_callers_words(Caller caller, const std::string& message) {
-  if (caller == Caller::kCommandLine) return message;
-  for (const FieldWords& words : kWords) {
-    const std::string_view flag = words.command_line;
-    const bool named = message.compare(0, flag.size(), flag) == 0 && message.size() > flag.size() &&
-                       (message[flag.size()] == ':' || message[flag.size()] == ' ');
-    if (named) return std::string(field_name(caller, words.field)) + message.substr(flag.size());
-  }
-  return message;
-}
-
 }  // namespace crawlq::api

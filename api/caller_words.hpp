@@ -43,8 +43,5 @@ std::string_view field_name(Caller caller, Field field);
 // "\"class\": \"markov\"". `value` is shown as written (a number as text is quoted for Python and
 // the lab only when `quoted`).
 std::string field_given(Caller caller, Field field, std::string_view value, bool quoted = true);
-// A message of a lower layer, which names its field as the command line's flag at its start
-// ("--horizon: -1: ..."), with that flag in `caller`'s words; any other message as it is.
-std::string in_callers_words(Caller caller, const std::string& message);
 
 }  // namespace crawlq::api

@@ -1,5 +1,8 @@
 #include "api/simulation_choices.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
 #include <memory>
 
 #include "api/simulate_request.hpp"
@@ -8,6 +11,31 @@
 #include "sim/policy.hpp"
 
 namespace crawlq::api {
+
+namespace {
+
+// Why the settings cannot run, naming the field in the caller's words; empty when they can.
+std::string settings_problem(const validation::SimulationSettings& s, Caller caller) {
+  const auto name = [caller](Field field) { return field_name(caller, field); };
+  if (s.horizon && (!std::isfinite(*s.horizon) || *s.horizon <= 0))
+    return fmt::format("{}: {}: must be a finite positive time", name(Field::kHorizon), *s.horizon);
+  if (s.warmup && (!std::isfinite(*s.warmup) || *s.warmup < 0))
+    return fmt::format("{}: {}: must be a finite time >= 0", name(Field::kWarmup), *s.warmup);
+  if (s.replications < 2)
+    return fmt::format("{}: {}: need at least 2 for an interval", name(Field::kReplications),
+                       s.replications);
+  if (!(s.precision >= 0 && s.precision < 1))
+    return fmt::format("{}: {}: give a relative half-width in (0, 1), e.g. 0.01",
+                       name(Field::kPrecision), s.precision);
+  if (!(s.time_limit > 0) || !std::isfinite(s.time_limit))
+    return fmt::format("{}: {}: must be a finite positive number of seconds",
+                       name(Field::kTimeLimit), s.time_limit);
+  if (s.threads < 0)
+    return fmt::format("{}: {}: must be 0 (all cores) or more", name(Field::kThreads), s.threads);
+  return "";
+}
+
+}  // namespace
 
 validation::SimulationSettings simulation_settings(const SimulationChoices& c, Caller caller) {
   const bool replications_alone = c.replications && !c.precision;
@@ -19,8 +47,8 @@ validation::SimulationSettings simulation_settings(const SimulationChoices& c, C
       .threads = c.threads,
       .precision = replications_alone ? 0.0 : c.precision.value_or(0.01),
       .time_limit = c.time_limit};
-  if (std::string why; !settings.is_valid(&why))
-    throw model::InputError(in_callers_words(caller, why));
+  if (const std::string why = settings_problem(settings, caller); !why.empty())
+    throw model::InputError(why);
   return settings;
 }
 

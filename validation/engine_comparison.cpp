@@ -46,25 +46,6 @@ std::vector<NamedEstimate> pair_measures(const sim::SimulationSummary& s,
 
 }  // namespace
 
-bool SimulationSettings::is_valid(std::string* why) const {
-  std::string problem;
-  if (horizon && (!std::isfinite(*horizon) || *horizon <= 0))
-    problem = fmt::format("--horizon: {}: must be a finite positive time", *horizon);
-  else if (warmup && (!std::isfinite(*warmup) || *warmup < 0))
-    problem = fmt::format("--warmup: {}: must be a finite time >= 0", *warmup);
-  else if (replications < 2)
-    problem = fmt::format("--replications: {}: need at least 2 for an interval", replications);
-  else if (!(precision >= 0 && precision < 1))
-    problem =
-        fmt::format("--precision: {}: give a relative half-width in (0, 1), e.g. 0.01", precision);
-  else if (!(time_limit > 0) || !std::isfinite(time_limit))
-    problem =
-        fmt::format("--time-limit: {}: must be a finite positive number of seconds", time_limit);
-  else if (threads < 0)
-    problem = fmt::format("--threads: {}: must be 0 (all cores) or more", threads);
-  return model::valid_unless(std::move(problem), why);
-}
-
 bool EngineComparison::agrees() const {
   for (const auto& m : measures)
     if (m.verdict == Verdict::kDiffers) return false;

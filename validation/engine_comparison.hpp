@@ -17,6 +17,7 @@
 
 namespace crawlq::validation {
 
+// Checked where a caller's choices become settings (api/simulation_choices.hpp), in its words.
 struct SimulationSettings {
   std::uint64_t seed = 1;
   int replications = 10;          // the first batch when precision > 0
@@ -25,10 +26,6 @@ struct SimulationSettings {
   int threads = 0;
   double precision = 0.01;  // 0: exactly `replications`
   double time_limit = 20;   // seconds per scenario, for the sequential mode
-
-  // False with `why` naming the field (as the command line's flag) and its value when the settings
-  // cannot make a run: a horizon that is not a positive time, fewer than 2 replications, ...
-  bool is_valid(std::string* why) const;
 };
 
 enum class Verdict { kAgrees, kDiffers, kSimulatedOnly };

@@ -5,11 +5,13 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
 #include "api/optimize_request.hpp"
 #include "api/request_schema.hpp"
+#include "api/simulation_choices.hpp"
 #include "api/solve_request.hpp"
 #include "model/input_error.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -83,13 +85,6 @@ TEST_CASE("caller words: every field has a flag, a keyword of the package and a 
   CHECK(api::field_given(api::Caller::kLab, api::Field::kClass, "markov") ==
         "\"class\": \"markov\"");
   CHECK(api::field_given(api::Caller::kPython, api::Field::kCdf, "2.5", false) == "cdf=2.5");
-  // A lower layer's message names the command line's flag first: reworded for the others only.
-  CHECK(api::in_callers_words(api::Caller::kPython, "--time-limit: -1: must be finite") ==
-        "time_limit: -1: must be finite");
-  CHECK(api::in_callers_words(api::Caller::kCommandLine, "--time-limit: -1") == "--time-limit: -1");
-  CHECK(api::in_callers_words(api::Caller::kPython, "--horizons: x") == "--horizons: x");
-  CHECK(api::in_callers_words(api::Caller::kPython, "paper.yaml: --horizon 3") ==
-        "paper.yaml: --horizon 3");
 }
 
 TEST_CASE("caller words: a request's refusals name its fields in its caller's words", "[api]") {
@@ -136,4 +131,36 @@ TEST_CASE("check: the memory a request will hold, for a caller that admits work 
   api::OptimizeRequest markov{.source = "paper-example-1.yaml", .model = scenario.model};
   markov.policy_class = api::PolicyClass::kMarkov;
   CHECK(api::check(markov).bytes >= need.bytes);
+}
+
+TEST_CASE(
+    "caller words: a simulation's settings are refused naming the field in the caller's words",
+    "[api]") {
+  api::SimulationChoices choices;
+  CHECK_NOTHROW(api::simulation_settings(choices, api::Caller::kPython));
+  choices.replications = 1;
+  CHECK(refusal([&] { api::simulation_settings(choices, api::Caller::kPython); }) ==
+        "replications: 1: need at least 2 for an interval");
+  CHECK(refusal([&] { api::simulation_settings(choices, api::Caller::kCommandLine); }) ==
+        "--replications: 1: need at least 2 for an interval");
+  choices.replications = 4;
+  choices.horizon = -3.0;
+  CHECK(refusal([&] { api::simulation_settings(choices, api::Caller::kLab); }) ==
+        "horizon: -3: must be a finite positive time");
+  choices.horizon = 10.0;
+  choices.warmup = std::numeric_limits<double>::quiet_NaN();
+  CHECK(refusal([&] { api::simulation_settings(choices, api::Caller::kPython); }) ==
+        "warmup: nan: must be a finite time >= 0");
+  choices.warmup = std::nullopt;
+  choices.precision = 1.0;
+  CHECK(refusal([&] { api::simulation_settings(choices, api::Caller::kCommandLine); }) ==
+        "--precision: 1: give a relative half-width in (0, 1), e.g. 0.01");
+  choices.precision = std::nullopt;
+  choices.time_limit = std::numeric_limits<double>::infinity();
+  CHECK(refusal([&] { api::simulation_settings(choices, api::Caller::kPython); }) ==
+        "time_limit: inf: must be a finite positive number of seconds");
+  choices.time_limit = 50;
+  choices.threads = -1;
+  CHECK(refusal([&] { api::simulation_settings(choices, api::Caller::kPython); }) ==
+        "threads: -1: must be 0 (all cores) or more");
 }

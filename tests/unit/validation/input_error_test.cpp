@@ -33,24 +33,3 @@ TEST_CASE("every kind of bad input is a model::InputError", "[validation][errors
 }
 
 }  // namespace crawlq
-
-namespace crawlq {
-
-TEST_CASE("simulation settings check themselves, naming the field and the value",
-          "[validation][settings]") {
-  validation::SimulationSettings settings;
-  std::string why;
-  CHECK(settings.is_valid(&why));
-  settings.replications = 1;
-  CHECK_FALSE(settings.is_valid(&why));
-  CHECK_THAT(why, Catch::StartsWith("--replications: 1"));
-  settings.replications = 4;
-  settings.horizon = -3.0;
-  CHECK_FALSE(settings.is_valid(&why));
-  CHECK_THAT(why, Catch::StartsWith("--horizon: -3"));
-  settings.horizon = 10.0;
-  settings.time_limit = std::numeric_limits<double>::infinity();
-  CHECK_FALSE(settings.is_valid(nullptr));
-}
-
-}  // namespace crawlq
