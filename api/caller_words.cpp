@@ -15,7 +15,7 @@ struct FieldWords {
 
 // One row per field a message names. Python's keywords are those of crawlq/__init__.py; the lab's
 // keys those its routes read (a field the lab does not take is named as its JSON key would be).
-constexpr std::array<FieldWords, 22> kWords{{
+constexpr std::array<FieldWords, 24> kWords{{
     {Field::kClass, "--class", "policy_class", "class"},
     {Field::kSearch, "--search", "search", "search"},
     {Field::kMethod, "--method", "method", "method"},
@@ -42,6 +42,10 @@ constexpr std::array<FieldWords, 22> kWords{{
     {Field::kAxes, "--axes", "axes", "axes"},
     // The lab's sample path has its own horizon beside the replications'.
     {Field::kPathHorizon, "--horizon", "horizon", "path_horizon"},
+    // A comparison's two policies: the command line's A is the file's (or the policy flags'), B
+    // its --compare.
+    {Field::kPolicyA, "--policy", "a", "a"},
+    {Field::kPolicyB, "--compare", "b", "b"},
 }};
 
 }  // namespace

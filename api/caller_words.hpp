@@ -34,7 +34,9 @@ enum class Field {
   kSojourn,
   kThresholds,
   kAxes,
-  kPathHorizon
+  kPathHorizon,
+  kPolicyA,
+  kPolicyB
 };
 
 // The field as `caller` writes it: "--class", "policy_class", "class".

@@ -154,9 +154,9 @@ class Reader {
     }
   }
 
-  model::ControlPolicy policy(const DocumentScenario& scenario) {
-    const nlohmann::json* v = value(Field::kPolicy);
-    const std::string key = name(Field::kPolicy);
+  model::ControlPolicy policy(const DocumentScenario& scenario, Field field = Field::kPolicy) {
+    const nlohmann::json* v = value(field);
+    const std::string key = name(field);
     if (!v) return policy_or_default(scenario.model, scenario.source, scenario.how_to_give_policy);
     const bool names_a_file =
         v->is_string() || (v->is_object() && v->contains("table") && v->at("table").is_string());
@@ -166,7 +166,7 @@ class Reader {
                               "itself (a table's robots as a list, one per state in the order of "
                               "solve --export)");
     if (v->is_string()) return scenarios::load_policy(v->get<std::string>(), scenario.model);
-    if (!v->is_object()) throw refuse(spec_of(Field::kPolicy), *v);
+    if (!v->is_object()) throw refuse(spec_of(field), *v);
     return scenarios::parse_policy(
         v->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), key, scenario.model,
         *scenario.policy_directory);
@@ -275,6 +275,23 @@ LandscapeRequest landscape_request(const nlohmann::json& document, const Documen
           .caller = caller};
 }
 
+CompareRequest compare_request(const nlohmann::json& document, const DocumentScenario& scenario,
+                               Caller caller) {
+  Reader r(document, RequestKind::kCompare, caller);
+  const SimulationChoices choices{.seed = *r.whole<std::uint64_t>(Field::kSeed),
+                                  .replications = r.whole<int>(Field::kReplications),
+                                  .horizon = r.number(Field::kHorizon),
+                                  .warmup = r.number(Field::kWarmup),
+                                  .threads = *r.whole<int>(Field::kThreads),
+                                  .precision = std::nullopt,
+                                  .time_limit = *r.number(Field::kTimeLimit)};
+  return {.source = scenario.source,
+          .model = scenario.model,
+          .a = r.policy(scenario, Field::kPolicyA),
+          .b = r.policy(scenario, Field::kPolicyB),
+          .settings = simulation_settings(choices, caller)};
+}
+
 LiveSimulationRequest live_simulation_request(const nlohmann::json& document,
                                               const DocumentScenario& scenario, Caller caller) {
   Reader r(document, RequestKind::kLiveSimulation, caller);
@@ -364,6 +381,21 @@ nlohmann::json to_document(const SweepRequest& request) {
 
 nlohmann::json to_document(const LandscapeRequest& request) {
   return {{key(Field::kThresholds), request.thresholds}, {key(Field::kAxes), request.axes}};
+}
+
+nlohmann::json to_document(const CompareRequest& request) {
+  const validation::SimulationSettings& s = request.settings;
+  const auto optional = [](const auto& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json();
+  };
+  return {{key(Field::kPolicyA), policy_section(request.a)},
+          {key(Field::kPolicyB), policy_section(request.b)},
+          {key(Field::kSeed), s.seed},
+          {key(Field::kReplications), s.replications},
+          {key(Field::kHorizon), optional(s.horizon)},
+          {key(Field::kWarmup), optional(s.warmup)},
+          {key(Field::kThreads), s.threads},
+          {key(Field::kTimeLimit), s.time_limit}};
 }
 
 nlohmann::json to_document(const LiveSimulationRequest& request) {

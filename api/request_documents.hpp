@@ -8,6 +8,7 @@
 #include <string>
 
 #include "api/caller_words.hpp"
+#include "api/compare_request.hpp"
 #include "api/landscape_request.hpp"
 #include "api/live_simulation_request.hpp"
 #include "api/optimize_request.hpp"
@@ -42,6 +43,9 @@ SweepRequest sweep_request(const nlohmann::json& document, const DocumentScenari
                            Caller caller);
 LandscapeRequest landscape_request(const nlohmann::json& document, const DocumentScenario& scenario,
                                    Caller caller);
+// A comparison's two policies and its settings (exactly `replications` run: no precision).
+CompareRequest compare_request(const nlohmann::json& document, const DocumentScenario& scenario,
+                               Caller caller);
 LiveSimulationRequest live_simulation_request(const nlohmann::json& document,
                                               const DocumentScenario& scenario, Caller caller);
 // A simulate or validate document's settings, and its policy (the scenario's own when none).
@@ -55,6 +59,7 @@ nlohmann::json to_document(const SolveRequest& request);
 nlohmann::json to_document(const OptimizeRequest& request);
 nlohmann::json to_document(const SweepRequest& request);
 nlohmann::json to_document(const LandscapeRequest& request);
+nlohmann::json to_document(const CompareRequest& request);
 nlohmann::json to_document(const LiveSimulationRequest& request);
 nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy);
 // A policy as a scenario's policy section writes it: thresholds where a level map has them, and a

@@ -92,6 +92,27 @@ constexpr std::array kSimulationFields{
     RequestField{Field::kTimeLimit, "number", "50", "40", "seconds the run may take", kNotTheLab},
 };
 
+constexpr std::array kCompareFields{
+    RequestField{Field::kPolicyA, "policy", "", R"({"thresholds": [-1, 2, 2]})",
+                 "policy A, in any form a policy field takes", kPythonTakes},
+    RequestField{Field::kPolicyB, "policy", "", R"({"thresholds": [0, 2, 2]})",
+                 "policy B, run on the same random numbers as A", kPythonTakes},
+    RequestField{Field::kSeed, "integer", "1", "7",
+                 "the random numbers' seed: the same seed gives the same numbers", kPythonTakes},
+    RequestField{Field::kReplications, "integer", "10", "4",
+                 "replications, each running both policies (2 or more)", kPythonTakes},
+    RequestField{Field::kHorizon, "number", "null", "2000",
+                 "each replication's length (time units); none: a million pages at the busiest "
+                 "mode",
+                 kPythonTakes},
+    RequestField{Field::kWarmup, "number", "null", "200",
+                 "time (time units) dropped at the start of each replication; none: by MSER-5 on "
+                 "a pilot run",
+                 kPythonTakes},
+    taken_by(kThreadsField, kPythonTakes),
+    RequestField{Field::kTimeLimit, "number", "50", "40", "seconds the run may take", kPythonTakes},
+};
+
 constexpr std::array kSweepFields{
     RequestField{Field::kParameter, "string", "", R"("arrival-scale")", "the parameter varied",
                  kNotTheLab},
@@ -123,7 +144,7 @@ constexpr std::array kLiveSimulationFields{
 };
 
 // The kinds, in the order `crawlq schema` lists them.
-constexpr model::NameTable<RequestKind, 7> kRequestKindNames{
+constexpr model::NameTable<RequestKind, 8> kRequestKindNames{
     "request",
     {{{RequestKind::kSolve, "solve"},
       {RequestKind::kOptimize, "optimize"},
@@ -131,7 +152,8 @@ constexpr model::NameTable<RequestKind, 7> kRequestKindNames{
       {RequestKind::kValidate, "validate"},
       {RequestKind::kSweep, "sweep"},
       {RequestKind::kLandscape, "landscape"},
-      {RequestKind::kLiveSimulation, "live-simulation"}}}};
+      {RequestKind::kLiveSimulation, "live-simulation"},
+      {RequestKind::kCompare, "compare"}}}};
 
 }  // namespace
 
@@ -172,6 +194,8 @@ std::span<const RequestField> request_fields(RequestKind kind) {
       return kLandscapeFields;
     case RequestKind::kLiveSimulation:
       return kLiveSimulationFields;
+    case RequestKind::kCompare:
+      return kCompareFields;
   }
   return {};
 }

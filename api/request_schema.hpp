@@ -22,7 +22,8 @@ enum class RequestKind {
   kValidate,
   kSweep,
   kLandscape,
-  kLiveSimulation
+  kLiveSimulation,
+  kCompare
 };
 
 // Which front ends take a field: a lab's request names no file to read or write and runs on one

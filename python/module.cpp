@@ -199,18 +199,6 @@ class Source {
 
 const scenarios::Scenario& load(const Source& s) { return s.scenario(); }
 
-// The policy given (the text of a `policy:` section, or a policy file), else the scenario's own.
-model::ControlPolicy chosen_policy(const Source& s, const scenarios::Scenario& scenario,
-                                   const std::optional<std::string>& policy_text,
-                                   const std::optional<std::string>& policy_file) {
-  if (policy_text)
-    return scenarios::parse_policy(*policy_text, "policy", scenario.model, s.source().directory);
-  if (policy_file) return scenarios::load_policy(*policy_file, scenario.model);
-  return api::policy_or_default(
-      scenario.model, s.source().label,
-      "give thresholds=[...], levels=[...] or policy={...} (any form of a scenario's policy)");
-}
-
 py::object scenario_json(const std::string& text, const std::string& label) {
   return to_python(scenarios::yaml_to_json(text, label));
 }
@@ -309,18 +297,9 @@ py::object simulate(const Source& s, const py::dict& keywords) {
   return to_python(api::to_json(request, result));
 }
 
-py::object compare(const Source& s, const std::optional<std::string>& a_text,
-                   const std::optional<std::string>& a_file,
-                   const std::optional<std::string>& b_text,
-                   const std::optional<std::string>& b_file, api::SimulationChoices choices) {
-  choices.precision = std::nullopt;  // a comparison runs its replications, as simulate --compare
-  const scenarios::Scenario& scenario = load(s);
-  const api::CompareRequest request{
-      .source = s.source().label,
-      .model = scenario.model,
-      .a = chosen_policy(s, scenario, a_text, a_file),
-      .b = chosen_policy(s, scenario, b_text, b_file),
-      .settings = api::simulation_settings(choices, api::Caller::kPython)};
+py::object compare(const Source& s, const py::dict& keywords) {
+  const api::CompareRequest request =
+      api::compare_request(document(keywords), document_scenario(s), api::Caller::kPython);
   const api::CompareResult result = run_released(
       [request](const api::Cancellation* cancel) { return api::compare(request, cancel); });
   return to_python(api::to_json(request, result));
@@ -488,25 +467,8 @@ PYBIND11_MODULE(_crawlq, m) {
   m.def("solve", &solve, py::arg("source"), py::arg("keywords"));
   m.def("optimize", &optimize, py::arg("source"), py::arg("keywords"));
   m.def("request_schema", [] { return to_python(crawlq::api::request_schema()); });
-  // The settings simulate, compare and validate share (the keywords of each), checked by the
-  // request layer.
-  py::class_<crawlq::api::SimulationChoices>(m, "SimulationChoices")
-      .def(py::init([](std::uint64_t seed, std::optional<int> replications,
-                       std::optional<double> horizon, std::optional<double> warmup, int threads,
-                       std::optional<double> precision, double time_limit) {
-             return crawlq::api::SimulationChoices{.seed = seed,
-                                                   .replications = replications,
-                                                   .horizon = horizon,
-                                                   .warmup = warmup,
-                                                   .threads = threads,
-                                                   .precision = precision,
-                                                   .time_limit = time_limit};
-           }),
-           py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("warmup"),
-           py::arg("threads"), py::arg("precision"), py::arg("time_limit"));
   m.def("simulate", &simulate, py::arg("source"), py::arg("keywords"));
-  m.def("compare", &compare, py::arg("source"), py::arg("a_text"), py::arg("a_file"),
-        py::arg("b_text"), py::arg("b_file"), py::arg("choices"));
+  m.def("compare", &compare, py::arg("source"), py::arg("keywords"));
   m.def("validate", &validate, py::arg("source"), py::arg("keywords"));
   m.def("sweep", &sweep, py::arg("source"), py::arg("keywords"));
   m.def("reproduce", &reproduce, py::arg("seed"), py::arg("threads"), py::arg("quick"),

@@ -70,13 +70,6 @@ def _threads(threads: Any) -> int:
     return int(threads)
 
 
-def _choices(seed: int, replications: int | None, horizon: float | None, warmup: float | None, threads: int,
-             precision: float | None, time_limit: float) -> "_crawlq.SimulationChoices":
-    """The settings simulate, compare and validate share, as the request layer checks them."""
-    return _crawlq.SimulationChoices(int(seed), replications, horizon, warmup, _threads(threads), precision,
-                                     float(time_limit))
-
-
 def _plain(value: Any) -> Any:
     """numpy values as the JSON a scenario's policy section is written in."""
     if isinstance(value, np.ndarray):
@@ -341,8 +334,8 @@ class Scenario:
         return Result(_crawlq.simulate(self._source,
                                        _document(self._policy_or_own(thresholds, levels, policy), keywords)))
 
-    def compare(self, a: Any, b: Any, *, seed: int = 1, replications: int = 10, horizon: float | None = None,
-                warmup: float | None = None, threads: int = 0, time_limit: float = 50) -> Result:
+    @_takes_request("compare")
+    def compare(self, a: Any, b: Any, **keywords: Any) -> Result:
         """``crawlq simulate --compare --json``: policies ``a`` and ``b`` on common random numbers.
 
         Each replication runs both policies on the same arrivals, services and clocks, so that
@@ -350,12 +343,13 @@ class Scenario:
         independent runs give (``independent_cost_half_width``). ``a`` and ``b`` take any form of
         ``policy=``: a dict such as ``{"thresholds": [-1, 2, 2]}``, a table, a file, a function.
         """
-        a_text, a_file = _policy_arguments(None, None, a, self._description)
-        b_text, b_file = _policy_arguments(None, None, b, self._description)
-        if (a_text, a_file) == (None, None) or (b_text, b_file) == (None, None):
-            raise InputError("compare: give both policies, a and b")
-        return Result(_crawlq.compare(self._source, a_text, a_file, b_text, b_file,
-                                      _choices(seed, replications, horizon, warmup, threads, None, time_limit)))
+        policies = {}
+        for name, value in (("a", a), ("b", b)):
+            text, file = _policy_arguments(None, None, value, self._description)
+            if (text, file) == (None, None):
+                raise InputError("compare: give both policies, a and b")
+            policies[name] = json.loads(text) if text is not None else file
+        return Result(_crawlq.compare(self._source, _document(None, {**keywords, **policies})))
 
     @_takes_request("validate")
     def validate(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None,

@@ -31,15 +31,17 @@ def fields(schema, taker):
 def document(schema, kind, field, name):
     """The field at its example, the kind's required fields, and a short simulation."""
     doc = {f[name]: f["example"] for f in schema[kind] if f["required"]}
-    if kind in ("simulate", "validate"):
-        doc.update({k: v for k, v in QUICK.items()})
+    if kind in ("simulate", "validate", "compare"):
+        keys = {f[name] for f in schema[kind]}
+        doc.update({k: v for k, v in QUICK.items() if k in keys})
     doc[field[name]] = field["example"]
     return doc
 
 
 def test_the_package_and_the_command_line_read_one_list(cli, schema):
     assert crawlq._crawlq.request_schema() == schema
-    assert set(schema) == {"solve", "optimize", "simulate", "validate", "sweep", "landscape", "live-simulation"}
+    assert set(schema) == {"solve", "optimize", "simulate", "validate", "sweep", "compare", "landscape",
+                           "live-simulation"}
     for kind, listed in schema.items():
         for field in listed:
             assert field["help"] and field["type"] and field["takers"], (kind, field)
@@ -74,6 +76,8 @@ def test_the_package_takes_each_keyword_the_schema_gives_python(schema, tmp_path
     keywords = document(schema, kind, field, "python")
     if kind == "sweep":
         assert method(keywords.pop("param"), keywords.pop("values"), **keywords)
+    elif kind == "compare":
+        assert method(keywords.pop("a"), keywords.pop("b"), **keywords)
     else:
         assert method(**keywords)
 
