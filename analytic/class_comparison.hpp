@@ -10,12 +10,10 @@
 
 #include "analytic/markov_search.hpp"
 #include "analytic/policy_search.hpp"
+#include "analytic/search_kinds.hpp"
 #include "analytic/table_search.hpp"
 
 namespace crawlq::analytic {
-
-// Up to this many tables a phase-aware or memory class is enumerated; beyond, the descent.
-inline constexpr std::int64_t kExhaustiveTables = 4096;
 
 struct ClassRow {
   std::string name;  // "constant", "thresholds", "levels", "memory", "phase-aware", "markov"

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "analytic/policy_evaluation.hpp"
+#include "analytic/search_kinds.hpp"
 #include "analytic/work_meter.hpp"
-#include "model/name_table.hpp"
 
 namespace crawlq::analytic {
 
@@ -71,11 +71,6 @@ struct ThresholdSearchOptions {
 // same for any thread count.
 inline constexpr std::size_t kWarmStartChunk = 16;
 
-enum class Search {
-  kAuto,        // exhaustive while threshold_search_work is within kExhaustiveWork, else local
-  kExhaustive,  // every non-decreasing threshold vector
-  kLocal,       // descent from the best of a small grid (optimize_thresholds_locally)
-};
 // A policy costs 1-2 us a state on one core (the block recursion at K = 8, BiCGSTAB's 30-45
 // iterations at K = 9..16 of the paper's example), plus the measures and sojourn means: about as
 // much as this many more states (3 ms a policy on paper-real-data's 82 states).
@@ -86,10 +81,7 @@ inline constexpr double kExhaustiveWork = 1.0e7;
 
 // What `auto` weighs: threshold_policy_count x (states of the chain + kPolicyOverheadStates).
 double threshold_search_work(const model::Model& model);
-// "exhaustive", "local", "auto": the --search names, in the order help and refusals list them.
-inline constexpr model::NameTable<Search, 3> kSearchNames{
-    "search",
-    {{{Search::kExhaustive, "exhaustive"}, {Search::kLocal, "local"}, {Search::kAuto, "auto"}}}};
+
 const char* search_name(Search search);
 // Throws std::invalid_argument naming the known searches.
 Search parse_search(const std::string& name);

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analytic/class_comparison.hpp"
 #include "analytic/markov_search.hpp"
 #include "analytic/memory_estimate.hpp"
 

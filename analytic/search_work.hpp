@@ -5,8 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "analytic/policy_search.hpp"
-#include "analytic/table_search.hpp"
+#include "analytic/search_kinds.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::analytic {

@@ -12,18 +12,11 @@
 
 #include "analytic/policy_evaluation.hpp"
 #include "analytic/policy_search.hpp"
+#include "analytic/search_kinds.hpp"
 #include "analytic/work_meter.hpp"
-#include "model/name_table.hpp"
 
 namespace crawlq::analytic {
 
-// Which table, and how its entries become a policy.
-enum class TableClass { kLevels, kPhaseAware, kMemory };
-inline constexpr model::NameTable<TableClass, 3> kTableClassNames{
-    "table class",
-    {{{TableClass::kLevels, "levels"},
-      {TableClass::kPhaseAware, "phase-aware"},
-      {TableClass::kMemory, "memory"}}}};
 const char* table_class_name(TableClass table_class);
 
 struct TableClassSearch {
