@@ -15,7 +15,7 @@ struct FieldWords {
 
 // One row per field a message names. Python's keywords are those of crawlq/__init__.py; the lab's
 // keys those its routes read (a field the lab does not take is named as its JSON key would be).
-constexpr std::array<FieldWords, 24> kWords{{
+constexpr std::array<FieldWords, 32> kWords{{
     {Field::kClass, "--class", "policy_class", "class"},
     {Field::kSearch, "--search", "search", "search"},
     {Field::kMethod, "--method", "method", "method"},
@@ -46,6 +46,15 @@ constexpr std::array<FieldWords, 24> kWords{{
     // its --compare.
     {Field::kPolicyA, "--policy", "a", "a"},
     {Field::kPolicyB, "--compare", "b", "b"},
+    // The fits' and the reproduction's.
+    {Field::kRegimes, "--regimes", "regimes", "regimes"},
+    {Field::kPhases, "--phases", "phases", "phases"},
+    {Field::kLags, "--lags", "lags", "lags"},
+    {Field::kRobots, "--robots", "robots", "robots"},
+    {Field::kBatchGap, "--batch-gap", "batch_gap", "batch_gap"},
+    {Field::kCensorGap, "--censor-gap", "censor_gap", "censor_gap"},
+    {Field::kMean, "--mean", "mean", "mean"},
+    {Field::kSections, "--sections", "sections", "sections"},
 }};
 
 }  // namespace

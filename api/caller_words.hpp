@@ -36,7 +36,15 @@ enum class Field {
   kAxes,
   kPathHorizon,
   kPolicyA,
-  kPolicyB
+  kPolicyB,
+  kRegimes,
+  kPhases,
+  kLags,
+  kRobots,
+  kBatchGap,
+  kCensorGap,
+  kMean,
+  kSections
 };
 
 // The field as `caller` writes it: "--class", "policy_class", "class".

@@ -40,20 +40,24 @@ double scv_of(const std::vector<double>& m) { return m[1] / (m[0] * m[0]) - 1; }
 
 bool FitArrivalsRequest::is_valid(std::string* why) const {
   std::string problem;
+  const auto given = [this](Field field, auto value) {
+    return field_given(caller, field, fmt::format("{}", value), false);
+  };
   if (method != "moments" && method != "em")
-    problem = fmt::format("--method {}: the methods are: moments, em", method);
+    problem = fmt::format("{}: the methods are: moments, em",
+                          field_given(caller, Field::kMethod, method));
   else if (regimes < 1 || regimes > 8)
-    problem = fmt::format("--regimes {}: give 1 to 8", regimes);
+    problem = fmt::format("{}: give 1 to 8", given(Field::kRegimes, regimes));
   else if (phases && (*phases < 1 || *phases > 400))
-    problem = fmt::format("--phases {}: give 1 to 400", *phases);
+    problem = fmt::format("{}: give 1 to 400", given(Field::kPhases, *phases));
   else if (lags < 1 || lags > 1000)
-    problem = fmt::format("--lags {}: give 1 to 1000", lags);
+    problem = fmt::format("{}: give 1 to 1000", given(Field::kLags, lags));
   else if (robots < 1)
-    problem = fmt::format("--robots {}: give 1 or more", robots);
-  for (const auto& [flag, value] :
-       {std::pair{"--batch-gap", batch_gap}, std::pair{"--censor-gap", censor_gap}})
+    problem = fmt::format("{}: give 1 or more", given(Field::kRobots, robots));
+  for (const auto& [field, value] :
+       {std::pair{Field::kBatchGap, batch_gap}, std::pair{Field::kCensorGap, censor_gap}})
     if (problem.empty() && value && !(*value >= 0 && std::isfinite(*value)))
-      problem = fmt::format("{} {}: give a time >= 0", flag, *value);
+      problem = fmt::format("{}: give a time >= 0", given(field, *value));
   if (!problem.empty() && why) *why = problem;
   return problem.empty();
 }
@@ -69,13 +73,16 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
     throw model::InputError(fmt::format(
         "{}: the {} deliveries make one batch ({}): a fit needs at least three", request.source,
         log.units,
-        times.front() == times.back() ? fmt::format("every timestamp is {}", times.front())
-                                      : fmt::format("--batch-gap {} joins them all", batch_gap)));
+        times.front() == times.back()
+            ? fmt::format("every timestamp is {}", times.front())
+            : fmt::format("{} joins them all", field_given(request.caller, Field::kBatchGap,
+                                                           fmt::format("{}", batch_gap), false))));
   if (sample.size < 2)
-    throw model::InputError(
-        fmt::format("{}: {} time{} between batches: a fit needs at least two (--batch-gap {} joins "
-                    "nearly every delivery?)",
-                    request.source, sample.size, sample.size == 1 ? "" : "s", batch_gap));
+    throw model::InputError(fmt::format(
+        "{}: {} time{} between batches: a fit needs at least two ({} joins "
+        "nearly every delivery?)",
+        request.source, sample.size, sample.size == 1 ? "" : "s",
+        field_given(request.caller, Field::kBatchGap, fmt::format("{}", batch_gap), false)));
   fit::RegimeMapFit map;
   try {
     map = fit::fit_regime_map(sample.mean, sample.variance, sample.lag_correlations,
@@ -169,12 +176,16 @@ nlohmann::json with_fitted_arrivals(nlohmann::json scenario, const nlohmann::jso
 nlohmann::json fit_law(const FitLawRequest& request) {
   if (request.method != "moments" && request.method != "em")
     throw model::InputError(
-        fmt::format("--method {}: the methods are: moments, em", request.method));
+        fmt::format("{}: the methods are: moments, em",
+                    field_given(request.caller, Field::kMethod, request.method)));
   if (request.method == "em" && request.sample.empty())
-    throw model::InputError(
-        fmt::format("{}: --method em fits a sample: give the SAMPLE file", request.source));
+    throw model::InputError(fmt::format("{}: {} fits a sample: give the SAMPLE file",
+                                        request.source,
+                                        field_given(request.caller, Field::kMethod, "em")));
   if (request.mean && !(*request.mean > 0 && std::isfinite(*request.mean)))
-    throw model::InputError(fmt::format("--mean {}: give a time > 0", *request.mean));
+    throw model::InputError(fmt::format(
+        "{}: give a time > 0",
+        field_given(request.caller, Field::kMean, fmt::format("{}", *request.mean), false)));
   const std::vector<double> moments =
       request.sample.empty() ? request.moments : fit::sample_moments(request.sample, 3);
   if (moments.size() != 3)

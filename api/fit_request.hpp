@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "api/caller_words.hpp"
+
 namespace crawlq::api {
 
 struct FitArrivalsRequest {
@@ -19,8 +21,9 @@ struct FitArrivalsRequest {
   int regimes = 2;  // em's hidden regimes
   std::optional<int> phases;  // the MAP's order at most; default: what the log asks
   int robots = 1;             // modes of the BMAP of pages: mode r is r D (the paper's D^(r))
+  Caller caller = Caller::kCommandLine;  // whose words the messages use
 
-  // False with `why` naming the flag and the value.
+  // False with `why` naming the field (in the caller's words) and the value.
   bool is_valid(std::string* why) const;
 };
 
@@ -40,6 +43,7 @@ struct FitLawRequest {
   std::string method =
       "moments";   // or "em": maximum likelihood over hyperexponential laws (a sample only)
   int phases = 2;  // em's exponentials
+  Caller caller = Caller::kCommandLine;  // whose words the messages use
 };
 
 // {"sample", "fitted", "beta", "S"} (interface.md); model::InputError for bad moments.

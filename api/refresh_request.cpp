@@ -27,14 +27,14 @@ double refresh_budget_bytes() { return 0.8 * analytic::physical_memory_bytes(); 
 
 double checked_horizon(const model::RefreshModel& m, const RefreshRequest& o) {
   if (o.horizon && (!std::isfinite(*o.horizon) || *o.horizon <= 0))
-    throw model::InputError(
-        fmt::format("--horizon: {}: must be a finite positive time", *o.horizon));
+    throw model::InputError(fmt::format("{}: {}: must be a finite positive time",
+                                        field_name(o.caller, Field::kHorizon), *o.horizon));
   const double horizon = o.horizon.value_or(default_horizon(m));
   if (!std::isfinite(horizon * 1.05))
-    throw model::InputError(fmt::format(
-        "--horizon: the default 2000 N E[X] for {} pages of E[X] = {} is beyond the largest "
-        "double; give a horizon",
-        m.pages(), m.access_time.mean()));
+    throw model::InputError(
+        fmt::format("{}: the default 2000 N E[X] for {} pages of E[X] = {} is beyond the largest "
+                    "double; give a horizon",
+                    field_name(o.caller, Field::kHorizon), m.pages(), m.access_time.mean()));
   return horizon;
 }
 
@@ -46,10 +46,10 @@ void require_simulation_fits(const sim::RefreshSimulationNeed& need, const Refre
   if (need.reads(2) > kReadBudget) {
     const double largest = (kReadBudget / 2 - 1) * (horizon / (per_replication - 1));
     throw model::InputError(fmt::format(
-        "--horizon: {}{}: about {:.3g} reads per replication, more than the {:.3g} reads this command simulates "
+        "{}: {}{}: about {:.3g} reads per replication, more than the {:.3g} reads this command simulates "
         "even for 2 replications; the largest horizon allowed is {:.6g}",
-        horizon, o.horizon ? "" : " (the default, 2000 N E[X])", per_replication, kReadBudget,
-        largest));
+        field_name(o.caller, Field::kHorizon), horizon,
+        o.horizon ? "" : " (the default, 2000 N E[X])", per_replication, kReadBudget, largest));
   }
   const double by_time = std::floor(kReadBudget / per_replication);
   const double by_memory =
@@ -57,10 +57,10 @@ void require_simulation_fits(const sim::RefreshSimulationNeed& need, const Refre
   const double largest = std::min(by_time, by_memory);
   if (o.replications <= largest) return;
   throw model::InputError(fmt::format(
-      "--replications: {}: needs about {:.3g} reads and {:.3g} GiB, more than the {:.3g} reads this command simulates "
+      "{}: {}: needs about {:.3g} reads and {:.3g} GiB, more than the {:.3g} reads this command simulates "
       "and the {:.3g} GiB this machine can give; the largest allowed is {}",
-      o.replications, need.reads(o.replications), need.bytes(o.replications) / (1 << 30),
-      kReadBudget, refresh_budget_bytes() / (1 << 30),
+      field_name(o.caller, Field::kReplications), o.replications, need.reads(o.replications),
+      need.bytes(o.replications) / (1 << 30), kReadBudget, refresh_budget_bytes() / (1 << 30),
       largest < 2 ? "none: even 2 do not fit" : fmt::format("{:.0f}", largest)));
 }
 
@@ -90,9 +90,11 @@ const char* refresh_kind_name(model::RefreshPolicyKind kind) {
 bool RefreshRequest::is_valid(std::string* why) const {
   std::string problem;
   if (simulate && replications < 2)
-    problem = fmt::format("--replications: {}: need at least 2 for an interval", replications);
+    problem = fmt::format("{}: {}: need at least 2 for an interval",
+                          field_name(caller, Field::kReplications), replications);
   else if (threads < 0)
-    problem = fmt::format("--threads: {}: must be >= 0 (0: all cores)", threads);
+    problem = fmt::format("{}: {}: must be >= 0 (0: all cores)",
+                          field_name(caller, Field::kThreads), threads);
   return model::valid_unless(std::move(problem), why);
 }
 

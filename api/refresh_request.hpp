@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analytic/refresh_analysis.hpp"
+#include "api/caller_words.hpp"
 #include "model/refresh_model.hpp"
 #include "sim/refresh_simulator.hpp"
 
@@ -21,8 +22,9 @@ struct RefreshRequest {
   int replications = 10;
   std::optional<double> horizon;  // default: about 2000 reads of each page
   int threads = 0;
+  Caller caller = Caller::kCommandLine;  // whose words the messages use
 
-  // False with `why` naming the field (as the command line's flag) and its value.
+  // False with `why` naming the field (in the caller's words) and its value.
   bool is_valid(std::string* why) const;
 };
 

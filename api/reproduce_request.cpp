@@ -21,9 +21,11 @@ bool ReproduceRequest::is_valid(std::string* why) const {
   const auto& known = reproduce_sections();
   for (const auto& section : sections)
     if (problem.empty() && std::find(known.begin(), known.end(), section) == known.end())
-      problem = fmt::format("--sections: '{}' is not one of {}", section, fmt::join(known, ", "));
+      problem = fmt::format("{}: '{}' is not one of {}", field_name(caller, Field::kSections),
+                            section, fmt::join(known, ", "));
   if (problem.empty() && threads < 0)
-    problem = fmt::format("--threads: {}: must be 0 (all cores) or more", threads);
+    problem = fmt::format("{}: {}: must be 0 (all cores) or more",
+                          field_name(caller, Field::kThreads), threads);
   return model::valid_unless(std::move(problem), why);
 }
 

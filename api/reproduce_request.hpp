@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "api/caller_words.hpp"
 #include "validation/paper_reproduction.hpp"
 #include "validation/report_writer.hpp"
 
@@ -26,8 +27,9 @@ struct ReproduceRequest {
   std::set<std::string> sections;
   std::optional<std::string> report_directory;  // report.md, report.html and the figures go there
   std::function<void(const std::string&)> progress;  // a line per step
+  Caller caller = Caller::kCommandLine;              // whose words the messages use
 
-  // False with `why` naming the flag and its value.
+  // False with `why` naming the field (in the caller's words) and its value.
   bool is_valid(std::string* why) const;
 };
 

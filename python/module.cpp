@@ -351,6 +351,7 @@ py::object reproduce(std::uint64_t seed, int threads, bool quick,
   request.quick = quick;
   request.sections.insert(sections.begin(), sections.end());
   request.report_directory = out;
+  request.caller = api::Caller::kPython;
   const api::ReproduceResult result =
       run_released([request](const api::Cancellation*) { return api::reproduce(request); });
   return to_python(api::to_json(result));
@@ -366,7 +367,8 @@ py::object refresh(const std::string& text, const std::string& label, bool simul
                                     .seed = seed,
                                     .replications = replications,
                                     .horizon = horizon,
-                                    .threads = threads};
+                                    .threads = threads,
+                                    .caller = api::Caller::kPython};
   const api::RefreshResult result =
       run_released([request](const api::Cancellation*) { return api::refresh(request); });
   return to_python(api::to_json(request, result));
@@ -384,7 +386,8 @@ py::object fit_arrivals(const std::string& path, const std::string& column,
                                   .method = method,
                                   .regimes = regimes,
                                   .phases = phases,
-                                  .robots = robots};
+                                  .robots = robots,
+                                  .caller = api::Caller::kPython};
   return to_python(run_released([request, path, column](const api::Cancellation* cancel) mutable {
     const EmStopScope stop(cancel);
     request.times = fit::read_timestamps(crawlq::scenarios::locate_log(path).string(), column);
@@ -402,7 +405,8 @@ py::object fit_law(const std::optional<std::string>& path, const std::string& co
                              .moments = moments.value_or(std::vector<double>{}),
                              .mean = mean,
                              .method = method,
-                             .phases = phases};
+                             .phases = phases,
+                             .caller = api::Caller::kPython};
   return to_python(run_released([request, path, column](const api::Cancellation* cancel) mutable {
     const EmStopScope stop(cancel);
     if (path) request.sample = fit::read_sample(*path, column);

@@ -193,3 +193,22 @@ def test_every_method_the_docstring_names_is_one_the_solver_registry_knows(paper
             assert "unknown method" not in str(refused)
     with pytest.raises(crawlq.InputError, match="unknown method"):
         paper.solve(method="block-recursive")
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: crawlq.fit_arrivals("synthetic-crawler", regimes=9), "regimes=9: give 1 to 8"),
+    (lambda: crawlq.fit_arrivals("synthetic-crawler", lags=0), "lags=0: give 1 to 1000"),
+    (lambda: crawlq.fit_arrivals("synthetic-crawler", batch_gap=-1.0), "batch_gap=-1: give a time >= 0"),
+    (lambda: crawlq.fit_arrivals("synthetic-crawler", method="best"),
+     "method='best': the methods are: moments, em"),
+    (lambda: crawlq.fit_service(moments=[1, 2, 6], mean=-1.0), "mean=-1: give a time > 0"),
+    (lambda: crawlq.refresh("refresh-paper-example", simulate=True, replications=1),
+     "replications: 1: need at least 2 for an interval"),
+    (lambda: crawlq.refresh("refresh-paper-example", simulate=True, horizon=-2.0),
+     "horizon: -2: must be a finite positive time"),
+    (lambda: crawlq.reproduce(["tabels"], quick=True), "sections: 'tabels' is not one of "),
+], ids=["regimes", "lags", "batch_gap", "method", "mean", "replications", "horizon", "sections"])
+def test_the_fits_refresh_and_reproduce_name_the_keyword_not_the_flag(call, message):
+    with pytest.raises(crawlq.InputError) as refused:
+        call()
+    assert message in message_of(refused) and "--" not in message_of(refused), message_of(refused)
