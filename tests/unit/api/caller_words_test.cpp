@@ -21,14 +21,17 @@ using namespace crawlq;
 namespace {
 
 constexpr api::Field kFields[] = {
-    api::Field::kClass,      api::Field::kSearch,       api::Field::kMethod,
-    api::Field::kThreads,    api::Field::kStarts,       api::Field::kExportPolicy,
-    api::Field::kTransforms, api::Field::kCdf,          api::Field::kMaxMaps,
-    api::Field::kParameter,  api::Field::kValues,       api::Field::kHorizon,
-    api::Field::kSeed,       api::Field::kReplications, api::Field::kWarmup,
-    api::Field::kPrecision,  api::Field::kTimeLimit,    api::Field::kPolicy,
-    api::Field::kSojourn,    api::Field::kThresholds,   api::Field::kAxes,
-    api::Field::kPathHorizon};
+    api::Field::kClass,       api::Field::kSearch,       api::Field::kMethod,
+    api::Field::kThreads,     api::Field::kStarts,       api::Field::kExportPolicy,
+    api::Field::kTransforms,  api::Field::kCdf,          api::Field::kMaxMaps,
+    api::Field::kParameter,   api::Field::kValues,       api::Field::kHorizon,
+    api::Field::kSeed,        api::Field::kReplications, api::Field::kWarmup,
+    api::Field::kPrecision,   api::Field::kTimeLimit,    api::Field::kPolicy,
+    api::Field::kSojourn,     api::Field::kThresholds,   api::Field::kAxes,
+    api::Field::kPathHorizon, api::Field::kPolicyA,      api::Field::kPolicyB,
+    api::Field::kRegimes,     api::Field::kPhases,       api::Field::kLags,
+    api::Field::kRobots,      api::Field::kBatchGap,     api::Field::kCensorGap,
+    api::Field::kMean,        api::Field::kSections};
 
 // Whether some request's schema row of `field` is taken by `caller`.
 bool schema_gives(api::Field field, api::Caller caller) {
