@@ -158,13 +158,14 @@ class Reader {
     const nlohmann::json* v = value(field);
     const std::string key = name(field);
     if (!v) return policy_or_default(scenario.model, scenario.source, scenario.how_to_give_policy);
-    const bool names_a_file =
-        v->is_string() || (v->is_object() && v->contains("table") && v->at("table").is_string());
-    if (names_a_file && !scenario.policy_directory)
-      throw model::InputError(key + (v->is_string() ? "" : ".table"),
-                              "the lab reads no file a request names: give the policy's section "
-                              "itself (a table's robots as a list, one per state in the order of "
-                              "solve --export)");
+    if (!scenario.policy_directory) {
+      if (v->is_string())
+        throw model::InputError(key,
+                                "the lab reads no file a request names: give the policy's section "
+                                "itself (a table's robots as a list, one per state in the order "
+                                "of solve --export)");
+      refuse_table_file(*v, key);
+    }
     if (v->is_string()) return scenarios::load_policy(v->get<std::string>(), scenario.model);
     if (!v->is_object()) throw refuse(spec_of(field), *v);
     return scenarios::parse_policy(
@@ -189,7 +190,28 @@ class Reader {
   nlohmann::json fallback_;
 };
 
+// A simulation's settings, as simulate, validate and compare take them (a comparison runs exactly
+// its replications: it has no precision).
+SimulationChoices choices_of(Reader& r, bool has_precision) {
+  return {.seed = *r.whole<std::uint64_t>(Field::kSeed),
+          .replications = r.whole<int>(Field::kReplications),
+          .horizon = r.number(Field::kHorizon),
+          .warmup = r.number(Field::kWarmup),
+          .threads = *r.whole<int>(Field::kThreads),
+          .precision = has_precision ? r.number(Field::kPrecision) : std::nullopt,
+          .time_limit = *r.number(Field::kTimeLimit)};
+}
+
 }  // namespace
+
+void refuse_table_file(const nlohmann::json& policy, const std::string& key) {
+  if (!policy.is_object()) return;
+  const auto table = policy.find("table");
+  if (table != policy.end() && !table->is_array())
+    throw model::InputError(key + ".table",
+                            "the lab reads no file a request names: give the table's robots values "
+                            "as a list, one per state in the order of solve --export");
+}
 
 void check_document(const nlohmann::json& document, RequestKind kind, Caller caller) {
   const std::string_view kind_name = request_kind_name(kind);
@@ -278,13 +300,7 @@ LandscapeRequest landscape_request(const nlohmann::json& document, const Documen
 CompareRequest compare_request(const nlohmann::json& document, const DocumentScenario& scenario,
                                Caller caller) {
   Reader r(document, RequestKind::kCompare, caller);
-  const SimulationChoices choices{.seed = *r.whole<std::uint64_t>(Field::kSeed),
-                                  .replications = r.whole<int>(Field::kReplications),
-                                  .horizon = r.number(Field::kHorizon),
-                                  .warmup = r.number(Field::kWarmup),
-                                  .threads = *r.whole<int>(Field::kThreads),
-                                  .precision = std::nullopt,
-                                  .time_limit = *r.number(Field::kTimeLimit)};
+  const SimulationChoices choices = choices_of(r, false);
   return {.source = scenario.source,
           .model = scenario.model,
           .a = r.policy(scenario, Field::kPolicyA),
@@ -308,13 +324,7 @@ LiveSimulationRequest live_simulation_request(const nlohmann::json& document,
 SimulationChoices simulation_choices(const nlohmann::json& document, RequestKind kind,
                                      Caller caller) {
   Reader r(document, kind, caller);
-  return {.seed = *r.whole<std::uint64_t>(Field::kSeed),
-          .replications = r.whole<int>(Field::kReplications),
-          .horizon = r.number(Field::kHorizon),
-          .warmup = r.number(Field::kWarmup),
-          .threads = *r.whole<int>(Field::kThreads),
-          .precision = r.number(Field::kPrecision),
-          .time_limit = *r.number(Field::kTimeLimit)};
+  return choices_of(r, true);
 }
 
 model::ControlPolicy document_policy(const nlohmann::json& document, RequestKind kind,
@@ -349,6 +359,12 @@ nlohmann::json policy_section(const model::ControlPolicy& policy) {
 
 namespace {
 std::string key(Field field) { return std::string(field_name(Caller::kLab, field)); }
+
+// An optional field as a document writes it: its value, or null for "the request chooses".
+template <class T>
+nlohmann::json or_null(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json();
+}
 }  // namespace
 
 nlohmann::json to_document(const SolveRequest& request) {
@@ -385,41 +401,32 @@ nlohmann::json to_document(const LandscapeRequest& request) {
 
 nlohmann::json to_document(const CompareRequest& request) {
   const validation::SimulationSettings& s = request.settings;
-  const auto optional = [](const auto& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json();
-  };
   return {{key(Field::kPolicyA), policy_section(request.a)},
           {key(Field::kPolicyB), policy_section(request.b)},
           {key(Field::kSeed), s.seed},
           {key(Field::kReplications), s.replications},
-          {key(Field::kHorizon), optional(s.horizon)},
-          {key(Field::kWarmup), optional(s.warmup)},
+          {key(Field::kHorizon), or_null(s.horizon)},
+          {key(Field::kWarmup), or_null(s.warmup)},
           {key(Field::kThreads), s.threads},
           {key(Field::kTimeLimit), s.time_limit}};
 }
 
 nlohmann::json to_document(const LiveSimulationRequest& request) {
-  const auto optional = [](const auto& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json();
-  };
   return {{key(Field::kPolicy), policy_section(request.policy)},
           {key(Field::kSeed), request.seed},
           {key(Field::kReplications), request.replications},
-          {key(Field::kPathHorizon), optional(request.path_horizon)},
-          {key(Field::kHorizon), optional(request.horizon)}};
+          {key(Field::kPathHorizon), or_null(request.path_horizon)},
+          {key(Field::kHorizon), or_null(request.horizon)}};
 }
 
 nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy) {
-  const auto optional = [](const auto& value) {
-    return value ? nlohmann::json(*value) : nlohmann::json();
-  };
   return {{key(Field::kPolicy), policy_section(policy)},
           {key(Field::kSeed), choices.seed},
-          {key(Field::kReplications), optional(choices.replications)},
-          {key(Field::kHorizon), optional(choices.horizon)},
-          {key(Field::kWarmup), optional(choices.warmup)},
+          {key(Field::kReplications), or_null(choices.replications)},
+          {key(Field::kHorizon), or_null(choices.horizon)},
+          {key(Field::kWarmup), or_null(choices.warmup)},
           {key(Field::kThreads), choices.threads},
-          {key(Field::kPrecision), optional(choices.precision)},
+          {key(Field::kPrecision), or_null(choices.precision)},
           {key(Field::kTimeLimit), choices.time_limit}};
 }
 

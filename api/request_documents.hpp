@@ -35,6 +35,9 @@ struct DocumentScenario {
 // for a field the kind does not have (with the known ones), a field `caller` does not take, a value
 // of the wrong type, or a required field absent. The requests' own checks (check()) come after.
 void check_document(const nlohmann::json& document, RequestKind kind, Caller caller);
+// Where no file may be read (the lab): model::InputError naming `key`.table when `policy` (a policy
+// section) names its table by a file rather than giving its robots as a list.
+void refuse_table_file(const nlohmann::json& policy, const std::string& key);
 SolveRequest solve_request(const nlohmann::json& document, const DocumentScenario& scenario,
                            Caller caller);
 OptimizeRequest optimize_request(const nlohmann::json& document, const DocumentScenario& scenario,

@@ -62,34 +62,39 @@ constexpr std::array kOptimizeFields{
                  kNotTheLab},
 };
 
-// The lab runs no simulate or validate request (its simulation streams a path and estimates).
 constexpr RequestField taken_by(RequestField field, unsigned takers) {
   field.takers = takers;
   return field;
 }
 
+// A simulation's rows that simulate, validate and Python's compare share (each kind says who takes
+// them: the lab runs none of these requests; its simulation streams a path and estimates).
+constexpr RequestField kSeedField{Field::kSeed, "integer", "1", "7",
+                                  "the random numbers' seed: the same seed gives the same numbers"};
+constexpr RequestField kHorizonField{
+    Field::kHorizon, "number", "null", "2000",
+    "each replication's length (time units); none: a million pages at the busiest mode"};
+constexpr RequestField kWarmupField{
+    Field::kWarmup, "number", "null", "200",
+    "time (time units) dropped at the start of each replication; none: by MSER-5 on a pilot run"};
+constexpr RequestField kTimeLimitField{Field::kTimeLimit, "number", "50", "40",
+                                       "seconds the run may take"};
+
 constexpr std::array kSimulationFields{
     taken_by(kPolicyField, kNotTheLab),
-    RequestField{Field::kSeed, "integer", "1", "7",
-                 "the random numbers' seed: the same seed gives the same numbers", kNotTheLab},
+    taken_by(kSeedField, kNotTheLab),
     RequestField{Field::kReplications, "integer", "null", "4",
                  "given alone, exactly this many replications; else the first batch of a run that "
                  "goes on until the intervals are narrow enough",
                  kNotTheLab},
-    RequestField{Field::kHorizon, "number", "null", "2000",
-                 "each replication's length (time units); none: a million pages at the busiest "
-                 "mode",
-                 kNotTheLab},
-    RequestField{Field::kWarmup, "number", "null", "200",
-                 "time (time units) dropped at the start of each replication; none: by MSER-5 on "
-                 "a pilot run",
-                 kNotTheLab},
+    taken_by(kHorizonField, kNotTheLab),
+    taken_by(kWarmupField, kNotTheLab),
     kThreadsField,
     RequestField{Field::kPrecision, "number", "null", "0.05",
                  "the headline intervals' half-widths relative to their estimates at which the "
                  "run stops (none: 0.01 unless replications are given alone; 0: off)",
                  kNotTheLab},
-    RequestField{Field::kTimeLimit, "number", "50", "40", "seconds the run may take", kNotTheLab},
+    taken_by(kTimeLimitField, kNotTheLab),
 };
 
 constexpr std::array kCompareFields{
@@ -97,20 +102,13 @@ constexpr std::array kCompareFields{
                  "policy A, in any form a policy field takes", kPythonTakes},
     RequestField{Field::kPolicyB, "policy", "", R"({"thresholds": [0, 2, 2]})",
                  "policy B, run on the same random numbers as A", kPythonTakes},
-    RequestField{Field::kSeed, "integer", "1", "7",
-                 "the random numbers' seed: the same seed gives the same numbers", kPythonTakes},
+    taken_by(kSeedField, kPythonTakes),
     RequestField{Field::kReplications, "integer", "10", "4",
                  "replications, each running both policies (2 or more)", kPythonTakes},
-    RequestField{Field::kHorizon, "number", "null", "2000",
-                 "each replication's length (time units); none: a million pages at the busiest "
-                 "mode",
-                 kPythonTakes},
-    RequestField{Field::kWarmup, "number", "null", "200",
-                 "time (time units) dropped at the start of each replication; none: by MSER-5 on "
-                 "a pilot run",
-                 kPythonTakes},
+    taken_by(kHorizonField, kPythonTakes),
+    taken_by(kWarmupField, kPythonTakes),
     taken_by(kThreadsField, kPythonTakes),
-    RequestField{Field::kTimeLimit, "number", "50", "40", "seconds the run may take", kPythonTakes},
+    taken_by(kTimeLimitField, kPythonTakes),
 };
 
 constexpr std::array kSweepFields{

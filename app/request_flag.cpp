@@ -68,4 +68,23 @@ api::DocumentScenario document_scenario(const std::string& file, const model::Mo
           .how_to_give_policy = "give \"policy\" in the request (any form of a scenario's policy)"};
 }
 
+SimulationDocument::SimulationDocument(const std::string& path, const CLI::App& command,
+                                       api::RequestKind kind)
+    : path_(path), kind_(kind), document_(read_request_document(path, command, kind)) {}
+
+validation::SimulationSettings SimulationDocument::settings() const {
+  return from_document(path_, [&] {
+    return api::simulation_settings(
+        api::simulation_choices(document_, kind_, api::Caller::kDocument), api::Caller::kDocument);
+  });
+}
+
+model::ControlPolicy SimulationDocument::policy(const std::string& file,
+                                                const model::Model& model) const {
+  return from_document(path_, [&] {
+    return api::document_policy(document_, kind_, document_scenario(file, model),
+                                api::Caller::kDocument);
+  });
+}
+
 }  // namespace crawlq::app

@@ -12,6 +12,7 @@
 #include "api/request_schema.hpp"
 #include "model/input_error.hpp"
 #include "model/model.hpp"
+#include "validation/engine_comparison.hpp"
 
 namespace crawlq::app {
 
@@ -37,5 +38,19 @@ auto from_document(const std::string& path, Read read) -> decltype(read()) {
     throw model::InputError(fmt::format("{}: {}", path == "-" ? "--request -" : path, e.message()));
   }
 }
+
+// A simulate or validate document, read once: its settings, and its policy for each scenario it
+// runs on; each refusal names the document first.
+class SimulationDocument {
+ public:
+  SimulationDocument(const std::string& path, const CLI::App& command, api::RequestKind kind);
+  validation::SimulationSettings settings() const;
+  model::ControlPolicy policy(const std::string& file, const model::Model& model) const;
+
+ private:
+  std::string path_;
+  api::RequestKind kind_;
+  nlohmann::json document_;
+};
 
 }  // namespace crawlq::app

@@ -105,30 +105,17 @@ int run_comparison(const SimulateOptions& o, const api::CompareRequest& request,
 int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& processes) {
   const scenarios::Scenario scenario = load(o.file);
   const model::Model& m = scenario.model;
-  const std::optional<nlohmann::json> document =
+  const std::optional<SimulationDocument> document =
       o.request.empty()
           ? std::nullopt
-          : std::optional(read_request_document(o.request, command, api::RequestKind::kSimulate));
+          : std::make_optional<SimulationDocument>(o.request, command, api::RequestKind::kSimulate);
   const model::ControlPolicy policy =
-      document ? from_document(o.request,
-                               [&] {
-                                 return api::document_policy(*document, api::RequestKind::kSimulate,
-                                                             document_scenario(o.file, m),
-                                                             api::Caller::kDocument);
-                               })
-               : chosen_policy(scenario, o.policy, o.file);
+      document ? document->policy(o.file, m) : chosen_policy(scenario, o.policy, o.file);
   const model::Policy* level_map = std::get_if<model::Policy>(&policy);
   const std::unique_ptr<sim::Policy> simulated = sim::make_policy(policy);
   const nlohmann::json policy_description = api::control_policy_json(policy);
   const validation::SimulationSettings settings =
-      document ? from_document(o.request,
-                               [&] {
-                                 return api::simulation_settings(
-                                     api::simulation_choices(*document, api::RequestKind::kSimulate,
-                                                             api::Caller::kDocument),
-                                     api::Caller::kDocument);
-                               })
-               : simulation_settings(o.simulation);
+      document ? document->settings() : simulation_settings(o.simulation);
   const std::uint64_t seed = settings.seed;
   if (!o.plot.empty() && o.trace.empty())
     throw UsageError("--plot: draws the sample path of --trace; give --trace too");

@@ -81,31 +81,17 @@ void print_comparison(const ValidationCase& c, const validation::EngineCompariso
 }
 
 int run(const ValidateOptions& o, const CLI::App& command) {
-  const std::optional<nlohmann::json> document =
+  const std::optional<SimulationDocument> document =
       o.request.empty()
           ? std::nullopt
-          : std::optional(read_request_document(o.request, command, api::RequestKind::kValidate));
+          : std::make_optional<SimulationDocument>(o.request, command, api::RequestKind::kValidate);
   const validation::SimulationSettings settings =
-      document ? from_document(o.request,
-                               [&] {
-                                 return api::simulation_settings(
-                                     api::simulation_choices(*document, api::RequestKind::kValidate,
-                                                             api::Caller::kDocument),
-                                     api::Caller::kDocument);
-                               })
-               : simulation_settings(o.simulation);
+      document ? document->settings() : simulation_settings(o.simulation);
   std::vector<ValidationCase> cases;
   for (const auto& file : o.files) {
     scenarios::Scenario scenario = load(file);
     model::ControlPolicy policy =
-        document
-            ? from_document(o.request,
-                            [&] {
-                              return api::document_policy(*document, api::RequestKind::kValidate,
-                                                          document_scenario(file, scenario.model),
-                                                          api::Caller::kDocument);
-                            })
-            : chosen_policy(scenario, o.policy, file);
+        document ? document->policy(file, scenario.model) : chosen_policy(scenario, o.policy, file);
     std::string absent = api::exact_engine_absence(scenario.model, policy);
     cases.push_back({file, std::move(scenario), std::move(policy), std::move(absent)});
   }

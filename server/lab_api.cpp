@@ -2,12 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
-#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -28,48 +25,19 @@ namespace crawlq::server {
 
 namespace {
 
-// A body's value at `key` as T, or `fallback` when absent; InputError naming the key when it is not
-// a T (a whole number outside T's range included: a double would be cast without a check).
+// The envelope's value at `key` as T (the scenario's label, its changes), or `fallback` when
+// absent; InputError naming the key when it is not a T. The request's own fields are read by the
+// schema.
 template <class T>
 T field(const nlohmann::json& body, const char* key, T fallback) {
   const auto found = body.find(key);
   if (found == body.end() || found->is_null()) return fallback;
-  const auto refuse = [&] {
-    return model::InputError(key, fmt::format("'{}' is not the kind of value this key takes",
-                                              scenarios::shortened(safe_dump(*found))));
-  };
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    if (!found->is_number()) throw refuse();
-    const double value = found->get<double>();
-    if (found->is_number_float() && value != std::floor(value)) throw refuse();
-    if (!(value >= static_cast<double>(std::numeric_limits<T>::min()) &&
-          value <= static_cast<double>(std::numeric_limits<T>::max())))
-      throw model::InputError(key, fmt::format("{}: out of range", safe_dump(*found)));
-    if (found->is_number_integer()) {
-      if (found->is_number_unsigned()) return static_cast<T>(found->get<std::uint64_t>());
-      const auto whole = found->get<std::int64_t>();
-      if (std::is_unsigned_v<T> && whole < 0)
-        throw model::InputError(key, fmt::format("{}: out of range", whole));
-      return static_cast<T>(whole);
-    }
-    return static_cast<T>(value);
-  } else {
-    try {
-      return found->get<T>();
-    } catch (const nlohmann::json::exception&) {
-      throw refuse();
-    }
+  try {
+    return found->get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw model::InputError(key, fmt::format("'{}' is not the kind of value this key takes",
+                                             scenarios::shortened(safe_dump(*found))));
   }
-}
-
-// The lab never reads a file that a request names: a policy table comes as its rows.
-void refuse_table_file(const nlohmann::json& policy, const std::string& where) {
-  if (!policy.is_object()) return;
-  const auto table = policy.find("table");
-  if (table != policy.end() && !table->is_array())
-    throw model::InputError(where + ".table",
-                            "the lab reads no file a request names: give the table's robots values "
-                            "as a list, one per state in the order of solve --export");
 }
 
 constexpr const char* kHowToGivePolicy = "give \"policy\": {\"thresholds\": [...]} or another form";
@@ -96,7 +64,8 @@ LabScenario read(const nlohmann::json& body) {
   const nlohmann::json form =
       scenario->is_string() ? scenarios::yaml_to_json(scenario->get<std::string>(), source.label)
                             : *scenario;
-  if (form.is_object() && form.contains("policy")) refuse_table_file(form.at("policy"), "policy");
+  if (form.is_object() && form.contains("policy"))
+    api::refuse_table_file(form.at("policy"), "policy");
   const nlohmann::json changes = field<nlohmann::json>(body, "changes", nlohmann::json::array());
   if (!changes.is_array())
     throw model::InputError("changes", "give a list of [\"parameter\", value]");

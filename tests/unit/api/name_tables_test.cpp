@@ -1,7 +1,6 @@
 // Every enum the program names has one table (model/name_table.hpp): each name parses back to its
 // value and none is given twice, and the request schema offers a choice field's names from it.
 #include <catch2/catch.hpp>
-#include <set>
 #include <string>
 
 #include "analytic/policy_search.hpp"
@@ -12,36 +11,22 @@
 #include "model/model.hpp"
 #include "model/refresh_model.hpp"
 #include "scenarios/shipped_files.hpp"
+#include "tests/unit/model/name_table_checks.hpp"
 #include "validation/engine_comparison.hpp"
 
 using namespace crawlq;
 
-namespace {
-
-template <class Table>
-void check_round_trip(const Table& table) {
-  const auto names = table.names();
-  CHECK(std::set<std::string>(names.begin(), names.end()).size() == names.size());
-  const auto values = table.values();
-  REQUIRE(values.size() == names.size());
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    INFO(names[i]);
-    CHECK(table.name(values[i]) == names[i]);
-    CHECK(table.parse(names[i]) == values[i]);
-  }
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("name tables: every table's names parse back to their values", "[api]") {
-  check_round_trip(model::kAdmissionNames);
-  check_round_trip(model::kRefreshPolicyNames);
-  check_round_trip(analytic::kSearchNames);
-  check_round_trip(analytic::kTableClassNames);
-  check_round_trip(analytic::kPageFateNames);
-  check_round_trip(validation::kVerdictNames);
-  check_round_trip(scenarios::kShippedKindNames);
-  check_round_trip(api::kPolicyClassNames);
+  testing::check_round_trip(model::kAdmissionNames);
+  testing::check_round_trip(model::kRefreshPolicyNames);
+  testing::check_round_trip(analytic::kSearchNames);
+  testing::check_round_trip(analytic::kTableClassNames);
+  testing::check_round_trip(analytic::kPageFateNames);
+  testing::check_round_trip(validation::kVerdictNames);
+  testing::check_round_trip(scenarios::kShippedKindNames);
+  testing::check_round_trip(api::kPolicyClassNames);
   // The names the JSON and the refusals have always used.
   CHECK(model::kAdmissionNames.known() == "partial, reject-batch");
   CHECK(analytic::kSearchNames.known() == "exhaustive, local, auto");

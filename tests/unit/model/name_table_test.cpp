@@ -3,8 +3,9 @@
 #include "model/name_table.hpp"
 
 #include <catch2/catch.hpp>
-#include <set>
 #include <string>
+
+#include "tests/unit/model/name_table_checks.hpp"
 
 using namespace crawlq;
 
@@ -13,19 +14,6 @@ namespace {
 enum class Colour { kRed, kGreen, kBlue };
 constexpr model::NameTable<Colour, 3> kColours{
     "colour", {{{Colour::kGreen, "green"}, {Colour::kRed, "red"}, {Colour::kBlue, "blue"}}}};
-
-template <class Table>
-void check_round_trip(const Table& table) {
-  const auto names = table.names();
-  CHECK(std::set<std::string>(names.begin(), names.end()).size() == names.size());
-  const auto values = table.values();
-  REQUIRE(values.size() == names.size());
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    CHECK(table.name(values[i]) == names[i]);
-    CHECK(table.parse(names[i]) == values[i]);
-    CHECK(table.contains(names[i]));
-  }
-}
 
 }  // namespace
 
@@ -37,5 +25,5 @@ TEST_CASE("name table: names, parses and lists in the table's order", "[model]")
   CHECK_FALSE(kColours.contains("Red"));
   CHECK_THROWS_WITH(kColours.parse("Red"), "unknown colour 'Red' (known: green, red, blue)");
   CHECK_THROWS_WITH(kColours.parse(""), "unknown colour '' (known: green, red, blue)");
-  check_round_trip(kColours);
+  testing::check_round_trip(kColours);
 }
