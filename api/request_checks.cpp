@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analytic/memory_estimate.hpp"
+#include "analytic/policy_search.hpp"
 #include "analytic/solver_registry.hpp"
 #include "model/input_error.hpp"
 
