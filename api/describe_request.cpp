@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "analytic/memory_estimate.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "api/json_output.hpp"
 
 namespace crawlq::api {

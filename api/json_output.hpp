@@ -2,8 +2,8 @@
 // The JSON shapes of interface.md, in one place so that every command spells the keys alike.
 #include <nlohmann/json.hpp>
 
-#include "analytic/policy_evaluation.hpp"
-#include "analytic/sojourn_times.hpp"
+#include "analytic/control/policy_evaluation.hpp"
+#include "analytic/sojourn/sojourn_times.hpp"
 #include "model/control_policy.hpp"
 #include "model/measure_list.hpp"
 #include "sim/replications.hpp"

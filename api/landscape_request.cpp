@@ -4,7 +4,8 @@
 
 #include <algorithm>
 
-#include "analytic/policy_evaluation.hpp"
+#include "analytic/control/policy_evaluation.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 #include "model/policy.hpp"

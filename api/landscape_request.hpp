@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "analytic/memory_estimate.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "api/caller_words.hpp"
 #include "api/solve_request.hpp"
 #include "model/model.hpp"

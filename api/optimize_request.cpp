@@ -8,13 +8,14 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "analytic/memory_estimate.hpp"
-#include "analytic/table_summary.hpp"
+#include "analytic/control/table_summary.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "api/json_output.hpp"
 #include "api/request_checks.hpp"
 #include "api/state_table.hpp"
 #include "model/input_error.hpp"
 #include "output/output_file.hpp"
+#include "scenarios/policy_section.hpp"
 
 namespace crawlq::api {
 
@@ -76,30 +77,11 @@ void export_policy(const OptimizeRequest& request, const model::ControlPolicy& p
                       });
     return;
   }
-  const auto rows = [](const std::vector<std::vector<int>>& table) {
-    std::string text = "[";
-    for (std::size_t i = 0; i < table.size(); ++i)
-      text += fmt::format("{}[{}]", i ? ", " : "", fmt::join(table[i], ", "));
-    return text + "]";
-  };
-  const std::string section = std::visit(
-      model::Overloaded{
-          [](const model::Policy& p) {
-            if (const auto t = p.thresholds())
-              return fmt::format("  thresholds: [{}]\n", fmt::join(*t, ", "));
-            return fmt::format("  levels: [{}]\n", fmt::join(p.levels(), ", "));
-          },
-          [&](const model::PhaseAwarePolicy& p) {
-            return fmt::format("  phase-aware: {}\n", rows(p.robots));
-          },
-          [&](const model::MemoryPolicy& p) { return fmt::format("  memory: {}\n", rows(p.next)); },
-          [](const model::HysteresisPolicy& h) {
-            return fmt::format(
-                "  hysteresis: {{high: {}, low: {}, switch_off: {}, switch_on: {}}}\n", h.high,
-                h.low, h.switch_off, h.switch_on);
-          },
-          [](const model::TablePolicy&) { return std::string(); }},
-      policy);
+  // The section as YAML's flow style writes it: the JSON of each value, which YAML reads as is.
+  std::string section;
+  const nlohmann::json written = scenarios::policy_section(policy);
+  for (const auto& [key, value] : written.items())
+    section += fmt::format("  {}: {}\n", key, value.dump());
   output::write_whole_file(
       request.export_policy,
       fmt::format("# The best policy of `crawlq optimize {} --class {}`; give it as --policy {}\n"

@@ -9,11 +9,11 @@
 #include <variant>
 #include <vector>
 
-#include "analytic/class_comparison.hpp"
-#include "analytic/markov_search.hpp"
-#include "analytic/policy_search.hpp"
-#include "analytic/stationary_solver.hpp"
-#include "analytic/table_search.hpp"
+#include "analytic/control/class_comparison.hpp"
+#include "analytic/control/markov_search.hpp"
+#include "analytic/control/policy_search.hpp"
+#include "analytic/control/table_search.hpp"
+#include "analytic/stationary/stationary_solver.hpp"
 #include "api/solve_request.hpp"
 #include "model/model.hpp"
 #include "model/name_table.hpp"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analytic/memory_estimate.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "api/json_output.hpp"
 #include "model/input_error.hpp"
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "analytic/refresh_analysis.hpp"
+#include "analytic/refresh/refresh_analysis.hpp"
 #include "api/caller_words.hpp"
 #include "model/refresh_model.hpp"
 #include "sim/refresh_simulator.hpp"

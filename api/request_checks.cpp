@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include "analytic/memory_estimate.hpp"
-#include "analytic/policy_search.hpp"
-#include "analytic/solver_registry.hpp"
+#include "analytic/control/policy_search.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
+#include "analytic/stationary/solver_registry.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::api {

@@ -7,9 +7,9 @@
 #include <functional>
 #include <string>
 
-#include "analytic/memory_estimate.hpp"
-#include "analytic/search_work.hpp"
-#include "analytic/stationary_solver.hpp"
+#include "analytic/control/search_work.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
+#include "analytic/stationary/stationary_solver.hpp"
 #include "api/caller_words.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"

@@ -10,12 +10,13 @@
 #include <type_traits>
 #include <variant>
 
-#include "analytic/policy_search.hpp"
-#include "analytic/stationary_solver.hpp"
+#include "analytic/control/policy_search.hpp"
+#include "analytic/stationary/stationary_solver.hpp"
 #include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 #include "model/simulation_policy.hpp"
 #include "model/thread_count.hpp"
+#include "scenarios/policy_section.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "scenarios/yaml_reader.hpp"
 #include "validation/parameter_sweep.hpp"
@@ -170,7 +171,8 @@ class Reader {
     if (!v->is_object()) throw refuse(spec_of(field), *v);
     return scenarios::parse_policy(
         v->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), key, scenario.model,
-        *scenario.policy_directory);
+        // No directory (the lab's): a section naming a file was refused above.
+        scenario.policy_directory.value_or(std::filesystem::path()));
   }
 
  private:
@@ -332,31 +334,6 @@ model::ControlPolicy document_policy(const nlohmann::json& document, RequestKind
   return Reader(document, kind, caller).policy(scenario);
 }
 
-nlohmann::json policy_section(const model::ControlPolicy& policy) {
-  return std::visit(model::Overloaded{[](const model::Policy& levels) {
-                                        if (const auto t = levels.thresholds())
-                                          return nlohmann::json{{"thresholds", *t}};
-                                        return nlohmann::json{{"levels", levels.levels()}};
-                                      },
-                                      [](const model::PhaseAwarePolicy& table) {
-                                        return nlohmann::json{{"phase-aware", table.robots}};
-                                      },
-                                      [](const model::HysteresisPolicy& h) {
-                                        return nlohmann::json{{"hysteresis",
-                                                               {{"high", h.high},
-                                                                {"low", h.low},
-                                                                {"switch_off", h.switch_off},
-                                                                {"switch_on", h.switch_on}}}};
-                                      },
-                                      [](const model::MemoryPolicy& memory) {
-                                        return nlohmann::json{{"memory", memory.next}};
-                                      },
-                                      [](const model::TablePolicy& table) {
-                                        return nlohmann::json{{"table", table.robots}};
-                                      }},
-                    policy);
-}
-
 namespace {
 std::string key(Field field) { return std::string(field_name(Caller::kLab, field)); }
 
@@ -368,7 +345,7 @@ nlohmann::json or_null(const std::optional<T>& value) {
 }  // namespace
 
 nlohmann::json to_document(const SolveRequest& request) {
-  return {{key(Field::kPolicy), policy_section(request.policy)},
+  return {{key(Field::kPolicy), scenarios::policy_section(request.policy)},
           {key(Field::kMethod), analytic::method_name(request.method)},
           {key(Field::kThreads), request.threads},
           {key(Field::kSojourn), request.sojourn},
@@ -401,8 +378,8 @@ nlohmann::json to_document(const LandscapeRequest& request) {
 
 nlohmann::json to_document(const CompareRequest& request) {
   const validation::SimulationSettings& s = request.settings;
-  return {{key(Field::kPolicyA), policy_section(request.a)},
-          {key(Field::kPolicyB), policy_section(request.b)},
+  return {{key(Field::kPolicyA), scenarios::policy_section(request.a)},
+          {key(Field::kPolicyB), scenarios::policy_section(request.b)},
           {key(Field::kSeed), s.seed},
           {key(Field::kReplications), s.replications},
           {key(Field::kHorizon), or_null(s.horizon)},
@@ -412,7 +389,7 @@ nlohmann::json to_document(const CompareRequest& request) {
 }
 
 nlohmann::json to_document(const LiveSimulationRequest& request) {
-  return {{key(Field::kPolicy), policy_section(request.policy)},
+  return {{key(Field::kPolicy), scenarios::policy_section(request.policy)},
           {key(Field::kSeed), request.seed},
           {key(Field::kReplications), request.replications},
           {key(Field::kPathHorizon), or_null(request.path_horizon)},
@@ -420,7 +397,7 @@ nlohmann::json to_document(const LiveSimulationRequest& request) {
 }
 
 nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy) {
-  return {{key(Field::kPolicy), policy_section(policy)},
+  return {{key(Field::kPolicy), scenarios::policy_section(policy)},
           {key(Field::kSeed), choices.seed},
           {key(Field::kReplications), or_null(choices.replications)},
           {key(Field::kHorizon), or_null(choices.horizon)},

@@ -65,8 +65,5 @@ nlohmann::json to_document(const LandscapeRequest& request);
 nlohmann::json to_document(const CompareRequest& request);
 nlohmann::json to_document(const LiveSimulationRequest& request);
 nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy);
-// A policy as a scenario's policy section writes it: thresholds where a level map has them, and a
-// full-state table as its list of robots.
-nlohmann::json policy_section(const model::ControlPolicy& policy);
 
 }  // namespace crawlq::api

@@ -2,9 +2,9 @@
 
 #include <array>
 
-#include "analytic/class_comparison.hpp"
-#include "analytic/policy_search.hpp"
-#include "analytic/solver_registry.hpp"
+#include "analytic/control/class_comparison.hpp"
+#include "analytic/control/policy_search.hpp"
+#include "analytic/stationary/solver_registry.hpp"
 #include "api/optimize_request.hpp"
 #include "model/name_table.hpp"
 #include "validation/parameter_sweep.hpp"

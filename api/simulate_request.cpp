@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "analytic/memory_estimate.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "api/json_output.hpp"
 #include "model/input_error.hpp"
 #include "sim/horizon.hpp"

@@ -5,7 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "analytic/policy_forms.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
+#include "analytic/stationary/policy_forms.hpp"
 #include "api/json_output.hpp"
 #include "api/request_checks.hpp"
 #include "model/input_error.hpp"

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "analytic/memory_estimate.hpp"
-#include "analytic/policy_evaluation.hpp"
-#include "analytic/sojourn_times.hpp"
-#include "analytic/stationary_solver.hpp"
+#include "analytic/control/policy_evaluation.hpp"
+#include "analytic/sojourn/sojourn_times.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
+#include "analytic/stationary/stationary_solver.hpp"
 #include "api/caller_words.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"

@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "analytic/state_space.hpp"
+#include "analytic/stationary/state_space.hpp"
 
 namespace crawlq::api {
 

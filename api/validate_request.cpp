@@ -3,7 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "analytic/policy_forms.hpp"
+#include "analytic/stationary/policy_forms.hpp"
 #include "api/json_output.hpp"
 #include "api/request_checks.hpp"
 #include "model/input_error.hpp"

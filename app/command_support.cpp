@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "analytic/memory_estimate.hpp"
-#include "analytic/policy_forms.hpp"
-#include "analytic/solver_registry.hpp"
-#include "analytic/stationary_solver.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
+#include "analytic/stationary/policy_forms.hpp"
+#include "analytic/stationary/solver_registry.hpp"
+#include "analytic/stationary/stationary_solver.hpp"
 #include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 #include "model/number_text.hpp"

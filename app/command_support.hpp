@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "analytic/stationary_solver.hpp"
+#include "analytic/stationary/stationary_solver.hpp"
 #include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 #include "model/model.hpp"

@@ -8,10 +8,10 @@
 #include <iostream>
 #include <memory>
 
-#include "analytic/memory_estimate.hpp"
-#include "analytic/policy_search.hpp"
-#include "analytic/solver_registry.hpp"
-#include "analytic/table_summary.hpp"
+#include "analytic/control/policy_search.hpp"
+#include "analytic/control/table_summary.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
+#include "analytic/stationary/solver_registry.hpp"
 #include "api/json_output.hpp"
 #include "api/optimize_request.hpp"
 #include "app/command_support.hpp"

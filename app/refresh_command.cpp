@@ -8,8 +8,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "analytic/memory_estimate.hpp"
-#include "analytic/refresh_analysis.hpp"
+#include "analytic/refresh/refresh_analysis.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "api/refresh_request.hpp"
 #include "app/command_support.hpp"
 #include "app/simulation_flags.hpp"

@@ -12,9 +12,9 @@
 #include <numeric>
 #include <thread>
 
-#include "analytic/policy_evaluation.hpp"
-#include "analytic/solver_registry.hpp"
-#include "analytic/table_summary.hpp"
+#include "analytic/control/policy_evaluation.hpp"
+#include "analytic/control/table_summary.hpp"
+#include "analytic/stationary/solver_registry.hpp"
 #include "api/json_output.hpp"
 #include "api/solve_request.hpp"
 #include "api/state_table.hpp"

@@ -10,7 +10,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "analytic/class_comparison.hpp"
+#include "analytic/control/class_comparison.hpp"
 #include "api/sweep_request.hpp"
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"

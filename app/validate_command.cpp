@@ -7,7 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "analytic/policy_forms.hpp"
+#include "analytic/stationary/policy_forms.hpp"
 #include "api/json_output.hpp"
 #include "api/simulate_request.hpp"
 #include "api/simulation_choices.hpp"

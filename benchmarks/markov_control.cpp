@@ -2,7 +2,7 @@
 // M (2^K - 1)) states), with the sojourn weight 0 (the certified case) unless --sojourn keeps the
 // paper's: wall time of assembling the chain and of policy iteration, the improvement steps, the
 // gain and its lower bound. Usage: markov_control [--sojourn] [K ...] (default: 5 10 14 16).
-#include "analytic/markov_control.hpp"
+#include "analytic/control/markov_control.hpp"
 
 #include <fmt/format.h>
 
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "analytic/markov_search.hpp"
-#include "analytic/policy_evaluation.hpp"
+#include "analytic/control/markov_search.hpp"
+#include "analytic/control/policy_evaluation.hpp"
 #include "benchmark_support.hpp"
 #include "scenarios/scenario_loader.hpp"
 

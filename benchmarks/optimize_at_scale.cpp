@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "analytic/memory_estimate.hpp"
-#include "analytic/policy_search.hpp"
+#include "analytic/control/policy_search.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "benchmark_support.hpp"
 #include "scenarios/scenario_loader.hpp"
 

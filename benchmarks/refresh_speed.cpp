@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "analytic/refresh_analysis.hpp"
+#include "analytic/refresh/refresh_analysis.hpp"
 #include "benchmark_support.hpp"
 #include "sim/refresh_simulator.hpp"
 

@@ -9,8 +9,8 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "analytic/iterative_solver.hpp"
-#include "analytic/measures.hpp"
+#include "analytic/stationary/iterative_solver.hpp"
+#include "analytic/stationary/measures.hpp"
 #include "benchmark_support.hpp"
 #include "scenarios/scenario_loader.hpp"
 

@@ -6,8 +6,8 @@
 // Usage: solve_by_capacity [K_min] [K_max]
 #include <fmt/format.h>
 
-#include "analytic/generator_blocks.hpp"
-#include "analytic/stationary_solver.hpp"
+#include "analytic/stationary/generator_blocks.hpp"
+#include "analytic/stationary/stationary_solver.hpp"
 #include "benchmark_support.hpp"
 #include "scenarios/scenario_loader.hpp"
 

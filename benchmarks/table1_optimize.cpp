@@ -3,7 +3,7 @@
 // Usage: table1_optimize [scenario.yaml] [threads]
 #include <fmt/format.h>
 
-#include "analytic/policy_search.hpp"
+#include "analytic/control/policy_search.hpp"
 #include "benchmark_support.hpp"
 #include "scenarios/scenario_loader.hpp"
 

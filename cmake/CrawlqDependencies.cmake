@@ -21,7 +21,7 @@ if(CRAWLQ_MPI)
   set(MPI_CXX_SKIP_MPICXX ON)
   find_package(MPI REQUIRED COMPONENTS CXX)
 endif()
-# Threads inside one iterative solve (analytic/generator_operator.cpp). Eigen itself stays serial:
+# Threads inside one iterative solve (analytic/stationary/generator_operator.cpp). Eigen itself stays serial:
 # its parallel products pick their blocking by the thread count, which would change the last bits.
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 add_compile_definitions(EIGEN_DONT_PARALLELIZE)

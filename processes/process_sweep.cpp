@@ -8,9 +8,11 @@
 #include <type_traits>
 #include <variant>
 
-#include "analytic/memory_estimate.hpp"
-#include "analytic/policy_search.hpp"
+#include "analytic/control/policy_search.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "processes/number_message.hpp"
+#include "scenarios/policy_section.hpp"
+#include "scenarios/scenario_loader.hpp"
 
 namespace crawlq::processes {
 
@@ -43,57 +45,20 @@ std::vector<int> owners(const model::Model& model, validation::SweepParameter pa
   return owner;
 }
 
-// A class's best policy as numbers: its form's place in model::ControlPolicy, then its table.
+// A class's best policy as numbers: the bytes of its policy section, which reads back as it (a new
+// form travels as soon as the section knows it).
 void put_policy(NumberWriter& out, const model::ControlPolicy& policy) {
-  out.put(static_cast<double>(policy.index()));
-  const auto put_rows = [&](const std::vector<std::vector<int>>& rows) {
-    out.put(static_cast<double>(rows.size()));
-    for (const auto& row : rows) out.put(row);
-  };
-  std::visit(
-      model::Overloaded{[&](const model::Policy& p) { out.put(p.levels()); },
-                        [&](const model::PhaseAwarePolicy& p) { put_rows(p.robots); },
-                        [&](const model::MemoryPolicy& p) { put_rows(p.next); },
-                        [&](const model::HysteresisPolicy& h) {
-                          out.put(std::vector<int>{h.high, h.low, h.switch_off, h.switch_on});
-                        },
-                        [&](const model::TablePolicy& t) { out.put(t.robots); }},
-      policy);
+  const std::string section = scenarios::policy_section(policy).dump();
+  out.put(std::vector<unsigned char>(section.begin(), section.end()));
 }
 
-// policy_from reads the form by its place in the variant: a reordering must fail here, not misread.
-static_assert(
-    std::is_same_v<std::variant_alternative_t<0, model::ControlPolicy>, model::Policy> &&
-    std::is_same_v<std::variant_alternative_t<1, model::ControlPolicy>, model::PhaseAwarePolicy> &&
-    std::is_same_v<std::variant_alternative_t<2, model::ControlPolicy>, model::HysteresisPolicy> &&
-    std::is_same_v<std::variant_alternative_t<3, model::ControlPolicy>, model::MemoryPolicy> &&
-    std::is_same_v<std::variant_alternative_t<4, model::ControlPolicy>, model::TablePolicy> &&
-    std::variant_size_v<model::ControlPolicy> == 5);
-
 model::ControlPolicy policy_from(NumberReader& in, const model::Model& m) {
-  const auto form = static_cast<std::size_t>(in.number());
-  const auto rows = [&] {
-    std::vector<std::vector<int>> table(in.count());
-    for (auto& row : table) row = in.list<int>();
-    return table;
-  };
-  switch (form) {
-    case 0:
-      return model::Policy::from_levels(in.list<int>(), m.modes(), m.capacity);
-    case 1:
-      return model::make_phase_aware(rows(), m.modes(), m.capacity, m.arrivals.phases(),
-                                     "phase-aware");
-    case 2: {
-      const auto h = in.list<int>();
-      return model::make_hysteresis(h[0], h[1], h[2], h[3], m.modes(), m.capacity, "hysteresis");
-    }
-    case 3:
-      return model::make_memory(rows(), m.modes(), m.capacity, "memory");
-    default:
-      return model::make_table(in.list<int>(), m.capacity, m.arrivals.phases(), m.service.phases(),
-                               m.obsolescence ? m.obsolescence->phases() : 1, m.modes(),
-                               "markov optimum", "table");
-  }
+  const std::vector<int> bytes = in.list<int>();
+  model::ControlPolicy policy =
+      scenarios::parse_policy(std::string(bytes.begin(), bytes.end()), "a process's policy", m);
+  // A table that travels is the Markov class's optimum: it keeps the name the search gave it.
+  if (auto* table = std::get_if<model::TablePolicy>(&policy)) table->source = "markov optimum";
+  return policy;
 }
 
 const std::vector<std::string> kOptimality{"global", "local", "heuristic"};

@@ -19,8 +19,8 @@
 #include <thread>
 #include <vector>
 
-#include "analytic/policy_forms.hpp"
-#include "analytic/solver_registry.hpp"
+#include "analytic/stationary/policy_forms.hpp"
+#include "analytic/stationary/solver_registry.hpp"
 #include "api/compare_request.hpp"
 #include "api/describe_request.hpp"
 #include "api/fit_request.hpp"
@@ -43,6 +43,7 @@
 #include "model/input_error.hpp"
 #include "model/message_text.hpp"
 #include "model/thread_count.hpp"
+#include "scenarios/policy_section.hpp"
 #include "scenarios/refresh_loader.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "scenarios/shipped_files.hpp"
@@ -471,6 +472,7 @@ PYBIND11_MODULE(_crawlq, m) {
   m.def("solve", &solve, py::arg("source"), py::arg("keywords"));
   m.def("optimize", &optimize, py::arg("source"), py::arg("keywords"));
   m.def("request_schema", [] { return to_python(crawlq::api::request_schema()); });
+  m.attr("policy_keys") = crawlq::scenarios::policy_keys();
   m.def("simulate", &simulate, py::arg("source"), py::arg("keywords"));
   m.def("compare", &compare, py::arg("source"), py::arg("keywords"));
   m.def("validate", &validate, py::arg("source"), py::arg("keywords"));

@@ -12,6 +12,7 @@
 #include "model/input_error.hpp"
 #include "model/rate_checks.hpp"
 #include "scenarios/law_reader.hpp"
+#include "scenarios/policy_section.hpp"
 #include "scenarios/policy_table.hpp"
 #include "scenarios/shipped_files.hpp"
 #include "scenarios/yaml_document.hpp"
@@ -218,60 +219,15 @@ model::Costs costs(const YamlReader& r) {
   return c;
 }
 
-// The `policy:` section: one of the forms of model::ControlPolicy.
-// `states`: of the chain, for a table; `directory`: where a table's file name starts from.
-model::ControlPolicy policy(const YamlReader& r, int modes, int capacity, int phases,
-                            int service_phases, int clock_phases,
-                            const std::filesystem::path& directory) {
-  r.allow_only({"thresholds", "levels", "hysteresis", "phase-aware", "memory", "table"});
-  int given = 0;
-  for (const char* key : {"thresholds", "levels", "hysteresis", "phase-aware", "memory", "table"})
-    given += r.has(key) ? 1 : 0;
-  if (given != 1)
-    throw model::InputError(
-        r.path(),
-        "give exactly one of thresholds, levels, hysteresis, phase-aware, memory or table");
-  if (r.has("table")) {
-    const YamlReader t = r.at("table");
-    if (model::chain_states(capacity, phases, service_phases, clock_phases) == 0)
-      throw model::InputError(t.path(),
-                              "the chain has more than 2^40 states: no table can list them");
-    // The robots column itself, for callers that hold a table as data (the lab reads no file a
-    // request names).
-    if (t.is_sequence())
-      return model::make_table(t.integers(), capacity, phases, service_phases, clock_phases, modes,
-                               t.path(), t.path());
-    const std::filesystem::path file = directory / t.text();
-    return model::make_table(read_policy_table(file), capacity, phases, service_phases,
-                             clock_phases, modes, file.string(), t.path());
-  }
-  if (r.has("thresholds")) {
-    const YamlReader t = r.at("thresholds");
-    return model::Policy::from_thresholds(t.integers(), modes, capacity, t.path());
-  }
-  if (r.has("levels")) {
-    const YamlReader l = r.at("levels");
-    return model::Policy::from_levels(l.integers(), modes, capacity, l.path());
-  }
-  if (r.has("hysteresis")) {
-    const YamlReader h = r.at("hysteresis");
-    h.allow_only({"high", "low", "switch_off", "switch_on"});
-    return model::make_hysteresis(h.at("high").integer(), h.at("low").integer(),
-                                  h.at("switch_off").integer(), h.at("switch_on").integer(), modes,
-                                  capacity, h.path());
-  }
-  const auto rows = [](const YamlReader& table) {
-    std::vector<std::vector<int>> robots;
-    for (std::size_t level = 0; level < table.size(); ++level)
-      robots.push_back(table.at(level).integers());
-    return robots;
-  };
-  if (r.has("memory")) {
-    const YamlReader table = r.at("memory");
-    return model::make_memory(rows(table), modes, capacity, table.path());
-  }
-  const YamlReader table = r.at("phase-aware");
-  return model::make_phase_aware(rows(table), modes, capacity, phases, table.path());
+// The dimensions a `policy:` section of `model`'s sizes is read against.
+PolicyDimensions dimensions_of(int modes, int capacity, int phases, int service_phases,
+                               int clock_phases, const std::filesystem::path& directory) {
+  return {.modes = modes,
+          .capacity = capacity,
+          .arrival_phases = phases,
+          .service_phases = service_phases,
+          .clock_phases = clock_phases,
+          .directory = directory};
 }
 
 Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
@@ -312,8 +268,10 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
   const model::Costs c = root.has("costs") ? costs(root.at("costs")) : model::Costs{};
   std::optional<model::ControlPolicy> p;
   if (root.has("policy"))
-    p = policy(root.at("policy"), arrivals.modes(), capacity, arrivals.phases(), service.phases(),
-               obsolescence ? obsolescence->phases() : 1, directory);
+    p = read_policy_section(
+        root.at("policy"),
+        dimensions_of(arrivals.modes(), capacity, arrivals.phases(), service.phases(),
+                      obsolescence ? obsolescence->phases() : 1, directory));
 
   Scenario scenario{model::Model{.name = root.has("name") ? root.at("name").text() : "",
                                  .capacity = capacity,
@@ -349,8 +307,9 @@ model::ControlPolicy parse_policy(const std::string& text, const std::string& la
                                   const std::filesystem::path& directory) {
   const int clock_phases = model.obsolescence ? model.obsolescence->phases() : 1;
   return parse_yaml_document<model::ControlPolicy>(text, label, [&](const YamlReader& root) {
-    return policy(root.has("policy") ? root.at("policy") : root, model.modes(), model.capacity,
-                  model.arrivals.phases(), model.service.phases(), clock_phases, directory);
+    return read_policy_section(root.has("policy") ? root.at("policy") : root,
+                               dimensions_of(model.modes(), model.capacity, model.arrivals.phases(),
+                                             model.service.phases(), clock_phases, directory));
   });
 }
 

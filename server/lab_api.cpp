@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "analytic/memory_estimate.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "api/describe_request.hpp"
 #include "api/json_output.hpp"
 #include "api/landscape_request.hpp"

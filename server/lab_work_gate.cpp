@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "analytic/memory_estimate.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::server {

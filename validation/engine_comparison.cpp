@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "analytic/policy_evaluation.hpp"
+#include "analytic/control/policy_evaluation.hpp"
 #include "model/input_error.hpp"
 #include "sim/horizon.hpp"
 #include "sim/warmup.hpp"

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "analytic/memory_estimate.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "model/input_error.hpp"
 #include "model/thread_count.hpp"
 #include "model/worker_threads.hpp"

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "analytic/class_comparison.hpp"
-#include "analytic/policy_search.hpp"
+#include "analytic/control/class_comparison.hpp"
+#include "analytic/control/policy_search.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::validation {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analytic/policy_search.hpp"
+#include "analytic/control/policy_search.hpp"
 
 namespace crawlq::validation {
 

@@ -1,12 +1,12 @@
 // Beyond the paper: how far its optimal (threshold) policies are from the best possible control.
 // For the paper's two examples and every row of Tables 3 and 4, the best policy of each class
-// (analytic/class_comparison.hpp), computed exactly; the paper claims nothing here, so every row is
-// computed only, and the remarks say what the table shows.
+// (analytic/control/class_comparison.hpp), computed exactly; the paper claims nothing here, so
+// every row is computed only, and the remarks say what the table shows.
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "analytic/class_comparison.hpp"
+#include "analytic/control/class_comparison.hpp"
 #include "validation/paper_scenarios.hpp"
 #include "validation/parameter_sweep.hpp"
 #include "validation/reproduce_sections.hpp"

@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "analytic/policy_search.hpp"
+#include "analytic/control/policy_search.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_observer.hpp"
 #include "validation/paper_scenarios.hpp"

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "analytic/policy_search.hpp"
+#include "analytic/control/policy_search.hpp"
 #include "fit/map_statistics.hpp"
 #include "fit/ph_moment_fit.hpp"
 #include "fit/regime_map_fit.hpp"

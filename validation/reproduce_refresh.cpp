@@ -8,7 +8,7 @@
 #include <cmath>
 #include <ranges>
 
-#include "analytic/refresh_analysis.hpp"
+#include "analytic/refresh/refresh_analysis.hpp"
 #include "sim/refresh_simulator.hpp"
 #include "validation/paper_scenarios.hpp"
 #include "validation/reproduce_sections.hpp"

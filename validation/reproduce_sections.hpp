@@ -1,7 +1,7 @@
 #pragma once
 // The parts of reproduce_paper, one per table or figure group (paper_reproduction.cpp runs them).
-#include "validation/paper_reproduction.hpp"
 #include "validation/policy_simulation.hpp"
+#include "validation/reproduction.hpp"
 
 namespace crawlq::validation {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analytic/policy_search.hpp"
+#include "analytic/control/policy_search.hpp"
 #include "validation/paper_scenarios.hpp"
 #include "validation/printed_tables.hpp"
 #include "validation/reproduce_sections.hpp"

@@ -198,8 +198,8 @@ def _policy_arguments(thresholds: Any, levels: Any, policy: Any,
     if table.ndim == 2:  # robots by level (K + 1 rows) and arrival phase (W columns)
         return json.dumps({"phase-aware": table.tolist()}), None
     raise InputError(
-        "policy: give a policy section as a dict ({'thresholds': [...]}, {'phase-aware': [[...]]}, ...), "
-        "a table of robots by level and arrival phase, or a policy file's path"
+        f"policy: give a policy section as a dict of one of the keys {', '.join(_crawlq.policy_keys)} "
+        "(such as {'thresholds': [...]}), a table of robots by level and arrival phase, or a policy file's path"
     )
 
 

@@ -15,6 +15,7 @@ class Source:
 parameters: list[str]
 reproduce_sections: list[str]
 methods: list[str]
+policy_keys: list[str]  # the keys of a policy section, one or more for each form
 version: str
 most_threads: int
 

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "analytic/policy_evaluation.hpp"
+#include "analytic/control/policy_evaluation.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "sim/replications.hpp"
 

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <vector>
 
-#include "analytic/policy_evaluation.hpp"
-#include "analytic/solver_registry.hpp"
+#include "analytic/control/policy_evaluation.hpp"
+#include "analytic/stationary/solver_registry.hpp"
 #include "model/input_error.hpp"
 #include "model/rate_checks.hpp"
 #include "scenarios/scenario_loader.hpp"

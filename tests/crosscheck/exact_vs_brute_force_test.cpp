@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "analytic/controlled_arrivals.hpp"
-#include "analytic/policy_evaluation.hpp"
-#include "analytic/solver_registry.hpp"
-#include "analytic/state_space.hpp"
+#include "analytic/control/policy_evaluation.hpp"
+#include "analytic/stationary/controlled_arrivals.hpp"
+#include "analytic/stationary/solver_registry.hpp"
+#include "analytic/stationary/state_space.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "tests/crosscheck/brute_force_chain.hpp"
 #include "tests/crosscheck/brute_force_sojourn.hpp"

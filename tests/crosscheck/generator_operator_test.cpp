@@ -1,12 +1,12 @@
-// The matrix-free generator (analytic/generator_operator.hpp) entry by entry: x Q from the factors
-// equals x times the brute force's generator, written state by state from the model's rules, and
-// x times the Lemma's assembled blocks at capacities where the clock recursion leaves its flat
-// case.
-#include "analytic/generator_operator.hpp"
+// The matrix-free generator (analytic/stationary/generator_operator.hpp) entry by entry: x Q from
+// the factors equals x times the brute force's generator, written state by state from the model's
+// rules, and x times the Lemma's assembled blocks at capacities where the clock recursion leaves
+// its flat case.
+#include "analytic/stationary/generator_operator.hpp"
 
 #include <catch2/catch.hpp>
 
-#include "analytic/generator_blocks.hpp"
+#include "analytic/stationary/generator_blocks.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "tests/crosscheck/brute_force_chain.hpp"
 #include "tests/crosscheck/operator_checks.hpp"

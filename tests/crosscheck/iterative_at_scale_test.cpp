@@ -3,8 +3,8 @@
 // and a residual ||pQ||_1 far below the 1e-10 an outside check asks for.
 #include <catch2/catch.hpp>
 
-#include "analytic/measures.hpp"
-#include "analytic/stationary_solver.hpp"
+#include "analytic/stationary/measures.hpp"
+#include "analytic/stationary/stationary_solver.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 using namespace crawlq;

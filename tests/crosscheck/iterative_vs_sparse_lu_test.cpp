@@ -5,8 +5,8 @@
 #include <cmath>
 #include <iomanip>
 
-#include "analytic/measures.hpp"
-#include "analytic/stationary_solver.hpp"
+#include "analytic/stationary/measures.hpp"
+#include "analytic/stationary/stationary_solver.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 using namespace crawlq;

@@ -9,7 +9,7 @@
 #include <set>
 #include <vector>
 
-#include "analytic/policy_search.hpp"
+#include "analytic/control/policy_search.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "tests/crosscheck/random_models.hpp"
 

@@ -1,16 +1,16 @@
-// Optimal control over full-state policies (analytic/markov_control.hpp) against references that
-// share nothing with it: every deterministic policy enumerated and solved by the brute force, and
-// relative value iteration on the brute force's dense generators; and the properties an optimum
+// Optimal control over full-state policies (analytic/control/markov_control.hpp) against references
+// that share nothing with it: every deterministic policy enumerated and solved by the brute force,
+// and relative value iteration on the brute force's dense generators; and the properties an optimum
 // must have (no action improves any state's Bellman equation; no policy of a smaller class does
 // better).
-#include "analytic/markov_control.hpp"
+#include "analytic/control/markov_control.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "analytic/markov_search.hpp"
-#include "analytic/policy_evaluation.hpp"
-#include "analytic/policy_search.hpp"
+#include "analytic/control/markov_search.hpp"
+#include "analytic/control/policy_evaluation.hpp"
+#include "analytic/control/policy_search.hpp"
 #include "model/admission.hpp"
 #include "tests/crosscheck/brute_force_chain.hpp"
 #include "tests/crosscheck/random_models.hpp"

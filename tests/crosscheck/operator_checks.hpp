@@ -1,14 +1,15 @@
 #pragma once
-// The matrix-free generator (analytic/generator_operator.hpp) held against its two references: the
-// brute force's dense generator, written state by state from the model's rules, and the Lemma's
-// assembled blocks. Each comparison applies both to the same random vector and gives the gap.
+// The matrix-free generator (analytic/stationary/generator_operator.hpp) held against its two
+// references: the brute force's dense generator, written state by state from the model's rules, and
+// the Lemma's assembled blocks. Each comparison applies both to the same random vector and gives
+// the gap.
 #include <Eigen/Core>
 #include <cstdint>
 #include <vector>
 
-#include "analytic/controlled_arrivals.hpp"
-#include "analytic/generator_blocks.hpp"
-#include "analytic/generator_operator.hpp"
+#include "analytic/stationary/controlled_arrivals.hpp"
+#include "analytic/stationary/generator_blocks.hpp"
+#include "analytic/stationary/generator_operator.hpp"
 #include "tests/crosscheck/brute_force_chain.hpp"
 
 namespace crawlq::crosscheck {

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <set>
 
-#include "analytic/policy_evaluation.hpp"
+#include "analytic/control/policy_evaluation.hpp"
 #include "random_models.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "shipped_scenarios.hpp"

@@ -7,11 +7,11 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "analytic/generator_blocks.hpp"
-#include "analytic/generator_operator.hpp"
-#include "analytic/measures.hpp"
-#include "analytic/policy_evaluation.hpp"
-#include "analytic/stationary_solver.hpp"
+#include "analytic/control/policy_evaluation.hpp"
+#include "analytic/stationary/generator_blocks.hpp"
+#include "analytic/stationary/generator_operator.hpp"
+#include "analytic/stationary/measures.hpp"
+#include "analytic/stationary/stationary_solver.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "tests/crosscheck/brute_force_chain.hpp"
 #include "tests/crosscheck/operator_checks.hpp"

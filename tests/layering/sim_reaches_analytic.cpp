@@ -1,2 +1,2 @@
 // Compiled with sim's include path alone (tests/layering/CMakeLists.txt): must not find analytic/.
-#include "analytic/generator_blocks.hpp"
+#include "analytic/stationary/generator_blocks.hpp"

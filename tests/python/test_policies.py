@@ -66,3 +66,25 @@ def test_a_policy_outside_the_threshold_class_simulates_and_validates():
     validated = scenario.validate(policy=table, replications=6, horizon=20000, seed=11)
     assert validated.scenarios[0].exact_engine
     assert validated.agrees
+
+
+def test_every_key_of_a_policy_section_is_taken_from_a_dict():
+    scenario = crawlq.load(PAPER)
+    states = scenario.solve(thresholds=[-1, 2, 2]).to_dict()["states"]
+    sections = {
+        "thresholds": [-1, 2, 3],
+        "levels": [3, 1, 2, 2, 1, 1],
+        "hysteresis": {"high": 3, "low": 1, "switch_off": 4, "switch_on": 1},
+        "phase-aware": [[3, 3], [3, 2], [2, 2], [2, 1], [1, 1], [1, 1]],
+        "memory": [[4, 4, 3, 3], [4, 3, 3, 2], [2, 2, 2, 2], [2, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 2]],
+        "table": [1 + (s * 7 + 3) % 4 for s in range(states)],
+    }
+    # A form added to the section needs an example here, and every example must solve.
+    assert set(crawlq._crawlq.policy_keys) == set(sections)
+    # A level map's JSON has no kind: its levels say it.
+    kinds = {key: scenario.solve(policy={key: value}).to_dict()["policy"].get("kind", "levels")
+             for key, value in sections.items()}
+    assert kinds == {"thresholds": "levels", "levels": "levels", "hysteresis": "hysteresis",
+                     "phase-aware": "phase-aware", "memory": "memory", "table": "table"}
+    with pytest.raises(crawlq.InputError, match="give exactly one of thresholds, levels"):
+        scenario.solve(policy={"thresholds": [-1, 2, 3], "levels": [3, 1, 2, 2, 1, 1]})

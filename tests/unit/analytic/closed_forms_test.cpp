@@ -4,8 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "analytic/policy_evaluation.hpp"
-#include "analytic/solver_registry.hpp"
+#include "analytic/control/policy_evaluation.hpp"
+#include "analytic/stationary/solver_registry.hpp"
 
 using namespace crawlq;
 using analytic::Method;

@@ -1,10 +1,10 @@
 // The controlled arrival process of each policy form: which mode's rows drive each environment
 // phase, and the mode switches of a policy with memory.
-#include "analytic/controlled_arrivals.hpp"
+#include "analytic/stationary/controlled_arrivals.hpp"
 
 #include <catch2/catch.hpp>
 
-#include "analytic/policy_forms.hpp"
+#include "analytic/stationary/policy_forms.hpp"
 
 namespace crawlq {
 

@@ -1,12 +1,12 @@
 // The Schur-form solver of -(S (+) G^(+)n) x = b against a sparse LU of the assembled Kronecker
 // sum, for generators with real, complex and repeated (defective) eigenvalues.
-#include "analytic/kronecker_sum_solver.hpp"
+#include "analytic/stationary/kronecker_sum_solver.hpp"
 
 #include <Eigen/SparseLU>
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "analytic/kronecker_terms.hpp"
+#include "analytic/stationary/kronecker_terms.hpp"
 
 namespace {
 

@@ -1,13 +1,13 @@
 // auto's choice of a stationary solver from the chain's shape: never BiCGSTAB where it cannot
 // converge in time (an Erlang law of many phases), and a direct method when an iterative solve
 // stops anyway.
-#include "analytic/method_choice.hpp"
+#include "analytic/stationary/method_choice.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "analytic/memory_estimate.hpp"
-#include "analytic/solver_registry.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
+#include "analytic/stationary/solver_registry.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace crawlq {

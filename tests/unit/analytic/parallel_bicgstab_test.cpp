@@ -1,6 +1,6 @@
 // The fused, thread-shared BiCGSTAB against a sparse LU on random nonsymmetric systems: the answer,
 // the same bits for any thread count, warm starts and cancellation.
-#include "analytic/parallel_bicgstab.hpp"
+#include "analytic/stationary/parallel_bicgstab.hpp"
 
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>

@@ -1,7 +1,7 @@
 // Policy search over the threshold class: the local search's neighbourhood and start grid checked
 // by hand, the local search against enumeration on the paper's first example, warm-started
 // enumeration against cold, and both searches independent of the thread count.
-#include "analytic/policy_search.hpp"
+#include "analytic/control/policy_search.hpp"
 
 #include <catch2/catch.hpp>
 #include <map>

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <random>
 
-#include "analytic/refresh_rates.hpp"
+#include "analytic/refresh/refresh_rates.hpp"
 #include "model/golden_ratio_policy.hpp"
 
 using namespace crawlq;

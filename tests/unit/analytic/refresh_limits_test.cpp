@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "analytic/refresh_analysis.hpp"
-#include "analytic/refresh_optimization.hpp"
-#include "analytic/refresh_rates.hpp"
+#include "analytic/refresh/refresh_analysis.hpp"
+#include "analytic/refresh/refresh_optimization.hpp"
+#include "analytic/refresh/refresh_rates.hpp"
 
 using namespace crawlq;
 

@@ -1,13 +1,13 @@
 // The optimal frequencies: the closed forms (6)/(10) and (16)/(11) against the general root
 // searches, and every optimum against the objective at nearby feasible points (a numeric minimum
 // check).
-#include "analytic/refresh_optimization.hpp"
+#include "analytic/refresh/refresh_optimization.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
 
-#include "analytic/refresh_rates.hpp"
+#include "analytic/refresh/refresh_rates.hpp"
 
 using namespace crawlq;
 

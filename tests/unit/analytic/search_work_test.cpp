@@ -1,13 +1,13 @@
 // What a policy search solves, counted before it starts and as it goes: counts that never overflow,
 // the least work of each search checked by hand, and a meter that stops a search at its budget
 // whatever the thread count.
-#include "analytic/search_work.hpp"
+#include "analytic/control/search_work.hpp"
 
 #include <catch2/catch.hpp>
 #include <limits>
 
-#include "analytic/class_comparison.hpp"
-#include "analytic/memory_estimate.hpp"
+#include "analytic/control/class_comparison.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace crawlq {

@@ -1,11 +1,13 @@
 // The registry is the one list of stationary solvers: names round-trip, the help names each one,
 // and each entry makes the solver it says, whose memory need is its own.
-#include "analytic/solver_registry.hpp"
+#include "analytic/stationary/solver_registry.hpp"
 
 #include <catch2/catch.hpp>
 #include <set>
 #include <string>
 
+#include "analytic/stationary/memory_estimate.hpp"
+#include "analytic/stationary/method_choice.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace crawlq {

@@ -1,9 +1,10 @@
-#include "analytic/state_space.hpp"
+#include "analytic/stationary/state_space.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "analytic/memory_estimate.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
+#include "analytic/stationary/method_choice.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 using crawlq::analytic::StateSpace;

@@ -187,9 +187,9 @@ Enumerated enumerate_tables(const model::Model& m, bool memory) {
   return out;
 }
 
-// The descent of analytic/table_search.hpp written out for N = 2: from the start map in every
-// column, solve each table one entry away (the entry's other value), move to the cheapest (the
-// first on ties) while it costs strictly less.
+// The descent of analytic/control/table_search.hpp written out for N = 2: from the start map in
+// every column, solve each table one entry away (the entry's other value), move to the cheapest
+// (the first on ties) while it costs strictly less.
 struct Descent {
   Table best;
   double cost = 0;

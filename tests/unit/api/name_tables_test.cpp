@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "analytic/policy_search.hpp"
-#include "analytic/table_search.hpp"
-#include "analytic/tagged_page_chain.hpp"
+#include "analytic/control/policy_search.hpp"
+#include "analytic/control/table_search.hpp"
+#include "analytic/sojourn/tagged_page_chain.hpp"
 #include "api/optimize_request.hpp"
 #include "api/request_schema.hpp"
 #include "model/model.hpp"

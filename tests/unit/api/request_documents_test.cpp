@@ -202,23 +202,6 @@ TEST_CASE("request documents: wrong documents are refused naming the field", "[a
         "axis: not a field of a landscape request (known: thresholds, axes)");
 }
 
-TEST_CASE("request documents: every policy form is written as a section that reads back", "[api]") {
-  const model::Model& model = paper().model;
-  const std::vector<const char*> sections{
-      R"({"thresholds": [-1, 2, 3]})",
-      R"({"levels": [3, 1, 2, 2, 1, 1]})",
-      R"({"hysteresis": {"high": 3, "low": 1, "switch_off": 4, "switch_on": 1}})",
-      R"({"phase-aware": [[3, 3], [3, 2], [2, 2], [2, 1], [1, 1], [1, 1]]})",
-      R"({"memory": [[4, 4, 3, 3], [4, 3, 3, 2], [2, 2, 2, 2], [2, 1, 1, 1], [1, 1, 1, 1], [1, 1, 1, 2]]})",
-  };
-  for (const char* text : sections) {
-    INFO(text);
-    const model::ControlPolicy policy = scenarios::parse_policy(text, "policy", model);
-    CHECK(api::policy_section(policy) == nlohmann::json::parse(text));
-    CHECK(scenarios::parse_policy(api::policy_section(policy).dump(), "policy", model) == policy);
-  }
-}
-
 TEST_CASE("request documents: any document of any values is read or refused as bad input",
           "[api]") {
   // Values at every type's edges, under every key of every kind (and some no kind has): each

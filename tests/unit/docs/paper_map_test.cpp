@@ -462,7 +462,7 @@ TEST_CASE("paper-map.md: a row for every item a source comment cites", "[docs][p
 
 TEST_CASE("paper-map.md: the checks catch a broken row", "[docs][paper_map]") {
   const std::string good =
-      "| ADKNS (5) | P_star | `analytic/measures.cpp` `compute_measures` | "
+      "| ADKNS (5) | P_star | `analytic/stationary/measures.cpp` `compute_measures` | "
       "`tests/unit/analytic/closed_forms_test.cpp` \"M/M/1/K: levels, loss, sojourn law\" |\n";
   const ParsedMap ok = parse_map(good);
   REQUIRE(ok.errors.empty());
@@ -472,7 +472,7 @@ TEST_CASE("paper-map.md: the checks catch a broken row", "[docs][paper_map]") {
 
   const auto problems_of = [](const std::string& from, const std::string& to) {
     std::string text =
-        "| ADKNS (5) | P_star | `analytic/measures.cpp` `compute_measures` | "
+        "| ADKNS (5) | P_star | `analytic/stationary/measures.cpp` `compute_measures` | "
         "`tests/unit/analytic/closed_forms_test.cpp` \"M/M/1/K: levels, loss, sojourn law\" |\n";
     text.replace(text.find(from), from.size(), to);
     const ParsedMap m = parse_map(text);
@@ -488,13 +488,14 @@ TEST_CASE("paper-map.md: the checks catch a broken row", "[docs][paper_map]") {
       problems_of("closed_forms_test.cpp", "state_space_test.cpp").empty());  // the wrong test file
   CHECK_FALSE(
       problems_of("`compute_measures`", "compute_measures").empty());  // not machine-readable
-  CHECK_FALSE(
-      problems_of("`analytic/measures.cpp`", "`../measures.cpp`").empty());  // not from the root
+  CHECK_FALSE(problems_of("`analytic/stationary/measures.cpp`", "`../measures.cpp`")
+                  .empty());  // not from the root
   // A member found by its class's header.
-  CHECK(code_problem({"analytic/sojourn_times.cpp", "SojournTimes::transform"}).empty());
-  CHECK(
-      code_problem({"analytic/tagged_page_chain.cpp", "TaggedPageChain::TaggedPageChain"}).empty());
-  CHECK_FALSE(code_problem({"analytic/sojourn_times.cpp", "SojournTimes::transforms"}).empty());
+  CHECK(code_problem({"analytic/sojourn/sojourn_times.cpp", "SojournTimes::transform"}).empty());
+  CHECK(code_problem({"analytic/sojourn/tagged_page_chain.cpp", "TaggedPageChain::TaggedPageChain"})
+            .empty());
+  CHECK_FALSE(
+      code_problem({"analytic/sojourn/sojourn_times.cpp", "SojournTimes::transforms"}).empty());
 }
 
 TEST_CASE("source comments: paper items are read with the right paper", "[docs][paper_map]") {

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "analytic/memory_estimate.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::server {

@@ -1,0 +1,88 @@
+#include "analytic/control/policy_evaluation.hpp"
+
+#include <algorithm>
+
+namespace crawlq::analytic {
+
+PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method, int solve_threads,
+                                 const std::atomic<bool>* stop)
+    : model_(model),
+      method_(method),
+      solve_threads_(std::max(1, solve_threads)),
+      stop_(stop),
+      chain_(model, std::max(1, solve_threads)),
+      cache_(std::make_unique<BlockRecursionCache>()) {}
+
+StateSpace chain_space(const model::Model& model, const model::ControlPolicy& policy) {
+  if (std::holds_alternative<model::TablePolicy>(policy)) return StateSpace(model);
+  return StateSpace(model, ControlledArrivals(model, policy).phases());
+}
+
+void PolicyEvaluator::add_sojourn_means_and_cost(PolicyEvaluation& e) const {
+  const SojournTimes sojourn = sojourn_times(e);
+  e.measures.mean_sojourn = sojourn.mean(PageFate::kAccepted);
+  e.measures.mean_sojourn_served = sojourn.mean(PageFate::kServed);
+  e.measures.mean_sojourn_obsolete = sojourn.mean(PageFate::kObsolete);
+  e.measures.cost = model::cost_criterion(model_.costs, e.measures);
+}
+
+std::shared_ptr<const PolicyFreeBlocks> PolicyEvaluator::policy_free(
+    Eigen::Index environment_phases) const {
+  const std::lock_guard<std::mutex> lock(policy_free_mutex_);
+  auto& shared = policy_free_[environment_phases];
+  if (!shared) shared = std::make_shared<PolicyFreeBlocks>(model_, environment_phases);
+  return shared;
+}
+
+const FullStateChain& PolicyEvaluator::full_state_chain() const {
+  std::call_once(full_state_built_,
+                 [this] { full_state_ = std::make_unique<FullStateChain>(model_); });
+  return *full_state_;
+}
+
+PolicyEvaluation PolicyEvaluator::evaluate_table(const model::TablePolicy& table,
+                                                 const Eigen::VectorXd* warm_start) const {
+  const FullStateChain& chain = full_state_chain();
+  PolicyEvaluation e{.policy = table,
+                     .stationary = chain.stationary(table.robots, warm_start, stop_),
+                     .measures = {}};
+  if (e.stationary.summary.status != SolverStatus::kConverged) return e;
+  e.measures = chain.measures(table.robots, e.stationary.probabilities);
+  add_sojourn_means_and_cost(e);
+  return e;
+}
+
+PolicyEvaluation PolicyEvaluator::evaluate(const model::ControlPolicy& policy,
+                                           const Eigen::VectorXd* warm_start) const {
+  // A search of many quick solves stops between them (parallel_for rethrows the first exception).
+  if (stop_ && stop_->load()) throw Cancelled();
+  if (const auto* table = std::get_if<model::TablePolicy>(&policy))
+    return evaluate_table(*table, warm_start);
+  const ControlledArrivals arrivals(model_, policy);
+  const GeneratorBlocks blocks(model_, policy, policy_free(arrivals.phases()));
+  PolicyEvaluation e{.policy = policy,
+                     .stationary = solve_stationary(blocks, method_,
+                                                    {.cache = cache_.get(),
+                                                     .warm_start = warm_start,
+                                                     .threads = solve_threads_,
+                                                     .stop = stop_}),
+                     .measures = {}};
+  if (e.stationary.summary.status != SolverStatus::kConverged) return e;
+  e.measures =
+      compute_measures(model_, blocks.arrivals(), blocks.space(), e.stationary.probabilities);
+  add_sojourn_means_and_cost(e);
+  return e;
+}
+
+SojournTimes PolicyEvaluator::sojourn_times(const PolicyEvaluation& evaluation) const {
+  if (const auto* table = std::get_if<model::TablePolicy>(&evaluation.policy))
+    return SojournTimes(
+        chain_, chain_.arrival_distribution(model_, table->robots, full_state_chain().space(),
+                                            evaluation.stationary.probabilities));
+  const ControlledArrivals arrivals(model_, evaluation.policy);
+  const StateSpace space(model_, arrivals.phases());
+  return SojournTimes(chain_, chain_.arrival_distribution(model_, arrivals, space,
+                                                          evaluation.stationary.probabilities));
+}
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,44 @@
+#pragma once
+// Sojourn times of accepted, served and obsolete pages (section 5): means (Corollary 1), transforms
+// (Theorem 4), distribution functions and quantiles. The tagged page's law is phase-type
+// (alpha, T), so its distribution function is computed exactly by uniformisation.
+#include <Eigen/Core>
+#include <vector>
+
+#include "analytic/sojourn/tagged_page_chain.hpp"
+
+namespace crawlq::analytic {
+
+class SojournTimes {
+ public:
+  // `start` from TaggedPageChain::arrival_distribution; `chain` must outlive this object.
+  SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd start);
+
+  // P(fate) for an arriving page: P_served (15), P_obs (14); accepted = 1 - P_loss.
+  double probability(PageFate fate) const;
+  // Conditional on the fate; 0 when the fate has probability 0.
+  double mean(PageFate fate) const;  // (23), (24); over accepted pages (22) divided by 1 - P_loss
+  double standard_deviation(PageFate fate) const;
+  double transform(PageFate fate, double u) const;  // v(u) of (16)-(18), conditional on the fate
+  double cdf(PageFate fate, double x) const;
+  // The smallest x with cdf(x) >= level, to a relative 1e-10.
+  double quantile(PageFate fate, double level) const;
+
+ private:
+  // P(tau <= x, fate) = sum_n P(Poisson(qx) > n) alpha P^n t / q with P = I + T/q.
+  double joint_cdf(PageFate fate, double x) const;
+  void extend_terms(std::size_t count) const;
+  // Zeroes the top blocks of alpha P^n while their mass is negligible, so products skip them.
+  void drop_negligible_blocks() const;
+
+  const TaggedPageChain& chain_;
+  Eigen::RowVectorXd start_;
+  double uniformisation_rate_;
+  mutable std::vector<double> terms_[3];  // alpha P^n t_fate / q for n = 0, 1, ...
+  mutable Eigen::RowVectorXd power_;      // alpha P^n for the next n
+  mutable Eigen::RowVectorXd product_;    // alpha P^n T
+  mutable int most_ahead_;                // power_ is zero beyond the block with this many ahead
+  double negligible_ = 0;
+};
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,221 @@
+#include "analytic/sojourn/tagged_page_chain.hpp"
+
+#include <Eigen/LU>
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <memory>
+
+#include "analytic/stationary/controlled_arrivals.hpp"
+#include "analytic/stationary/kronecker_sum_solver.hpp"
+#include "analytic/stationary/kronecker_terms.hpp"
+#include "model/admission.hpp"
+#include "model/linear_algebra.hpp"
+#include "model/worker_threads.hpp"
+
+namespace crawlq::analytic {
+
+namespace {
+
+// Below this many states a diagonal block of shift I - T is factorised whole (which the brute-force
+// crosscheck's small models then exercise beside the Schur path above it).
+constexpr Eigen::Index kLargestDenseBlock = 64;
+
+}  // namespace
+
+// The diagonal blocks of shift I - T, factorised once for all the solves with that shift: the
+// in-service block shift I - S, and with j pages ahead shift I - (S (+) Gamma^(+)(j+1)) (the
+// server, their clocks and its own), solved through Schur forms beyond a few dozen states
+// (kronecker_sum_solver.hpp). Only read when solving, so two threads may share them.
+class TaggedPageChain::BlockSolvers {
+ public:
+  BlockSolvers(const TaggedPageOperator& op, double shift) : shift_(shift) {
+    const Eigen::MatrixXd& s = op.service();
+    const Eigen::MatrixXd& clock = op.clock();
+    in_service_.compute(shift * Eigen::MatrixXd::Identity(s.rows(), s.cols()) - s);
+    // The clocks' Kronecker sum grows by one clock a block; with one phase it stays 1 x 1, so a
+    // long buffer costs K, not K^2.
+    Eigen::MatrixXd clocks = Eigen::MatrixXd::Zero(1, 1);
+    for (int ahead = 0; ahead <= op.max_pages_ahead(); ++ahead) {
+      if (op.block_size(ahead) > kLargestDenseBlock) {
+        kronecker_.push_back(std::make_unique<KroneckerSumSolver>(s, clock, ahead + 1));
+        dense_.emplace_back();
+        continue;
+      }
+      clocks = model::kron_sum(clocks, clock);
+      const Eigen::MatrixXd sum = model::kron_sum(s, clocks);
+      dense_.emplace_back(shift * Eigen::MatrixXd::Identity(sum.rows(), sum.cols()) - sum);
+      kronecker_.push_back(nullptr);
+    }
+  }
+  Eigen::VectorXd in_service(const Eigen::VectorXd& rhs) const { return in_service_.solve(rhs); }
+  Eigen::VectorXd waiting(int ahead, const Eigen::VectorXd& rhs) const {
+    const auto& kronecker = kronecker_[static_cast<std::size_t>(ahead)];
+    if (kronecker) return kronecker->solve(rhs, shift_);
+    return dense_[static_cast<std::size_t>(ahead)].solve(rhs);
+  }
+
+ private:
+  double shift_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> in_service_;
+  std::vector<Eigen::PartialPivLU<Eigen::MatrixXd>> dense_;
+  std::vector<std::unique_ptr<KroneckerSumSolver>> kronecker_;
+};
+
+TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
+    : operator_(model),
+      threads_(std::max(1, threads)),
+      beta_(model.service.initial()),
+      gamma_(model.obsolescence ? model.obsolescence->initial() : model::RowVector::Ones(1)),
+      service_phases_(model.service.phases()),
+      clock_phases_(static_cast<int>(gamma_.size())),
+      capacity_(model.capacity) {
+  const KroneckerTerms terms(model.service, model.obsolescence ? &*model.obsolescence : nullptr);
+  const int m = service_phases_;
+  served_exit_ = Eigen::VectorXd::Zero(size());
+  obsolete_exit_ = Eigen::VectorXd::Zero(size());
+  served_exit_.head(m) = Eigen::VectorXd(terms.s0());
+  // Its own clock (the last) expiring ends the journey as obsolete.
+  const Eigen::VectorXd own_exit = model.obsolescence
+                                       ? Eigen::VectorXd(model.obsolescence->exit_rates())
+                                       : Eigen::VectorXd::Zero(1);
+  for (Eigen::Index i = waiting_offset(0); i < size(); ++i)
+    obsolete_exit_(i) =
+        own_exit((i - waiting_offset(0)) % clock_phases_);  // each block is whole clock cycles
+  accepted_exit_ = served_exit_ + obsolete_exit_;
+  for (const Sparse& power : terms.gamma_powers(model.capacity))
+    gamma_powers_.push_back(Eigen::MatrixXd(power));
+  max_exit_rate_ = std::max(0.0, -operator_.diagonal().minCoeff());
+
+  // -T is block lower-triangular in the pages ahead (nothing after the tagged page overtakes it),
+  // so its solves go block by block, each diagonal block directly: the whole chain at once fills in
+  // a sparse factorisation, and makes a Krylov method carry the coupling across K blocks.
+  const BlockSolvers solvers(operator_, 0.0);
+  // The two fates are independent chains of solves: one thread each (the factorisations are only
+  // read), and each vector is computed the same way whichever thread does it, or one thread both
+  // when a second cannot start.
+  const auto moments_of = [&](PageFate fate) {
+    const int f = static_cast<int>(fate);
+    Eigen::VectorXd x = exit(fate);
+    for (int k = 0; k < 3; ++k) moments_[f][k] = x = solve_blocks(solvers, x);
+  };
+  const std::array<PageFate, 2> fates{PageFate::kServed, PageFate::kObsolete};
+  std::atomic<std::size_t> next{0};
+  model::run_on_threads(2, [&] {
+    for (std::size_t i = next++; i < fates.size(); i = next++) moments_of(fates[i]);
+  });
+  for (int k = 0; k < 3; ++k)
+    moments_[static_cast<int>(PageFate::kAccepted)][k] =
+        moments_[static_cast<int>(PageFate::kServed)][k] +
+        moments_[static_cast<int>(PageFate::kObsolete)][k];
+}
+
+Eigen::VectorXd TaggedPageChain::solve_blocks(const BlockSolvers& solvers,
+                                              const Eigen::VectorXd& rhs) const {
+  Eigen::VectorXd x(size());
+  x.head(service_phases_) = solvers.in_service(rhs.head(service_phases_));
+  for (int ahead = 0; ahead <= max_pages_ahead(); ++ahead) {
+    const Eigen::Index from = waiting_offset(ahead), n = operator_.block_size(ahead);
+    Eigen::VectorXd right = rhs.segment(from, n);
+    operator_.add_leaving(ahead, x.data() + operator_.offset(ahead - 1), right.data());
+    x.segment(from, n) = solvers.waiting(ahead, right);
+  }
+  return x;
+}
+
+Eigen::VectorXd TaggedPageChain::resolvent(const Eigen::VectorXd& rhs, double shift) const {
+  return solve_blocks(BlockSolvers(operator_, shift), rhs);
+}
+
+const Eigen::VectorXd& TaggedPageChain::exit(PageFate fate) const {
+  switch (fate) {
+    case PageFate::kServed:
+      return served_exit_;
+    case PageFate::kObsolete:
+      return obsolete_exit_;
+    case PageFate::kAccepted:
+      break;
+  }
+  return accepted_exit_;
+}
+
+const Eigen::VectorXd& TaggedPageChain::moment_vector(PageFate fate, int k) const {
+  return moments_[static_cast<int>(fate)][k];
+}
+
+Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& model,
+                                                         const ControlledArrivals& arrivals,
+                                                         const StateSpace& space,
+                                                         const Eigen::VectorXd& p) const {
+  Eigen::RowVectorXd start = Eigen::RowVectorXd::Zero(size());
+  const double offered = add_arrivals(model, arrivals, space, p, start);
+  return start / offered;
+}
+
+Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& model,
+                                                         const std::vector<int>& robots,
+                                                         const StateSpace& space,
+                                                         const Eigen::VectorXd& p) const {
+  // Each state's arrivals are those of its own mode: the states of each mode in turn.
+  Eigen::RowVectorXd start = Eigen::RowVectorXd::Zero(size());
+  double offered = 0;
+  for (int r = 1; r <= model.modes(); ++r) {
+    Eigen::VectorXd share = Eigen::VectorXd::Zero(p.size());
+    for (Eigen::Index x = 0; x < p.size(); ++x)
+      if (robots[static_cast<std::size_t>(x)] == r) share(x) = p(x);
+    if (share.isZero(0)) continue;
+    offered += add_arrivals(
+        model, ControlledArrivals(model, model::Policy::constant(r, model.modes(), model.capacity)),
+        space, share, start);
+  }
+  return start / offered;
+}
+
+double TaggedPageChain::add_arrivals(const model::Model& model, const ControlledArrivals& arrivals,
+                                     const StateSpace& space, const Eigen::VectorXd& p,
+                                     Eigen::RowVectorXd& start) const {
+  using RowMajorMap =
+      Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+  const int capacity = model.capacity;
+  const Eigen::Index w = space.arrival_phases();
+  double offered = 0;
+  const auto kron_row = [](const Eigen::RowVectorXd& a,
+                           const Eigen::RowVectorXd& b) -> Eigen::RowVectorXd {
+    return model::kron(a, b);
+  };
+
+  for (int level = 0; level <= capacity; ++level) {
+    const RowMajorMap view(p.data() + space.level_offset(level), w, space.level_size(level) / w);
+    const ArrivalRows& rows = arrivals.at_level(level);
+    const Eigen::VectorXd ones = Eigen::VectorXd::Ones(rows.phases());
+    const Eigen::VectorXd by_arrival_phase = view.rowwise().sum();
+    // Position l of a batch of k is taken with probability 1/k; the page rate is k times the batch
+    // rate, so each position of each batch carries the batch rate.
+    for (int k = 1; k <= rows.max_batch(); ++k) {
+      const Eigen::VectorXd batch_rate = rows.d_k(k) * ones;
+      offered += k * by_arrival_phase.dot(batch_rate);
+      const int admitted = model::accepted_pages(model.admission, level, capacity, k);
+      if (admitted == 0) continue;
+      const Eigen::RowVectorXd rest = batch_rate.transpose() * view;  // over (server, clocks)
+      for (int position = 1; position <= admitted; ++position) {
+        if (level == 0) {
+          const double weight = rest(0);
+          if (position == 1) {
+            start.head(service_phases_) += weight * beta_;
+          } else {
+            const int ahead = position - 2;
+            const Eigen::RowVectorXd entry = kron_row(weight * beta_, gamma_powers_[position - 1]);
+            start.segment(waiting_offset(ahead), entry.size()) += entry;
+          }
+        } else {
+          const int ahead = (level - 1) + (position - 1);
+          const Eigen::RowVectorXd entry = kron_row(rest, gamma_powers_[position]);
+          start.segment(waiting_offset(ahead), entry.size()) += entry;
+        }
+      }
+    }
+  }
+  return offered;
+}
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,82 @@
+#pragma once
+// The remaining journey of a tagged accepted page (section 5): an absorbing chain whose transient
+// states are (pages ahead j, service phase, clocks of the j pages ahead, own clock) while it waits,
+// and (service phase) while it is served; absorbed as `served` or `obsolete`. Arrivals after the
+// tagged page cannot overtake it, so the chain does not depend on the policy.
+#include <Eigen/Core>
+#include <vector>
+
+#include "analytic/sojourn/tagged_page_operator.hpp"
+#include "analytic/stationary/controlled_arrivals.hpp"
+#include "analytic/stationary/state_space.hpp"
+#include "model/model.hpp"
+#include "model/name_table.hpp"
+
+namespace crawlq::analytic {
+
+enum class PageFate { kAccepted, kServed, kObsolete };
+inline constexpr model::NameTable<PageFate, 3> kPageFateNames{
+    "fate",
+    {{{PageFate::kAccepted, "accepted"},
+      {PageFate::kServed, "served"},
+      {PageFate::kObsolete, "obsolete"}}}};
+
+class TaggedPageChain {
+ public:
+  // `threads` share each product with T (the sums are the same for any count).
+  explicit TaggedPageChain(const model::Model& model, int threads = 1);
+
+  // Transient states: first the M in-service states, then for j = 0..K-2 the block of
+  // M R^{j+1} waiting states (service phase slowest, then clocks ahead from the head, own clock
+  // last).
+  Eigen::Index size() const { return operator_.size(); }
+  Eigen::Index waiting_offset(int pages_ahead) const { return operator_.offset(pages_ahead); }
+  int max_pages_ahead() const { return operator_.max_pages_ahead(); }
+
+  // T, applied from its factors (never stored).
+  const TaggedPageOperator& subgenerator() const { return operator_; }
+  int threads() const { return threads_; }  // for products with T
+  // (shift I - T)^{-1} rhs, solved block by block from the server outwards (-T is block
+  // lower-triangular in the pages ahead); shift 0 gives (-T)^{-1}.
+  Eigen::VectorXd resolvent(const Eigen::VectorXd& rhs, double shift) const;
+  const Eigen::VectorXd& served_exit() const { return served_exit_; }  // service completion
+  const Eigen::VectorXd& obsolete_exit() const { return obsolete_exit_; }
+  // Absorption rates into `fate` (accepted: either).
+  const Eigen::VectorXd& exit(PageFate fate) const;
+  // (-T)^{-(k+1)} t_fate for k = 0, 1, 2: from each state, E[tau^k ; fate] / k!. They do not depend
+  // on the policy, so a policy search computes them once.
+  const Eigen::VectorXd& moment_vector(PageFate fate, int k) const;
+  // The largest exit rate of a transient state: the uniformisation rate.
+  double max_exit_rate() const { return max_exit_rate_; }
+
+  // Where an arriving page starts, weighted by the arrival-Palm probability of each arrival state,
+  // position in the batch uniform; lost pages carry no weight, so the sum is 1 - P_loss.
+  Eigen::RowVectorXd arrival_distribution(const model::Model& model,
+                                          const ControlledArrivals& arrivals,
+                                          const StateSpace& space, const Eigen::VectorXd& p) const;
+  // The same for a full-state policy: robots[x] in state x of `space` (full_state_chain.hpp).
+  Eigen::RowVectorXd arrival_distribution(const model::Model& model, const std::vector<int>& robots,
+                                          const StateSpace& space, const Eigen::VectorXd& p) const;
+
+ private:
+  // Adds the unnormalised arrival weights of `p` (which need not sum to 1) into `start`; returns
+  // the pages offered per unit time that `p` carries.
+  double add_arrivals(const model::Model& model, const ControlledArrivals& arrivals,
+                      const StateSpace& space, const Eigen::VectorXd& p,
+                      Eigen::RowVectorXd& start) const;
+
+  class BlockSolvers;
+  Eigen::VectorXd solve_blocks(const BlockSolvers& solvers, const Eigen::VectorXd& rhs) const;
+
+  TaggedPageOperator operator_;
+  int threads_;
+  Eigen::VectorXd served_exit_, obsolete_exit_, accepted_exit_;
+  Eigen::VectorXd moments_[3][3];  // [fate][k]
+  double max_exit_rate_ = 0;
+  model::RowVector beta_, gamma_;
+  std::vector<model::RowVector> gamma_powers_;  // gamma^{(x)l}, l = 0..K: the clocks of new pages
+  int service_phases_, clock_phases_;
+  int capacity_;
+};
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,131 @@
+#include "analytic/stationary/clock_kernel.hpp"
+
+namespace crawlq::analytic {
+
+namespace {
+
+using Index = Eigen::Index;
+
+// Clock recursions over at most this many entries run flat: they are in L1 by then.
+constexpr Index kFlatEntries = Index{1} << 8;
+
+// Two phases (the paper's clocks): one branch-free pass that reads each pair once. Built for AVX2
+// too, picked at run time, since this loop is most of a solve and runs in cache.
+__attribute__((target_clones("avx2", "default"))) void two_phase_clock(
+    const double* x, double* y_same, double* y_down, Index outer, Index inner, double to_second,
+    double to_first, double exit_first, double exit_second) {
+  if (inner == 1) {
+    for (Index o = 0; o < outer; ++o) {
+      const double first = x[2 * o], second = x[2 * o + 1];
+      y_same[2 * o + 1] += to_second * first;
+      y_same[2 * o] += to_first * second;
+      y_down[o] += exit_first * first + exit_second * second;
+    }
+    return;
+  }
+  for (Index o = 0; o < outer; ++o) {
+    const double* first = x + 2 * o * inner;
+    const double* second = first + inner;
+    double* y_first = y_same + 2 * o * inner;
+    double* y_second = y_first + inner;
+    double* down = y_down + o * inner;
+    for (Index q = 0; q < inner; ++q) {
+      y_second[q] += to_second * first[q];
+      y_first[q] += to_first * second[q];
+      down[q] += exit_first * first[q] + exit_second * second[q];
+    }
+  }
+}
+
+Index block_entries(int r, int n, Index trailing) {
+  Index size = trailing;
+  for (int k = 0; k < n; ++k) size *= r;
+  return size;
+}
+
+}  // namespace
+
+ClockKernel::ClockKernel(const Eigen::MatrixXd& gamma, const Eigen::VectorXd& gamma_exit)
+    : gamma_(gamma), exit_(gamma_exit), r_(static_cast<int>(gamma.rows())) {}
+
+void ClockKernel::apply(const double* x, double* y_same, double* y_down, int n,
+                        Index trailing) const {
+  if (n <= 0) return;
+  // One phase (an exponential clock): n clocks are one state that leaves at n times the rate; a
+  // pass per clock would make a long buffer cost K^2.
+  if (r_ == 1) {
+    for (Index q = 0; q < trailing; ++q) y_down[q] += n * exit_(0) * x[q];
+    return;
+  }
+  const Index size = block_entries(r_, n, trailing);
+  if (size <= kFlatEntries) {
+    Index outer = 1, inner = size / r_;
+    for (int k = 0; k < n; ++k, outer *= r_, inner /= r_)
+      one_clock(x, y_same, y_down, outer, inner);
+    return;
+  }
+  // The head clock over the whole block, then each head phase's sub-block on its own, which fits
+  // in cache a few levels down.
+  const Index half = size / r_;
+  one_clock(x, y_same, y_down, 1, half);
+  for (int r = 0; r < r_; ++r)
+    apply(x + r * half, y_same + r * half, y_down + r * (half / r_), n - 1, trailing);
+}
+
+void ClockKernel::gather_down(const double* x_down, double* r, int n, Index trailing) const {
+  if (n <= 0) return;
+  if (r_ == 1) {
+    for (Index q = 0; q < trailing; ++q) r[q] += n * exit_(0) * x_down[q];
+    return;
+  }
+  const Index size = block_entries(r_, n, trailing);
+  if (size <= kFlatEntries) {
+    Index outer = 1, inner = size / r_;
+    for (int k = 0; k < n; ++k, outer *= r_, inner /= r_) one_clock_gather(x_down, r, outer, inner);
+    return;
+  }
+  const Index half = size / r_;
+  one_clock_gather(x_down, r, 1, half);
+  for (int p = 0; p < r_; ++p) gather_down(x_down + p * (half / r_), r + p * half, n - 1, trailing);
+}
+
+void ClockKernel::one_clock(const double* x, double* y_same, double* y_down, Index outer,
+                            Index inner) const {
+  if (r_ == 2) {
+    two_phase_clock(x, y_same, y_down, outer, inner, gamma_(0, 1), gamma_(1, 0), exit_(0),
+                    exit_(1));
+    return;
+  }
+  for (Index o = 0; o < outer; ++o) {
+    const double* xo = x + o * r_ * inner;
+    double* yo = y_same + o * r_ * inner;
+    double* down = y_down + o * inner;
+    for (int from = 0; from < r_; ++from) {
+      const double* source = xo + from * inner;
+      for (int to = 0; to < r_; ++to) {
+        const double rate = gamma_(from, to);
+        if (to == from || rate == 0) continue;
+        double* target = yo + to * inner;
+        for (Index q = 0; q < inner; ++q) target[q] += rate * source[q];
+      }
+      const double rate = exit_(from);
+      if (rate == 0) continue;
+      for (Index q = 0; q < inner; ++q) down[q] += rate * source[q];
+    }
+  }
+}
+
+void ClockKernel::one_clock_gather(const double* x_down, double* r, Index outer,
+                                   Index inner) const {
+  for (Index o = 0; o < outer; ++o) {
+    const double* source = x_down + o * inner;
+    for (int phase = 0; phase < r_; ++phase) {
+      const double rate = exit_(phase);
+      if (rate == 0) continue;
+      double* target = r + (o * r_ + phase) * inner;
+      for (Index q = 0; q < inner; ++q) target[q] += rate * source[q];
+    }
+  }
+}
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,396 @@
+#include "analytic/stationary/generator_operator.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "analytic/stationary/clock_kernel.hpp"
+#include "analytic/stationary/controlled_arrivals.hpp"
+#include "analytic/stationary/kronecker_terms.hpp"
+#include "model/admission.hpp"
+
+namespace crawlq::analytic {
+
+namespace {
+
+using Index = Eigen::Index;
+
+// Below this many states an operator application is not worth waking a second thread for.
+constexpr Index kParallelGrain = Index{1} << 14;
+// A level's blocks split into at most this many pieces each, of at least this many states.
+constexpr Index kMostPieces = 16;
+constexpr Index kSmallestPiece = Index{1} << 9;
+// Levels this large on average are shared piece by piece, one level at a time.
+constexpr Index kSmallestLevelShared = Index{1} << 12;
+
+}  // namespace
+
+GeneratorOperator::GeneratorOperator(const model::Model& model, const ControlledArrivals& arrivals)
+    : arrivals_(arrivals),
+      space_(model, arrivals.phases()),
+      w_(space_.arrival_phases()),
+      m_(space_.service_phases()),
+      r_(space_.clock_phases()) {
+  const int capacity = model.capacity;
+  service_ = model.service.subgenerator();
+  service_exit_ = model.service.exit_rates();
+  service_start_ = model.service.initial().transpose();
+  if (model.obsolescence) {
+    clock_ = model.obsolescence->subgenerator();
+    clock_exit_ = model.obsolescence->exit_rates();
+    new_clocks_.push_back(Eigen::VectorXd::Ones(1));
+    const Eigen::RowVectorXd gamma = model.obsolescence->initial();
+    for (int a = 1; a <= capacity; ++a) {
+      const Eigen::VectorXd& previous = new_clocks_.back();
+      Eigen::VectorXd next(previous.size() * r_);
+      for (Index i = 0; i < previous.size(); ++i)
+        next.segment(i * r_, r_) = previous(i) * gamma.transpose();
+      new_clocks_.push_back(std::move(next));
+    }
+  } else {
+    clock_ = Eigen::MatrixXd::Zero(1, 1);
+    clock_exit_ = Eigen::VectorXd::Zero(1);
+    new_clocks_.assign(capacity + 1, Eigen::VectorXd::Ones(1));
+  }
+
+  diagonal_.resize(space_.size());
+  Eigen::VectorXd clock_diagonal =
+      Eigen::VectorXd::Zero(1);  // sum of the waiting clocks' Gamma(c, c)
+  for (int level = 0; level <= capacity; ++level) {
+    const ArrivalRows& rows = arrivals.at_level(level);
+    std::vector<Eigen::MatrixXd> grouped = arrivals.by_admitted(level);
+    // D_0 and the batches lost whole, summed in batch order (as the snapshots of solve were taken).
+    Eigen::MatrixXd stay = rows.d_k(0);
+    for (int k = 1; k <= rows.max_batch(); ++k)
+      if (model::accepted_pages(model.admission, level, capacity, k) == 0) stay += rows.d_k(k);
+    longest_batch_ = std::max(longest_batch_, rows.max_batch());
+    Level l;
+    l.admitting.assign(std::make_move_iterator(grouped.begin() + 1),
+                       std::make_move_iterator(grouped.end()));
+    l.stay_off_diagonal = stay;
+    l.stay_off_diagonal.diagonal().setZero();
+    levels_.push_back(std::move(l));
+
+    // diag(Q) = D(w, w) + S(s, s) + sum of Gamma(c_k, c_k), state by state in the level's order.
+    double* d = diagonal_.data() + space_.level_offset(level);
+    if (level == 0) {
+      for (int a = 0; a < w_; ++a) d[a] = stay(a, a);
+      continue;
+    }
+    if (level >= 2) {
+      Eigen::VectorXd longer(clock_diagonal.size() * r_);
+      for (Index c = 0; c < longer.size(); ++c)
+        longer(c) = clock_diagonal(c / r_) + clock_(c % r_, c % r_);
+      clock_diagonal = std::move(longer);
+    }
+    const Index clocks = clock_diagonal.size();
+    for (int a = 0; a < w_; ++a)
+      for (int s = 0; s < m_; ++s)
+        for (Index c = 0; c < clocks; ++c)
+          d[(a * m_ + s) * clocks + c] = stay(a, a) + service_(s, s) + clock_diagonal(c);
+  }
+}
+
+Eigen::VectorXd GeneratorOperator::apply(const Eigen::VectorXd& x, int threads) const {
+  Eigen::VectorXd y(space_.size());
+  apply(x.data(), y.data(), threads);
+  return y;
+}
+
+// Every entry of y is owned by one piece of one (arrival phase, service phase) block of its level,
+// and a piece's entries only gather from x, except its expiries into the level below, which land in
+// a piece no other task of this level writes: level by level, the pieces of one arrival phase (its
+// M service blocks together, which share the pages starting service) are independent tasks.
+void GeneratorOperator::apply(const double* x, double* y, int threads) const {
+  if (arrivals_.remembers()) {
+    // A page leaving switches the mode, so a block's expiries land in another block one level
+    // down: level by level, every block below is started before any lands there.
+    for (int level = 1; level <= space_.capacity(); ++level)
+      for (int arrival = 0; arrival < w_; ++arrival)
+        for (Index piece = 0; piece < power(r_, split_clocks(level)); ++piece)
+          apply_pieces(level, arrival, piece, x, y);
+    apply_level_zero(x, y);
+    return;
+  }
+  const bool parallel = threads > 1 && space_.size() >= kParallelGrain;
+  if (space_.size() / (space_.capacity() + 1) < kSmallestLevelShared) {
+    // Many small levels (a long buffer): a barrier a level would cost more than the level. A
+    // block's pieces of every level in turn instead, blocks side by side: the same sums in the same
+    // order.
+#pragma omp parallel for num_threads(threads) schedule(static) if (parallel)
+    for (int arrival = 0; arrival < w_; ++arrival)
+      for (int level = 1; level <= space_.capacity(); ++level)
+        for (Index piece = 0; piece < power(r_, split_clocks(level)); ++piece)
+          apply_pieces(level, arrival, piece, x, y);
+  } else {
+#pragma omp parallel num_threads(threads) if (parallel)
+    for (int level = 1; level <= space_.capacity(); ++level) {
+      const Index pieces = power(r_, split_clocks(level));
+#pragma omp for schedule(static)
+      for (Index task = 0; task < w_ * pieces; ++task)
+        apply_pieces(level, static_cast<int>(task / pieces), task % pieces, x, y);
+    }
+  }
+  apply_level_zero(x, y);
+}
+
+int GeneratorOperator::split_clocks(int level) const {
+  // Enough pieces for 16 cores with W M = 1, none smaller than a few thousand states, and one clock
+  // left unsplit below (its pieces then have the same prefixes).
+  const int clocks = level - 1;
+  if (r_ < 2 || clocks < 2) return 0;
+  int split = 0;
+  Index pieces = 1;
+  const Index block = power(r_, clocks);
+  while (split < clocks - 1 && pieces * r_ <= kMostPieces &&
+         block / (pieces * r_) >= kSmallestPiece) {
+    ++split;
+    pieces *= r_;
+  }
+  return split;
+}
+
+void GeneratorOperator::apply_level_zero(const double* x, double* y) const {
+  const Eigen::Map<const Eigen::RowVectorXd> x0(x, w_);
+  Eigen::Map<Eigen::RowVectorXd> y0(y, w_);
+  y0 = x0.cwiseProduct(diagonal_.head(w_).transpose()) + x0 * levels_[0].stay_off_diagonal;
+  if (space_.capacity() == 0) return;
+  // Service ends at level 1 and the system empties.
+  const double* x1 = x + space_.level_offset(1);
+  for (int a = 0; a < w_; ++a)
+    for (int s = 0; s < m_; ++s)
+      y0(arrivals_.entered_phase(0, a)) += x1[a * m_ + s] * service_exit_(s);
+}
+
+// The entries [c0, c1) of one (arrival, service) block of `level` gather what batches bring from
+// the levels below: the only moves up, so a forward sweep over the levels can solve with them. A
+// batch of a pages puts gamma^(x)a after the old clocks, so the batches of every size are one
+// Horner scheme: t = source_A, then t = t (x) gamma + source_a down to a = 1, and y += t (x) gamma.
+// Each step works on R times fewer entries than the next: the whole costs about two passes over the
+// piece, where a fan-out per batch size and source phase costs one each.
+void GeneratorOperator::add_arrivals(int level, int block, Index c0, Index c1, const double* x,
+                                     double* yb) const {
+  const int arrival = block / m_, service = block % m_;
+  const Index clocks = space_.level_size(level) / (w_ * m_);
+  const Index piece_size = c1 - c0;
+  const auto admitting = [&](int a) -> const Eigen::MatrixXd* {
+    const auto& from_level = levels_[level - a].admitting;
+    return a <= static_cast<int>(from_level.size()) ? &from_level[a - 1] : nullptr;
+  };
+  const int largest = std::min(level - 1, longest_batch_);
+  // Batch sizes whose fan-out fits in the piece go through the scheme; larger ones (a piece inside
+  // one old state's fan-out: short levels, many clock phases) fan out on their own.
+  int nested = 0;
+  while (nested < largest && new_clocks_[nested + 1].size() <= piece_size) ++nested;
+  for (int a = nested + 1; a <= largest; ++a) {
+    const Eigen::MatrixXd* rates = admitting(a);
+    if (!rates) continue;
+    const Eigen::VectorXd& fresh = new_clocks_[a];
+    const Index width = fresh.size();
+    for (int from = 0; from < w_; ++from) {
+      const double rate = (*rates)(from, arrival);
+      if (rate == 0) continue;
+      const double* source =
+          x + space_.level_offset(level - a) + (from * m_ + service) * (clocks / width);
+      const Index c = c0 / width;
+      const double flow = rate * source[c];
+      for (Index j = c0; j < c1; ++j) yb[j] += flow * fresh(j - c * width);
+    }
+  }
+  if (nested > 0) add_nested_arrivals(level, block, c0, c1, nested, x, yb);
+  // A batch into the empty system: its first page starts service (beta), the rest wait.
+  if (level <= static_cast<int>(levels_[0].admitting.size())) {
+    const Eigen::RowVectorXd flow =
+        Eigen::Map<const Eigen::RowVectorXd>(x, w_) * levels_[0].admitting[level - 1];
+    const double rate = flow(arrival) * service_start_(service);
+    const Eigen::VectorXd& waiting = new_clocks_[level - 1];
+    if (rate != 0)
+      for (Index c = c0; c < c1; ++c) yb[c] += rate * waiting(c);
+  }
+}
+
+void GeneratorOperator::add_nested_arrivals(int level, int block, Index c0, Index c1, int nested,
+                                            const double* x, double* yb) const {
+  const int arrival = block / m_, service = block % m_;
+  const Index clocks = space_.level_size(level) / (w_ * m_);
+  const Index piece_size = c1 - c0;
+  thread_local std::vector<double> sum, fanned;
+  const double* gamma = new_clocks_[1].data();
+  bool any = false;
+  for (int a = nested; a >= 1; --a) {
+    const Index width = new_clocks_[a].size(), entries = piece_size / width;
+    fanned.resize(static_cast<std::size_t>(entries));
+    if (any)
+      for (Index i = 0; i < entries / r_; ++i)
+        for (int j = 0; j < r_; ++j) fanned[i * r_ + j] = sum[i] * gamma[j];
+    const auto& from_level = levels_[level - a].admitting;
+    if (a <= static_cast<int>(from_level.size())) {
+      const Eigen::MatrixXd& rates = from_level[a - 1];
+      for (int from = 0; from < w_; ++from) {
+        const double rate = rates(from, arrival);
+        if (rate == 0) continue;
+        const double* source = x + space_.level_offset(level - a) +
+                               (from * m_ + service) * (clocks / width) + c0 / width;
+        if (any) {
+          for (Index i = 0; i < entries; ++i) fanned[i] += rate * source[i];
+        } else {
+          for (Index i = 0; i < entries; ++i) fanned[i] = rate * source[i];
+          any = true;
+        }
+      }
+    }
+    if (any) std::swap(sum, fanned);
+  }
+  if (!any) return;
+  if (r_ == 2) {  // the paper's clocks: two stores a source entry, unrolled
+    const double first = gamma[0], second = gamma[1];
+    for (Index i = 0; i < piece_size / 2; ++i) {
+      yb[c0 + 2 * i] += sum[i] * first;
+      yb[c0 + 2 * i + 1] += sum[i] * second;
+    }
+    return;
+  }
+  for (Index i = 0; i < piece_size / r_; ++i)
+    for (int j = 0; j < r_; ++j) yb[c0 + i * r_ + j] += sum[i] * gamma[j];
+}
+
+void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, double pinned_scale,
+                                      int threads) const {
+  const double* d = diagonal_.data();
+  // The pinned state is set where it lies, before any level above reads it (its diagonal may be 0).
+  for (int a = 0; a < w_; ++a) z[a] = a == pinned ? r[a] / pinned_scale : r[a] / d[a];
+  const int blocks = w_ * m_;
+  const bool parallel = threads > 1 && space_.size() >= kParallelGrain &&
+                        space_.size() / (space_.capacity() + 1) >= kSmallestLevelShared;
+#pragma omp parallel num_threads(threads) if (parallel)
+  for (int level = 1; level <= space_.capacity(); ++level) {
+    const Index pieces = power(r_, split_clocks(level));
+    const Index clocks = space_.level_size(level) / blocks, piece_size = clocks / pieces;
+#pragma omp for schedule(static)
+    for (Index task = 0; task < blocks * pieces; ++task) {
+      const int block = static_cast<int>(task / pieces);
+      const Index c0 = (task % pieces) * piece_size, c1 = c0 + piece_size;
+      const Index offset = space_.level_offset(level) + block * clocks;
+      double* zb = z + offset;
+      for (Index c = c0; c < c1; ++c) zb[c] = 0;
+      add_arrivals(level, block, c0, c1, z, zb);
+      for (Index c = c0; c < c1; ++c) zb[c] = (r[offset + c] - zb[c]) / d[offset + c];
+      if (pinned >= offset + c0 && pinned < offset + c1) z[pinned] = r[pinned] / pinned_scale;
+    }
+  }
+}
+
+// The pages that start service at a level: where a service ends one level up, whatever the server's
+// phase and the head's clock, with memory from the environment phases the controller sends to
+// `arrival`. One sum for the piece's M service blocks, which read the level above once, not M
+// times.
+void GeneratorOperator::started_from_above(int level, int arrival, Index piece, const double* x,
+                                           double* started) const {
+  const Index clocks = space_.level_size(level) / (w_ * m_);
+  const Index piece_size = clocks / power(r_, split_clocks(level)), c0 = piece * piece_size;
+  for (Index q = 0; q < piece_size; ++q) started[q] = 0;
+  if (level >= space_.capacity()) return;
+  const Index up = space_.level_offset(level + 1), up_clocks = clocks * r_;
+  for (int above = 0; above < w_; ++above) {
+    if (arrivals_.entered_phase(level, above) != arrival) continue;
+    for (int from = 0; from < m_; ++from) {
+      const double rate = service_exit_(from);
+      if (rate == 0) continue;
+      for (int head = 0; head < r_; ++head) {
+        const double* source = x + up + (above * m_ + from) * up_clocks + head * clocks + c0;
+        for (Index q = 0; q < piece_size; ++q) started[q] += rate * source[q];
+      }
+    }
+  }
+}
+
+// The M service blocks of one arrival phase's piece: the started pages summed once, then each
+// block.
+void GeneratorOperator::apply_pieces(int level, int arrival, Index piece, const double* x,
+                                     double* y) const {
+  thread_local std::vector<double> started;
+  const Index clocks = space_.level_size(level) / (w_ * m_);
+  started.resize(static_cast<std::size_t>(clocks / power(r_, split_clocks(level))));
+  started_from_above(level, arrival, piece, x, started.data());
+  for (int service = 0; service < m_; ++service)
+    apply_piece(level, arrival * m_ + service, piece, x, y, started.data());
+}
+
+// Built for AVX2 too, picked at run time: the other third of a solve.
+__attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_piece(
+    int level, int block, Index piece, const double* x, double* y, const double* started) const {
+  const int arrival = block / m_, service = block % m_;
+  const Index clocks = space_.level_size(level) / (w_ * m_);  // R^(level-1) waiting clocks' phases
+  const int split = split_clocks(level);
+  const Index piece_size = clocks / power(r_, split), c0 = piece * piece_size, c1 = c0 + piece_size;
+  const Index offset = space_.level_offset(level);
+  const double* xb = x + offset + block * clocks;
+  double* yb = y + offset + block * clocks;
+  const double* d = diagonal_.data() + offset + block * clocks;
+  for (Index c = c0; c < c1; ++c) yb[c] = d[c] * xb[c];
+
+  // The arrival phase moves with no page admitted; the service phase moves.
+  const Eigen::MatrixXd& stay = levels_[level].stay_off_diagonal;
+  for (int from = 0; from < w_; ++from) {
+    const double rate = stay(from, arrival);
+    if (from == arrival || rate == 0) continue;
+    const double* source = x + offset + (from * m_ + service) * clocks;
+    for (Index c = c0; c < c1; ++c) yb[c] += rate * source[c];
+  }
+  for (int from = 0; from < m_; ++from) {
+    const double rate = service_(from, service);
+    if (from == service || rate == 0) continue;
+    const double* source = x + offset + (arrival * m_ + from) * clocks;
+    for (Index c = c0; c < c1; ++c) yb[c] += rate * source[c];
+  }
+
+  // Service ends one level up (`started`, summed once for the piece's every service phase): the
+  // next page starts service with beta.
+  if (level < space_.capacity() && service_start_(service) != 0) {
+    const double rate = service_start_(service);
+    for (Index q = 0; q < piece_size; ++q) yb[c0 + q] += rate * started[q];
+  }
+
+  add_arrivals(level, block, c0, c1, x, yb);
+
+  // Waiting clocks change phase (this piece) or expire (the same piece of the block one level
+  // down).
+  if (level < 2) return;
+  const int block_below = arrivals_.entered_phase(level - 1, arrival) * m_ + service;
+  double* y_down =
+      y + space_.level_offset(level - 1) + block_below * (clocks / r_) + piece * (piece_size / r_);
+  // The split clocks first, in order, as a pass over the whole block would: their moves come from
+  // other pieces of x, their expiries from the R pieces with that clock put back.
+  for (int k = 0; k < split; ++k) {
+    const Index stride = power(r_, split - 1 - k);  // clock k's weight in a piece's number
+    const int phase = static_cast<int>((piece / stride) % r_);
+    for (int from = 0; from < r_; ++from) {
+      const double rate = clock_(from, phase);
+      if (from == phase || rate == 0) continue;
+      const double* source = xb + (piece + (from - phase) * stride) * piece_size;
+      for (Index q = 0; q < piece_size; ++q) yb[c0 + q] += rate * source[q];
+    }
+    // With clock k removed this piece's prefix is k's neighbours; put each phase of k back.
+    const Index high = piece / (stride * r_), low = piece % (stride * r_);
+    const Index chunk = piece_size / r_;
+    const auto with_clock = [&](int ph) {
+      return xb + ((high * r_ + ph) * stride * r_ + low) * chunk;
+    };
+    if (r_ == 2) {
+      const double* first = with_clock(0);
+      const double* second = with_clock(1);
+      const double exit_first = clock_exit_(0), exit_second = clock_exit_(1);
+      for (Index q = 0; q < chunk; ++q)
+        y_down[q] += exit_first * first[q] + exit_second * second[q];
+    } else {
+      for (int ph = 0; ph < r_; ++ph) {
+        const double rate = clock_exit_(ph);
+        if (rate == 0) continue;
+        const double* source = with_clock(ph);
+        for (Index q = 0; q < chunk; ++q) y_down[q] += rate * source[q];
+      }
+    }
+  }
+  ClockKernel(clock_, clock_exit_).apply(xb + c0, yb + c0, y_down, level - 1 - split);
+}
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,75 @@
+#pragma once
+// The generator Q of the Lemma (section 3) applied to a row vector, y = x Q, straight from its
+// small factors (D_k, S, beta, Gamma, gamma) without storing a single block. Stored, Q has about 50
+// entries a state at K = 20 (each admitted batch of a pages fans out over R^a clock phases, each
+// waiting clock moves and expires); applied from the factors, the arrivals are an outer product
+// with gamma^(x)a, and the clocks of the waiting pages a recursion over the head clock that stays
+// in cache once a sub-block fits there. Memory is the vectors; each entry of y is summed in an
+// order fixed by the code, so the result is the same for any thread count.
+#include <Eigen/Core>
+#include <vector>
+
+#include "analytic/stationary/controlled_arrivals.hpp"
+#include "analytic/stationary/state_space.hpp"
+#include "model/model.hpp"
+
+namespace crawlq::analytic {
+
+class GeneratorOperator {
+ public:
+  // `arrivals` must outlive this.
+  GeneratorOperator(const model::Model& model, const ControlledArrivals& arrivals);
+
+  const StateSpace& space() const { return space_; }
+  // y = x Q, y already of the chain's size; `threads` split the work inside one level, never a sum.
+  void apply(const double* x, double* y, int threads = 1) const;
+  Eigen::VectorXd apply(const Eigen::VectorXd& x, int threads = 1) const;
+  // z with (D + L) z = r for Q^T: D its diagonal, L the batches' moves up from lower levels (the
+  // only ones), one forward sweep over the levels: a Gauss-Seidel preconditioner by level. The
+  // `pinned` state's equation is pinned_scale z = r.
+  void forward_sweep(const double* r, double* z, Eigen::Index pinned, double pinned_scale = 1,
+                     int threads = 1) const;
+  // The diagonal of Q: minus each state's total outflow rate.
+  const Eigen::VectorXd& diagonal() const { return diagonal_; }
+  // How many leading clocks split a level's (arrival phase, service phase) blocks into pieces:
+  // fixed by the level alone, so the pieces, and every sum, are the same for any thread count.
+  // Public so that a test can show its fixture reaches the pieces.
+  int split_clocks(int level) const;
+
+ private:
+  struct Level {
+    Eigen::MatrixXd stay_off_diagonal;  // D_0 + lost batches, without its diagonal: W x W
+    // [a-1]: batches that add a pages, a = 1..min(K - level, the longest batch); none add more.
+    std::vector<Eigen::MatrixXd> admitting;
+  };
+  void apply_level_zero(const double* x, double* y) const;
+  // The entries of y in one piece of one (arrival phase, service phase) block of a level >= 1 (the
+  // block's states whose first split_clocks(level) clocks spell `piece`), and that piece's expiries
+  // into the same piece of the block below (started before this level's turn).
+  // `started`: started_from_above for this piece.
+  void apply_piece(int level, int block, Eigen::Index piece, const double* x, double* y,
+                   const double* started) const;
+  void apply_pieces(int level, int arrival, Eigen::Index piece, const double* x, double* y) const;
+  void started_from_above(int level, int arrival, Eigen::Index piece, const double* x,
+                          double* started) const;
+  void add_arrivals(int level, int block, Eigen::Index c0, Eigen::Index c1, const double* x,
+                    double* yb) const;
+  // The batches of 1..`nested` pages, whose fan-outs fit in the piece [c0, c1).
+  void add_nested_arrivals(int level, int block, Eigen::Index c0, Eigen::Index c1, int nested,
+                           const double* x, double* yb) const;
+
+  const ControlledArrivals& arrivals_;
+  StateSpace space_;
+  int w_, m_, r_;
+  int longest_batch_ = 0;  // no batch adds more pages than this
+  std::vector<Level> levels_;
+  Eigen::MatrixXd service_;                  // S: M x M
+  Eigen::VectorXd service_exit_;             // S_0
+  Eigen::VectorXd service_start_;            // beta
+  Eigen::MatrixXd clock_;                    // Gamma: R x R (zero when pages never expire)
+  Eigen::VectorXd clock_exit_;               // Gamma_0
+  std::vector<Eigen::VectorXd> new_clocks_;  // [a]: gamma^(x)a, a = 0..K
+  Eigen::VectorXd diagonal_;
+};
+
+}  // namespace crawlq::analytic

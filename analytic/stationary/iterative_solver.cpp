@@ -1,0 +1,71 @@
+#include "analytic/stationary/iterative_solver.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "analytic/stationary/generator_operator.hpp"
+#include "analytic/stationary/parallel_bicgstab.hpp"
+
+namespace crawlq::analytic {
+
+StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
+  const GeneratorOperator q(blocks.model(), blocks.arrivals());
+  const Eigen::Index n = q.space().size();
+  const bool warm = options_.initial_guess && options_.initial_guess->size() == n;
+  StationaryResult result;
+  // The pinned state should carry visible mass: the warm start's largest, else the empty system.
+  Eigen::Index pinned = blocks.arrivals().recurrent_empty_phase();
+  if (warm) options_.initial_guess->maxCoeff(&pinned);
+
+  // Q^T with the pinned state's equation replaced by s p_pin = s: nonsingular for an irreducible
+  // chain, and applied without copying a vector (the pinned entry is just overwritten). The
+  // tolerance is relative to the right-hand side s: with s the slowest state's rate when it is
+  // below 1 (a crawler measured in seconds: rates of 1e-3), it asks as much of a slow chain as of a
+  // fast one.
+  double scale = 1;
+  for (const double rate : q.diagonal())
+    scale = rate != 0 ? std::min(scale, std::abs(rate)) : scale;
+  const int threads = std::max(1, options_.threads);
+  const LinearOperator pinned_transpose = [&](const double* x, double* y) {
+    q.apply(x, y, threads);
+    y[pinned] = scale * x[pinned];
+  };
+  // Jacobi: the diagonal of Q, which the operator knows without a matrix.
+  Eigen::VectorXd inverse_diagonal = q.diagonal().cwiseInverse();
+  inverse_diagonal(pinned) = 1.0 / scale;
+  const Eigen::VectorXd rhs = scale * Eigen::VectorXd::Unit(n, pinned);
+  Eigen::VectorXd x =
+      warm ? Eigen::VectorXd(*options_.initial_guess / (*options_.initial_guess)(pinned))
+           : Eigen::VectorXd::Zero(n);
+  const KrylovOptions krylov_options{.tolerance = options_.tolerance,
+                                     .max_iterations = options_.max_iterations,
+                                     .threads = threads,
+                                     .stop = options_.stop};
+  const LinearOperator sweep = [&](const double* in, double* out) {
+    q.forward_sweep(in, out, pinned, scale, threads);
+  };
+  const KrylovSummary krylov =
+      options_.preconditioner == Preconditioner::kJacobi
+          ? parallel_bicgstab(pinned_transpose, inverse_diagonal, rhs, x, krylov_options)
+          : parallel_bicgstab(pinned_transpose, sweep, rhs, x, krylov_options);
+  result.summary.iterations = krylov.iterations;
+  if (krylov.cancelled) {
+    result.summary.message = "cancelled";
+    return result;
+  }
+  if (!krylov.converged) {
+    result.summary.message =
+        fmt::format("BiCGSTAB stopped after {} iterations at relative residual {:.3g}",
+                    krylov.iterations, krylov.relative_residual);
+    return result;
+  }
+  result.probabilities = x / x.sum();
+  result.summary.status = SolverStatus::kConverged;
+  result.summary.message = fmt::format("BiCGSTAB: {} iterations, relative residual {:.3g}",
+                                       krylov.iterations, krylov.relative_residual);
+  return result;
+}
+
+}  // namespace crawlq::analytic

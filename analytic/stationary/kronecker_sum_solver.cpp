@@ -1,0 +1,91 @@
+#include "analytic/stationary/kronecker_sum_solver.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+namespace crawlq::analytic {
+
+KroneckerSumSolver::KroneckerSumSolver(const Eigen::MatrixXd& first,
+                                       const Eigen::MatrixXd& repeated, int copies)
+    : copies_(copies), first_size_(first.rows()), repeated_size_(repeated.rows()) {
+  size_ = first_size_;
+  for (int i = 0; i < copies; ++i) size_ *= repeated_size_;
+  const Eigen::ComplexSchur<Eigen::MatrixXcd> first_schur(first.cast<Complex>());
+  const Eigen::ComplexSchur<Eigen::MatrixXcd> repeated_schur(repeated.cast<Complex>());
+  if (first_schur.info() != Eigen::Success || repeated_schur.info() != Eigen::Success)
+    throw std::runtime_error("tagged-page chain: no Schur form of the service or clock generator");
+  first_unitary_ = first_schur.matrixU();
+  first_triangular_ = first_schur.matrixT();
+  repeated_unitary_ = repeated_schur.matrixU();
+  repeated_triangular_ = repeated_schur.matrixT();
+}
+
+Eigen::VectorXd KroneckerSumSolver::solve(const Eigen::VectorXd& b, double shift) const {
+  ComplexVector w = b.cast<Complex>();
+  transform(w, true);
+  // (shift - sum) x = b: solve (sum - shift) w = -b in the Schur basis.
+  w = -w;
+  back_substitute(w.data(), 0, Complex(-shift));
+  transform(w, false);
+  return w.real();
+}
+
+void KroneckerSumSolver::transform(ComplexVector& y, bool inverse) const {
+  std::vector<Complex> mixed(static_cast<std::size_t>(std::max(first_size_, repeated_size_)));
+  transform_from(y.data(), 0, inverse, mixed.data());
+}
+
+void KroneckerSumSolver::transform_from(Complex* y, int mode, bool inverse, Complex* mixed) const {
+  const ComplexMatrix& unitary = mode == 0 ? first_unitary_ : repeated_unitary_;
+  const Eigen::Index width = unitary.rows();
+  Eigen::Index inner = 1;
+  for (int m = copies_; m > mode; --m) inner *= repeated_size_;
+  // One factor's phases are `inner` apart: each column of phases mixed in place through a small
+  // buffer (no copy of the vector), U^* on the way in, U on the way out.
+  for (Eigen::Index q = 0; q < inner; ++q) {
+    for (Eigen::Index to = 0; to < width; ++to) {
+      Complex sum(0.0);
+      for (Eigen::Index from = 0; from < width; ++from)
+        sum += (inverse ? std::conj(unitary(from, to)) : unitary(to, from)) * y[from * inner + q];
+      mixed[to] = sum;
+    }
+    for (Eigen::Index to = 0; to < width; ++to) y[to * inner + q] = mixed[to];
+  }
+  // The factors act on different indices and commute: the later ones go sub-block by sub-block,
+  // which stay in cache once small, instead of a pass over the whole vector each.
+  if (mode < copies_)
+    for (Eigen::Index r = 0; r < width; ++r)
+      transform_from(y + r * inner, mode + 1, inverse, mixed);
+}
+
+void KroneckerSumSolver::back_substitute(Complex* w, int mode, Complex shift) const {
+  const ComplexMatrix& t = mode == 0 ? first_triangular_ : repeated_triangular_;
+  const Eigen::Index width = t.rows();
+  if (mode == copies_) {
+    for (Eigen::Index r = width - 1; r >= 0; --r) {
+      Complex sum = w[r];
+      for (Eigen::Index c = r + 1; c < width; ++c) sum -= t(r, c) * w[c];
+      w[r] = sum / (shift + t(r, r));
+    }
+    return;
+  }
+  Eigen::Index inner = 1;
+  for (int m = copies_; m > mode; --m) inner *= repeated_size_;
+  // The factor's last phase first: its block depends on no other; each earlier block subtracts the
+  // solved later ones, then solves the remaining factors with its diagonal entry added to the
+  // shift.
+  for (Eigen::Index r = width - 1; r >= 0; --r) {
+    Complex* block = w + r * inner;
+    for (Eigen::Index c = r + 1; c < width; ++c) {
+      const Complex coupling = t(r, c);
+      if (coupling == Complex(0.0)) continue;
+      const Complex* solved = w + c * inner;
+      for (Eigen::Index q = 0; q < inner; ++q) block[q] -= coupling * solved[q];
+    }
+    back_substitute(block, mode + 1, shift + t(r, r));
+  }
+}
+
+}  // namespace crawlq::analytic

@@ -1,0 +1,144 @@
+#include "analytic/stationary/parallel_bicgstab.hpp"
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace crawlq::analytic {
+
+namespace {
+
+using Index = Eigen::Index;
+
+// The unit of both the work split and the sums: fixed, so a dot product's partial sums and their
+// order never depend on the thread count.
+constexpr Index kChunk = Index{1} << 14;
+// How often a converged recursion is checked against the true residual and restarted.
+constexpr int kTrueResidualChecks = 3;
+
+// body(begin, end, chunk) over the fixed chunks of [0, n), side by side; returns nothing.
+template <typename Body>
+void for_chunks(Index n, int threads, Body&& body) {
+  const Index chunks = (n + kChunk - 1) / kChunk;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && chunks > 1)
+  for (Index c = 0; c < chunks; ++c) body(c * kChunk, std::min(n, (c + 1) * kChunk), c);
+}
+
+// Up to three sums at once, each chunk's partial sums kept and then added in chunk order.
+template <int Count, typename Body>
+std::array<double, Count> sums(Index n, int threads, Body&& body) {
+  const Index chunks = (n + kChunk - 1) / kChunk;
+  std::vector<std::array<double, Count>> partial(static_cast<std::size_t>(chunks));
+  for_chunks(n, threads, [&](Index begin, Index end, Index c) {
+    std::array<double, Count> s{};
+    for (Index i = begin; i < end; ++i) body(i, s);
+    partial[static_cast<std::size_t>(c)] = s;
+  });
+  std::array<double, Count> total{};
+  for (const auto& s : partial)
+    for (int k = 0; k < Count; ++k) total[k] += s[k];
+  return total;
+}
+
+}  // namespace
+
+KrylovSummary parallel_bicgstab(const LinearOperator& a, const Eigen::VectorXd& inverse_diagonal,
+                                const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                const KrylovOptions& options) {
+  const int threads = std::max(1, options.threads);
+  const double* d = inverse_diagonal.data();
+  const LinearOperator jacobi = [&](const double* in, double* out) {
+    for_chunks(b.size(), threads, [&](Index begin, Index end, Index) {
+      for (Index i = begin; i < end; ++i) out[i] = d[i] * in[i];
+    });
+  };
+  return parallel_bicgstab(a, jacobi, b, x, options);
+}
+
+KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& preconditioner,
+                                const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                const KrylovOptions& options) {
+  const Index n = b.size();
+  const int threads = std::max(1, options.threads);
+  KrylovSummary summary;
+  Eigen::VectorXd r(n), r0(n), p = Eigen::VectorXd::Zero(n), v = Eigen::VectorXd::Zero(n), y(n),
+                               z(n), t(n);
+
+  const double b_norm2 = sums<1>(n, threads, [&](Index i, auto& s) { s[0] += b[i] * b[i]; })[0];
+  if (b_norm2 == 0) {
+    x.setZero();
+    summary.converged = true;
+    return summary;
+  }
+  const double threshold2 = options.tolerance * options.tolerance * b_norm2;
+  // r = b - A x, the recursion's start (and its restart when r0 and r turn orthogonal).
+  const auto residual = [&] {
+    a(x.data(), t.data());
+    return sums<1>(n, threads, [&](Index i, auto& s) {
+      r[i] = r0[i] = b[i] - t[i];
+      s[0] += r[i] * r[i];
+    })[0];
+  };
+  double r0_norm2 = residual(), r_norm2 = r0_norm2;
+  double rho = 1, alpha = 1, w = 1;
+  const double epsilon2 =
+      std::numeric_limits<double>::epsilon() * std::numeric_limits<double>::epsilon();
+
+  // The recursion's residual drifts from b - A x in ill-conditioned systems (rates far apart): at
+  // its convergence the true residual is taken, and the recursion restarted from x while it is too
+  // large.
+  int checks_left = kTrueResidualChecks;
+  while (summary.iterations < options.max_iterations) {
+    if (r_norm2 <= threshold2) {
+      if (checks_left-- == 0) break;
+      r0_norm2 = r_norm2 = residual();
+      if (r_norm2 <= threshold2) break;
+      rho = alpha = w = 1;
+      p.setZero();
+      v.setZero();
+    }
+    if (options.stop && *options.stop) {
+      summary.cancelled = true;
+      break;
+    }
+    const double rho_old = rho;
+    rho = sums<1>(n, threads, [&](Index i, auto& s) { s[0] += r0[i] * r[i]; })[0];
+    if (std::abs(rho) < epsilon2 * r0_norm2) {
+      r0_norm2 = r_norm2 = residual();
+      rho = r0_norm2;
+      p.setZero();
+      v.setZero();
+      alpha = w = 1;
+    }
+    const double beta = (rho / rho_old) * (alpha / w);
+    for_chunks(n, threads, [&](Index begin, Index end, Index) {
+      for (Index i = begin; i < end; ++i) p[i] = r[i] + beta * (p[i] - w * v[i]);
+    });
+    preconditioner(p.data(), y.data());
+    a(y.data(), v.data());
+    alpha = rho / sums<1>(n, threads, [&](Index i, auto& s) { s[0] += r0[i] * v[i]; })[0];
+    // s = r - alpha v overwrites r: r is not needed again this iteration.
+    for_chunks(n, threads, [&](Index begin, Index end, Index) {
+      for (Index i = begin; i < end; ++i) r[i] -= alpha * v[i];
+    });
+    preconditioner(r.data(), z.data());
+    a(z.data(), t.data());
+    const auto ts = sums<2>(n, threads, [&](Index i, auto& s) {
+      s[0] += t[i] * r[i];
+      s[1] += t[i] * t[i];
+    });
+    w = ts[1] > 0 ? ts[0] / ts[1] : 0.0;
+    r_norm2 = sums<1>(n, threads, [&](Index i, auto& s) {
+      x[i] += alpha * y[i] + w * z[i];
+      r[i] -= w * t[i];
+      s[0] += r[i] * r[i];
+    })[0];
+    ++summary.iterations;
+  }
+  summary.relative_residual = std::sqrt(r_norm2 / b_norm2);
+  summary.converged = !summary.cancelled && r_norm2 <= threshold2;
+  return summary;
+}
+
+}  // namespace crawlq::analytic
