@@ -27,6 +27,13 @@ PhaseType::PhaseType(RowVector initial, Matrix subgenerator, const std::string& 
   }
 }
 
+PhaseType PhaseType::paused() const {
+  PhaseType law = *this;
+  law.subgenerator_.setZero();
+  law.exit_rates_.setZero();
+  return law;
+}
+
 PhaseType PhaseType::exponential(double rate) {
   return PhaseType(RowVector::Ones(1), Matrix::Constant(1, 1, -rate));
 }

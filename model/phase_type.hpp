@@ -24,6 +24,11 @@ class PhaseType {
   // rounding of its decimals, so that a phase written without an exit has none.
   const Vector& exit_rates() const { return exit_rates_; }
 
+  // The same start with the clock stopped: no moves and no exit, so a phase entered stays (the page
+  // at an indexer in an outage). Not the law of a time, which it never ends: its moments are not
+  // defined, and no file gives one.
+  PhaseType paused() const;
+
   // E[X^k] = k! alpha (-T)^{-k} e.
   double moment(int k) const;
   double mean() const { return moment(1); }

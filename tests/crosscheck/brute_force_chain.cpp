@@ -74,22 +74,24 @@ Controller controller_for(const model::ControlPolicy& policy) {
       policy);
 }
 
-BruteForceChain::BruteForceChain(const model::Model& model, const model::ControlPolicy& policy)
+BruteForceChain::BruteForceChain(const model::Model& model, const model::ControlPolicy& policy,
+                                 bool stationary)
     : model_(model), controller_(controller_for(policy)), laws_(model) {
   enumerate_states();
   const Eigen::Index n = size();
   q_ = Eigen::MatrixXd::Zero(n, n);
-  std::vector<Flows> flows(n);
+  flows_.resize(static_cast<std::size_t>(n));
   for (Eigen::Index from = 0; from < n; ++from) {
     const ChainState state = states_[from];
-    add_arrivals(from, state, flows);
-    add_service(from, state, flows);
-    add_clocks(from, state, flows);
+    add_arrivals(from, state, flows_);
+    add_service(from, state, flows_);
+    add_clocks(from, state, flows_);
   }
   // The diagonal last, from the off-diagonal rates actually entered.
   for (Eigen::Index from = 0; from < n; ++from) q_(from, from) = -q_.row(from).sum();
+  if (!stationary) return;
   solve();
-  compute_measures(flows);
+  measures_ = measures_of(p_);
 }
 
 void BruteForceChain::enumerate_states() {
@@ -250,13 +252,14 @@ void BruteForceChain::solve() {
 
 double BruteForceChain::residual() const { return (p_.transpose() * q_).cwiseAbs().sum(); }
 
-void BruteForceChain::compute_measures(const std::vector<Flows>& flows) {
-  ChainMeasures& out = measures_;
+ChainMeasures BruteForceChain::measures_of(const Eigen::VectorXd& p_of) const {
+  ChainMeasures out;
+  const std::vector<Flows>& flows = flows_;
   out.level_probabilities.assign(model_.capacity + 1, 0.0);
   out.mode_probabilities.assign(model_.modes(), 0.0);
   double lost = 0, served = 0, expired = 0;
   for (Eigen::Index s = 0; s < size(); ++s) {
-    const double p = p_(s);
+    const double p = p_of(s);
     const int level = states_[s].level;
     const int robots = states_[s].robots;
     out.lambda += p * flows[s].offered;
@@ -273,6 +276,7 @@ void BruteForceChain::compute_measures(const std::vector<Flows>& flows) {
   out.p_loss = lost / out.lambda;
   out.p_served = served / out.lambda;
   out.p_obsolete = expired / out.lambda;
+  return out;
 }
 
 double brute_force_cost(const model::Costs& costs, const ChainMeasures& measures,

@@ -62,7 +62,9 @@ struct PageLaws {
 
 class BruteForceChain {
  public:
-  BruteForceChain(const model::Model& model, const model::ControlPolicy& policy);
+  // `stationary`: solve for the long run (a chain without one, such as an outage's, says false).
+  BruteForceChain(const model::Model& model, const model::ControlPolicy& policy,
+                  bool stationary = true);
 
   Eigen::Index size() const { return static_cast<Eigen::Index>(states_.size()); }
   const std::vector<ChainState>& states() const { return states_; }
@@ -72,6 +74,8 @@ class BruteForceChain {
   const Eigen::MatrixXd& generator() const { return q_; }
   const Eigen::VectorXd& probabilities() const { return p_; }
   const ChainMeasures& measures() const { return measures_; }
+  // The same sums over any vector (no normalisation: an integrated vector gives expected counts).
+  ChainMeasures measures_of(const Eigen::VectorXd& p) const;
   // ||p Q||_1 of the dense solution.
   double residual() const;
   const PageLaws& laws() const { return laws_; }
@@ -88,7 +92,6 @@ class BruteForceChain {
   void add_service(Eigen::Index from, const ChainState& state, std::vector<Flows>& flows);
   void add_clocks(Eigen::Index from, const ChainState& state, std::vector<Flows>& flows);
   void solve();
-  void compute_measures(const std::vector<Flows>& flows);
 
   const model::Model& model_;
   Controller controller_;
@@ -97,6 +100,7 @@ class BruteForceChain {
   std::map<ChainState, Eigen::Index> index_;
   std::map<ChainState, std::size_t> ordinal_;  // of each state without its robots, for a table
   Eigen::MatrixXd q_;
+  std::vector<Flows> flows_;
   Eigen::VectorXd p_;
   ChainMeasures measures_;
 };

@@ -1,0 +1,52 @@
+#pragma once
+// The distribution of the chain at given times from a given start, p(t) = p(0) exp(Q t), with the
+// expected counts over [0, t] (offered, lost, obsolete, served pages) and the cost accumulated, by
+// uniformisation on the matrix-free generator. An outage of the indexer during [0, D) runs the
+// chain with the service clock stopped (model::PhaseType::paused) and then the chain itself.
+#include <Eigen/Core>
+#include <atomic>
+#include <cstddef>
+#include <vector>
+
+#include "model/control_policy.hpp"
+#include "model/model.hpp"
+
+namespace crawlq::analytic {
+
+struct TransientOptions {
+  std::vector<double> times;  // nondecreasing, >= 0, counted from the start (of the outage)
+  double outage = 0;          // D: the indexer serves nothing during [0, D)
+  int threads = 1;
+  // Of the Poisson sums, per stretch between two times (and the steady-state shortcut).
+  double tolerance = 1e-12;
+  const std::atomic<bool>* stop = nullptr;  // set from another thread: analytic::Cancelled
+};
+
+// The state at one time: instantaneous values (rates in pages per unit time) and the expected
+// counts over [0, t].
+struct TransientPoint {
+  double t = 0;
+  std::vector<double> level_probabilities;
+  double mean_in_system = 0, mean_in_queue = 0, mean_active_robots = 0, p_empty = 0;
+  double offered_rate = 0, loss_rate = 0, obsolescence_rate = 0, service_rate = 0;
+  double offered = 0, lost = 0, obsolete = 0, served = 0;
+  // The integral over [0, t] of the cost (2)'s rate terms: loss and obsolescence weights times
+  // their rates, robots, starvation and holding (the sojourn term is a ratio, not a rate).
+  double cost_accumulated = 0;
+};
+
+struct TransientResult {
+  std::vector<TransientPoint> points;  // one per time, in order
+  // A bound on the l1 distance between each computed p(t) and the exact one (the weight the Poisson
+  // sums and the steady-state shortcut left out, summed over the stretches).
+  double truncation_error = 0;
+  Eigen::Index states = 0;
+  std::size_t products = 0;  // products x Q, over every stretch
+};
+
+// `start`: a distribution over the states of the chain of (`model`, `policy`) (analytic::
+// chain_space's order), such as TransientChain::empty_start() or a stationary vector.
+TransientResult transient_analysis(const model::Model& model, const model::ControlPolicy& policy,
+                                   const Eigen::VectorXd& start, const TransientOptions& options);
+
+}  // namespace crawlq::analytic

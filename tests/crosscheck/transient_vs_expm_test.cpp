@@ -1,0 +1,230 @@
+// Transient analysis (analytic/transient/) against dense matrix exponentials of the brute-force
+// chain (brute_force_chain.hpp), on small random models of every policy form, from the empty and
+// the full system, with and without an outage of the indexer: p(t), its measures and the counts
+// accumulated over [0, t] (the integral of p from the exponential of [[Q, I], [0, 0]]).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+#include <unsupported/Eigen/MatrixFunctions>
+#include <variant>
+#include <vector>
+
+#include "analytic/stationary/controlled_arrivals.hpp"
+#include "analytic/transient/poisson_window.hpp"
+#include "analytic/transient/transient_analysis.hpp"
+#include "analytic/transient/transient_chain.hpp"
+#include "tests/crosscheck/brute_force_chain.hpp"
+#include "tests/crosscheck/operator_checks.hpp"
+#include "tests/crosscheck/random_models.hpp"
+
+namespace crawlq::crosscheck {
+namespace {
+
+constexpr double kRelative = 1e-9;
+constexpr double kAbsolute = 1e-11;
+
+void check_close(const std::string& what, double engine, double brute) {
+  INFO(what << ": engine " << engine << ", brute force " << brute);
+  CHECK_THAT(engine, Catch::Matchers::WithinRel(brute, kRelative) ||
+                         Catch::Matchers::WithinAbs(brute, kAbsolute));
+}
+
+// The engine's place of each brute-force state (a table's chain has no mode variable: the
+// constant policy's arrivals number it).
+std::vector<Eigen::Index> numbering(const model::Model& model, const model::ControlPolicy& policy,
+                                    const BruteForceChain& brute,
+                                    const analytic::TransientChain& chain) {
+  const model::ControlPolicy numbered =
+      std::holds_alternative<model::TablePolicy>(policy)
+          ? model::ControlPolicy(model::Policy::constant(1, model.modes(), model.capacity))
+          : policy;
+  return engine_numbering(brute, chain.space(), analytic::ControlledArrivals(model, numbered));
+}
+
+// exp(Q t) and the integral of exp(Q s) over [0, t], from one exponential of a block matrix.
+struct Propagation {
+  Eigen::MatrixXd at_end, area;
+};
+Propagation propagate(const Eigen::MatrixXd& q, double t) {
+  const Eigen::Index n = q.rows();
+  Eigen::MatrixXd block = Eigen::MatrixXd::Zero(2 * n, 2 * n);
+  block.topLeftCorner(n, n) = q * t;
+  block.topRightCorner(n, n) = Eigen::MatrixXd::Identity(n, n) * t;
+  const Eigen::MatrixXd e = block.exp();
+  return {e.topLeftCorner(n, n), e.topRightCorner(n, n)};
+}
+
+struct Case {
+  bool full = false;
+  double outage = 0;
+};
+
+void compare(const model::Model& model, const model::ControlPolicy& policy, const Case& c) {
+  const analytic::TransientChain chain(model, policy);
+  const Eigen::VectorXd start = c.full ? chain.full_start() : chain.empty_start();
+  const std::vector<double> times{0.0, 0.35, 1.3, 2.9};
+  const analytic::TransientResult engine = analytic::transient_analysis(
+      model, policy, start, {.times = times, .outage = c.outage, .tolerance = 1e-13});
+  REQUIRE(engine.points.size() == times.size());
+  CHECK(engine.truncation_error <= 1e-12);
+
+  const BruteForceChain serving(model, policy, false);
+  model::Model paused_model = model;
+  paused_model.service = model.service.paused();
+  const BruteForceChain paused(paused_model, policy, false);
+  const std::vector<Eigen::Index> at = numbering(model, policy, serving, chain);
+  const Eigen::Index n = serving.size();
+  REQUIRE(n == chain.size());
+  Eigen::RowVectorXd p(n);
+  for (Eigen::Index s = 0; s < n; ++s) p(s) = start(at[static_cast<std::size_t>(s)]);
+  Eigen::RowVectorXd during = Eigen::RowVectorXd::Zero(n), after = during;
+  double now = 0;
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    const double t = times[i];
+    while (now < t) {
+      const bool out = now < c.outage;
+      const double end = out ? std::min(t, c.outage) : t;
+      const Propagation step = propagate(out ? paused.generator() : serving.generator(), end - now);
+      (out ? during : after) += p * step.area;
+      p = p * step.at_end;
+      now = end;
+    }
+    const analytic::TransientPoint& e = engine.points[i];
+    INFO("t = " << t << (c.full ? ", from full" : ", from empty") << ", outage " << c.outage);
+    // p(t) itself is not in the result: its level distribution and measures are, and the counts
+    // check the whole path.
+    const ChainMeasures now_brute = (t < c.outage ? paused : serving).measures_of(p.transpose());
+    for (std::size_t level = 0; level < now_brute.level_probabilities.size(); ++level)
+      check_close("P(level " + std::to_string(level) + ")", e.level_probabilities[level],
+                  now_brute.level_probabilities[level]);
+    check_close("mean_in_system", e.mean_in_system, now_brute.mean_in_system);
+    check_close("mean_in_queue", e.mean_in_queue, now_brute.mean_in_queue);
+    check_close("mean_active_robots", e.mean_active_robots, now_brute.mean_active_robots);
+    check_close("offered_rate", e.offered_rate, now_brute.lambda);
+    check_close("loss_rate", e.loss_rate, now_brute.lambda * now_brute.p_loss);
+    check_close("obsolescence_rate", e.obsolescence_rate, now_brute.lambda * now_brute.p_obsolete);
+    check_close("service_rate", e.service_rate, now_brute.lambda * now_brute.p_served);
+    double offered = 0, lost = 0, obsolete = 0, served = 0, robots = 0, empty = 0, pages = 0;
+    for (const auto& [chain_of, area] : {std::pair{&paused, during.transpose().eval()},
+                                         std::pair{&serving, after.transpose().eval()}}) {
+      if (area.sum() == 0) continue;
+      const ChainMeasures m = chain_of->measures_of(area);
+      offered += m.lambda;
+      lost += m.lambda * m.p_loss;
+      obsolete += m.lambda * m.p_obsolete;
+      served += m.lambda * m.p_served;
+      robots += m.mean_active_robots;
+      empty += m.p_starvation;
+      pages += m.mean_in_system;
+    }
+    check_close("offered", e.offered, offered);
+    check_close("lost", e.lost, lost);
+    check_close("obsolete", e.obsolete, obsolete);
+    check_close("served", e.served, served);
+    const model::Costs& k = model.costs;
+    check_close("cost_accumulated", e.cost_accumulated,
+                k.loss * lost + k.obsolescence * obsolete + k.robot * robots +
+                    k.starvation * empty + k.holding * pages);
+  }
+}
+
+void compare_random(std::uint64_t first_seed, int count, PolicyForm form) {
+  for (std::uint64_t seed = first_seed; seed < first_seed + count; ++seed) {
+    const model::Model model = random_model(
+        seed, {.single_arrivals = seed % 5 == 0, .max_states = 250, .holding_cost = true});
+    const model::ControlPolicy policy = random_control_policy(model, seed, form);
+    INFO("seed " << seed << ", policy " << model::policy_kind(policy) << "\n" << describe(model));
+    compare(model, policy, {.full = seed % 2 == 0, .outage = seed % 3 == 0 ? 0.0 : 0.8});
+  }
+}
+
+}  // namespace
+
+TEST_CASE("transients vs matrix exponentials: level maps on random models",
+          "[crosscheck][transient]") {
+  compare_random(701, 12, PolicyForm::kLevels);
+}
+
+TEST_CASE("transients vs matrix exponentials: phase-aware, memory and hysteresis policies",
+          "[crosscheck][transient]") {
+  compare_random(801, 8, PolicyForm::kPhaseAware);
+  compare_random(811, 8, PolicyForm::kMemory);
+  compare_random(821, 6, PolicyForm::kHysteresis);
+}
+
+TEST_CASE("transients vs matrix exponentials: full-state tables", "[crosscheck][transient]") {
+  compare_random(901, 8, PolicyForm::kTable);
+}
+
+TEST_CASE("transients: the empty and the full start, written from their definitions",
+          "[crosscheck][transient]") {
+  // A level map: the arrival phase in theta of the mode at that level; the page in service in
+  // beta, each waiting page's clock in gamma.
+  for (std::uint64_t seed = 971; seed < 981; ++seed) {
+    const model::Model model = random_model(seed, {.max_states = 250});
+    const model::ControlPolicy policy = *model.policy;
+    const auto& levels = std::get<model::Policy>(policy);
+    INFO("seed " << seed << "\n" << describe(model));
+    const analytic::TransientChain chain(model, policy);
+    const BruteForceChain brute(model, policy, false);
+    const std::vector<Eigen::Index> at = numbering(model, policy, brute, chain);
+    const Eigen::VectorXd empty = chain.empty_start(), full = chain.full_start();
+    for (Eigen::Index s = 0; s < brute.size(); ++s) {
+      const ChainState& state = brute.states()[static_cast<std::size_t>(s)];
+      const auto engine = at[static_cast<std::size_t>(s)];
+      const double theta_empty =
+          model.arrivals.mode(levels.robots(0)).stationary()(state.arrival_phase);
+      check_close("empty start", empty(engine), state.level == 0 ? theta_empty : 0.0);
+      double expected = 0;
+      if (state.level == model.capacity) {
+        expected =
+            model.arrivals.mode(levels.robots(model.capacity)).stationary()(state.arrival_phase) *
+            brute.laws().beta(state.service_phase);
+        for (const int clock : state.clocks) expected *= brute.laws().gamma(clock);
+      }
+      check_close("full start", full(engine), expected);
+    }
+  }
+}
+
+TEST_CASE(
+    "transients: p(t) tends to the stationary vector and the counts grow at the long-run rate",
+    "[crosscheck][transient]") {
+  for (std::uint64_t seed = 951; seed < 955; ++seed) {
+    const model::Model model = random_model(seed, {.max_states = 250});
+    const model::ControlPolicy policy = *model.policy;
+    INFO("seed " << seed << "\n" << describe(model));
+    const BruteForceChain brute(model, policy);
+    const analytic::TransientChain chain(model, policy);
+    const analytic::TransientResult long_run = analytic::transient_analysis(
+        model, policy, chain.full_start(), {.times = {400.0}, .tolerance = 1e-13});
+    for (std::size_t level = 0; level < brute.measures().level_probabilities.size(); ++level)
+      check_close("P(level) at t = 400", long_run.points[0].level_probabilities[level],
+                  brute.measures().level_probabilities[level]);
+    // Counts grow at the long-run rates once there: over [200, 400] as lambda times 200.
+    const analytic::TransientResult two = analytic::transient_analysis(
+        model, policy, chain.full_start(), {.times = {200.0, 400.0}, .tolerance = 1e-13});
+    CHECK_THAT(two.points[1].offered - two.points[0].offered,
+               Catch::Matchers::WithinRel(brute.measures().lambda * 200, 1e-8));
+  }
+}
+
+TEST_CASE("transients: the Poisson window's weights sum to one less what it reports left out",
+          "[transient]") {
+  for (const double mean : {0.0, 1e-3, 0.7, 12.0, 480.0, 9000.0}) {
+    INFO("mean " << mean);
+    const analytic::PoissonWindow w = analytic::poisson_window(mean, 1e-13);
+    double sum = 0, beyond = 0;
+    for (std::size_t n = 0; n <= w.last(); ++n) {
+      sum += w.weight[n];
+      beyond += w.beyond[n];
+    }
+    CHECK(w.omitted_weight <= 1e-13);
+    CHECK_THAT(sum + w.omitted_weight, Catch::Matchers::WithinAbs(1.0, 1e-12));
+    // sum_n P(N > n) = E[N] = mean.
+    CHECK_THAT(beyond + w.omitted_beyond,
+               Catch::Matchers::WithinRel(mean, 1e-10) || Catch::Matchers::WithinAbs(mean, 1e-12));
+  }
+}
+
+}  // namespace crawlq::crosscheck
