@@ -15,7 +15,7 @@ struct FieldWords {
 
 // One row per field a message names. Python's keywords are those of crawlq/__init__.py; the lab's
 // keys those its routes read (a field the lab does not take is named as its JSON key would be).
-constexpr std::array<FieldWords, 32> kWords{{
+constexpr std::array<FieldWords, 35> kWords{{
     {Field::kClass, "--class", "policy_class", "class"},
     {Field::kSearch, "--search", "search", "search"},
     {Field::kMethod, "--method", "method", "method"},
@@ -55,6 +55,10 @@ constexpr std::array<FieldWords, 32> kWords{{
     {Field::kCensorGap, "--censor-gap", "censor_gap", "censor_gap"},
     {Field::kMean, "--mean", "mean", "mean"},
     {Field::kSections, "--sections", "sections", "sections"},
+    // Transients: Python's `from` is a keyword of the language, so it says `start`.
+    {Field::kTimes, "--times", "times", "times"},
+    {Field::kFrom, "--from", "start", "from"},
+    {Field::kOutage, "--outage", "outage", "outage"},
 }};
 
 }  // namespace

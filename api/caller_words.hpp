@@ -44,7 +44,10 @@ enum class Field {
   kBatchGap,
   kCensorGap,
   kMean,
-  kSections
+  kSections,
+  kTimes,
+  kFrom,
+  kOutage
 };
 
 // The field as `caller` writes it: "--class", "policy_class", "class".

@@ -258,6 +258,11 @@ SolveRequest solve_request(const nlohmann::json& document, const DocumentScenari
           .sojourn = r.boolean(Field::kSojourn),
           .transforms = r.numbers(Field::kTransforms),
           .cdf_points = r.numbers(Field::kCdf),
+          .times = r.numbers(Field::kTimes),
+          .from = r.choice(
+              Field::kFrom,
+              [](const std::string& name) { return analytic::kTransientStartNames.parse(name); }),
+          .outage = *r.number(Field::kOutage),
           .caller = caller};
 }
 
@@ -350,7 +355,10 @@ nlohmann::json to_document(const SolveRequest& request) {
           {key(Field::kThreads), request.threads},
           {key(Field::kSojourn), request.sojourn},
           {key(Field::kTransforms), request.transforms},
-          {key(Field::kCdf), request.cdf_points}};
+          {key(Field::kCdf), request.cdf_points},
+          {key(Field::kTimes), request.times},
+          {key(Field::kFrom), analytic::kTransientStartNames.name(request.from)},
+          {key(Field::kOutage), request.outage}};
 }
 
 nlohmann::json to_document(const OptimizeRequest& request) {

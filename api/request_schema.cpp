@@ -5,6 +5,7 @@
 #include "analytic/control/class_comparison.hpp"
 #include "analytic/control/policy_search.hpp"
 #include "analytic/stationary/solver_registry.hpp"
+#include "analytic/transient/transient_analysis.hpp"
 #include "api/optimize_request.hpp"
 #include "model/name_table.hpp"
 #include "validation/parameter_sweep.hpp"
@@ -45,6 +46,16 @@ constexpr std::array kSolveFields{
                  "u >= 0 (per unit time): the sojourn times' Laplace-Stieltjes transforms v(u)"},
     RequestField{Field::kCdf, "numbers", "[]", "[2]",
                  "x >= 0 (time units): the sojourn times' distribution functions at x"},
+    RequestField{Field::kTimes, "numbers", "[]", "[1, 5]",
+                 "t >= 0 in increasing order (time units): the distribution at each time from the "
+                 "start, with the rates then and the pages counted since (transient analysis)"},
+    RequestField{Field::kFrom, "string", R"("empty")", R"("full")",
+                 "where the times start: empty (no pages), full (K pages), stationary (the "
+                 "policy's long run)",
+                 kEveryone, Field::kTimes},
+    RequestField{Field::kOutage, "number", "0", "2",
+                 "D >= 0 (time units): the indexer serves nothing during [0, D), then resumes",
+                 kEveryone, Field::kTimes},
 };
 
 constexpr std::array kOptimizeFields{
@@ -219,6 +230,9 @@ std::vector<std::string> choices_of(RequestKind kind, Field field) {
       for (const validation::SweepParameter p : validation::sweep_parameters())
         names.push_back(validation::parameter_name(p));
       break;
+    case Field::kFrom:
+      names = analytic::kTransientStartNames.names();
+      break;
     default:
       break;
   }
@@ -257,7 +271,9 @@ nlohmann::json request_schema() {
            {"example", nlohmann::json::parse(f.example)},
            {"help", f.help},
            {"choices", choices_of(kind, f.field)},
-           {"takers", std::move(takers)}});
+           {"takers", std::move(takers)},
+           {"needs",
+            f.needs ? nlohmann::json(field_name(Caller::kLab, *f.needs)) : nlohmann::json()}});
     }
     schema[std::string(request_kind_name(kind))] = std::move(fields);
   }

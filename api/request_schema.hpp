@@ -37,6 +37,9 @@ struct RequestField {
   std::string_view example;   // a value every scenario takes, for the help and the tests
   std::string_view help;
   unsigned takers = kEveryone;
+  // A field it means nothing without (a transient's start needs its times): given alone, the
+  // request is refused naming that field.
+  std::optional<Field> needs = std::nullopt;
 };
 
 std::string_view request_kind_name(RequestKind kind);

@@ -7,6 +7,7 @@
 
 #include "analytic/stationary/memory_estimate.hpp"
 #include "analytic/stationary/policy_forms.hpp"
+#include "analytic/transient/transient_chain.hpp"
 #include "api/json_output.hpp"
 #include "api/request_checks.hpp"
 #include "model/input_error.hpp"
@@ -32,6 +33,25 @@ bool SolveRequest::is_valid(std::string* why) const {
   for (double x : cdf_points)
     if (std::isnan(x))
       return refuse(fmt::format("{}: not a number", field_name(caller, Field::kCdf)));
+  if (times.size() > kMostTimes)
+    return refuse(fmt::format("{}: {} times: give at most {}", field_name(caller, Field::kTimes),
+                              times.size(), kMostTimes));
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    if (!(times[i] >= 0) || !std::isfinite(times[i]))
+      return refuse(fmt::format("{}: {}: give times of 0 or more",
+                                field_name(caller, Field::kTimes), times[i]));
+    if (i > 0 && times[i] < times[i - 1])
+      return refuse(fmt::format("{}: {} after {}: give the times in increasing order",
+                                field_name(caller, Field::kTimes), times[i], times[i - 1]));
+  }
+  if (!(outage >= 0) || !std::isfinite(outage))
+    return refuse(fmt::format("{}: {}: give a duration of 0 or more (time units)",
+                              field_name(caller, Field::kOutage), outage));
+  if (times.empty() && (outage > 0 || from != analytic::TransientStart::kEmpty))
+    return refuse(
+        fmt::format("{}: give the times to report (the start and the outage are of a "
+                    "transient)",
+                    field_name(caller, Field::kTimes)));
   if (const std::string refusal = analytic::exact_refusal(policy); !refusal.empty())
     return refuse("policy: " + refusal);
   return true;
@@ -52,6 +72,35 @@ analytic::MemoryEstimate check(const SolveRequest& request) {
   require_exact_engine_fits(solved, request.source, request.method, request.caller);
   return analytic::estimate_memory(solved);
 }
+
+namespace {
+analytic::TransientResult transient(const SolveRequest& request,
+                                    const analytic::PolicyEvaluation& evaluation,
+                                    const Cancellation* cancel) {
+  const model::Model solved = with_policy(request);
+  Eigen::VectorXd start;
+  if (request.from == analytic::TransientStart::kStationary) {
+    start = evaluation.stationary.probabilities;
+  } else {
+    const analytic::TransientChain chain(solved, request.policy);
+    start =
+        request.from == analytic::TransientStart::kFull ? chain.full_start() : chain.empty_start();
+  }
+  try {
+    return analytic::transient_analysis(solved, request.policy, start,
+                                        {.times = request.times,
+                                         .outage = request.outage,
+                                         .threads = model::resolved_threads(request.threads),
+                                         .stop = cancel});
+  } catch (const std::length_error& too_long) {
+    throw model::InputError(
+        field_given(request.caller, Field::kTimes, fmt::format("{}", request.times.back()), false),
+        fmt::format("{}: the chain jumps too often for uniformisation to reach that time; give "
+                    "shorter times",
+                    too_long.what()));
+  }
+}
+}  // namespace
 
 SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   check(request);
@@ -75,6 +124,7 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   // A valid model the method did not solve: say which method will.
   if (summary.status != analytic::SolverStatus::kConverged)
     refuse_unconverged(solved, request.source, summary, request.caller);
+  if (!request.times.empty()) result.transient = transient(request, result.evaluation, cancel);
   const bool wants_laws =
       request.sojourn || !request.transforms.empty() || !request.cdf_points.empty();
   if (!wants_laws) return result;
@@ -121,6 +171,37 @@ nlohmann::json law_json(const FateLaw& law) {
 }
 }  // namespace
 
+namespace {
+// The transient's keys (interface.md), with each count's excess over the long run's rate times t.
+void put_transient(nlohmann::json& j, const SolveRequest& request,
+                   const analytic::TransientResult& transient, const analytic::Measures& long_run) {
+  j["from"] = analytic::kTransientStartNames.name(request.from);
+  j["outage"] = request.outage;
+  j["truncation_error"] = transient.truncation_error;
+  nlohmann::json times = nlohmann::json::array();
+  for (const analytic::TransientPoint& p : transient.points)
+    times.push_back(
+        {{"t", p.t},
+         {"level_probabilities", p.level_probabilities},
+         {"mean_in_system", p.mean_in_system},
+         {"mean_in_queue", p.mean_in_queue},
+         {"mean_active_robots", p.mean_active_robots},
+         {"p_empty", p.p_empty},
+         {"offered_rate", p.offered_rate},
+         {"loss_rate", p.loss_rate},
+         {"obsolescence_rate", p.obsolescence_rate},
+         {"service_rate", p.service_rate},
+         {"offered", p.offered},
+         {"lost", p.lost},
+         {"obsolete", p.obsolete},
+         {"served", p.served},
+         {"cost_accumulated", p.cost_accumulated},
+         {"excess_lost", p.lost - long_run.lambda * long_run.p_loss * p.t},
+         {"excess_obsolete", p.obsolete - long_run.lambda * long_run.p_obsolete * p.t}});
+  j["times"] = std::move(times);
+}
+}  // namespace
+
 nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
   nlohmann::json j = evaluation_json(result.evaluation);
   // auto's fall back to a direct method, said where the method is.
@@ -140,6 +221,7 @@ nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
     for (std::size_t f = 0; f < kFates.size(); ++f) c[fate_name(kFates[f])] = result.cdf[i][f];
     j["cdf"].push_back(c);
   }
+  if (result.transient) put_transient(j, request, *result.transient, result.evaluation.measures);
   return j;
 }
 

@@ -13,6 +13,7 @@
 #include "analytic/sojourn/sojourn_times.hpp"
 #include "analytic/stationary/memory_estimate.hpp"
 #include "analytic/stationary/stationary_solver.hpp"
+#include "analytic/transient/transient_analysis.hpp"
 #include "api/caller_words.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
@@ -24,6 +25,9 @@ using Cancellation = std::atomic<bool>;
 // What a request throws when its Cancellation was set: the one way every request stops early.
 using Cancelled = analytic::Cancelled;
 
+// The most times one transient reports.
+inline constexpr std::size_t kMostTimes = 100'000;
+
 struct SolveRequest {
   std::string source;  // what messages call the model: its file's name
   model::Model model;
@@ -33,7 +37,12 @@ struct SolveRequest {
   bool sojourn = false;  // the laws of the sojourn times: mean, sd, median, 90%, 99%
   std::vector<double> transforms =
       {};  // u >= 0: the Laplace-Stieltjes transforms v(u) (ADKNS Theorem 4)
-  std::vector<double> cdf_points = {};   // x: P(sojourn <= x)
+  std::vector<double> cdf_points = {};  // x: P(sojourn <= x)
+  // Transient analysis: the distribution at these times (increasing, >= 0) from `from`, with the
+  // indexer stopped during [0, outage).
+  std::vector<double> times = {};
+  analytic::TransientStart from = analytic::TransientStart::kEmpty;
+  double outage = 0;
   Caller caller = Caller::kCommandLine;  // whose words the messages use
 
   // Whether the request's fields can run: false with `why` naming the field (in the caller's words)
@@ -60,6 +69,7 @@ struct SolveResult {
   analytic::PolicyEvaluation evaluation;
   std::optional<std::array<FateLaw, 3>> sojourn;       // in kFates order
   std::vector<std::array<double, 3>> transforms, cdf;  // one row per u or x, in kFates order
+  std::optional<analytic::TransientResult> transient;  // when times were asked for
 };
 
 // Throws model::InputError when check() refuses the request or the solve stops unconverged (naming

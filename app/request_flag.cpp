@@ -46,6 +46,7 @@ nlohmann::json read_request_document(const std::string& path, const CLI::App& co
     std::vector<std::string> flags{
         std::string(api::field_name(api::Caller::kCommandLine, f.field))};
     if (f.field == api::Field::kPolicy) flags.insert(flags.end(), {"--thresholds", "--levels"});
+    if (f.field == api::Field::kTimes) flags.insert(flags.end(), {"--until", "--points"});
     for (const std::string& flag : flags) {
       const CLI::Option* option = command.get_option_no_throw(flag);
       if (option && option->count() > 0)

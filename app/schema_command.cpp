@@ -80,6 +80,7 @@ int run(const SchemaOptions& o) {
         for (const auto& name : f["choices"]) choices.push_back(name.get<std::string>());
         help += fmt::format("; one of {}", fmt::join(choices, ", "));
       }
+      if (!f["needs"].is_null()) help += fmt::format("; needs {}", f["needs"].get<std::string>());
       print_wrapped(help);
     }
     fmt::print("\n");

@@ -5,16 +5,19 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <thread>
 
 #include "analytic/control/policy_evaluation.hpp"
 #include "analytic/control/table_summary.hpp"
 #include "analytic/stationary/solver_registry.hpp"
+#include "analytic/transient/transient_analysis.hpp"
 #include "api/json_output.hpp"
 #include "api/solve_request.hpp"
 #include "api/state_table.hpp"
@@ -34,8 +37,13 @@ struct SolveOptions {
   std::string method = "auto";
   int threads = 0;
   std::string export_csv;
-  std::string transforms;  // --lst u1,u2
-  std::string cdf_points;  // --cdf x1,x2
+  std::string transforms;       // --lst u1,u2
+  std::string cdf_points;       // --cdf x1,x2
+  std::string times;            // --times t1,t2
+  std::optional<double> until;  // --until T --points n: n times evenly spaced over (0, T]
+  int points = 0;
+  std::string from = "empty";
+  double outage = 0;
   bool sojourn = false;
   bool json = false;
   std::string request;  // --request FILE: the fields as a document
@@ -114,6 +122,57 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
     fmt::print("  {:>6}  {:>11.6f}\n", r, m.mode_probabilities[r - 1]);
 }
 
+// --times, or --until T with --points n: T/n, 2T/n, ..., T.
+std::vector<double> transient_times(const SolveOptions& o) {
+  if (!o.times.empty() && o.until)
+    throw UsageError("--times and --until: give the times as a list or as --until T --points n");
+  if (!o.times.empty()) return parse_numbers(o.times, "--times");
+  if (!o.until) {
+    if (o.points > 0) throw UsageError("--points: give --until T too (n times evenly over (0, T])");
+    return {};
+  }
+  if (!(*o.until > 0) || !std::isfinite(*o.until))
+    throw UsageError(fmt::format("--until {}: give a time above 0", *o.until));
+  const int n = o.points > 0 ? o.points : 50;
+  if (static_cast<std::size_t>(n) > api::kMostTimes)
+    throw UsageError(fmt::format("--points {}: give at most {}", n, api::kMostTimes));
+  std::vector<double> times;
+  for (int i = 1; i <= n; ++i) times.push_back(*o.until * i / n);
+  return times;
+}
+
+analytic::TransientStart transient_start(const std::string& from) {
+  try {
+    return analytic::kTransientStartNames.parse(from);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("--from {}: {}", from, e.what()));
+  }
+}
+
+void print_transient(const api::SolveRequest& request, const analytic::TransientResult& transient,
+                     const analytic::Measures& long_run) {
+  const std::string outage =
+      request.outage > 0 ? fmt::format(", the indexer stopped during [0, {:g})", request.outage)
+                         : std::string();
+  fmt::print(
+      "\n  over time from {}{}\n  (times in the scenario's time unit; counts are expected pages "
+      "since 0; each distribution\n  within {:.1e} of the exact one)\n",
+      analytic::kTransientStartNames.name(request.from), outage, transient.truncation_error);
+  // Under 90 columns; the pages waiting and the rates of the other fates are in --json.
+  fmt::print("  {:>8} {:>8} {:>9} {:>7} {:>9} {:>9} {:>9} {:>9} {:>11}\n", "t", "P(empty)",
+             "in system", "robots", "loss rate", "lost", "obsolete", "served", "cost so far");
+  for (const analytic::TransientPoint& p : transient.points)
+    fmt::print(
+        "  {:>8.4g} {:>8.5f} {:>9.4f} {:>7.3f} {:>9.4g} {:>9.4g} {:>9.4g} {:>9.4g} {:>11.5g}\n",
+        p.t, p.p_empty, p.mean_in_system, p.mean_active_robots, p.loss_rate, p.lost, p.obsolete,
+        p.served, p.cost_accumulated);
+  const analytic::TransientPoint& last = transient.points.back();
+  fmt::print(
+      "\n  by t = {:g}, beyond the long run's rates: {:.4g} pages lost, {:.4g} made obsolete\n",
+      last.t, last.lost - long_run.lambda * long_run.p_loss * last.t,
+      last.obsolete - long_run.lambda * long_run.p_obsolete * last.t);
+}
+
 api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario& scenario) {
   return {.source = o.file,
           .model = scenario.model,
@@ -124,7 +183,10 @@ api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario
           .transforms =
               o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst"),
           .cdf_points =
-              o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf")};
+              o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf"),
+          .times = transient_times(o),
+          .from = transient_start(o.from),
+          .outage = o.outage};
 }
 
 api::SolveRequest document_request(const SolveOptions& o, const CLI::App& command,
@@ -184,6 +246,7 @@ int run(const SolveOptions& o, const CLI::App& command) {
       fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", points[i], cdf_values[i][0],
                  cdf_values[i][1], cdf_values[i][2]);
   }
+  if (result.transient) print_transient(request, *result.transient, e.measures);
   if (!o.export_csv.empty()) fmt::print("\nstationary vector written to {}\n", o.export_csv);
   return 0;
 }
@@ -213,6 +276,19 @@ std::function<int()> add_solve_command(CLI::App& app) {
   cmd->add_option(
       "--export", o->export_csv,
       "FILE.csv: the stationary vector, one row per state (level, phases, probability)");
+  cmd->add_option("--times", o->times,
+                  "t1,t2,...: the distribution at these times from the start (increasing, time "
+                  "units), with the rates then and the pages counted since");
+  cmd->add_option("--until", o->until, "T: report --points times evenly over (0, T]");
+  cmd->add_option("--points", o->points, "n: how many times --until reports (default 50)");
+  cmd->add_option("--from", o->from,
+                  "where --times start: empty (no pages), full (K pages) or stationary (the "
+                  "policy's long run)")
+      ->capture_default_str();
+  cmd->add_option("--outage", o->outage,
+                  "D: the indexer serves nothing during [0, D), then resumes (times count from "
+                  "the start of the outage)")
+      ->capture_default_str();
   add_request_option(cmd, o->request, api::RequestKind::kSolve);
   cmd->add_flag("--json", o->json, "machine output on stdout (keys of interface.md)");
   return [cmd, o] { return cmd->parsed() ? run(*o, *cmd) : -1; };

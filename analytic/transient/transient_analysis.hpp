@@ -10,8 +10,18 @@
 
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
+#include "model/name_table.hpp"
 
 namespace crawlq::analytic {
+
+// Where a transient starts: no pages, K pages, or the policy's own long run (the stationary
+// vector).
+enum class TransientStart { kEmpty, kFull, kStationary };
+inline constexpr model::NameTable<TransientStart, 3> kTransientStartNames{
+    "start",
+    {{{TransientStart::kEmpty, "empty"},
+      {TransientStart::kFull, "full"},
+      {TransientStart::kStationary, "stationary"}}}};
 
 struct TransientOptions {
   std::vector<double> times;  // nondecreasing, >= 0, counted from the start (of the outage)

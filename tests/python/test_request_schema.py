@@ -31,6 +31,9 @@ def fields(schema, taker):
 def document(schema, kind, field, name):
     """The field at its example, the kind's required fields, and a short simulation."""
     doc = {f[name]: f["example"] for f in schema[kind] if f["required"]}
+    if field["needs"]:  # a field it means nothing without, at its example too
+        needed = next(f for f in schema[kind] if f["key"] == field["needs"])
+        doc[needed[name]] = needed["example"]
     if kind in ("simulate", "validate", "compare"):
         keys = {f[name] for f in schema[kind]}
         doc.update({k: v for k, v in QUICK.items() if k in keys})

@@ -1,0 +1,134 @@
+// `crawlq solve --times`: the transient's keys, what its numbers must satisfy against the long run
+// the same run solves (a start in the long run stays there; an outage costs pages), the times of
+// --until and --points, and every bad input refused with exit 2 naming the flag.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "tests/cli/cli_support.hpp"
+
+namespace crawlq::cli_test {
+namespace {
+
+using nlohmann::json;
+
+json solve_json(std::vector<std::string> args) {
+  args.insert(args.begin(), {"solve", shipped("paper-example-1.yaml")});
+  args.push_back("--json");
+  const ProcessResult run = crawlq(args);
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  return json_of(run);
+}
+
+}  // namespace
+
+TEST_CASE("solve --times: every key of interface.md at every time", "[cli][solve][transient]") {
+  const json j = solve_json({"--times", "0,0.5,3", "--from", "full"});
+  CHECK(j.at("from") == "full");
+  CHECK(j.at("outage") == 0.0);
+  CHECK(j.at("truncation_error").get<double>() <= 1e-10);
+  REQUIRE(j.at("times").size() == 3);
+  const std::vector<double> t{0, 0.5, 3};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const json& p = j.at("times")[i];
+    INFO(p.dump());
+    CHECK(p.at("t") == t[i]);
+    for (const char* key :
+         {"mean_in_system", "mean_in_queue", "mean_active_robots", "p_empty", "offered_rate",
+          "loss_rate", "obsolescence_rate", "service_rate", "offered", "lost", "obsolete", "served",
+          "cost_accumulated", "excess_lost", "excess_obsolete"})
+      CHECK(p.at(key).is_number());
+    double total = 0;
+    for (const auto& level : p.at("level_probabilities")) total += level.get<double>();
+    CHECK_THAT(total, Catch::Matchers::WithinAbs(1.0, 1e-9));
+  }
+  // From full: at 0 every page is there, nothing counted yet; the buffer drains.
+  const json& first = j.at("times")[0];
+  CHECK_THAT(first.at("level_probabilities").back().get<double>(),
+             Catch::Matchers::WithinAbs(1.0, 1e-12));
+  CHECK_THAT(first.at("mean_in_system").get<double>(), Catch::Matchers::WithinAbs(5.0, 1e-11));
+  CHECK(first.at("served") == 0.0);
+  CHECK(j.at("times")[2].at("mean_in_system").get<double>() <
+        j.at("times")[1].at("mean_in_system").get<double>());
+}
+
+TEST_CASE("solve --times --from stationary stays in the long run, and an outage costs pages",
+          "[cli][solve][transient]") {
+  const json steady = solve_json({"--times", "2,7", "--from", "stationary"});
+  for (const json& p : steady.at("times")) {
+    INFO(p.dump());
+    for (std::size_t level = 0; level < p.at("level_probabilities").size(); ++level)
+      CHECK_THAT(
+          p.at("level_probabilities")[level].get<double>(),
+          Catch::Matchers::WithinAbs(steady.at("level_probabilities")[level].get<double>(), 1e-9));
+    const double t = p.at("t").get<double>();
+    CHECK_THAT(p.at("offered").get<double>(),
+               Catch::Matchers::WithinRel(steady.at("lambda").get<double>() * t, 1e-8));
+    CHECK_THAT(p.at("excess_lost").get<double>(), Catch::Matchers::WithinAbs(0.0, 1e-8));
+    // The cost (2) less its sojourn term a V(1) (a = 2 in the file) is a rate: t of it.
+    CHECK_THAT(p.at("cost_accumulated").get<double>(),
+               Catch::Matchers::WithinRel((steady.at("cost").get<double>() -
+                                           2.0 * steady.at("mean_sojourn_served").get<double>()) *
+                                              t,
+                                          1e-8));
+  }
+  const json outage = solve_json({"--times", "1,2,10", "--from", "stationary", "--outage", "2"});
+  CHECK(outage.at("outage") == 2.0);
+  const json& during = outage.at("times")[0];
+  CHECK(during.at("service_rate") == 0.0);
+  CHECK(during.at("served") == 0.0);
+  const json& after = outage.at("times")[2];
+  CHECK(after.at("service_rate").get<double>() > 0);
+  CHECK(after.at("excess_lost").get<double>() > 0);
+  CHECK(after.at("excess_obsolete").get<double>() > 0);
+  CHECK(outage.at("times")[1].at("mean_in_system").get<double>() >
+        steady.at("mean_in_system").get<double>());
+}
+
+TEST_CASE("solve --until T --points n reports n times evenly spaced up to T",
+          "[cli][solve][transient]") {
+  const json j = solve_json({"--until", "10", "--points", "4"});
+  std::vector<double> times;
+  for (const json& p : j.at("times")) times.push_back(p.at("t").get<double>());
+  CHECK(times == std::vector<double>{2.5, 5, 7.5, 10});
+  CHECK(j.at("from") == "empty");
+  CHECK(solve_json({"--until", "3"}).at("times").size() == 50);
+}
+
+TEST_CASE("solve --times: bad times, starts and outages exit 2 naming the flag and value",
+          "[cli][solve][transient]") {
+  const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases{
+      {{"--times", "3,1"}, {"--times", "increasing order"}},
+      {{"--times", "-1"}, {"--times", "-1"}},
+      {{"--times", "1,nan"}, {"--times"}},
+      {{"--times", "1", "--outage", "-2"}, {"--outage", "-2"}},
+      {{"--times", "1", "--from", "half"}, {"--from half", "empty, full, stationary"}},
+      {{"--outage", "1"}, {"--times", "give the times"}},
+      {{"--from", "full"}, {"--times", "give the times"}},
+      {{"--points", "5"}, {"--points", "--until"}},
+      {{"--until", "0"}, {"--until 0", "above 0"}},
+      {{"--until", "5", "--times", "1"}, {"--times", "--until"}},
+  };
+  for (const auto& [args, fragments] : cases) {
+    std::vector<std::string> argv{"solve", shipped("paper-example-1.yaml")};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.push_back("--json");
+    const ProcessResult run = crawlq(argv);
+    INFO(report(run));
+    check_refused(run, fragments);
+  }
+}
+
+TEST_CASE("solve --times prints a table of the transient in a terminal",
+          "[cli][solve][transient]") {
+  const ProcessResult run =
+      crawlq({"solve", shipped("paper-example-1.yaml"), "--times", "1,4", "--outage", "1"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  CHECK_THAT(run.out, Catch::Contains("over time from empty, the indexer stopped during [0, 1)") &&
+                          Catch::Contains("cost so far"));
+}
+
+}  // namespace crawlq::cli_test

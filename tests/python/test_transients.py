@@ -1,0 +1,26 @@
+"""Transients from Python: the keywords of solve (times, start, outage) as the command line's flags
+(--times, --from, --outage) give them, the same numbers, and refusals in the package's words."""
+import pytest
+
+import crawlq
+from conftest import PAPER, without_timing
+
+
+def test_a_transient_from_python_is_the_command_lines(cli):
+    got = crawlq.load(PAPER).solve(times=[0.5, 2.0], start="stationary", outage=1.0).to_dict()
+    flags = cli.json("solve", PAPER, "--times", "0.5,2", "--from", "stationary", "--outage", "1")
+    assert without_timing(got) == without_timing(flags)
+    assert [p["t"] for p in got["times"]] == [0.5, 2.0]
+    assert got["times"][0]["service_rate"] == 0.0  # the indexer is stopped until t = 1
+
+
+def test_transient_keywords_are_refused_in_the_packages_words():
+    scenario = crawlq.load(PAPER)
+    with pytest.raises(crawlq.InputError, match="^start: unknown start 'half'"):
+        scenario.solve(times=[1.0], start="half")
+    with pytest.raises(crawlq.InputError, match="^times: give the times to report"):
+        scenario.solve(outage=2.0)
+    with pytest.raises(crawlq.InputError, match="^times: 1 after 3: give the times in increasing order"):
+        scenario.solve(times=[3.0, 1.0])
+    with pytest.raises(crawlq.InputError, match="^outage: -1"):
+        scenario.solve(times=[1.0], outage=-1.0)
