@@ -15,7 +15,7 @@ struct FieldWords {
 
 // One row per field a message names. Python's keywords are those of crawlq/__init__.py; the lab's
 // keys those its routes read (a field the lab does not take is named as its JSON key would be).
-constexpr std::array<FieldWords, 35> kWords{{
+constexpr std::array<FieldWords, 36> kWords{{
     {Field::kClass, "--class", "policy_class", "class"},
     {Field::kSearch, "--search", "search", "search"},
     {Field::kMethod, "--method", "method", "method"},
@@ -59,6 +59,7 @@ constexpr std::array<FieldWords, 35> kWords{{
     {Field::kTimes, "--times", "times", "times"},
     {Field::kFrom, "--from", "start", "from"},
     {Field::kOutage, "--outage", "outage", "outage"},
+    {Field::kDrainTo, "--drain-to", "drain_to", "drain_to"},
 }};
 
 }  // namespace

@@ -47,7 +47,8 @@ enum class Field {
   kSections,
   kTimes,
   kFrom,
-  kOutage
+  kOutage,
+  kDrainTo
 };
 
 // The field as `caller` writes it: "--class", "policy_class", "class".

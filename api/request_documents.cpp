@@ -263,6 +263,7 @@ SolveRequest solve_request(const nlohmann::json& document, const DocumentScenari
               Field::kFrom,
               [](const std::string& name) { return analytic::kTransientStartNames.parse(name); }),
           .outage = *r.number(Field::kOutage),
+          .drain_to = r.whole<int>(Field::kDrainTo),
           .caller = caller};
 }
 
@@ -358,7 +359,8 @@ nlohmann::json to_document(const SolveRequest& request) {
           {key(Field::kCdf), request.cdf_points},
           {key(Field::kTimes), request.times},
           {key(Field::kFrom), analytic::kTransientStartNames.name(request.from)},
-          {key(Field::kOutage), request.outage}};
+          {key(Field::kOutage), request.outage},
+          {key(Field::kDrainTo), or_null(request.drain_to)}};
 }
 
 nlohmann::json to_document(const OptimizeRequest& request) {

@@ -56,6 +56,9 @@ constexpr std::array kSolveFields{
     RequestField{Field::kOutage, "number", "0", "2",
                  "D >= 0 (time units): the indexer serves nothing during [0, D), then resumes",
                  kEveryone, Field::kTimes},
+    RequestField{Field::kDrainTo, "integer", "null", "2",
+                 "x from 0 to K: the time from the start until the level first drops to x or "
+                 "below, its mean and its distribution function at the times"},
 };
 
 constexpr std::array kOptimizeFields{

@@ -47,11 +47,14 @@ bool SolveRequest::is_valid(std::string* why) const {
   if (!(outage >= 0) || !std::isfinite(outage))
     return refuse(fmt::format("{}: {}: give a duration of 0 or more (time units)",
                               field_name(caller, Field::kOutage), outage));
-  if (times.empty() && (outage > 0 || from != analytic::TransientStart::kEmpty))
+  if (times.empty() && !drain_to && (outage > 0 || from != analytic::TransientStart::kEmpty))
     return refuse(
         fmt::format("{}: give the times to report (the start and the outage are of a "
                     "transient)",
                     field_name(caller, Field::kTimes)));
+  if (drain_to && (*drain_to < 0 || *drain_to > model.capacity))
+    return refuse(fmt::format("{}: {}: give a level from 0 to the capacity, {}",
+                              field_name(caller, Field::kDrainTo), *drain_to, model.capacity));
   if (const std::string refusal = analytic::exact_refusal(policy); !refusal.empty())
     return refuse("policy: " + refusal);
   return true;
@@ -74,30 +77,42 @@ analytic::MemoryEstimate check(const SolveRequest& request) {
 }
 
 namespace {
-analytic::TransientResult transient(const SolveRequest& request,
-                                    const analytic::PolicyEvaluation& evaluation,
-                                    const Cancellation* cancel) {
+Eigen::VectorXd transient_start(const SolveRequest& request,
+                                const analytic::PolicyEvaluation& evaluation) {
+  if (request.from == analytic::TransientStart::kStationary)
+    return evaluation.stationary.probabilities;
+  const analytic::TransientChain chain(with_policy(request), request.policy);
+  return request.from == analytic::TransientStart::kFull ? chain.full_start() : chain.empty_start();
+}
+
+// The transient and the drain, when asked for: uniformisation that would take too many steps is
+// refused naming the last time.
+void solve_transient(SolveResult& result, const SolveRequest& request, const Cancellation* cancel) {
   const model::Model solved = with_policy(request);
-  Eigen::VectorXd start;
-  if (request.from == analytic::TransientStart::kStationary) {
-    start = evaluation.stationary.probabilities;
-  } else {
-    const analytic::TransientChain chain(solved, request.policy);
-    start =
-        request.from == analytic::TransientStart::kFull ? chain.full_start() : chain.empty_start();
-  }
+  const Eigen::VectorXd start = transient_start(request, result.evaluation);
+  const analytic::TransientOptions options{.times = request.times,
+                                           .outage = request.outage,
+                                           .threads = model::resolved_threads(request.threads),
+                                           .stop = cancel};
   try {
-    return analytic::transient_analysis(solved, request.policy, start,
-                                        {.times = request.times,
-                                         .outage = request.outage,
-                                         .threads = model::resolved_threads(request.threads),
-                                         .stop = cancel});
+    if (!request.times.empty())
+      result.transient = analytic::transient_analysis(solved, request.policy, start, options);
+    if (request.drain_to)
+      result.drain =
+          analytic::drain_analysis(solved, request.policy, start, *request.drain_to, options);
   } catch (const std::length_error& too_long) {
+    const double last = request.times.empty() ? request.outage : request.times.back();
     throw model::InputError(
-        field_given(request.caller, Field::kTimes, fmt::format("{}", request.times.back()), false),
+        field_given(request.caller, request.times.empty() ? Field::kOutage : Field::kTimes,
+                    fmt::format("{}", last), false),
         fmt::format("{}: the chain jumps too often for uniformisation to reach that time; give "
                     "shorter times",
                     too_long.what()));
+  } catch (const std::runtime_error& unconverged) {
+    if (dynamic_cast<const Cancelled*>(&unconverged) || !request.drain_to) throw;
+    throw model::InputError(
+        field_given(request.caller, Field::kDrainTo, fmt::format("{}", *request.drain_to), false),
+        unconverged.what());
   }
 }
 }  // namespace
@@ -124,7 +139,7 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   // A valid model the method did not solve: say which method will.
   if (summary.status != analytic::SolverStatus::kConverged)
     refuse_unconverged(solved, request.source, summary, request.caller);
-  if (!request.times.empty()) result.transient = transient(request, result.evaluation, cancel);
+  if (!request.times.empty() || request.drain_to) solve_transient(result, request, cancel);
   const bool wants_laws =
       request.sojourn || !request.transforms.empty() || !request.cdf_points.empty();
   if (!wants_laws) return result;
@@ -175,8 +190,6 @@ namespace {
 // The transient's keys (interface.md), with each count's excess over the long run's rate times t.
 void put_transient(nlohmann::json& j, const SolveRequest& request,
                    const analytic::TransientResult& transient, const analytic::Measures& long_run) {
-  j["from"] = analytic::kTransientStartNames.name(request.from);
-  j["outage"] = request.outage;
   j["truncation_error"] = transient.truncation_error;
   nlohmann::json times = nlohmann::json::array();
   for (const analytic::TransientPoint& p : transient.points)
@@ -221,7 +234,14 @@ nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
     for (std::size_t f = 0; f < kFates.size(); ++f) c[fate_name(kFates[f])] = result.cdf[i][f];
     j["cdf"].push_back(c);
   }
+  if (result.transient || result.drain) {
+    j["from"] = analytic::kTransientStartNames.name(request.from);
+    j["outage"] = request.outage;
+  }
   if (result.transient) put_transient(j, request, *result.transient, result.evaluation.measures);
+  if (result.drain)
+    j["drain"] = {
+        {"level", result.drain->level}, {"mean", result.drain->mean}, {"cdf", result.drain->cdf}};
   return j;
 }
 

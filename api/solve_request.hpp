@@ -43,6 +43,7 @@ struct SolveRequest {
   std::vector<double> times = {};
   analytic::TransientStart from = analytic::TransientStart::kEmpty;
   double outage = 0;
+  std::optional<int> drain_to;           // the time until the level first drops to this or below
   Caller caller = Caller::kCommandLine;  // whose words the messages use
 
   // Whether the request's fields can run: false with `why` naming the field (in the caller's words)
@@ -70,6 +71,7 @@ struct SolveResult {
   std::optional<std::array<FateLaw, 3>> sojourn;       // in kFates order
   std::vector<std::array<double, 3>> transforms, cdf;  // one row per u or x, in kFates order
   std::optional<analytic::TransientResult> transient;  // when times were asked for
+  std::optional<analytic::DrainResult> drain;          // when drain_to was
 };
 
 // Throws model::InputError when check() refuses the request or the solve stops unconverged (naming

@@ -44,6 +44,7 @@ struct SolveOptions {
   int points = 0;
   std::string from = "empty";
   double outage = 0;
+  std::optional<int> drain_to;
   bool sojourn = false;
   bool json = false;
   std::string request;  // --request FILE: the fields as a document
@@ -173,6 +174,13 @@ void print_transient(const api::SolveRequest& request, const analytic::Transient
       last.obsolete - long_run.lambda * long_run.p_obsolete * last.t);
 }
 
+void print_drain(const api::SolveRequest& request, const analytic::DrainResult& drain) {
+  fmt::print("\n  time from {} until the level first drops to {} or below: mean {:.6g}\n",
+             analytic::kTransientStartNames.name(request.from), drain.level, drain.mean);
+  for (std::size_t i = 0; i < drain.cdf.size(); ++i)
+    fmt::print("  P(drained by t = {:g}) = {:.6f}\n", request.times[i], drain.cdf[i]);
+}
+
 api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario& scenario) {
   return {.source = o.file,
           .model = scenario.model,
@@ -186,7 +194,8 @@ api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario
               o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf"),
           .times = transient_times(o),
           .from = transient_start(o.from),
-          .outage = o.outage};
+          .outage = o.outage,
+          .drain_to = o.drain_to};
 }
 
 api::SolveRequest document_request(const SolveOptions& o, const CLI::App& command,
@@ -247,6 +256,7 @@ int run(const SolveOptions& o, const CLI::App& command) {
                  cdf_values[i][1], cdf_values[i][2]);
   }
   if (result.transient) print_transient(request, *result.transient, e.measures);
+  if (result.drain) print_drain(request, *result.drain);
   if (!o.export_csv.empty()) fmt::print("\nstationary vector written to {}\n", o.export_csv);
   return 0;
 }
@@ -289,6 +299,9 @@ std::function<int()> add_solve_command(CLI::App& app) {
                   "D: the indexer serves nothing during [0, D), then resumes (times count from "
                   "the start of the outage)")
       ->capture_default_str();
+  cmd->add_option("--drain-to", o->drain_to,
+                  "x: the time from the start until the level first drops to x or below (its "
+                  "mean, and its distribution function at --times)");
   add_request_option(cmd, o->request, api::RequestKind::kSolve);
   cmd->add_flag("--json", o->json, "machine output on stdout (keys of interface.md)");
   return [cmd, o] { return cmd->parsed() ? run(*o, *cmd) : -1; };

@@ -30,6 +30,9 @@ struct TransientOptions {
   // Of the Poisson sums, per stretch between two times (and the steady-state shortcut).
   double tolerance = 1e-12;
   const std::atomic<bool>* stop = nullptr;  // set from another thread: analytic::Cancelled
+  // >= 0: the levels 0..absorbing_level hold what reaches them (their states make no move), so
+  // that their probability at t is that of having reached them by t.
+  int absorbing_level = -1;
 };
 
 // The state at one time: instantaneous values (rates in pages per unit time) and the expected
@@ -53,6 +56,20 @@ struct TransientResult {
   Eigen::Index states = 0;
   std::size_t products = 0;  // products x Q, over every stretch
 };
+
+// The time until the level first drops to `level` or below, from a start (with the outage of
+// `options`): its mean and its distribution function at options.times.
+struct DrainResult {
+  int level = 0;
+  double mean = 0;
+  std::vector<double> cdf;  // P(drained by t), one per time
+  int iterations = 0;       // of the linear solve for the mean
+  double residual = 0;      // its relative residual
+  double truncation_error = 0;
+};
+DrainResult drain_analysis(const model::Model& model, const model::ControlPolicy& policy,
+                           const Eigen::VectorXd& start, int level,
+                           const TransientOptions& options);
 
 // `start`: a distribution over the states of the chain of (`model`, `policy`) (analytic::
 // chain_space's order), such as TransientChain::empty_start() or a stationary vector.

@@ -31,7 +31,8 @@ TransientChain::TransientChain(const model::Model& model, const model::ControlPo
     full_ = std::make_unique<const FullStateChain>(*model_);
     robots_ = table->robots;
     generator_ = full_->generator(robots_);
-    uniform_rate_ = -generator_.diagonal().minCoeff();
+    diagonal_ = generator_.diagonal();
+    uniform_rate_ = -diagonal_.minCoeff();
   } else {
     arrivals_ = std::make_unique<const ControlledArrivals>(*model_, policy);
     operator_ = std::make_unique<const GeneratorOperator>(*model_, *arrivals_);
@@ -50,6 +51,10 @@ void TransientChain::apply(const Eigen::VectorXd& x, Eigen::VectorXd& y, int thr
     y.noalias() = generator_.transpose() * x;
   else
     operator_->apply(x.data(), y.data(), threads);
+}
+
+const Eigen::VectorXd& TransientChain::diagonal() const {
+  return full_ ? diagonal_ : operator_->diagonal();
 }
 
 Measures TransientChain::measures(const Eigen::VectorXd& p) const {

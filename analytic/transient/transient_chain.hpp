@@ -26,6 +26,8 @@ class TransientChain {
   Eigen::Index size() const { return space().size(); }
   // y = x Q (x a distribution as a column); the same bits for any thread count.
   void apply(const Eigen::VectorXd& x, Eigen::VectorXd& y, int threads) const;
+  // The diagonal of Q: minus each state's total outflow.
+  const Eigen::VectorXd& diagonal() const;
   // The largest total outflow of a state: the uniformisation rate q, so that I + Q / q is a
   // stochastic matrix.
   double uniform_rate() const { return uniform_rate_; }
@@ -56,6 +58,7 @@ class TransientChain {
   std::unique_ptr<const FullStateChain> full_;
   std::vector<int> robots_;
   Eigen::SparseMatrix<double, Eigen::RowMajor> generator_;
+  Eigen::VectorXd diagonal_;  // a table's
   double uniform_rate_ = 0;
 };
 

@@ -97,6 +97,36 @@ TEST_CASE("solve --until T --points n reports n times evenly spaced up to T",
   CHECK(solve_json({"--until", "3"}).at("times").size() == 50);
 }
 
+TEST_CASE("solve --drain-to: the mean time to drain, and its distribution at the times",
+          "[cli][solve][transient]") {
+  const json j = solve_json({"--from", "full", "--drain-to", "2", "--times", "0,1,3,60"});
+  const json& drain = j.at("drain");
+  CHECK(drain.at("level") == 2);
+  CHECK(drain.at("mean").get<double>() > 0);
+  const std::vector<double> cdf = drain.at("cdf").get<std::vector<double>>();
+  REQUIRE(cdf.size() == 4);
+  CHECK(cdf[0] == 0.0);  // from full, nothing has drained at 0
+  CHECK(cdf[1] < cdf[2]);
+  CHECK_THAT(cdf[3], Catch::Matchers::WithinAbs(1.0, 1e-9));
+  // The mean is the integral of 1 - F: between the two Riemann sums on a fine grid.
+  std::string grid;
+  for (int i = 0; i <= 400; ++i) grid += (i ? "," : "") + std::to_string(i * 0.05);
+  const std::vector<double> fine =
+      solve_json({"--from", "full", "--drain-to", "2", "--times", grid}).at("drain").at("cdf");
+  double lower = 0, upper = 0;
+  for (std::size_t i = 0; i + 1 < fine.size(); ++i) {
+    lower += 0.05 * (1 - fine[i + 1]);
+    upper += 0.05 * (1 - fine[i]);
+  }
+  CHECK(lower <= drain.at("mean").get<double>());
+  CHECK(drain.at("mean").get<double>() <= upper + 1e-9);
+  // Without times: the mean alone; from the empty system it has drained already.
+  const json alone = solve_json({"--drain-to", "1"});
+  CHECK(alone.at("drain").at("mean") == 0.0);
+  CHECK(alone.at("drain").at("cdf").empty());
+  CHECK_FALSE(alone.contains("times"));
+}
+
 TEST_CASE("solve --times: bad times, starts and outages exit 2 naming the flag and value",
           "[cli][solve][transient]") {
   const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases{
@@ -110,6 +140,8 @@ TEST_CASE("solve --times: bad times, starts and outages exit 2 naming the flag a
       {{"--points", "5"}, {"--points", "--until"}},
       {{"--until", "0"}, {"--until 0", "above 0"}},
       {{"--until", "5", "--times", "1"}, {"--times", "--until"}},
+      {{"--drain-to", "6"}, {"--drain-to", "6", "from 0 to the capacity, 5"}},
+      {{"--drain-to", "-1"}, {"--drain-to", "-1"}},
   };
   for (const auto& [args, fragments] : cases) {
     std::vector<std::string> argv{"solve", shipped("paper-example-1.yaml")};

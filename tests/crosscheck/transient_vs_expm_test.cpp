@@ -2,6 +2,7 @@
 // chain (brute_force_chain.hpp), on small random models of every policy form, from the empty and
 // the full system, with and without an outage of the indexer: p(t), its measures and the counts
 // accumulated over [0, t] (the integral of p from the exponential of [[Q, I], [0, 0]]).
+#include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
@@ -206,6 +207,91 @@ TEST_CASE(
         model, policy, chain.full_start(), {.times = {200.0, 400.0}, .tolerance = 1e-13});
     CHECK_THAT(two.points[1].offered - two.points[0].offered,
                Catch::Matchers::WithinRel(brute.measures().lambda * 200, 1e-8));
+  }
+}
+
+// The drain time to `level`: its distribution function from the exponential of Q with the rows of
+// the levels 0..level zeroed (they hold what reaches them), its mean from p_T (-Q_TT)^{-1} e, both
+// on the brute force (after the outage, from the state the outage leaves).
+void compare_drain(const model::Model& model, const model::ControlPolicy& policy, int level,
+                   const Case& c) {
+  const analytic::TransientChain chain(model, policy);
+  const Eigen::VectorXd start = c.full ? chain.full_start() : chain.empty_start();
+  const std::vector<double> times{0.4, 1.5, 6.0};
+  const analytic::DrainResult engine = analytic::drain_analysis(
+      model, policy, start, level, {.times = times, .outage = c.outage, .tolerance = 1e-13});
+  const BruteForceChain serving(model, policy, false);
+  model::Model paused_model = model;
+  paused_model.service = model.service.paused();
+  const BruteForceChain paused(paused_model, policy, false);
+  const std::vector<Eigen::Index> at = numbering(model, policy, serving, chain);
+  const Eigen::Index n = serving.size();
+  std::vector<bool> drained(static_cast<std::size_t>(n));
+  for (Eigen::Index s = 0; s < n; ++s)
+    drained[static_cast<std::size_t>(s)] =
+        serving.states()[static_cast<std::size_t>(s)].level <= level;
+  const auto absorbing = [&](const Eigen::MatrixXd& q) {
+    Eigen::MatrixXd a = q;
+    for (Eigen::Index s = 0; s < n; ++s)
+      if (drained[static_cast<std::size_t>(s)]) a.row(s).setZero();
+    return a;
+  };
+  Eigen::RowVectorXd p0(n);
+  for (Eigen::Index s = 0; s < n; ++s) p0(s) = start(at[static_cast<std::size_t>(s)]);
+  const auto mass_drained = [&](const Eigen::RowVectorXd& p) {
+    double sum = 0;
+    for (Eigen::Index s = 0; s < n; ++s)
+      if (drained[static_cast<std::size_t>(s)]) sum += p(s);
+    return sum;
+  };
+  REQUIRE(engine.cdf.size() == times.size());
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    const double t = times[i];
+    const double out = std::min(t, c.outage);
+    Eigen::RowVectorXd p = p0;
+    if (out > 0) p = p * (absorbing(paused.generator()) * out).exp();
+    if (t > out) p = p * (absorbing(serving.generator()) * (t - out)).exp();
+    check_close("P(drained by " + std::to_string(t) + ")", engine.cdf[i], mass_drained(p));
+  }
+  // The mean: the time in T over the outage, then from the state it leaves.
+  double mean = 0;
+  Eigen::RowVectorXd p = p0;
+  if (c.outage > 0) {
+    const Propagation step = propagate(absorbing(paused.generator()), c.outage);
+    const Eigen::RowVectorXd area = p * step.area;
+    for (Eigen::Index s = 0; s < n; ++s)
+      if (!drained[static_cast<std::size_t>(s)]) mean += area(s);
+    p = p * step.at_end;
+  }
+  std::vector<Eigen::Index> up;
+  for (Eigen::Index s = 0; s < n; ++s)
+    if (!drained[static_cast<std::size_t>(s)]) up.push_back(s);
+  const auto m = static_cast<Eigen::Index>(up.size());
+  Eigen::MatrixXd q_tt(m, m);
+  Eigen::RowVectorXd p_t(m);
+  for (Eigen::Index i = 0; i < m; ++i) {
+    p_t(i) = p(up[static_cast<std::size_t>(i)]);
+    for (Eigen::Index j = 0; j < m; ++j)
+      q_tt(i, j) =
+          serving.generator()(up[static_cast<std::size_t>(i)], up[static_cast<std::size_t>(j)]);
+  }
+  if (m > 0) mean += (p_t * (-q_tt).inverse()).sum();
+  check_close("mean drain time", engine.mean, mean);
+}
+
+TEST_CASE("transients: the time to drain to a level, its law and mean, vs the brute force",
+          "[crosscheck][transient]") {
+  const std::array forms{PolicyForm::kLevels, PolicyForm::kPhaseAware, PolicyForm::kMemory,
+                         PolicyForm::kTable};
+  for (std::uint64_t seed = 1001; seed < 1017; ++seed) {
+    const model::Model model = random_model(seed, {.max_states = 250, .capacities = {2, 5}});
+    const model::ControlPolicy policy =
+        random_control_policy(model, seed, forms[seed % forms.size()]);
+    const int level = static_cast<int>(seed % static_cast<std::uint64_t>(model.capacity));
+    INFO("seed " << seed << ", drain to " << level << ", policy " << model::policy_kind(policy)
+                 << "\n"
+                 << describe(model));
+    compare_drain(model, policy, level, {.full = seed % 3 != 1, .outage = seed % 2 ? 0.0 : 0.7});
   }
 }
 
