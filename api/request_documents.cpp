@@ -250,21 +250,30 @@ void check_document(const nlohmann::json& document, RequestKind kind, Caller cal
 SolveRequest solve_request(const nlohmann::json& document, const DocumentScenario& scenario,
                            Caller caller) {
   Reader r(document, RequestKind::kSolve, caller);
-  return {.source = scenario.source,
-          .model = scenario.model,
-          .policy = r.policy(scenario),
-          .method = r.choice(Field::kMethod, analytic::parse_method),
-          .threads = *r.whole<int>(Field::kThreads),
-          .sojourn = r.boolean(Field::kSojourn),
-          .transforms = r.numbers(Field::kTransforms),
-          .cdf_points = r.numbers(Field::kCdf),
-          .times = r.numbers(Field::kTimes),
-          .from = r.choice(
-              Field::kFrom,
-              [](const std::string& name) { return analytic::kTransientStartNames.parse(name); }),
-          .outage = *r.number(Field::kOutage),
-          .drain_to = r.whole<int>(Field::kDrainTo),
-          .caller = caller};
+  SolveRequest request{.source = scenario.source,
+                       .model = scenario.model,
+                       .policy = r.policy(scenario),
+                       .method = r.choice(Field::kMethod, analytic::parse_method),
+                       .threads = *r.whole<int>(Field::kThreads),
+                       .sojourn = r.boolean(Field::kSojourn),
+                       .transforms = r.numbers(Field::kTransforms),
+                       .cdf_points = r.numbers(Field::kCdf),
+                       .times = r.numbers(Field::kTimes),
+                       .outage = *r.number(Field::kOutage),
+                       .drain_to = r.whole<int>(Field::kDrainTo),
+                       .caller = caller};
+  // A start by name, or (where files may be read) a file's.
+  const std::string from = *r.text(Field::kFrom);
+  if (analytic::kTransientStartNames.contains(from)) {
+    request.from = analytic::kTransientStartNames.parse(from);
+  } else if (scenario.policy_directory) {
+    request.from_file = from;
+  } else {
+    throw model::InputError(field_given(caller, Field::kFrom, from),
+                            fmt::format("give one of {} (the lab reads no file a request names)",
+                                        analytic::kTransientStartNames.known()));
+  }
+  return request;
 }
 
 OptimizeRequest optimize_request(const nlohmann::json& document, const DocumentScenario& scenario,
@@ -358,7 +367,9 @@ nlohmann::json to_document(const SolveRequest& request) {
           {key(Field::kTransforms), request.transforms},
           {key(Field::kCdf), request.cdf_points},
           {key(Field::kTimes), request.times},
-          {key(Field::kFrom), analytic::kTransientStartNames.name(request.from)},
+          {key(Field::kFrom), request.from_file.empty()
+                                  ? std::string(analytic::kTransientStartNames.name(request.from))
+                                  : request.from_file},
           {key(Field::kOutage), request.outage},
           {key(Field::kDrainTo), or_null(request.drain_to)}};
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 #include <stdexcept>
 
 #include "analytic/stationary/memory_estimate.hpp"
@@ -12,6 +13,8 @@
 #include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 #include "model/thread_count.hpp"
+#include "scenarios/scenario_loader.hpp"
+#include "scenarios/state_distribution.hpp"
 
 namespace crawlq::api {
 
@@ -47,7 +50,8 @@ bool SolveRequest::is_valid(std::string* why) const {
   if (!(outage >= 0) || !std::isfinite(outage))
     return refuse(fmt::format("{}: {}: give a duration of 0 or more (time units)",
                               field_name(caller, Field::kOutage), outage));
-  if (times.empty() && !drain_to && (outage > 0 || from != analytic::TransientStart::kEmpty))
+  if (times.empty() && !drain_to &&
+      (outage > 0 || from != analytic::TransientStart::kEmpty || !from_file.empty()))
     return refuse(
         fmt::format("{}: give the times to report (the start and the outage are of a "
                     "transient)",
@@ -77,8 +81,80 @@ analytic::MemoryEstimate check(const SolveRequest& request) {
 }
 
 namespace {
+// The first dimension in which a start's chain differs from the request's, or "".
+std::string differing_dimension(const analytic::StateSpace& ours, int capacity, int environment,
+                                int service, int clocks) {
+  if (capacity != ours.capacity())
+    return fmt::format("capacity {} where the scenario has {}", capacity, ours.capacity());
+  if (environment != ours.arrival_phases())
+    return fmt::format(
+        "{} arrival phases (with the mode in force where a policy remembers it) where the chain "
+        "has {}",
+        environment, ours.arrival_phases());
+  if (service != ours.service_phases())
+    return fmt::format("{} service phases where the scenario has {}", service,
+                       ours.service_phases());
+  if (clocks != ours.clock_phases())
+    return fmt::format("{} obsolescence clock phases where the scenario has {}", clocks,
+                       ours.clock_phases());
+  return "";
+}
+
+// --from FILE: a distribution solve --export wrote, or the long run of another scenario or of a
+// policy file, over the chain's own states.
+Eigen::VectorXd file_start(const SolveRequest& request, const analytic::StateSpace& ours) {
+  const std::string given = field_given(request.caller, Field::kFrom, request.from_file);
+  const std::filesystem::path file = request.from_file;
+  std::error_code error;
+  if (!std::filesystem::exists(file, error))
+    throw model::InputError(given, fmt::format("not one of {} and no such file",
+                                               analytic::kTransientStartNames.known()));
+  if (file.extension() == ".csv") {
+    const scenarios::StateDistribution d = scenarios::read_state_distribution(file);
+    if (const std::string differs = differing_dimension(ours, d.capacity, d.arrival_phases,
+                                                        d.service_phases, d.clock_phases);
+        !differs.empty())
+      throw model::InputError(given, "a distribution over other states: " + differs);
+    if (static_cast<Eigen::Index>(d.probability.size()) != ours.size())
+      throw model::InputError(given, fmt::format("{} states where the chain has {}",
+                                                 d.probability.size(), ours.size()));
+    return Eigen::Map<const Eigen::VectorXd>(d.probability.data(), ours.size());
+  }
+  // Another scenario under its own policy, or this one under a policy file: its long run.
+  model::Model other = request.model;
+  model::ControlPolicy policy = request.policy;
+  if (scenarios::holds_scenario(file)) {
+    other = scenarios::load_scenario(file).model;
+    if (!other.policy)
+      throw model::InputError(given,
+                              "the scenario has no policy: give it one, whose long run "
+                              "is the start");
+    policy = *other.policy;
+  } else {
+    policy = scenarios::load_policy(file, request.model);
+  }
+  other.policy = policy;
+  if (const std::string refusal = analytic::exact_refusal(policy); !refusal.empty())
+    throw model::InputError(given, refusal);
+  const analytic::StateSpace theirs = analytic::chain_space(other, policy);
+  if (const std::string differs =
+          differing_dimension(ours, theirs.capacity(), theirs.arrival_phases(),
+                              theirs.service_phases(), theirs.clock_phases());
+      !differs.empty())
+    throw model::InputError(given, "a long run over other states: " + differs);
+  require_exact_engine_fits(other, file.string(), request.method, request.caller);
+  const analytic::PolicyEvaluator evaluator(other, request.method,
+                                            model::resolved_threads(request.threads));
+  const analytic::PolicyEvaluation long_run = evaluator.evaluate(policy);
+  if (long_run.stationary.summary.status != analytic::SolverStatus::kConverged)
+    refuse_unconverged(other, file.string(), long_run.stationary.summary, request.caller);
+  return long_run.stationary.probabilities;
+}
+
 Eigen::VectorXd transient_start(const SolveRequest& request,
                                 const analytic::PolicyEvaluation& evaluation) {
+  if (!request.from_file.empty())
+    return file_start(request, analytic::chain_space(with_policy(request), request.policy));
   if (request.from == analytic::TransientStart::kStationary)
     return evaluation.stationary.probabilities;
   const analytic::TransientChain chain(with_policy(request), request.policy);
@@ -188,8 +264,8 @@ nlohmann::json law_json(const FateLaw& law) {
 
 namespace {
 // The transient's keys (interface.md), with each count's excess over the long run's rate times t.
-void put_transient(nlohmann::json& j, const SolveRequest& request,
-                   const analytic::TransientResult& transient, const analytic::Measures& long_run) {
+void put_transient(nlohmann::json& j, const analytic::TransientResult& transient,
+                   const analytic::Measures& long_run) {
   j["truncation_error"] = transient.truncation_error;
   nlohmann::json times = nlohmann::json::array();
   for (const analytic::TransientPoint& p : transient.points)
@@ -235,10 +311,12 @@ nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
     j["cdf"].push_back(c);
   }
   if (result.transient || result.drain) {
-    j["from"] = analytic::kTransientStartNames.name(request.from);
+    j["from"] = request.from_file.empty()
+                    ? std::string(analytic::kTransientStartNames.name(request.from))
+                    : request.from_file;
     j["outage"] = request.outage;
   }
-  if (result.transient) put_transient(j, request, *result.transient, result.evaluation.measures);
+  if (result.transient) put_transient(j, *result.transient, result.evaluation.measures);
   if (result.drain)
     j["drain"] = {
         {"level", result.drain->level}, {"mean", result.drain->mean}, {"cdf", result.drain->cdf}};

@@ -42,8 +42,12 @@ struct SolveRequest {
   // indexer stopped during [0, outage).
   std::vector<double> times = {};
   analytic::TransientStart from = analytic::TransientStart::kEmpty;
+  // Instead of `from`: the long run of another scenario (under its policy) or of a policy file,
+  // or a distribution `solve --export` wrote (.csv), over the same states.
+  std::string from_file = {};
   double outage = 0;
-  std::optional<int> drain_to;           // the time until the level first drops to this or below
+  std::optional<int> drain_to =
+      std::nullopt;                      // the time until the level first drops to this or below
   Caller caller = Caller::kCommandLine;  // whose words the messages use
 
   // Whether the request's fields can run: false with `why` naming the field (in the caller's words)
@@ -70,8 +74,8 @@ struct SolveResult {
   analytic::PolicyEvaluation evaluation;
   std::optional<std::array<FateLaw, 3>> sojourn;       // in kFates order
   std::vector<std::array<double, 3>> transforms, cdf;  // one row per u or x, in kFates order
-  std::optional<analytic::TransientResult> transient;  // when times were asked for
-  std::optional<analytic::DrainResult> drain;          // when drain_to was
+  std::optional<analytic::TransientResult> transient = std::nullopt;  // when times were asked for
+  std::optional<analytic::DrainResult> drain = std::nullopt;          // when drain_to was
 };
 
 // Throws model::InputError when check() refuses the request or the solve stops unconverged (naming

@@ -142,14 +142,6 @@ std::vector<double> transient_times(const SolveOptions& o) {
   return times;
 }
 
-analytic::TransientStart transient_start(const std::string& from) {
-  try {
-    return analytic::kTransientStartNames.parse(from);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(fmt::format("--from {}: {}", from, e.what()));
-  }
-}
-
 void print_transient(const api::SolveRequest& request, const analytic::TransientResult& transient,
                      const analytic::Measures& long_run) {
   const std::string outage =
@@ -182,20 +174,26 @@ void print_drain(const api::SolveRequest& request, const analytic::DrainResult& 
 }
 
 api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario& scenario) {
-  return {.source = o.file,
-          .model = scenario.model,
-          .policy = chosen_policy(scenario, o.policy, o.file),
-          .method = method_option(o.method),
-          .threads = o.threads,
-          .sojourn = o.sojourn,
-          .transforms =
-              o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst"),
-          .cdf_points =
-              o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf"),
-          .times = transient_times(o),
-          .from = transient_start(o.from),
-          .outage = o.outage,
-          .drain_to = o.drain_to};
+  api::SolveRequest request{
+      .source = o.file,
+      .model = scenario.model,
+      .policy = chosen_policy(scenario, o.policy, o.file),
+      .method = method_option(o.method),
+      .threads = o.threads,
+      .sojourn = o.sojourn,
+      .transforms =
+          o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst"),
+      .cdf_points =
+          o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf"),
+      .times = transient_times(o),
+      .outage = o.outage,
+      .drain_to = o.drain_to};
+  // A start by name, or a file's (a distribution solve --export wrote, or a long run).
+  if (analytic::kTransientStartNames.contains(o.from))
+    request.from = analytic::kTransientStartNames.parse(o.from);
+  else
+    request.from_file = o.from;
+  return request;
 }
 
 api::SolveRequest document_request(const SolveOptions& o, const CLI::App& command,
@@ -292,8 +290,10 @@ std::function<int()> add_solve_command(CLI::App& app) {
   cmd->add_option("--until", o->until, "T: report --points times evenly over (0, T]");
   cmd->add_option("--points", o->points, "n: how many times --until reports (default 50)");
   cmd->add_option("--from", o->from,
-                  "where --times start: empty (no pages), full (K pages) or stationary (the "
-                  "policy's long run)")
+                  "where --times start: empty (no pages), full (K pages), stationary (the "
+                  "policy's long run), or FILE: a distribution solve --export wrote (.csv), or "
+                  "the long run of another scenario (its policy) or of a policy file, over the "
+                  "same states")
       ->capture_default_str();
   cmd->add_option("--outage", o->outage,
                   "D: the indexer serves nothing during [0, D), then resumes (times count from "

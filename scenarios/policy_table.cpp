@@ -11,24 +11,9 @@
 #include "model/input_error.hpp"
 #include "model/number_text.hpp"
 #include "model/text_file.hpp"
+#include "scenarios/csv_fields.hpp"
 
 namespace crawlq::scenarios {
-
-namespace {
-
-std::vector<std::string> fields(const std::string& line) {
-  std::vector<std::string> out;
-  std::stringstream in(line);
-  for (std::string field; std::getline(in, field, ',');) {
-    const auto first = field.find_first_not_of(" \t\r");
-    const auto last = field.find_last_not_of(" \t\r");
-    out.push_back(first == std::string::npos ? "" : field.substr(first, last - first + 1));
-  }
-  if (!line.empty() && line.back() == ',') out.emplace_back();
-  return out;
-}
-
-}  // namespace
 
 std::vector<int> read_policy_table(const std::filesystem::path& file) {
   return parse_policy_table(
@@ -42,7 +27,7 @@ std::vector<int> parse_policy_table(const std::string& text, const std::string& 
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const std::vector<std::string> row = fields(line);
+    const std::vector<std::string> row = csv_fields(line);
     if (!column) {
       const bool header =
           std::any_of(line.begin(), line.end(), [](unsigned char c) { return std::isalpha(c); });

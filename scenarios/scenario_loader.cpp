@@ -313,6 +313,15 @@ model::ControlPolicy parse_policy(const std::string& text, const std::string& la
   });
 }
 
+bool holds_scenario(const std::filesystem::path& file) {
+  try {
+    const YAML::Node root = YAML::Load(read_file(file));
+    return root.IsMap() && root["arrivals"];
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 Scenario load_scenario(const std::filesystem::path& as_written) {
   const std::filesystem::path file = locate_scenario(as_written.string());
   return parse_scenario(read_file(file), file.string(), file.parent_path());

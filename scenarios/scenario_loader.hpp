@@ -27,6 +27,10 @@ Scenario load_scenario(const std::filesystem::path& file);
 Scenario parse_scenario(const std::string& text, const std::string& label,
                         const std::filesystem::path& directory = ".");
 
+// Whether `file` (YAML) is a queue scenario (a map with `arrivals`) rather than a policy file;
+// a file that cannot be read or parsed is neither (load_scenario or load_policy then says why).
+bool holds_scenario(const std::filesystem::path& file);
+
 // A policy for `model` from its own file, as `--policy FILE` gives it: a CSV table (the chain's
 // states, as `optimize --class markov --export-policy` writes), or YAML holding a `policy:` section
 // of a scenario file (or its keys alone), as `optimize --export-policy` writes for the other

@@ -3,6 +3,8 @@
 // --until and --points, and every bad input refused with exit 2 naming the flag.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -127,6 +129,51 @@ TEST_CASE("solve --drain-to: the mean time to drain, and its distribution at the
   CHECK_FALSE(alone.contains("times"));
 }
 
+TEST_CASE("solve --from FILE: an exported distribution, a policy switched at 0, another scenario",
+          "[cli][solve][transient]") {
+  const TempDirectory dir;
+  const std::string exported = (dir.path() / "long-run.csv").string();
+  const json steady = solve_json({"--levels", "3,3,2,1,1,1", "--export", exported});
+  // The exported long run of another policy: at 0 the level distribution is that policy's, and
+  // under the file's own policy it moves to the file's long run.
+  const json switched = solve_json({"--from", exported, "--times", "0,80"});
+  CHECK(switched.at("from") == exported);
+  for (std::size_t level = 0; level <= 5; ++level) {
+    CHECK_THAT(
+        switched.at("times")[0].at("level_probabilities")[level].get<double>(),
+        Catch::Matchers::WithinAbs(steady.at("level_probabilities")[level].get<double>(), 1e-12));
+    CHECK_THAT(
+        switched.at("times")[1].at("level_probabilities")[level].get<double>(),
+        Catch::Matchers::WithinAbs(switched.at("level_probabilities")[level].get<double>(), 1e-8));
+  }
+  // The same switch written as a policy file: the same curve.
+  const std::string policy =
+      dir.write("old-policy.yaml", "policy:\n  levels: [3, 3, 2, 1, 1, 1]\n");
+  const json by_policy = solve_json({"--from", policy, "--times", "0,80"});
+  CHECK_THAT(by_policy.at("times")[0].at("mean_in_system").get<double>(),
+             Catch::Matchers::WithinRel(switched.at("times")[0].at("mean_in_system").get<double>(),
+                                        1e-11));
+  // A file over other states is refused naming the dimension.
+  std::string bigger = dir.write("bigger.yaml", "");
+  {
+    std::ifstream in(shipped("paper-example-1.yaml"));
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string yaml = text.str();
+    yaml.replace(yaml.find("capacity: 5"), 11, "capacity: 6");
+    bigger = dir.write("bigger.yaml", yaml);
+  }
+  check_refused(
+      crawlq({"solve", shipped("paper-example-1.yaml"), "--from", bigger, "--times", "1"}),
+      {"--from " + bigger, "capacity 6 where the scenario has 5"});
+  check_refused(crawlq({"solve", bigger, "--from", exported, "--times", "1"}),
+                {"--from " + exported, "capacity 5 where the scenario has 6"});
+  const std::string halved = dir.write("halved.csv", "level,arrival_phase,probability\n0,0,0.5\n");
+  check_refused(
+      crawlq({"solve", shipped("paper-example-1.yaml"), "--from", halved, "--times", "1"}),
+      {halved, "sum to 0.5, not 1"});
+}
+
 TEST_CASE("solve --times: bad times, starts and outages exit 2 naming the flag and value",
           "[cli][solve][transient]") {
   const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases{
@@ -134,7 +181,8 @@ TEST_CASE("solve --times: bad times, starts and outages exit 2 naming the flag a
       {{"--times", "-1"}, {"--times", "-1"}},
       {{"--times", "1,nan"}, {"--times"}},
       {{"--times", "1", "--outage", "-2"}, {"--outage", "-2"}},
-      {{"--times", "1", "--from", "half"}, {"--from half", "empty, full, stationary"}},
+      {{"--times", "1", "--from", "half"},
+       {"--from half", "not one of empty, full, stationary and no such file"}},
       {{"--outage", "1"}, {"--times", "give the times"}},
       {{"--from", "full"}, {"--times", "give the times"}},
       {{"--points", "5"}, {"--points", "--until"}},

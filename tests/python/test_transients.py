@@ -16,7 +16,7 @@ def test_a_transient_from_python_is_the_command_lines(cli):
 
 def test_transient_keywords_are_refused_in_the_packages_words():
     scenario = crawlq.load(PAPER)
-    with pytest.raises(crawlq.InputError, match="^start: unknown start 'half'"):
+    with pytest.raises(crawlq.InputError, match="^start='half': not one of empty, full, stationary and no such file"):
         scenario.solve(times=[1.0], start="half")
     with pytest.raises(crawlq.InputError, match="^times: give the times to report"):
         scenario.solve(outage=2.0)
