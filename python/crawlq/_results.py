@@ -124,6 +124,17 @@ class Result:
     def __contains__(self, key: str) -> bool:
         return key in self._data
 
+    def over_time(self, key: str) -> np.ndarray:
+        """A transient's ``key`` at each of its times as a numpy array (``solve(times=...)``):
+        ``over_time("t")`` the times, ``over_time("lost")`` the expected pages lost by each, and
+        ``over_time("level_probabilities")`` a matrix, one row per time and one column per level."""
+        if "times" not in self._data:
+            raise AttributeError("no transient in this result: give solve() times=[...]")
+        points = self._data["times"]
+        if points and key not in points[0]:
+            raise KeyError(f"{key!r}: not a key of a transient's time (its keys: {', '.join(points[0])})")
+        return np.array([p[key] for p in points], dtype=float)
+
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | {k for k in self._data if k.isidentifier()})
 

@@ -24,3 +24,18 @@ def test_transient_keywords_are_refused_in_the_packages_words():
         scenario.solve(times=[3.0, 1.0])
     with pytest.raises(crawlq.InputError, match="^outage: -1"):
         scenario.solve(times=[1.0], outage=-1.0)
+
+
+def test_a_transient_reads_as_numpy_arrays_over_time():
+    r = crawlq.load(PAPER).solve(times=[0.0, 1.0, 4.0], start="full")
+    assert list(r.over_time("t")) == [0.0, 1.0, 4.0]
+    levels = r.over_time("level_probabilities")
+    assert levels.shape == (3, 6)
+    assert abs(levels.sum(axis=1) - 1).max() < 1e-9
+    assert abs(levels[0, 5] - 1) < 1e-12  # from full
+    lost = r.over_time("lost")
+    assert lost[0] == 0 and (lost[1:] > lost[:-1]).all()
+    with pytest.raises(KeyError, match="'p_los': not a key"):
+        r.over_time("p_los")
+    with pytest.raises(AttributeError, match="no transient"):
+        crawlq.load(PAPER).solve().over_time("t")
