@@ -22,9 +22,11 @@
 #include "api/solve_request.hpp"
 #include "api/state_table.hpp"
 #include "app/command_support.hpp"
+#include "app/figure_output.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "model/thread_count.hpp"
+#include "output/gnuplot_figure.hpp"
 #include "output/output_file.hpp"
 
 namespace crawlq::app {
@@ -45,6 +47,7 @@ struct SolveOptions {
   std::string from = "empty";
   double outage = 0;
   std::optional<int> drain_to;
+  std::string plot;  // FILE.svg: the transient's curves beside their long-run levels
   bool sojourn = false;
   bool json = false;
   std::string request;  // --request FILE: the fields as a document
@@ -166,6 +169,53 @@ void print_transient(const api::SolveRequest& request, const analytic::Transient
       last.obsolete - long_run.lambda * long_run.p_obsolete * last.t);
 }
 
+// Pages in the system against time with its long-run level (left axis), and the pages lost and
+// made obsolete since the start with the long run's rates times t (right axis).
+output::Figure transient_figure(const model::Model& model, const api::SolveRequest& request,
+                                const analytic::TransientResult& transient,
+                                const analytic::Measures& long_run) {
+  const std::string start = request.from_file.empty()
+                                ? std::string(analytic::kTransientStartNames.name(request.from))
+                                : request.from_file;
+  output::Figure f = output::make_figure(
+      fmt::format("{}: from {}{}", model.name.empty() ? "scenario" : model.name, start,
+                  request.outage > 0
+                      ? fmt::format(", the indexer stopped during [0, {:g})", request.outage)
+                      : std::string()),
+      "time since the start (the scenario's time unit)", "pages in the system (mean)");
+  f.y2_label = "pages since the start (expected)";
+  f.key_below = true;
+  f.height = 560;
+  const double first = transient.points.front().t, last = transient.points.back().t;
+  output::Series in_system =
+      output::make_series("in the system", output::SeriesStyle::kLines, 1, 1);
+  output::Series in_system_long_run =
+      output::make_series("in the system, long run", output::SeriesStyle::kLines, 1, 5);
+  output::Series lost = output::make_series("lost", output::SeriesStyle::kLines, 2, 2);
+  output::Series lost_long_run =
+      output::make_series("lost at the long run's rate", output::SeriesStyle::kLines, 2, 6);
+  output::Series obsolete = output::make_series("made obsolete", output::SeriesStyle::kLines, 2, 3);
+  output::Series obsolete_long_run =
+      output::make_series("obsolete at the long run's rate", output::SeriesStyle::kLines, 2, 7);
+  for (const analytic::TransientPoint& p : transient.points) {
+    in_system.x.push_back(p.t);
+    in_system.y.push_back(p.mean_in_system);
+    lost.x.push_back(p.t);
+    lost.y.push_back(p.lost);
+    obsolete.x.push_back(p.t);
+    obsolete.y.push_back(p.obsolete);
+  }
+  in_system_long_run.x = {first, last};
+  in_system_long_run.y = {long_run.mean_in_system, long_run.mean_in_system};
+  lost_long_run.x = obsolete_long_run.x = {0.0, last};
+  lost_long_run.y = {0.0, long_run.lambda * long_run.p_loss * last};
+  obsolete_long_run.y = {0.0, long_run.lambda * long_run.p_obsolete * last};
+  for (output::Series* s :
+       {&in_system, &in_system_long_run, &lost, &lost_long_run, &obsolete, &obsolete_long_run})
+    f.series.push_back(std::move(*s));
+  return f;
+}
+
 void print_drain(const api::SolveRequest& request, const analytic::DrainResult& drain) {
   fmt::print("\n  time from {} until the level first drops to {} or below: mean {:.6g}\n",
              analytic::kTransientStartNames.name(request.from), drain.level, drain.mean);
@@ -209,6 +259,10 @@ int run(const SolveOptions& o, const CLI::App& command) {
   const scenarios::Scenario scenario = load(o.file);
   const api::SolveRequest request =
       o.request.empty() ? flags_request(o, scenario) : document_request(o, command, scenario.model);
+  // Before the work: a figure of a transient needs its times.
+  if (!o.plot.empty() && request.times.empty())
+    throw UsageError(
+        fmt::format("--plot {}: give --times or --until (the figure is of a transient)", o.plot));
   const api::SolveResult result = api::solve(request);
   const analytic::PolicyEvaluation& e = result.evaluation;
   if (!o.export_csv.empty()) {
@@ -216,6 +270,11 @@ int run(const SolveOptions& o, const CLI::App& command) {
     api::write_state_table(o.export_csv, "--export " + o.export_csv,
                            analytic::chain_space(request.model, e.policy), "probability",
                            [&p](Eigen::Index x) { return fmt::format("{:.17g}", p(x)); });
+  }
+  std::string plotted;
+  if (!o.plot.empty()) {
+    plotted =
+        plot_to(transient_figure(request.model, request, *result.transient, e.measures), o.plot);
   }
   if (o.json) {
     std::cout << api::to_json(request, result).dump(2) << '\n';
@@ -256,6 +315,7 @@ int run(const SolveOptions& o, const CLI::App& command) {
   if (result.transient) print_transient(request, *result.transient, e.measures);
   if (result.drain) print_drain(request, *result.drain);
   if (!o.export_csv.empty()) fmt::print("\nstationary vector written to {}\n", o.export_csv);
+  if (!plotted.empty()) fmt::print("\n{}\n", plotted);
   return 0;
 }
 
@@ -299,6 +359,9 @@ std::function<int()> add_solve_command(CLI::App& app) {
                   "D: the indexer serves nothing during [0, D), then resumes (times count from "
                   "the start of the outage)")
       ->capture_default_str();
+  cmd->add_option("--plot", o->plot,
+                  "FILE.svg: with --times, the pages in the system and the pages lost and made "
+                  "obsolete since the start against time, beside their long-run levels (gnuplot)");
   cmd->add_option("--drain-to", o->drain_to,
                   "x: the time from the start until the level first drops to x or below (its "
                   "mean, and its distribution function at --times)");

@@ -63,8 +63,8 @@ std::string gnuplot_script(const Figure& figure, const std::string& svg_name) {
     script +=
         fmt::format("set y2label {}\nset y2tics\nset ytics nomirror\n", quoted(figure.y2_label));
   // Many curves: the key goes under the plot, which keeps its width.
-  script += figure.series.size() > 6 ? "set key below horizontal maxcols 2\n"
-                                     : "set key outside right top\n";
+  script += figure.key_below || figure.series.size() > 6 ? "set key below horizontal maxcols 2\n"
+                                                         : "set key outside right top\n";
   if (figure.integer_x) script += "set xtics 1\n";
   if (figure.y_tick_max >= 0) script += fmt::format("set ytics 0,1,{}\n", figure.y_tick_max);
   if (figure.y_low < figure.y_high)

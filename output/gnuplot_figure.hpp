@@ -42,6 +42,7 @@ struct Figure {
   int y_tick_max = -1;  // >= 0: ticks 0, 1, ..., y_tick_max only (counts drawn above a lower panel)
   int y2_tick_max = -1;  // the same on the right-hand axis
   int width = 800, height = 480;
+  bool key_below = false;  // the key under the plot (two axes and long titles), whatever the count
 };
 
 inline Figure make_figure(std::string title, std::string x_label, std::string y_label) {

@@ -174,6 +174,24 @@ TEST_CASE("solve --from FILE: an exported distribution, a policy switched at 0, 
       {halved, "sum to 0.5, not 1"});
 }
 
+TEST_CASE("solve --times --plot: the curves beside their long-run levels, drawn by gnuplot",
+          "[cli][solve][transient][plot]") {
+  const TempDirectory dir;
+  const std::string svg = (dir.path() / "outage.svg").string();
+  const ProcessResult run = crawlq({"solve", shipped("paper-example-1.yaml"), "--from",
+                                    "stationary", "--outage", "2", "--until", "6", "--plot", svg});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  CHECK_THAT(run.out, Catch::Contains("figure written to " + svg));
+  const std::string script = read_text((dir.path() / "outage.gp").string());
+  CHECK_THAT(script, Catch::Contains("the indexer stopped during [0, 2)") &&
+                         Catch::Contains("lost at the long run's rate") &&
+                         Catch::Contains("pages since the start (expected)"));
+  CHECK_THAT(read_text(svg), Catch::Contains("<svg"));
+  check_refused(crawlq({"solve", shipped("paper-example-1.yaml"), "--plot", svg}),
+                {"--plot " + svg, "give --times or --until"});
+}
+
 TEST_CASE("solve --times: bad times, starts and outages exit 2 naming the flag and value",
           "[cli][solve][transient]") {
   const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> cases{
