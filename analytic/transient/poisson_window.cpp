@@ -78,6 +78,13 @@ PoissonWindow poisson_window(double mean, double tolerance) {
     left += w.weight[n];
     if (left < 0.5) w.beyond[n] = 1 - left;
   }
+  // Far left of the mean the weights underflowed to 0: keep the window from the first that did not.
+  const auto first = static_cast<std::size_t>(
+      std::find_if(w.weight.begin(), w.weight.end(), [](double x) { return x > 0; }) -
+      w.weight.begin());
+  w.first = std::min(first, last);
+  w.weight.erase(w.weight.begin(), w.weight.begin() + static_cast<std::ptrdiff_t>(w.first));
+  w.beyond.erase(w.beyond.begin(), w.beyond.begin() + static_cast<std::ptrdiff_t>(w.first));
   return w;
 }
 

@@ -9,13 +9,20 @@
 namespace crawlq::analytic {
 
 struct PoissonWindow {
-  // P(N = n) and P(N > n) for n = 0..last (weights far left of the mean underflow to 0, harmlessly:
-  // each is computed from its logarithm).
+  // P(N = n) and P(N > n) for n = first..last(); below `first` the weights are below a double's
+  // range (P(N = n) = 0 and P(N > n) = 1 to the last bit).
+  std::size_t first = 0;
   std::vector<double> weight, beyond;
   // What the cut leaves out: of the weights (a bound on the l1 error of p(t)), and of the sum of
   // P(N > n) (times 1/q, a bound on the error of the integral).
   double omitted_weight = 0, omitted_beyond = 0;
-  std::size_t last() const { return weight.size() - 1; }
+  std::size_t last() const { return first + weight.size() - 1; }
+  double weight_at(std::size_t n) const {
+    return n < first || n > last() ? 0.0 : weight[n - first];
+  }
+  double beyond_at(std::size_t n) const {
+    return n < first ? 1.0 : n > last() ? 0.0 : beyond[n - first];
+  }
 };
 
 // The window for mean q t = `mean` >= 0, cut where both omitted amounts are below `tolerance`

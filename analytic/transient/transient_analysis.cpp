@@ -16,30 +16,61 @@ namespace crawlq::analytic {
 
 namespace {
 
-// Uniformisation over one stretch of length `span` on one chain: p becomes p(span) and `area`
-// gains the integral of p over the stretch.
-class Stepper {
+// One stretch of time on one chain, from p: for each offset (> 0, ascending) the sums of p there
+// and of the integral of p up to it, and the vector at the stretch's end when asked. All offsets
+// share one sequence p P^n (P = I + Q / q): each offset weighs it by its own Poisson law, so the
+// products are those of the longest offset alone, however many times are reported.
+struct Stretch {
+  std::vector<TransientSums> at, area;
+  double truncation_error = 0;
+};
+
+class StretchRunner {
  public:
   // `frozen`: how many states, from the first, make no move (the absorbing levels).
-  Stepper(const TransientOptions& options, TransientResult& result, Eigen::Index frozen = 0)
+  StretchRunner(const TransientOptions& options, TransientResult& result, Eigen::Index frozen)
       : options_(options), result_(result), frozen_(frozen) {}
 
-  void advance(const TransientChain& chain, Eigen::VectorXd& p, Eigen::VectorXd& area,
-               double span) {
+  // p becomes p(end) when `end` > 0 (and is left as it is otherwise).
+  Stretch run(const TransientChain& chain, Eigen::VectorXd& p, const std::vector<double>& offsets,
+              double end) {
+    const std::size_t levels = static_cast<std::size_t>(chain.space().capacity()) + 1;
+    Stretch out;
+    out.at.assign(offsets.size(), TransientSums(levels));
+    out.area.assign(offsets.size(), TransientSums(levels));
     const double q = chain.uniform_rate();
-    if (span <= 0) return;
     if (q <= 0) {  // nothing moves
-      area += span * p;
-      return;
+      const TransientSums now = chain.sums(p);
+      for (std::size_t i = 0; i < offsets.size(); ++i) {
+        out.at[i].add(1, now);
+        out.area[i].add(offsets[i], now);
+      }
+      return out;
     }
-    const PoissonWindow w = poisson_window(q * span, options_.tolerance);
-    Eigen::VectorXd v = p, step(p.size()), moving, at_end = Eigen::VectorXd::Zero(p.size()),
-                    integral = Eigen::VectorXd::Zero(p.size());
-    double omitted = w.omitted_weight;
+    std::vector<PoissonWindow> windows;
+    std::size_t last = 0;
+    for (const double offset : offsets) {
+      windows.push_back(poisson_window(q * offset, options_.tolerance));
+      last = std::max(last, windows.back().last());
+      out.truncation_error = std::max(out.truncation_error, windows.back().omitted_weight);
+    }
+    std::optional<PoissonWindow> end_window;
+    Eigen::VectorXd at_end;
+    if (end > 0) {
+      end_window = poisson_window(q * end, options_.tolerance);
+      last = std::max(last, end_window->last());
+      out.truncation_error = std::max(out.truncation_error, end_window->omitted_weight);
+      at_end = Eigen::VectorXd::Zero(p.size());
+    }
+    Eigen::VectorXd v = p, step(p.size()), moving;
     for (std::size_t n = 0;; ++n) {
-      at_end += w.weight[n] * v;
-      integral += w.beyond[n] * v;
-      if (n == w.last()) break;
+      const TransientSums now = chain.sums(v);
+      for (std::size_t i = 0; i < windows.size(); ++i) {
+        out.at[i].add(windows[i].weight_at(n), now);
+        out.area[i].add(windows[i].beyond_at(n) / q, now);
+      }
+      if (end_window) at_end += end_window->weight_at(n) * v;
+      if (n == last) break;
       if (options_.stop && options_.stop->load()) throw Cancelled();
       if (frozen_ > 0) {
         moving = v;
@@ -50,26 +81,34 @@ class Stepper {
       }
       ++result_.products;
       // v P^(n+1) = v + v Q / q. Once v Q is negligible v is the chain's fixed point to that
-      // precision: the remaining terms are all v, and the drift they would have had is bounded by
-      // ||v Q / q|| times the jumps left (on average the mean less n).
+      // precision: every later term is v, and the drift they would have had is bounded by
+      // ||v Q / q|| times the jumps left.
       const double drift = step.lpNorm<1>() / q;
       v += step / q;
-      const double jumps_left = std::max(1.0, q * span - static_cast<double>(n));
+      const double jumps_left = static_cast<double>(last - n);
       if (drift * jumps_left <= 0.1 * options_.tolerance) {
-        double weight_left = w.omitted_weight, beyond_left = w.omitted_beyond;
-        for (std::size_t k = n + 1; k <= w.last(); ++k) {
-          weight_left += w.weight[k];
-          beyond_left += w.beyond[k];
+        const TransientSums fixed = chain.sums(v);
+        for (std::size_t i = 0; i < windows.size(); ++i) {
+          double weight_left = windows[i].omitted_weight, beyond_left = windows[i].omitted_beyond;
+          for (std::size_t k = n + 1; k <= windows[i].last(); ++k) {
+            weight_left += windows[i].weight_at(k);
+            beyond_left += windows[i].beyond_at(k);
+          }
+          out.at[i].add(weight_left, fixed);
+          out.area[i].add(beyond_left / q, fixed);
         }
-        at_end += weight_left * v;
-        integral += beyond_left * v;
-        omitted += drift * jumps_left;
+        if (end_window) {
+          double weight_left = end_window->omitted_weight;
+          for (std::size_t k = n + 1; k <= end_window->last(); ++k)
+            weight_left += end_window->weight_at(k);
+          at_end += weight_left * v;
+        }
+        out.truncation_error += drift * jumps_left;
         break;
       }
     }
-    p = at_end;
-    area += integral / q;
-    result_.truncation_error += omitted;
+    if (end_window) p = at_end;
+    return out;
   }
 
  private:
@@ -85,45 +124,26 @@ Eigen::Index states_up_to(const TransientChain& chain, int level) {
   return level >= space.capacity() ? space.size() : space.level_offset(level + 1);
 }
 
-// Expected counts over a stretch from the measures of its integrated vector (linear in it).
-struct Counts {
-  double offered = 0, lost = 0, obsolete = 0, served = 0;
-  double robot_time = 0, empty_time = 0, page_time = 0;
-  void add(const Measures& m) {
-    offered += m.lambda;
-    if (m.lambda > 0) {
-      lost += m.lambda * m.p_loss;
-      obsolete += m.lambda * m.p_obsolete;
-      served += m.lambda * m.p_served;
-    }
-    robot_time += m.mean_active_robots;
-    empty_time += m.p_starvation;
-    page_time += m.mean_in_system;
-  }
-};
-
-TransientPoint point_at(double t, const Measures& now, const Counts& counts,
+TransientPoint point_at(double t, const TransientSums& now, const TransientSums& counts,
                         const model::Costs& costs) {
   TransientPoint point;
   point.t = t;
-  point.level_probabilities = now.level_probabilities;
-  point.mean_in_system = now.mean_in_system;
-  point.mean_in_queue = now.mean_in_queue;
-  point.mean_active_robots = now.mean_active_robots;
-  point.p_empty = now.level_probabilities.front();
-  point.offered_rate = now.lambda;
-  if (now.lambda > 0) {
-    point.loss_rate = now.lambda * now.p_loss;
-    point.obsolescence_rate = now.lambda * now.p_obsolete;
-    point.service_rate = now.lambda * now.p_served;
-  }
+  point.level_probabilities = now.levels;
+  point.mean_in_system = now.in_system;
+  point.mean_in_queue = now.in_queue;
+  point.mean_active_robots = now.robots;
+  point.p_empty = now.levels.front();
+  point.offered_rate = now.offered;
+  point.loss_rate = now.lost;
+  point.obsolescence_rate = now.obsolete;
+  point.service_rate = now.served;
   point.offered = counts.offered;
   point.lost = counts.lost;
   point.obsolete = counts.obsolete;
   point.served = counts.served;
   point.cost_accumulated = costs.loss * counts.lost + costs.obsolescence * counts.obsolete +
-                           costs.robot * counts.robot_time + costs.starvation * counts.empty_time +
-                           costs.holding * counts.page_time;
+                           costs.robot * counts.robots + costs.starvation * counts.levels.front() +
+                           costs.holding * counts.in_system;
   return point;
 }
 
@@ -142,24 +162,58 @@ TransientResult transient_analysis(const model::Model& model, const model::Contr
     throw std::invalid_argument("transient_analysis: the start is not over the chain's states");
   TransientResult result;
   result.states = serving.size();
-  Stepper stepper(options, result, states_up_to(serving, options.absorbing_level));
+  StretchRunner runner(options, result, states_up_to(serving, options.absorbing_level));
+  const std::size_t levels = static_cast<std::size_t>(model.capacity) + 1;
   Eigen::VectorXd p = start;
-  // The integrals of p during the outage and after it: their measures are under different chains.
-  Eigen::VectorXd during = Eigen::VectorXd::Zero(p.size()), after = during;
-  double now = 0;
+  // The times in the outage (offsets from 0) and after it (offsets from D); D itself ends the
+  // outage's stretch, whose integral up to D every later count starts from.
+  std::vector<double> during, after;
   for (const double t : options.times) {
-    while (now < t) {
-      const bool out = now < options.outage;
-      const double end = out ? std::min(t, options.outage) : t;
-      stepper.advance(out ? *stopped : serving, p, out ? during : after, end - now);
-      now = end;
-    }
-    Counts counts;
-    if (stopped) counts.add(stopped->measures(during));
-    counts.add(serving.measures(after));
-    const Measures instant = t < options.outage ? stopped->measures(p) : serving.measures(p);
-    result.points.push_back(point_at(t, instant, counts, model.costs));
+    if (t < options.outage)
+      during.push_back(t);
+    else
+      after.push_back(t - options.outage);
   }
+  TransientSums outage_total(levels);
+  std::vector<TransientPoint> points;
+  if (stopped) {
+    std::vector<double> offsets;
+    for (const double t : during)
+      if (t > 0) offsets.push_back(t);
+    offsets.push_back(options.outage);
+    const Stretch s = runner.run(*stopped, p, offsets, after.empty() ? 0.0 : options.outage);
+    result.truncation_error += s.truncation_error;
+    std::size_t k = 0;
+    for (const double t : during) {
+      if (t > 0) {
+        points.push_back(point_at(t, s.at[k], s.area[k], model.costs));
+        ++k;
+      } else {
+        points.push_back(point_at(0, stopped->sums(start), TransientSums(levels), model.costs));
+      }
+    }
+    outage_total = s.area.back();
+  }
+  if (!after.empty()) {
+    std::vector<double> offsets;
+    for (const double offset : after)
+      if (offset > 0) offsets.push_back(offset);
+    const Stretch s = runner.run(serving, p, offsets, 0.0);
+    result.truncation_error += s.truncation_error;
+    const TransientSums at_start = serving.sums(p);
+    std::size_t k = 0;
+    for (const double offset : after) {
+      TransientSums counts = outage_total;
+      if (offset > 0) {
+        counts.add(1, s.area[k]);
+        points.push_back(point_at(offset + options.outage, s.at[k], counts, model.costs));
+        ++k;
+      } else {
+        points.push_back(point_at(options.outage, at_start, counts, model.costs));
+      }
+    }
+  }
+  result.points = std::move(points);
   return result;
 }
 
@@ -191,11 +245,12 @@ DrainResult drain_analysis(const model::Model& model, const model::ControlPolicy
     paused.service = model.service.paused();
     const TransientChain stopped(paused, policy);
     TransientResult unused;
-    Stepper stepper(absorbing, unused, frozen);
-    Eigen::VectorXd area = Eigen::VectorXd::Zero(p.size());
-    stepper.advance(stopped, p, area, options.outage);
-    before = area.tail(area.size() - frozen).sum();
-    drain.truncation_error += unused.truncation_error;
+    StretchRunner runner(absorbing, unused, frozen);
+    const Stretch s = runner.run(stopped, p, {options.outage}, options.outage);
+    // The time spent above `level` during the outage: the integral of the mass there.
+    for (std::size_t i = static_cast<std::size_t>(level) + 1; i < s.area[0].levels.size(); ++i)
+      before += s.area[0].levels[i];
+    drain.truncation_error += s.truncation_error;
   }
   Eigen::VectorXd b = p;
   b.head(frozen).setZero();

@@ -41,6 +41,34 @@ TransientChain::TransientChain(const model::Model& model, const model::ControlPo
   uniform_rate_ = std::max(uniform_rate_, 0.0);
 }
 
+void TransientSums::add(double a, const TransientSums& x) {
+  if (a == 0) return;
+  for (std::size_t i = 0; i < levels.size(); ++i) levels[i] += a * x.levels[i];
+  in_system += a * x.in_system;
+  in_queue += a * x.in_queue;
+  robots += a * x.robots;
+  offered += a * x.offered;
+  lost += a * x.lost;
+  obsolete += a * x.obsolete;
+  served += a * x.served;
+}
+
+TransientSums TransientChain::sums(const Eigen::VectorXd& p) const {
+  const Measures m = measures(p);
+  TransientSums out;
+  out.levels = m.level_probabilities;
+  out.in_system = m.mean_in_system;
+  out.in_queue = m.mean_in_queue;
+  out.robots = m.mean_active_robots;
+  out.offered = m.lambda;
+  if (m.lambda > 0) {
+    out.lost = m.lambda * m.p_loss;
+    out.obsolete = m.lambda * m.p_obsolete;
+    out.served = m.lambda * m.p_served;
+  }
+  return out;
+}
+
 const StateSpace& TransientChain::space() const {
   return full_ ? full_->space() : operator_->space();
 }

@@ -18,6 +18,18 @@
 
 namespace crawlq::analytic {
 
+// What a transient reports of a vector, as sums linear in it (no ratios): the level distribution,
+// the pages, the robots, and the rates of offered, lost, obsolete and served pages. Of p(t) they
+// are the values at t; of the integral of p over [0, t], the expected counts.
+struct TransientSums {
+  std::vector<double> levels;
+  double in_system = 0, in_queue = 0, robots = 0;
+  double offered = 0, lost = 0, obsolete = 0, served = 0;
+
+  explicit TransientSums(std::size_t level_count = 0) : levels(level_count, 0.0) {}
+  void add(double a, const TransientSums& x);  // this += a x
+};
+
 class TransientChain {
  public:
   TransientChain(const model::Model& model, const model::ControlPolicy& policy);
@@ -34,6 +46,8 @@ class TransientChain {
   // Every measure of `p` but the sojourn means and the cost, with no normalisation: p may be any
   // nonnegative vector (its lambda then counts pages offered, and so on).
   Measures measures(const Eigen::VectorXd& p) const;
+  // The same as sums linear in p (the rates times lambda rather than ratios).
+  TransientSums sums(const Eigen::VectorXd& p) const;
 
   // No pages; the arrival phase in the long-run law of the phase process of the mode in force at
   // level 0 (with memory: the mode the empty system keeps in the long run).

@@ -302,8 +302,8 @@ TEST_CASE("transients: the Poisson window's weights sum to one less what it repo
     const analytic::PoissonWindow w = analytic::poisson_window(mean, 1e-13);
     double sum = 0, beyond = 0;
     for (std::size_t n = 0; n <= w.last(); ++n) {
-      sum += w.weight[n];
-      beyond += w.beyond[n];
+      sum += w.weight_at(n);
+      beyond += w.beyond_at(n);
     }
     CHECK(w.omitted_weight <= 1e-13);
     CHECK_THAT(sum + w.omitted_weight, Catch::Matchers::WithinAbs(1.0, 1e-12));
