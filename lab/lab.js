@@ -4,9 +4,10 @@
 // the choice of scenario); the others are imported.
 import { api } from "./api.js";
 import { drawLandscape, fillAxes } from "./landscape_view.js";
-import { buildSliders, drawPolicy, drawTable, resizeLevels } from "./policy_view.js";
+import { buildSliders, currentPolicy, drawPolicy, drawTable, resizeLevels } from "./policy_view.js";
 import { measureLabels, refresh, showGap, showSolved } from "./results.js";
 import { simulate } from "./simulation_view.js";
+import { drawTransient } from "./transient_view.js";
 import { $, body, capacity, levelsOf, modes, state, thresholdsOf } from "./state.js";
 
 // ---- optimum and teaching -------------------------------------------------------------------------
@@ -84,7 +85,8 @@ async function start() {
   $("table-from-bars").onclick = () => { state.table = state.levels.map((r) => Array(state.described.arrival_phases).fill(r)); drawTable(); refresh(); };
   $("table-off").onclick = () => { state.table = null; drawTable(); refresh(); };
   $("classes").onclick = () => compareClasses().catch((e) => { $("status").textContent = e.message; });
-  window.addEventListener("resize", () => { drawPolicy(); if (state.solved) showSolved(); });
+  for (const id of ["transient-from", "transient-outage", "transient-until"]) $(id).onchange = () => refresh();
+  window.addEventListener("resize", () => { drawPolicy(); if (state.solved) { showSolved(); drawTransient(); } });
   await useScenario(scenarios[0].scenario, scenarios[0].name);
 }
 
@@ -135,6 +137,19 @@ async function selfTest() {
   const shown = performance.now() + 5000;
   while (!$("editor-error").textContent && performance.now() < shown) await new Promise((r) => setTimeout(r, 20));
   report.editorError = $("editor-error").textContent;
+  // Over time: a 2-unit outage from the long run; the page asks for it with the solve, and draws it.
+  $("transient-from").value = "stationary";
+  $("transient-outage").value = "2";
+  $("transient-outage").dispatchEvent(new Event("change"));
+  const redrawn = performance.now() + 10000;
+  while (state.solved.outage !== 2 && performance.now() < redrawn) await new Promise((r) => setTimeout(r, 20));
+  report.transientFrom = state.solved.from;
+  report.transientPoints = state.solved.times.length;
+  report.transientCurves = document.querySelectorAll("#transient polyline").length;
+  report.transientOutageBands = document.querySelectorAll("#transient rect.outage").length;
+  report.transientSummary = $("transient-summary").textContent;
+  report.transientApiLost = (await api("/api/solve", body({ policy: currentPolicy(), times: [20], from: "stationary", outage: 2 }))).times[0].lost;
+  report.transientPageLost = state.solved.times[state.solved.times.length - 1].lost;
   const classes = await compareClasses();
   report.classes = classes.rows.map((row) => row.class);
   report.classRows = document.querySelectorAll("#class-table tr").length;

@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { drawLandscape } from "./landscape_view.js";
 import { currentPolicy } from "./policy_view.js";
+import { drawTransient, transientFields } from "./transient_view.js";
 import { $, body, state } from "./state.js";
 
 // The measures the solve view shows, by their JSON keys; their names come from the server's measure
@@ -39,10 +40,11 @@ let generation = 0;
 export async function refresh() {
   const mine = ++generation, started = performance.now();
   try {
-    const solved = await api("/api/solve", body({ policy: currentPolicy() }));
+    const solved = await api("/api/solve", body({ policy: currentPolicy(), ...transientFields() }));
     if (mine !== generation) return;
     state.solved = solved;
     showSolved();
+    drawTransient();
     $("status").textContent = `solved in ${Math.round(performance.now() - started)} ms (${solved.states} states, ${solved.method})`;
     document.body.dataset.solvedCost = String(solved.cost);
     drawLandscape();

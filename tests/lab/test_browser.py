@@ -32,6 +32,12 @@ def test_the_page_moves_a_threshold_shows_the_apis_cost_and_animates(lab, browse
     assert report["frames"] > 5                              # the animation draws frames
     assert report["tableCost"] == report["tableApiCost"] != report["pageCost"]  # the phase-aware table solved
     assert "rate" in report["editorError"] and "-2" in report["editorError"]  # a pasted file's broken rule
+    # Over time: the outage asked for with the solve, both charts drawn with their long-run lines, and
+    # the page's count at t = 20 what the API gives for the same request.
+    assert report["transientFrom"] == "stationary" and report["transientPoints"] == 61
+    assert report["transientCurves"] == 6 and report["transientOutageBands"] == 2
+    assert "beyond the long run's rates" in report["transientSummary"]
+    assert report["transientPageLost"] == pytest.approx(report["transientApiLost"], rel=1e-9)
     assert report["classes"][:2] == ["constant", "thresholds"] and report["classRows"] == len(report["classes"]) + 1
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     (ARTEFACTS / "self-test.json").write_text(json.dumps(report, indent=2))  # with moveToNumbersMs, for the record
