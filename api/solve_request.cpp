@@ -166,16 +166,29 @@ Eigen::VectorXd transient_start(const SolveRequest& request,
 void solve_transient(SolveResult& result, const SolveRequest& request, const Cancellation* cancel) {
   const model::Model solved = with_policy(request);
   const Eigen::VectorXd start = transient_start(request, result.evaluation);
+  // The lab bounds every computation: a transient there may take about 3e9 state-products (some
+  // seconds); elsewhere the user who asked waits for it (Ctrl-C stops it).
+  const double most_products =
+      request.caller == Caller::kLab ? kLabTransientWork / static_cast<double>(start.size()) : 0;
   const analytic::TransientOptions options{.times = request.times,
                                            .outage = request.outage,
                                            .threads = model::resolved_threads(request.threads),
-                                           .stop = cancel};
+                                           .stop = cancel,
+                                           .most_products = most_products};
   try {
     if (!request.times.empty())
       result.transient = analytic::transient_analysis(solved, request.policy, start, options);
     if (request.drain_to)
       result.drain =
           analytic::drain_analysis(solved, request.policy, start, *request.drain_to, options);
+  } catch (const analytic::TooMuchTransientWork& work) {
+    const double last = request.times.empty() ? request.outage : request.times.back();
+    throw model::InputError(
+        field_given(request.caller, request.times.empty() ? Field::kOutage : Field::kTimes,
+                    fmt::format("{}", last), false),
+        fmt::format("the transient would take about {:.3g} products of the chain's {} states, "
+                    "more than the lab runs; give a last time up to about {:.3g}",
+                    work.needed, start.size(), last * work.allowed / work.needed));
   } catch (const std::length_error& too_long) {
     const double last = request.times.empty() ? request.outage : request.times.back();
     throw model::InputError(

@@ -27,6 +27,8 @@ using Cancelled = analytic::Cancelled;
 
 // The most times one transient reports.
 inline constexpr std::size_t kMostTimes = 100'000;
+// The most work of a transient the lab runs: products x Q times the chain's states.
+inline constexpr double kLabTransientWork = 3e9;
 
 struct SolveRequest {
   std::string source;  // what messages call the model: its file's name

@@ -47,6 +47,14 @@ class StretchRunner {
       }
       return out;
     }
+    // The products come to about q t plus a tail of some standard deviations: judged before any
+    // window is made (a window holds a weight per product).
+    double longest = end;
+    for (const double offset : offsets) longest = std::max(longest, offset);
+    const double needed =
+        static_cast<double>(result_.products) + q * longest + 10 * std::sqrt(q * longest) + 10;
+    if (options_.most_products > 0 && needed > options_.most_products)
+      throw TooMuchTransientWork(needed, options_.most_products);
     std::vector<PoissonWindow> windows;
     std::size_t last = 0;
     for (const double offset : offsets) {

@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <atomic>
 #include <cstddef>
+#include <stdexcept>
 #include <vector>
 
 #include "model/control_policy.hpp"
@@ -33,6 +34,18 @@ struct TransientOptions {
   // >= 0: the levels 0..absorbing_level hold what reaches them (their states make no move), so
   // that their probability at t is that of having reached them by t.
   int absorbing_level = -1;
+  // > 0: the most products x Q the whole transient may take; a stretch that would take more is
+  // refused before it starts (TooMuchTransientWork).
+  double most_products = 0;
+};
+
+// Thrown before a stretch whose products would pass TransientOptions::most_products.
+struct TooMuchTransientWork : std::length_error {
+  TooMuchTransientWork(double needed, double allowed)
+      : std::length_error("the transient needs more products than allowed"),
+        needed(needed),
+        allowed(allowed) {}
+  double needed, allowed;  // products x Q
 };
 
 // The state at one time: instantaneous values (rates in pages per unit time) and the expected

@@ -353,3 +353,13 @@ def test_memory_is_given_back_when_large_solves_end(example):
         assert now < max(100 << 20, peak / 4), (peak, now)
     finally:
         assert server.stop() == 0
+
+
+def test_a_transient_too_long_for_the_lab_is_refused_before_it_runs(lab, example):
+    status, answer = lab.post("/api/solve", {"scenario": example, "times": [1e7]})
+    assert status == 400
+    assert answer["error"].startswith('"times": 10000000: the transient would take about')
+    assert "more than the lab runs; give a last time up to about" in answer["error"]
+    # A horizon the page uses is answered.
+    status, answer = lab.post("/api/solve", {"scenario": example, "times": [5, 20], "outage": 2})
+    assert status == 200 and len(answer["times"]) == 2
