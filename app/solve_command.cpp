@@ -326,8 +326,10 @@ std::function<int()> add_solve_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "solve",
       "Exact stationary measures of one policy: loss, obsolescence, starvation, robots, sojourn "
-      "times and the cost (2).\nExample: crawlq solve paper-example-1 "
-      "--thresholds -1,2,2 --sojourn");
+      "times and the cost (2); with --times, the same over time from a start, through an outage of "
+      "the indexer or back to a level.\nExamples: crawlq solve paper-example-1 --thresholds "
+      "-1,2,2 --sojourn\n          crawlq solve paper-example-1 --from stationary --outage 2 "
+      "--times 1,2,4,8");
   add_scenario_argument(cmd, o->file);
   add_policy_flags(cmd, o->policy);
   cmd->add_option("--method", o->method, analytic::method_help())->capture_default_str();
