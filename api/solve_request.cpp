@@ -161,6 +161,16 @@ Eigen::VectorXd transient_start(const SolveRequest& request,
   return request.from == analytic::TransientStart::kFull ? chain.full_start() : chain.empty_start();
 }
 
+// The last time a transient runs to (the outage's end for a drain without times), and that field as
+// the caller gave it.
+double last_time(const SolveRequest& request) {
+  return request.times.empty() ? request.outage : request.times.back();
+}
+std::string last_time_given(const SolveRequest& request) {
+  return field_given(request.caller, request.times.empty() ? Field::kOutage : Field::kTimes,
+                     fmt::format("{}", last_time(request)), false);
+}
+
 // The transient and the drain, when asked for: uniformisation that would take too many steps is
 // refused naming the last time.
 void solve_transient(SolveResult& result, const SolveRequest& request, const Cancellation* cancel) {
@@ -182,18 +192,14 @@ void solve_transient(SolveResult& result, const SolveRequest& request, const Can
       result.drain =
           analytic::drain_analysis(solved, request.policy, start, *request.drain_to, options);
   } catch (const analytic::TooMuchTransientWork& work) {
-    const double last = request.times.empty() ? request.outage : request.times.back();
     throw model::InputError(
-        field_given(request.caller, request.times.empty() ? Field::kOutage : Field::kTimes,
-                    fmt::format("{}", last), false),
+        last_time_given(request),
         fmt::format("the transient would take about {:.3g} products of the chain's {} states, "
                     "more than the lab runs; give a last time up to about {:.3g}",
-                    work.needed, start.size(), last * work.allowed / work.needed));
+                    work.needed, start.size(), last_time(request) * work.allowed / work.needed));
   } catch (const std::length_error& too_long) {
-    const double last = request.times.empty() ? request.outage : request.times.back();
     throw model::InputError(
-        field_given(request.caller, request.times.empty() ? Field::kOutage : Field::kTimes,
-                    fmt::format("{}", last), false),
+        last_time_given(request),
         fmt::format("{}: the chain jumps too often for uniformisation to reach that time; give "
                     "shorter times",
                     too_long.what()));

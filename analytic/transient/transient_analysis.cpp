@@ -125,6 +125,13 @@ class StretchRunner {
   Eigen::Index frozen_;
 };
 
+// The model during an outage: the service clock paused, everything else running.
+model::Model with_indexer_stopped(const model::Model& model) {
+  model::Model stopped = model;
+  stopped.service = model.service.paused();
+  return stopped;
+}
+
 // The states of levels 0..level, first in the chain's order.
 Eigen::Index states_up_to(const TransientChain& chain, int level) {
   if (level < 0) return 0;
@@ -161,11 +168,7 @@ TransientResult transient_analysis(const model::Model& model, const model::Contr
                                    const Eigen::VectorXd& start, const TransientOptions& options) {
   const TransientChain serving(model, policy);
   std::optional<TransientChain> stopped;
-  if (options.outage > 0) {
-    model::Model paused = model;
-    paused.service = model.service.paused();
-    stopped.emplace(paused, policy);
-  }
+  if (options.outage > 0) stopped.emplace(with_indexer_stopped(model), policy);
   if (start.size() != serving.size())
     throw std::invalid_argument("transient_analysis: the start is not over the chain's states");
   TransientResult result;
@@ -249,9 +252,7 @@ DrainResult drain_analysis(const model::Model& model, const model::ControlPolicy
   Eigen::VectorXd p = start;
   double before = 0;
   if (options.outage > 0) {
-    model::Model paused = model;
-    paused.service = model.service.paused();
-    const TransientChain stopped(paused, policy);
+    const TransientChain stopped(with_indexer_stopped(model), policy);
     TransientResult unused;
     StretchRunner runner(absorbing, unused, frozen);
     const Stretch s = runner.run(stopped, p, {options.outage}, options.outage);

@@ -42,6 +42,37 @@ std::vector<Eigen::Index> numbering(const model::Model& model, const model::Cont
   return engine_numbering(brute, chain.space(), analytic::ControlledArrivals(model, numbered));
 }
 
+// The brute force of the model and of its outage (the service clock paused, all else running),
+// with the engine's place of each brute-force state. It holds the outage's model, which the chain
+// reads by reference: it stays where it is made.
+struct BruteForcePair {
+  BruteForcePair(const model::Model& model, const model::ControlPolicy& policy,
+                 const analytic::TransientChain& chain)
+      : paused_model(paused_service(model)),
+        serving(model, policy, false),
+        paused(paused_model, policy, false),
+        at(numbering(model, policy, serving, chain)) {}
+  BruteForcePair(const BruteForcePair&) = delete;
+  BruteForcePair& operator=(const BruteForcePair&) = delete;
+
+  // An engine's vector in the brute force's order.
+  Eigen::RowVectorXd in_brute_order(const Eigen::VectorXd& engine) const {
+    Eigen::RowVectorXd out(serving.size());
+    for (Eigen::Index s = 0; s < out.size(); ++s) out(s) = engine(at[static_cast<std::size_t>(s)]);
+    return out;
+  }
+
+  static model::Model paused_service(const model::Model& model) {
+    model::Model paused = model;
+    paused.service = model.service.paused();
+    return paused;
+  }
+
+  model::Model paused_model;
+  BruteForceChain serving, paused;
+  std::vector<Eigen::Index> at;
+};
+
 // exp(Q t) and the integral of exp(Q s) over [0, t], from one exponential of a block matrix.
 struct Propagation {
   Eigen::MatrixXd at_end, area;
@@ -69,15 +100,11 @@ void compare(const model::Model& model, const model::ControlPolicy& policy, cons
   REQUIRE(engine.points.size() == times.size());
   CHECK(engine.truncation_error <= 1e-12);
 
-  const BruteForceChain serving(model, policy, false);
-  model::Model paused_model = model;
-  paused_model.service = model.service.paused();
-  const BruteForceChain paused(paused_model, policy, false);
-  const std::vector<Eigen::Index> at = numbering(model, policy, serving, chain);
+  const BruteForcePair brute(model, policy, chain);
+  const BruteForceChain &serving = brute.serving, &paused = brute.paused;
   const Eigen::Index n = serving.size();
   REQUIRE(n == chain.size());
-  Eigen::RowVectorXd p(n);
-  for (Eigen::Index s = 0; s < n; ++s) p(s) = start(at[static_cast<std::size_t>(s)]);
+  Eigen::RowVectorXd p = brute.in_brute_order(start);
   Eigen::RowVectorXd during = Eigen::RowVectorXd::Zero(n), after = during;
   double now = 0;
   for (std::size_t i = 0; i < times.size(); ++i) {
@@ -220,11 +247,8 @@ void compare_drain(const model::Model& model, const model::ControlPolicy& policy
   const std::vector<double> times{0.4, 1.5, 6.0};
   const analytic::DrainResult engine = analytic::drain_analysis(
       model, policy, start, level, {.times = times, .outage = c.outage, .tolerance = 1e-13});
-  const BruteForceChain serving(model, policy, false);
-  model::Model paused_model = model;
-  paused_model.service = model.service.paused();
-  const BruteForceChain paused(paused_model, policy, false);
-  const std::vector<Eigen::Index> at = numbering(model, policy, serving, chain);
+  const BruteForcePair brute(model, policy, chain);
+  const BruteForceChain &serving = brute.serving, &paused = brute.paused;
   const Eigen::Index n = serving.size();
   std::vector<bool> drained(static_cast<std::size_t>(n));
   for (Eigen::Index s = 0; s < n; ++s)
@@ -236,8 +260,7 @@ void compare_drain(const model::Model& model, const model::ControlPolicy& policy
       if (drained[static_cast<std::size_t>(s)]) a.row(s).setZero();
     return a;
   };
-  Eigen::RowVectorXd p0(n);
-  for (Eigen::Index s = 0; s < n; ++s) p0(s) = start(at[static_cast<std::size_t>(s)]);
+  const Eigen::RowVectorXd p0 = brute.in_brute_order(start);
   const auto mass_drained = [&](const Eigen::RowVectorXd& p) {
     double sum = 0;
     for (Eigen::Index s = 0; s < n; ++s)
