@@ -194,14 +194,21 @@ class Reader {
 
 // A simulation's settings, as simulate, validate and compare take them (a comparison runs exactly
 // its replications: it has no precision).
-SimulationChoices choices_of(Reader& r, bool has_precision) {
-  return {.seed = *r.whole<std::uint64_t>(Field::kSeed),
-          .replications = r.whole<int>(Field::kReplications),
-          .horizon = r.number(Field::kHorizon),
-          .warmup = r.number(Field::kWarmup),
-          .threads = *r.whole<int>(Field::kThreads),
-          .precision = has_precision ? r.number(Field::kPrecision) : std::nullopt,
-          .time_limit = *r.number(Field::kTimeLimit)};
+// `long_runs_only`: a comparison, which has neither a precision nor a transient.
+SimulationChoices choices_of(Reader& r, bool long_runs_only) {
+  SimulationChoices choices{
+      .seed = *r.whole<std::uint64_t>(Field::kSeed),
+      .replications = r.whole<int>(Field::kReplications),
+      .horizon = r.number(Field::kHorizon),
+      .warmup = r.number(Field::kWarmup),
+      .threads = *r.whole<int>(Field::kThreads),
+      .precision = long_runs_only ? std::nullopt : r.number(Field::kPrecision),
+      .time_limit = *r.number(Field::kTimeLimit)};
+  if (long_runs_only) return choices;
+  choices.times = r.numbers(Field::kTimes);
+  choices.from = *r.text(Field::kFrom);
+  choices.outage = *r.number(Field::kOutage);
+  return choices;
 }
 
 }  // namespace
@@ -317,7 +324,7 @@ LandscapeRequest landscape_request(const nlohmann::json& document, const Documen
 CompareRequest compare_request(const nlohmann::json& document, const DocumentScenario& scenario,
                                Caller caller) {
   Reader r(document, RequestKind::kCompare, caller);
-  const SimulationChoices choices = choices_of(r, false);
+  const SimulationChoices choices = choices_of(r, true);
   return {.source = scenario.source,
           .model = scenario.model,
           .a = r.policy(scenario, Field::kPolicyA),
@@ -341,7 +348,7 @@ LiveSimulationRequest live_simulation_request(const nlohmann::json& document,
 SimulationChoices simulation_choices(const nlohmann::json& document, RequestKind kind,
                                      Caller caller) {
   Reader r(document, kind, caller);
-  return choices_of(r, true);
+  return choices_of(r, false);
 }
 
 model::ControlPolicy document_policy(const nlohmann::json& document, RequestKind kind,
@@ -425,7 +432,10 @@ nlohmann::json to_document(const SimulationChoices& choices, const model::Contro
           {key(Field::kWarmup), or_null(choices.warmup)},
           {key(Field::kThreads), choices.threads},
           {key(Field::kPrecision), or_null(choices.precision)},
-          {key(Field::kTimeLimit), choices.time_limit}};
+          {key(Field::kTimeLimit), choices.time_limit},
+          {key(Field::kTimes), choices.times},
+          {key(Field::kFrom), choices.from},
+          {key(Field::kOutage), choices.outage}};
 }
 
 }  // namespace crawlq::api

@@ -109,6 +109,18 @@ constexpr std::array kSimulationFields{
                  "run stops (none: 0.01 unless replications are given alone; 0: off)",
                  kNotTheLab},
     taken_by(kTimeLimitField, kNotTheLab),
+    RequestField{Field::kTimes, "numbers", "[]", "[1, 5]",
+                 "t >= 0 in increasing order (time units): instead of the long run, each value at "
+                 "these times from the start, estimated over replications that all start there",
+                 kNotTheLab},
+    RequestField{Field::kFrom, "string", R"("empty")", R"("stationary")",
+                 "where the times start: empty (no pages), full (K pages), stationary (the "
+                 "policy's long run, reached by a warm-up), or a policy file's long run where "
+                 "files may be read",
+                 kNotTheLab, Field::kTimes},
+    RequestField{Field::kOutage, "number", "0", "2",
+                 "D >= 0 (time units): the indexer serves nothing during [0, D), then resumes",
+                 kNotTheLab, Field::kTimes},
 };
 
 constexpr std::array kCompareFields{

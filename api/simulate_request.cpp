@@ -2,11 +2,21 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+
 #include "analytic/stationary/memory_estimate.hpp"
 #include "api/json_output.hpp"
 #include "model/input_error.hpp"
+#include "model/transient_keys.hpp"
+#include "scenarios/scenario_loader.hpp"
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"
+#include "sim/run_setup.hpp"
 #include "sim/warmup.hpp"
 
 namespace crawlq::api {
@@ -43,7 +53,99 @@ void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
       s.time_limit));
 }
 
+namespace {
+
+// The warm-up of a transient that starts in the long run, when none is given: MSER-5's truncation
+// on a pilot of a million pages, and never under the time of this many pages (a start taken too
+// early is the empty system's, whatever the pilot's series showed).
+constexpr double kLeastWarmupPages = 1e4;
+
+// --from FILE for the simulator: a policy file, whose long run (reached by a warm-up under it) is
+// the start, the request's policy taking over at time 0.
+model::ControlPolicy warmup_policy_of(const SimulateRequest& request) {
+  const std::string& file = request.settings.from_file;
+  const std::string given = field_given(request.caller, Field::kFrom, file);
+  std::error_code error;
+  if (!std::filesystem::exists(file, error))
+    throw model::InputError(given, fmt::format("not one of {} and no such file",
+                                               analytic::kTransientStartNames.known()));
+  if (std::filesystem::path(file).extension() == ".csv" || scenarios::holds_scenario(file))
+    throw model::InputError(
+        given,
+        "the simulator starts empty, full, in the long run, or in the long run of a policy file; "
+        "a state distribution or another scenario's long run starts only the exact engine (solve)");
+  return scenarios::load_policy(file, request.model);
+}
+
+SimulateResult simulate_over_time(const SimulateRequest& request, const Cancellation* cancel) {
+  const model::Model& m = request.model;
+  const validation::SimulationSettings& settings = request.settings;
+  const std::unique_ptr<sim::Policy> simulated = sim::make_policy(request.policy);
+  std::optional<model::ControlPolicy> before;
+  if (!settings.from_file.empty()) before = warmup_policy_of(request);
+  const std::unique_ptr<sim::Policy> warmup_policy = before ? sim::make_policy(*before) : nullptr;
+  sim::TransientPlan plan;
+  plan.seed = settings.seed;
+  plan.replications = settings.replications;
+  plan.threads = settings.threads;
+  plan.times = settings.times;
+  plan.outage = settings.outage;
+  plan.stop = cancel;
+  plan.progress = request.progress;
+  const bool settled = before || settings.from == analytic::TransientStart::kStationary;
+  const sim::Policy& warming = warmup_policy ? *warmup_policy : *simulated;
+  const sim::Pace pace = sim::measure_pace(m, warming, settings.seed);
+  if (settled) {
+    const double pilot = sim::default_horizon(pace);
+    plan.warmup = settings.warmup ? *settings.warmup
+                                  : std::max(sim::mser5_warmup(m, warming, settings.seed, pilot),
+                                             kLeastWarmupPages / pace.pages_per_time);
+    plan.warmup_policy = warmup_policy.get();
+  } else {
+    try {
+      plan.start = sim::fresh_start(
+          m, request.policy, settings.from == analytic::TransientStart::kFull ? m.capacity : 0);
+    } catch (const std::invalid_argument& e) {
+      throw model::InputError(field_given(request.caller, Field::kFrom,
+                                          analytic::kTransientStartNames.name(settings.from)),
+                              e.what());
+    }
+  }
+  // Refused before it runs when even a fast machine could not finish it in the time limit.
+  const double length = plan.warmup + settings.times.back();
+  const double seconds =
+      length * pace.events_per_time * settings.replications / kFastestEventsPerSecond;
+  if (seconds > settings.time_limit)
+    throw model::InputError(fmt::format(
+        "{}: {} replications to time {:.6g}{} take about {:.3g} events, {:.3g} s even at {:.0e} events a second: "
+        "more than {} {} s (raise it, or ask for fewer replications or earlier times)",
+        request.source, settings.replications, settings.times.back(),
+        plan.warmup > 0 ? fmt::format(" after a warm-up of {:.6g}", plan.warmup) : "",
+        seconds * kFastestEventsPerSecond, seconds, kFastestEventsPerSecond,
+        field_name(request.caller, Field::kTimeLimit), settings.time_limit));
+  plan.deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                      std::chrono::duration<double>(settings.time_limit));
+  SimulateResult result;
+  result.plan.seed = settings.seed;
+  result.plan.warmup = plan.warmup;
+  result.plan.threads = settings.threads;
+  result.transient = sim::simulate_transient(m, *simulated, plan);
+  if (cancel && *cancel) throw Cancelled();
+  if (result.transient->replications < 2)
+    throw model::InputError(fmt::format(
+        "{}: {} {} s: {} replication{} finished within it, and an interval needs 2; give a longer "
+        "time limit or earlier times",
+        request.source, field_name(request.caller, Field::kTimeLimit), settings.time_limit,
+        result.transient->replications, result.transient->replications == 1 ? "" : "s"));
+  result.plan.replications = result.transient->replications;
+  return result;
+}
+
+}  // namespace
+
 SimulateResult simulate(const SimulateRequest& request, const Cancellation* cancel) {
+  if (!request.settings.times.empty()) return simulate_over_time(request, cancel);
   const model::Model& m = request.model;
   const validation::SimulationSettings& settings = request.settings;
   const std::unique_ptr<sim::Policy> simulated = sim::make_policy(request.policy);
@@ -80,7 +182,41 @@ SimulateResult simulate(const SimulateRequest& request, const Cancellation* canc
   return result;
 }
 
+namespace {
+// A rate over a stretch of no length has no estimate: null, as JSON has no NaN.
+nlohmann::json estimate_json(const sim::Interval& i) {
+  if (std::isnan(i.mean)) return {{"mean", nullptr}, {"half_width", nullptr}};
+  return interval_json(i);
+}
+
+nlohmann::json transient_json(const SimulateRequest& request, const SimulateResult& result) {
+  const sim::TransientSimulation& t = *result.transient;
+  const validation::SimulationSettings& settings = request.settings;
+  nlohmann::json times = nlohmann::json::array();
+  for (const sim::TransientPointEstimate& p : t.points) {
+    nlohmann::json point{{"t", p.t},
+                         {"level_probabilities", intervals_json(p.level_probabilities)}};
+    for (const model::TransientKeyName& key : model::kTransientKeys)
+      point[std::string(key.json)] = estimate_json(p[key.key]);
+    times.push_back(std::move(point));
+  }
+  nlohmann::json j{{"policy", control_policy_json(request.policy)},
+                   {"from", settings.from_file.empty()
+                                ? std::string(analytic::kTransientStartNames.name(settings.from))
+                                : settings.from_file},
+                   {"outage", settings.outage},
+                   {"times", std::move(times)},
+                   {"replications", t.replications},
+                   {"seed", settings.seed},
+                   {"warmup", result.plan.warmup},
+                   {"events", t.events},
+                   {"seconds", t.seconds}};
+  return j;
+}
+}  // namespace
+
 nlohmann::json to_json(const SimulateRequest& request, const SimulateResult& result) {
+  if (result.transient) return transient_json(request, result);
   const sim::SimulationSummary& s = result.summary;
   const sim::ReplicationPlan& plan = result.plan;
   nlohmann::json j{{"policy", control_policy_json(request.policy)},

@@ -4,6 +4,7 @@
 // out (spread over processes, progress shown) is the caller's, and never changes the numbers.
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "api/solve_request.hpp"
@@ -11,6 +12,7 @@
 #include "model/model.hpp"
 #include "sim/horizon.hpp"
 #include "sim/replications.hpp"
+#include "sim/transient_replications.hpp"
 #include "validation/engine_comparison.hpp"
 
 namespace crawlq::api {
@@ -24,10 +26,12 @@ struct SimulateRequest {
   // call after each replication.
   const sim::ReplicationSpread* spread = nullptr;
   std::function<void(int done)> progress = nullptr;
+  Caller caller = Caller::kCommandLine;  // whose words the messages use
 };
 
 struct SimulateResult {
-  sim::SimulationSummary summary;
+  sim::SimulationSummary summary;  // the long run's, when no times were asked for
+  std::optional<sim::TransientSimulation> transient = std::nullopt;  // when they were
   sim::ReplicationPlan plan;  // the horizon and warm-up that ran
   bool precise = true;        // the sequential mode reached its precision within the time limit
 };

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "api/simulate_request.hpp"
+#include "api/transient_fields.hpp"
 #include "model/input_error.hpp"
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"
@@ -37,7 +38,47 @@ std::string settings_problem(const validation::SimulationSettings& s, Caller cal
 
 }  // namespace
 
+namespace {
+// A transient runs exactly its replications, each to the last time: the settings of a long run
+// that do not apply are refused rather than ignored.
+validation::SimulationSettings transient_settings(const SimulationChoices& c, Caller caller) {
+  const auto name = [caller](Field field) { return field_name(caller, field); };
+  if (c.precision && *c.precision > 0)
+    throw model::InputError(fmt::format(
+        "{}: {}: a transient runs exactly {} replications (default {}), each to the last time",
+        name(Field::kPrecision), *c.precision, name(Field::kReplications), kTransientReplications));
+  if (c.horizon)
+    throw model::InputError(
+        fmt::format("{}: {}: a transient runs each replication to its last time",
+                    name(Field::kHorizon), *c.horizon));
+  validation::SimulationSettings settings{
+      .seed = c.seed,
+      .replications = c.replications.value_or(kTransientReplications),
+      .warmup = c.warmup,
+      .threads = c.threads,
+      .precision = 0,
+      .time_limit = c.time_limit,
+      .times = c.times,
+      .outage = c.outage};
+  if (analytic::kTransientStartNames.contains(c.from))
+    settings.from = analytic::kTransientStartNames.parse(c.from);
+  else
+    settings.from_file = c.from;
+  return settings;
+}
+}  // namespace
+
 validation::SimulationSettings simulation_settings(const SimulationChoices& c, Caller caller) {
+  if (const std::string problem =
+          transient_problem(caller, c.times, c.outage, c.outage > 0 || c.from != "empty");
+      !problem.empty())
+    throw model::InputError(problem);
+  if (!c.times.empty()) {
+    const validation::SimulationSettings settings = transient_settings(c, caller);
+    if (const std::string why = settings_problem(settings, caller); !why.empty())
+      throw model::InputError(why);
+    return settings;
+  }
   const bool replications_alone = c.replications && !c.precision;
   const validation::SimulationSettings settings{
       .seed = c.seed,

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "api/caller_words.hpp"
 #include "model/control_policy.hpp"
@@ -23,7 +24,16 @@ struct SimulationChoices {
   int threads = 0;                  // replications at once; 0: every core
   std::optional<double> precision;  // default 0.01 unless replications are given alone; 0: off
   double time_limit = 50;           // seconds the run may take
+  // A transient: the values at these times from `from` (empty, full, stationary, or a policy
+  // file whose long run is the start), the indexer stopped during [0, outage).
+  std::vector<double> times = {};
+  std::string from = "empty";
+  double outage = 0;
 };
+
+// The replications of a transient when none are given: each is short (it runs to the last time),
+// and a curve's band should be narrow enough to see its shape.
+inline constexpr int kTransientReplications = 1000;
 
 // The checked settings; model::InputError naming the field (in `caller`'s words) and the value
 // otherwise.

@@ -11,6 +11,7 @@
 #include "analytic/transient/transient_chain.hpp"
 #include "api/json_output.hpp"
 #include "api/request_checks.hpp"
+#include "api/transient_fields.hpp"
 #include "model/input_error.hpp"
 #include "model/thread_count.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -36,26 +37,12 @@ bool SolveRequest::is_valid(std::string* why) const {
   for (double x : cdf_points)
     if (std::isnan(x))
       return refuse(fmt::format("{}: not a number", field_name(caller, Field::kCdf)));
-  if (times.size() > kMostTimes)
-    return refuse(fmt::format("{}: {} times: give at most {}", field_name(caller, Field::kTimes),
-                              times.size(), kMostTimes));
-  for (std::size_t i = 0; i < times.size(); ++i) {
-    if (!(times[i] >= 0) || !std::isfinite(times[i]))
-      return refuse(fmt::format("{}: {}: give times of 0 or more",
-                                field_name(caller, Field::kTimes), times[i]));
-    if (i > 0 && times[i] < times[i - 1])
-      return refuse(fmt::format("{}: {} after {}: give the times in increasing order",
-                                field_name(caller, Field::kTimes), times[i], times[i - 1]));
-  }
-  if (!(outage >= 0) || !std::isfinite(outage))
-    return refuse(fmt::format("{}: {}: give a duration of 0 or more (time units)",
-                              field_name(caller, Field::kOutage), outage));
-  if (times.empty() && !drain_to &&
-      (outage > 0 || from != analytic::TransientStart::kEmpty || !from_file.empty()))
-    return refuse(
-        fmt::format("{}: give the times to report (the start and the outage are of a "
-                    "transient)",
-                    field_name(caller, Field::kTimes)));
+  if (const std::string problem =
+          transient_problem(caller, times, outage,
+                            !drain_to && (outage > 0 || from != analytic::TransientStart::kEmpty ||
+                                          !from_file.empty()));
+      !problem.empty())
+    return refuse(problem);
   if (drain_to && (*drain_to < 0 || *drain_to > model.capacity))
     return refuse(fmt::format("{}: {}: give a level from 0 to the capacity, {}",
                               field_name(caller, Field::kDrainTo), *drain_to, model.capacity));

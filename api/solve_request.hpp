@@ -15,6 +15,7 @@
 #include "analytic/stationary/stationary_solver.hpp"
 #include "analytic/transient/transient_analysis.hpp"
 #include "api/caller_words.hpp"
+#include "api/transient_fields.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
 
@@ -25,8 +26,6 @@ using Cancellation = std::atomic<bool>;
 // What a request throws when its Cancellation was set: the one way every request stops early.
 using Cancelled = analytic::Cancelled;
 
-// The most times one transient reports.
-inline constexpr std::size_t kMostTimes = 100'000;
 // The most work of a transient the lab runs: products x Q times the chain's states.
 inline constexpr double kLabTransientWork = 3e9;
 

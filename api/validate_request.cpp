@@ -1,18 +1,51 @@
 #include "api/validate_request.hpp"
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "analytic/stationary/policy_forms.hpp"
 #include "api/json_output.hpp"
 #include "api/request_checks.hpp"
+#include "api/simulate_request.hpp"
+#include "api/solve_request.hpp"
 #include "model/input_error.hpp"
 #include "sim/policy.hpp"
+#include "validation/transient_comparison.hpp"
 
 namespace crawlq::api {
 
+namespace {
+// validate --times: both engines' transients from the same start, through the same outage.
+ValidateResult validate_over_time(const ValidateRequest& request, const std::string& absent) {
+  const validation::SimulationSettings& settings = request.settings;
+  std::optional<SolveResult> exact;
+  if (absent.empty())
+    exact = solve({.source = request.source,
+                   .model = request.model,
+                   .policy = request.policy,
+                   .threads = settings.threads,
+                   .times = settings.times,
+                   .from = settings.from,
+                   .from_file = settings.from_file,
+                   .outage = settings.outage,
+                   .caller = request.caller});
+  const SimulateResult simulated =
+      simulate({.source = request.source,
+                .model = request.simulated_model ? *request.simulated_model : request.model,
+                .policy = request.policy,
+                .settings = settings,
+                .caller = request.caller});
+  return {
+      validation::compare_transients(exact ? &*exact->transient : nullptr, *simulated.transient),
+      absent};
+}
+}  // namespace
+
 ValidateResult validate(const ValidateRequest& request) {
   std::string absent = analytic::exact_refusal(request.policy);
+  if (absent.empty()) absent = request.exact_absent;
+  if (!request.settings.times.empty()) return validate_over_time(request, absent);
   if (absent.empty()) absent = request.exact_absent;
   const model::Model& simulated_model =
       request.simulated_model ? *request.simulated_model : request.model;
@@ -61,6 +94,7 @@ nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& res
                      {"half_width", m.simulated.half_width},
                      {"verdict", validation::verdict_name(m.verdict)}};
     j["exact"] = m.exact ? nlohmann::json(*m.exact) : nlohmann::json(nullptr);
+    if (m.t) j["t"] = *m.t;
     // JSON has no infinity: a difference with no spread at all is reported as null.
     j["z"] = m.exact && std::isfinite(m.z) ? nlohmann::json(m.z) : nlohmann::json(nullptr);
     measures.push_back(j);
@@ -78,6 +112,13 @@ nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& res
                    {"seconds", r.seconds},
                    {"agrees", r.agrees()}};
   if (!result.exact_absent.empty()) j["exact_engine_absent"] = result.exact_absent;
+  const validation::SimulationSettings& s = request.settings;
+  if (!s.times.empty()) {
+    j["times"] = s.times;
+    j["from"] = s.from_file.empty() ? std::string(analytic::kTransientStartNames.name(s.from))
+                                    : s.from_file;
+    j["outage"] = s.outage;
+  }
   return j;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "api/caller_words.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
 #include "validation/engine_comparison.hpp"
@@ -19,10 +20,11 @@ struct ValidateRequest {
   validation::SimulationSettings settings;
   // The simulator runs this model instead (same K and modes): how far does an approximation move
   // the answer? Nothing: the same model.
-  std::optional<model::Model> simulated_model;
+  std::optional<model::Model> simulated_model = std::nullopt;
   // Why the exact engine is not to run, beyond the policy's form (which is checked here): the
   // caller's judgement of the chain against memory. Empty: run it.
-  std::string exact_absent;
+  std::string exact_absent = {};
+  Caller caller = Caller::kCommandLine;  // whose words the messages use
 };
 
 struct ValidateResult {

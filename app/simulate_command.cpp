@@ -20,12 +20,15 @@
 #include "app/figure_output.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
+#include "app/transient_flags.hpp"
+#include "model/transient_keys.hpp"
 #include "output/output_file.hpp"
 #include "processes/process_replications.hpp"
 #include "sim/horizon.hpp"
 #include "sim/replications.hpp"
 #include "sim/simulator.hpp"
 #include "sim/trace_observer.hpp"
+#include "sim/transient_replications.hpp"
 #include "sim/warmup.hpp"
 #include "validation/sample_path_figure.hpp"
 
@@ -44,6 +47,7 @@ struct SimulateOptions {
   std::string file;
   PolicyFlags policy;
   SimulationFlags simulation;
+  TransientFlags transient;
   std::string trace;    // FILE.csv: one sample path instead of replications
   std::string plot;     // FILE.svg: the sample path drawn
   std::string compare;  // "thresholds=a,b,c" or "levels=m0,...": policy B, simulated beside A
@@ -102,6 +106,49 @@ int run_comparison(const SimulateOptions& o, const api::CompareRequest& request,
   return 0;
 }
 
+// simulate --times: each value at each time as an interval over replications from one start.
+int run_over_time(const SimulateOptions& o, const scenarios::Scenario& scenario,
+                  const model::ControlPolicy& policy,
+                  const validation::SimulationSettings& settings) {
+  const model::Model& m = scenario.model;
+  const api::SimulateRequest request{
+      .source = o.file, .model = m, .policy = policy, .settings = settings};
+  const api::SimulateResult result = api::simulate(request);
+  if (o.json) {
+    std::cout << api::to_json(request, result).dump(2) << '\n';
+    return 0;
+  }
+  const sim::TransientSimulation& t = *result.transient;
+  const std::string start = settings.from_file.empty()
+                                ? std::string(analytic::kTransientStartNames.name(settings.from))
+                                : "the long run of " + settings.from_file;
+  fmt::print("{} ({}): K = {}, {} modes; policy: {}\n", m.name.empty() ? "scenario" : m.name,
+             o.file, m.capacity, m.modes(), api::control_policy_json(policy).dump());
+  fmt::print("over time from {}{}: {} replications, seed {}{}; {} events in {:.3g} s\n", start,
+             settings.outage > 0
+                 ? fmt::format(", the indexer stopped during [0, {:g})", settings.outage)
+                 : std::string(),
+             t.replications, settings.seed,
+             result.plan.warmup > 0 ? fmt::format(", after a warm-up of {:.6g}", result.plan.warmup)
+                                    : std::string(),
+             t.events, t.seconds);
+  fmt::print(
+      "  (times in the scenario's time unit; each value the mean over the replications +- its "
+      "95% half-width;\n  the loss rate is the average over the stretch since the previous time; "
+      "every key in --json)\n");
+  fmt::print("  {:>8} {:>17} {:>17} {:>17} {:>17}\n", "t", "in system", "loss rate", "lost",
+             "obsolete");
+  const auto cell = [](const sim::Interval& i) {
+    return std::isnan(i.mean) ? std::string("-")
+                              : fmt::format("{:.4g} +- {:.2g}", i.mean, i.half_width);
+  };
+  using Key = model::TransientKey;
+  for (const sim::TransientPointEstimate& p : t.points)
+    fmt::print("  {:>8.4g} {:>17} {:>17} {:>17} {:>17}\n", p.t, cell(p[Key::kMeanInSystem]),
+               cell(p[Key::kLossRate]), cell(p[Key::kLost]), cell(p[Key::kObsolete]));
+  return 0;
+}
+
 int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& processes) {
   const scenarios::Scenario scenario = load(o.file);
   const model::Model& m = scenario.model;
@@ -115,7 +162,7 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
   const std::unique_ptr<sim::Policy> simulated = sim::make_policy(policy);
   const nlohmann::json policy_description = api::control_policy_json(policy);
   const validation::SimulationSettings settings =
-      document ? document->settings() : simulation_settings(o.simulation);
+      document ? document->settings() : simulation_settings(o.simulation, &o.transient);
   const std::uint64_t seed = settings.seed;
   if (!o.plot.empty() && o.trace.empty())
     throw UsageError("--plot: draws the sample path of --trace; give --trace too");
@@ -161,6 +208,15 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
       if (!plotted.empty()) fmt::print("{}\n", plotted);
     }
     return 0;
+  }
+  if (!settings.times.empty()) {
+    if (!o.compare.empty())
+      throw UsageError(
+          "--compare with --times: a transient compares one policy at a time (run each, on the "
+          "same --seed)");
+    // A transient's replications run on this process's threads: rank 0 alone.
+    if (!processes.is_root()) return 0;
+    return run_over_time(o, scenario, policy, settings);
   }
   // Replication r keeps its streams on whichever process runs it: the numbers of one process.
   const ProcessReplications spread(processes);
@@ -243,14 +299,21 @@ std::function<int()> add_simulate_command(CLI::App& app, const ProcessGroup& pro
       "Discrete-event simulation of the same system, independent of the exact engine: estimates of\n"
       "every measure of `solve` with 95% confidence intervals over independent replications.\n"
       "By default replications are added until P_loss, P_success, cost and V(1) are known to 1%.\n"
+      "With --times, the same over time from a start (each replication starts there), as solve\n"
+      "--times computes it exactly; 1000 replications unless --replications says otherwise.\n"
       "Examples: crawlq simulate paper-example-1 --seed 7\n"
       "          crawlq simulate paper-example-1 --replications 20 --horizon 1e5\n"
+      "          crawlq simulate paper-example-1 --from stationary --outage 2 --times 1,2,4,8\n"
       "Across processes (a build with -DCRAWLQ_MPI=ON): mpirun -np P crawlq simulate ... spreads\n"
       "the replications over P processes, each on its own --threads; the same numbers as one\n"
       "process (only `seconds` differs; a run stopped by --time-limit may stop at another round).");
   add_scenario_argument(cmd, o->file);
   add_policy_flags(cmd, o->policy);
   add_simulation_flags(cmd, o->simulation);
+  add_transient_flags(cmd, o->transient,
+                      "where --times start: empty (no pages), full (K pages), stationary (the "
+                      "policy's long run, reached by a warm-up: --warmup, else MSER-5), or "
+                      "FILE: the long run of a policy file, this policy taking over at 0");
   cmd->add_option(
       "--compare", o->compare,
       "thresholds=a,b,c or levels=m0,...: simulate this policy B beside A (the file's or the "

@@ -54,16 +54,23 @@ void add_simulation_flags(CLI::App* command, SimulationFlags& flags) {
       ->capture_default_str();
 }
 
-validation::SimulationSettings simulation_settings(const SimulationFlags& f) {
+validation::SimulationSettings simulation_settings(const SimulationFlags& f,
+                                                   const TransientFlags* transient) {
+  api::SimulationChoices choices{
+      .seed = parse_seed(f.seed),
+      .replications = f.replications_given ? std::optional<int>(f.replications) : std::nullopt,
+      .horizon = f.horizon,
+      .warmup = f.warmup,
+      .threads = f.threads,
+      .precision = f.precision_given ? std::optional<double>(f.precision) : std::nullopt,
+      .time_limit = f.time_limit};
+  if (transient) {
+    choices.times = transient_times(*transient);
+    choices.from = transient->from;
+    choices.outage = transient->outage;
+  }
   try {
-    return api::simulation_settings(
-        {.seed = parse_seed(f.seed),
-         .replications = f.replications_given ? std::optional<int>(f.replications) : std::nullopt,
-         .horizon = f.horizon,
-         .warmup = f.warmup,
-         .threads = f.threads,
-         .precision = f.precision_given ? std::optional<double>(f.precision) : std::nullopt,
-         .time_limit = f.time_limit});
+    return api::simulation_settings(choices);
   } catch (const model::InputError& e) {
     throw UsageError(e.what());
   }

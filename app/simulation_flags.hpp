@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "app/transient_flags.hpp"
 #include "model/model.hpp"
 #include "sim/horizon.hpp"
 #include "validation/engine_comparison.hpp"
@@ -34,7 +35,9 @@ CLI::Option* add_threads_option(CLI::App* command, int& threads, const std::stri
 // Adds --seed, --replications, --horizon, --warmup, --threads, --precision and --time-limit.
 void add_simulation_flags(CLI::App* command, SimulationFlags& flags);
 
-// The checked settings (UsageError naming the flag and the value otherwise).
-validation::SimulationSettings simulation_settings(const SimulationFlags& flags);
+// The checked settings (UsageError naming the flag and the value otherwise), with a transient's
+// times, start and outage when the command takes them.
+validation::SimulationSettings simulation_settings(const SimulationFlags& flags,
+                                                   const TransientFlags* transient = nullptr);
 
 }  // namespace crawlq::app

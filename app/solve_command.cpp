@@ -25,6 +25,7 @@
 #include "app/figure_output.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
+#include "app/transient_flags.hpp"
 #include "model/thread_count.hpp"
 #include "output/gnuplot_figure.hpp"
 #include "output/output_file.hpp"
@@ -39,13 +40,9 @@ struct SolveOptions {
   std::string method = "auto";
   int threads = 0;
   std::string export_csv;
-  std::string transforms;       // --lst u1,u2
-  std::string cdf_points;       // --cdf x1,x2
-  std::string times;            // --times t1,t2
-  std::optional<double> until;  // --until T --points n: n times evenly spaced over (0, T]
-  int points = 0;
-  std::string from = "empty";
-  double outage = 0;
+  std::string transforms;  // --lst u1,u2
+  std::string cdf_points;  // --cdf x1,x2
+  TransientFlags transient;
   std::optional<int> drain_to;
   std::string plot;  // FILE.svg: the transient's curves beside their long-run levels
   bool sojourn = false;
@@ -124,25 +121,6 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
   fmt::print("\n  robots  probability\n");
   for (int r = 1; r <= model.modes(); ++r)
     fmt::print("  {:>6}  {:>11.6f}\n", r, m.mode_probabilities[r - 1]);
-}
-
-// --times, or --until T with --points n: T/n, 2T/n, ..., T.
-std::vector<double> transient_times(const SolveOptions& o) {
-  if (!o.times.empty() && o.until)
-    throw UsageError("--times and --until: give the times as a list or as --until T --points n");
-  if (!o.times.empty()) return parse_numbers(o.times, "--times");
-  if (!o.until) {
-    if (o.points > 0) throw UsageError("--points: give --until T too (n times evenly over (0, T])");
-    return {};
-  }
-  if (!(*o.until > 0) || !std::isfinite(*o.until))
-    throw UsageError(fmt::format("--until {}: give a time above 0", *o.until));
-  const int n = o.points > 0 ? o.points : 50;
-  if (static_cast<std::size_t>(n) > api::kMostTimes)
-    throw UsageError(fmt::format("--points {}: give at most {}", n, api::kMostTimes));
-  std::vector<double> times;
-  for (int i = 1; i <= n; ++i) times.push_back(*o.until * i / n);
-  return times;
 }
 
 void print_transient(const api::SolveRequest& request, const analytic::TransientResult& transient,
@@ -235,14 +213,14 @@ api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario
           o.transforms.empty() ? std::vector<double>{} : parse_numbers(o.transforms, "--lst"),
       .cdf_points =
           o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf"),
-      .times = transient_times(o),
-      .outage = o.outage,
+      .times = transient_times(o.transient),
+      .outage = o.transient.outage,
       .drain_to = o.drain_to};
   // A start by name, or a file's (a distribution solve --export wrote, or a long run).
-  if (analytic::kTransientStartNames.contains(o.from))
-    request.from = analytic::kTransientStartNames.parse(o.from);
+  if (analytic::kTransientStartNames.contains(o.transient.from))
+    request.from = analytic::kTransientStartNames.parse(o.transient.from);
   else
-    request.from_file = o.from;
+    request.from_file = o.transient.from;
   return request;
 }
 
@@ -346,21 +324,11 @@ std::function<int()> add_solve_command(CLI::App& app) {
   cmd->add_option(
       "--export", o->export_csv,
       "FILE.csv: the stationary vector, one row per state (level, phases, probability)");
-  cmd->add_option("--times", o->times,
-                  "t1,t2,...: the distribution at these times from the start (increasing, time "
-                  "units), with the rates then and the pages counted since");
-  cmd->add_option("--until", o->until, "T: report --points times evenly over (0, T]");
-  cmd->add_option("--points", o->points, "n: how many times --until reports (default 50)");
-  cmd->add_option("--from", o->from,
-                  "where --times start: empty (no pages), full (K pages), stationary (the "
-                  "policy's long run), or FILE: a distribution solve --export wrote (.csv), or "
-                  "the long run of another scenario (its policy) or of a policy file, over the "
-                  "same states")
-      ->capture_default_str();
-  cmd->add_option("--outage", o->outage,
-                  "D: the indexer serves nothing during [0, D), then resumes (times count from "
-                  "the start of the outage)")
-      ->capture_default_str();
+  add_transient_flags(cmd, o->transient,
+                      "where --times start: empty (no pages), full (K pages), stationary (the "
+                      "policy's long run), or FILE: a distribution solve --export wrote (.csv), or "
+                      "the long run of another scenario (its policy) or of a policy file, over the "
+                      "same states");
   cmd->add_option("--plot", o->plot,
                   "FILE.svg: with --times, the pages in the system and the pages lost and made "
                   "obsolete since the start against time, beside their long-run levels (gnuplot)");

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "app/command_support.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
+#include "app/transient_flags.hpp"
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"
 #include "validation/engine_comparison.hpp"
@@ -27,6 +29,7 @@ struct ValidateOptions {
   std::vector<std::string> files;
   PolicyFlags policy;
   SimulationFlags simulation;
+  TransientFlags transient;
   std::string simulator_file;  // the simulator runs this file's model instead (same policy)
   bool json = false;
   std::string request;  // --request FILE: the policy and the settings as a document
@@ -45,6 +48,55 @@ std::string number(double v) {
   return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string(v > 0 ? "inf" : "-inf");
 }
 
+void print_row(const std::string& name, const validation::MeasureVerdict& v) {
+  const std::string simulated =
+      fmt::format("{:.6g} +- {:.2g}", v.simulated.mean, v.simulated.half_width);
+  fmt::print("  {:<26} {:>12}  {:>26}  {:>7}  {}\n", name, v.exact ? number(*v.exact) : "-",
+             simulated,
+             v.exact ? (std::isfinite(v.z) ? fmt::format("{:.2f}", v.z) : number(v.z)) : "-",
+             validation::verdict_name(v.verdict));
+}
+
+// A transient's comparison, curve by curve: each key's worst time (the largest |z|), and every
+// time at which a value disagrees (all of them in --json).
+void print_curves(const validation::EngineComparison& r) {
+  struct Curve {
+    const validation::MeasureVerdict* worst = nullptr;
+    int times = 0;
+  };
+  std::vector<std::pair<std::string, Curve>> curves;
+  for (const auto& v : r.measures) {
+    const std::string curve =
+        v.name.starts_with("level_probabilities") ? "level_probabilities" : v.name;
+    auto found =
+        std::find_if(curves.begin(), curves.end(), [&](const auto& c) { return c.first == curve; });
+    if (found == curves.end()) found = curves.insert(curves.end(), {curve, {}});
+    Curve& c = found->second;
+    ++c.times;
+    if (!c.worst || std::abs(v.z) > std::abs(c.worst->z)) c.worst = &v;
+  }
+  fmt::print(
+      "\n  each curve at its worst time (largest |z|); the rates are averages over the "
+      "stretch since the previous time\n");
+  fmt::print("  {:<26} {:>12}  {:>26}  {:>7}  {}\n", "curve: at t", "exact", "simulated (95%)", "z",
+             "verdict");
+  for (const auto& [curve, c] : curves) {
+    const std::string name = c.worst->name.starts_with("level_probabilities")
+                                 ? c.worst->name.substr(std::string("level_probabilities").size())
+                                 : std::string();
+    print_row(fmt::format("{}{}: {:g}", curve == "level_probabilities" ? "P(level)" : curve, name,
+                          *c.worst->t),
+              *c.worst);
+  }
+  bool header = false;
+  for (const auto& v : r.measures) {
+    if (v.verdict != validation::Verdict::kDiffers) continue;
+    if (!header) fmt::print("\n  every value that disagrees:\n");
+    header = true;
+    print_row(fmt::format("{} at {:g}", v.name, *v.t), v);
+  }
+}
+
 void print_comparison(const ValidationCase& c, const validation::EngineComparison& r,
                       const std::string& simulated_file) {
   const model::Model& m = c.scenario.model;
@@ -60,15 +112,12 @@ void print_comparison(const ValidationCase& c, const validation::EngineCompariso
         "  a measure disagrees when |z| > {:.2f} (Student t, 1% over {} measures, Bonferroni)\n",
         r.z_bound, r.measures.size());
   }
-  fmt::print("\n  {:<26} {:>12}  {:>26}  {:>7}  {}\n", "measure", "exact", "simulated (95%)", "z",
-             "verdict");
-  for (const auto& v : r.measures) {
-    const std::string simulated =
-        fmt::format("{:.6g} +- {:.2g}", v.simulated.mean, v.simulated.half_width);
-    fmt::print("  {:<26} {:>12}  {:>26}  {:>7}  {}\n", v.name, v.exact ? number(*v.exact) : "-",
-               simulated,
-               v.exact ? (std::isfinite(v.z) ? fmt::format("{:.2f}", v.z) : number(v.z)) : "-",
-               validation::verdict_name(v.verdict));
+  if (!r.measures.empty() && r.measures.front().t) {
+    print_curves(r);
+  } else {
+    fmt::print("\n  {:<26} {:>12}  {:>26}  {:>7}  {}\n", "measure", "exact", "simulated (95%)", "z",
+               "verdict");
+    for (const auto& v : r.measures) print_row(v.name, v);
   }
   int differ = 0;
   for (const auto& v : r.measures) differ += v.verdict == validation::Verdict::kDiffers;
@@ -86,7 +135,7 @@ int run(const ValidateOptions& o, const CLI::App& command) {
           ? std::nullopt
           : std::make_optional<SimulationDocument>(o.request, command, api::RequestKind::kValidate);
   const validation::SimulationSettings settings =
-      document ? document->settings() : simulation_settings(o.simulation);
+      document ? document->settings() : simulation_settings(o.simulation, &o.transient);
   std::vector<ValidationCase> cases;
   for (const auto& file : o.files) {
     scenarios::Scenario scenario = load(file);
@@ -118,7 +167,9 @@ int run(const ValidateOptions& o, const CLI::App& command) {
   // Every run's length checked before any runs, so that a file late in the list cannot waste the
   // time of those before it.
   // The pilot that measures the pace also gives the default horizon, so it runs once a file.
+  // A transient runs to its last time: it has no horizon, and is checked where it runs.
   for (auto& c : cases) {
+    if (!settings.times.empty()) break;
     const model::Model& simulated_model =
         simulated_scenario ? simulated_scenario->model : c.scenario.model;
     c.horizon = api::validation_horizon(simulated_model, c.policy, settings, c.file);
@@ -128,7 +179,7 @@ int run(const ValidateOptions& o, const CLI::App& command) {
   api::ValidateSummary summary;
   for (const auto& c : cases) {
     validation::SimulationSettings resolved = settings;
-    resolved.horizon = c.horizon;
+    if (settings.times.empty()) resolved.horizon = c.horizon;
     const api::ValidateRequest request{
         .source = c.file,
         .model = c.scenario.model,
@@ -167,11 +218,18 @@ std::function<int()> add_validate_command(CLI::App& app) {
       "replications). Exit status 0: every measure agrees; 1: some measure disagrees; 2: bad input.\n"
       "Where the exact engine cannot run (a policy that looks at more than the level, a chain too\n"
       "large for memory) the simulation is shown alone.\n"
+      "With --times, the two engines' transients from one start, curve by curve: every key at\n"
+      "every time, judged together in the same way.\n"
       "Examples: crawlq validate scenarios/data/*.yaml\n"
+      "          crawlq validate paper-example-1 --from full --times 0.5,1,2,4\n"
       "          crawlq validate paper-example-1 --simulator-file other-service.yaml");
   add_scenario_argument(cmd, o->files)->required();
   add_policy_flags(cmd, o->policy);
   add_simulation_flags(cmd, o->simulation);
+  add_transient_flags(cmd, o->transient,
+                      "where --times start: empty (no pages), full (K pages), stationary (the "
+                      "long run: exact, and reached by a warm-up in the simulator), or FILE: the "
+                      "long run of a policy file, this policy taking over at 0");
   cmd->add_option(
       "--simulator-file", o->simulator_file,
       "simulate this file's (or shipped scenario's) model instead (same K and modes): how far does an approximation, say "

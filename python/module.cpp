@@ -292,7 +292,8 @@ py::object simulate(const Source& s, const py::dict& keywords) {
                                      api::Caller::kPython),
       .settings = api::simulation_settings(
           api::simulation_choices(fields, api::RequestKind::kSimulate, api::Caller::kPython),
-          api::Caller::kPython)};
+          api::Caller::kPython),
+      .caller = api::Caller::kPython};
   const api::SimulateResult result = run_released(
       [request](const api::Cancellation* cancel) { return api::simulate(request, cancel); });
   return to_python(api::to_json(request, result));
@@ -320,12 +321,15 @@ py::object validate(const Source& s, const py::dict& keywords) {
                                      .policy = policy,
                                      .settings = settings,
                                      .simulated_model = std::nullopt,
-                                     .exact_absent = absent};
+                                     .exact_absent = absent,
+                                     .caller = api::Caller::kPython};
   const auto [resolved, result] =
       run_released([request, label = s.source().label](const api::Cancellation*) {
         api::ValidateRequest with_horizon = request;
-        with_horizon.settings.horizon =
-            api::validation_horizon(request.model, request.policy, request.settings, label);
+        // A transient runs to its last time: it has no horizon.
+        if (request.settings.times.empty())
+          with_horizon.settings.horizon =
+              api::validation_horizon(request.model, request.policy, request.settings, label);
         api::ValidateResult comparison = api::validate(with_horizon);
         return std::make_pair(std::move(with_horizon), std::move(comparison));
       });

@@ -1,9 +1,11 @@
 #include "sim/phase_level_run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 
 #include "model/admission.hpp"
+#include "sim/page_buffer.hpp"
 #include "sim/random_streams.hpp"
 
 namespace crawlq::sim {
@@ -31,7 +33,8 @@ int draw_phase(const model::RowVector& initial, RandomStream& random) {
 
 RunStatistics run_phase_level(const model::Model& model, const Policy& policy, std::uint64_t seed,
                               std::uint64_t replication, double observe_from, double until,
-                              const std::vector<Observer*>& observers, const RunLimits& limits) {
+                              const std::vector<Observer*>& observers, const RunLimits& limits,
+                              const RunSetup& setup) {
   RandomStream random(seed, replication, Source::kArrivals);
   const int capacity = model.capacity;
   // Each law's diagonal is its total outflow: what is left after the phase moves is the exit.
@@ -52,9 +55,23 @@ RunStatistics run_phase_level(const model::Model& model, const Policy& policy, s
     return SystemView{level,  nu, robots, t, previous_level, level > 0 ? service_phase : -1,
                       &clocks};
   };
-  robots = policy.robots(view(-1));
-  nu = draw_phase(model.arrivals.mode(robots).stationary(), random);
-  robots = policy.robots(view(0));
+  if (setup.level > 0) {
+    level = setup.level;
+    service_phase = draw_phase(model.service.initial(), random);
+    for (int page = 1; page < level; ++page)
+      queue.push_back({0.0, draw_phase(clock_start, random)});
+  }
+  robots = setup.robots > 0 ? setup.robots : policy.robots(view(-1));
+  nu = setup.arrival_law.empty() ? draw_phase(model.arrivals.mode(robots).stationary(), random)
+                                 : draw_from(setup.arrival_law, random);
+  if (setup.robots == 0) robots = policy.robots(view(level));
+  // The moments at which the rules change (the indexer stops, resumes; the controller is asked
+  // again), in order.
+  std::array<double, 3> boundaries{setup.pause_from, setup.pause_to, setup.switch_at};
+  if (!(setup.pause_from < setup.pause_to)) boundaries[0] = boundaries[1] = kNever;
+  std::sort(boundaries.begin(), boundaries.end());
+  std::size_t boundary = 0;
+  bool paused = false;
 
   RunStatistics stats;
   while (true) {
@@ -67,15 +84,26 @@ RunStatistics run_phase_level(const model::Model& model, const Policy& policy, s
     }
     const model::Bmap& bmap = model.arrivals.mode(robots);
     const double arrival_rate = -bmap.d(0)(nu, nu);
-    const double service_rate = level > 0 ? -s(service_phase, service_phase) : 0.0;
+    const double service_rate = level > 0 && !paused ? -s(service_phase, service_phase) : 0.0;
     double clock_rate = 0;
     for (const auto& w : queue) clock_rate -= gamma(w.clock, w.clock);
     const double total = arrival_rate + service_rate + clock_rate;
-    const double next = t + random.unit_exponential() / total;
+    const double drawn = t + random.unit_exponential() / total;
+    // Every move is exponential: a step cut at a boundary is drawn afresh after it.
+    const bool cut = boundaries[boundary] < drawn;
+    const double next = cut ? boundaries[boundary] : drawn;
     const double from = std::max(t, observe_from), to = std::min(next, until);
     if (to > from)
       for (Observer* o : observers) o->on_interval(from, to - from, level, robots);
     if (next > until) break;
+    if (cut) {
+      t = next;
+      const double at = boundaries[boundary++];
+      if (at == setup.pause_from) paused = true;
+      if (at == setup.pause_to) paused = false;
+      robots = policy.robots(view(level));
+      continue;
+    }
     t = next;
     ++stats.events;
     const bool observed = t >= observe_from;

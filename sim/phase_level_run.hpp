@@ -12,11 +12,13 @@
 #include "sim/observer.hpp"
 #include "sim/policy.hpp"
 #include "sim/run_limits.hpp"
+#include "sim/run_setup.hpp"
 
 namespace crawlq::sim {
 
 RunStatistics run_phase_level(const model::Model& model, const Policy& policy, std::uint64_t seed,
                               std::uint64_t replication, double observe_from, double until,
-                              const std::vector<Observer*>& observers, const RunLimits& limits);
+                              const std::vector<Observer*>& observers, const RunLimits& limits,
+                              const RunSetup& setup = {});
 
 }  // namespace crawlq::sim

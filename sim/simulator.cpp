@@ -1,6 +1,7 @@
 #include "sim/simulator.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -63,11 +64,11 @@ Simulator::Simulator(const model::Model& model, const Policy& policy)
 
 RunStatistics Simulator::run(std::uint64_t seed, std::uint64_t replication, double observe_from,
                              double until, const std::vector<Observer*>& observers,
-                             const RunLimits& limits) const {
+                             const RunLimits& limits, const RunSetup& setup) const {
   if (policy_.needs_phases())
     return run_phase_level(model_, policy_, seed, replication, observe_from, until, observers,
-                           limits);
-  const Path path{seed, replication, observe_from, until, limits};
+                           limits, setup);
+  const Path path{seed, replication, observe_from, until, limits, &setup};
   auto* statistics =
       observers.size() == 1 ? dynamic_cast<StatisticsObserver*>(observers[0]) : nullptr;
   const auto* level_map = dynamic_cast<const LevelMapPolicy*>(&policy_);
@@ -105,27 +106,44 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
   RandomStream clock_random(path.seed, path.replication, Source::kObsolescence);
   const int capacity = model_.capacity;
 
+  const RunSetup& setup = *path.setup;
   double origin = 0, origin_error = 0;                          // absolute time of local time 0
   double observe_from = path.observe_from, until = path.until;  // both local
   PageBuffer buffer(capacity - 1);
-  int level = 0;
-  int robots = controller.robots(SystemView{0, 0, 0, 0.0, -1});
-  int phase = arrivals_.initial_phase(robots, arrival_random);
-  robots = controller.robots(SystemView{0, phase, robots, 0.0, 0});
-  double next_move = arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);
+  int level = setup.level;
   double service_end = kNever, in_service_since = 0;
   int expiring = -1;  // index in the buffer of the next page to expire
   double next_expiry = kNever;
+  const auto refresh_expiry = [&] {
+    expiring = buffer.first_to_expire();
+    next_expiry = expiring < 0 ? kNever : buffer.at(expiring).expiry;
+  };
+  if (level > 0) {
+    service_end = service_.sample(service_random);
+    for (int page = 1; page < level; ++page)
+      buffer.push({0.0, obsolescence_ ? obsolescence_->sample(clock_random) : kNever});
+    refresh_expiry();
+  }
+  int robots =
+      setup.robots > 0 ? setup.robots : controller.robots(SystemView{level, 0, 0, 0.0, -1});
+  int phase = setup.arrival_law.empty() ? arrivals_.initial_phase(robots, arrival_random)
+                                        : draw_from(setup.arrival_law, arrival_random);
+  if (setup.robots == 0) robots = controller.robots(SystemView{level, phase, robots, 0.0, level});
+  double next_move = arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);
+  // The moments at which the run changes its rules (absolute times, in order): the indexer stops,
+  // resumes, the controller is asked again.
+  std::array<double, 3> boundaries{setup.pause_from, setup.pause_to, setup.switch_at};
+  if (!(setup.pause_from < setup.pause_to)) boundaries[0] = boundaries[1] = kNever;
+  std::sort(boundaries.begin(), boundaries.end());
+  std::size_t boundary = 0;
+  bool paused = false;
+  double service_left = 0;  // of the page at the indexer while it is paused
   double last = 0;
   RunStatistics stats;
 
   const auto report_interval = [&](double to) {
     const double from = std::max(last, observe_from);
     if (to > from) sink.on_interval(origin + from, to - from, level, robots);
-  };
-  const auto refresh_expiry = [&] {
-    expiring = buffer.first_to_expire();
-    next_expiry = expiring < 0 ? kNever : buffer.at(expiring).expiry;
   };
   const auto rebase = [&](double shift) {
     advance(origin, origin_error, shift);
@@ -138,7 +156,31 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
 
   while (true) {
     const int level_before = level;
-    const double t = std::min(std::min(service_end, next_expiry), next_move);
+    const double event = std::min(std::min(service_end, next_expiry), next_move);
+    const double next_boundary = boundaries[boundary] - origin;
+    if (next_boundary < event) {
+      if (next_boundary > until) break;
+      report_interval(next_boundary);
+      last = next_boundary;
+      const double at = boundaries[boundary++];
+      if (at == setup.pause_from) {
+        paused = true;
+        if (service_end < kNever) service_left = service_end - next_boundary;
+        service_end = kNever;
+      } else if (at == setup.pause_to) {
+        paused = false;
+        if (level > 0) service_end = next_boundary + service_left;
+      }
+      const int decided =
+          controller.robots(SystemView{level, phase, robots, origin + next_boundary, level});
+      if (decided != robots) {
+        robots = decided;
+        next_move =
+            next_boundary + arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);
+      }
+      continue;
+    }
+    const double t = event;
     if (t > until) break;
     if (stats.events >= path.limits.max_events ||
         (stats.events % kEventsPerClockCheck == 0 &&
@@ -178,7 +220,11 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
         for (int i = 0; i < accepted; ++i) {
           if (level == 0) {
             in_service_since = t;
-            service_end = t + service_.sample(service_random);
+            // Paused, the page waits at the indexer with its whole service ahead.
+            if (paused)
+              service_left = service_.sample(service_random);
+            else
+              service_end = t + service_.sample(service_random);
           } else {
             const double expiry = obsolescence_ ? t + obsolescence_->sample(clock_random) : kNever;
             buffer.push({t, expiry});

@@ -19,6 +19,7 @@
 #include "sim/phase_type_sampler.hpp"
 #include "sim/policy.hpp"
 #include "sim/run_limits.hpp"
+#include "sim/run_setup.hpp"
 
 namespace crawlq::sim {
 
@@ -27,17 +28,18 @@ class Simulator {
   // `model` and `policy` must outlive the simulator.
   Simulator(const model::Model& model, const Policy& policy);
 
-  // Simulates from an empty system until `until` (or a limit); observers see everything after
-  // `observe_from`.
+  // Simulates from the start `setup` describes (by default an empty system) until `until` (or a
+  // limit); observers see everything after `observe_from`.
   RunStatistics run(std::uint64_t seed, std::uint64_t replication, double observe_from,
                     double until, const std::vector<Observer*>& observers,
-                    const RunLimits& limits = {}) const;
+                    const RunLimits& limits = {}, const RunSetup& setup = {}) const;
 
  private:
   struct Path {
     std::uint64_t seed, replication;
     double observe_from, until;
     RunLimits limits;
+    const RunSetup* setup;
   };
   // The event loop, compiled for each pairing of controller and observers it is run with.
   template <class Controller, class Sink>

@@ -15,8 +15,6 @@ namespace crawlq::validation {
 
 namespace {
 
-constexpr double kFamilyLevel = 0.01;
-
 struct NamedEstimate {
   std::string name;
   sim::Interval simulated;

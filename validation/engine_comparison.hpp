@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analytic/transient/transient_analysis.hpp"
 #include "model/model.hpp"
 #include "model/name_table.hpp"
 #include "sim/policy.hpp"
@@ -20,12 +21,19 @@ namespace crawlq::validation {
 // Checked where a caller's choices become settings (api/simulation_choices.hpp), in its words.
 struct SimulationSettings {
   std::uint64_t seed = 1;
-  int replications = 10;          // the first batch when precision > 0
-  std::optional<double> horizon;  // default: sim::default_horizon
-  std::optional<double> warmup;   // default: MSER-5 on a pilot run
+  int replications = 10;                         // the first batch when precision > 0
+  std::optional<double> horizon = std::nullopt;  // default: sim::default_horizon
+  std::optional<double> warmup = std::nullopt;   // default: MSER-5 on a pilot run
   int threads = 0;
   double precision = 0.01;  // 0: exactly `replications`
   double time_limit = 20;   // seconds per scenario, for the sequential mode
+  // A transient instead of the long run: each value at these times from `from`, or from the long
+  // run of the policy file `from_file` (a policy switched at the start), with the indexer stopped
+  // during [0, outage); exactly `replications` run.
+  std::vector<double> times = {};
+  analytic::TransientStart from = analytic::TransientStart::kEmpty;
+  std::string from_file = {};
+  double outage = 0;
 };
 
 enum class Verdict { kAgrees, kDiffers, kSimulatedOnly };
@@ -36,8 +44,9 @@ inline constexpr model::NameTable<Verdict, 3> kVerdictNames{
       {Verdict::kSimulatedOnly, "simulated only"}}}};
 
 struct MeasureVerdict {
-  std::string name;             // a key of `solve --json`; "level_probabilities[2]" for entries
-  std::optional<double> exact;  // nothing when the exact engine could not run
+  std::string name;  // a key of `solve --json`; "level_probabilities[2]" for entries
+  std::optional<double> t = std::nullopt;  // of a transient: the time the value is at
+  std::optional<double> exact;             // nothing when the exact engine could not run
   sim::Interval simulated;
   double z = 0;  // (simulated - exact) / standard error
   Verdict verdict = Verdict::kSimulatedOnly;
@@ -65,6 +74,9 @@ EngineComparison compare_engines(const model::Model& exact_model,
                                  const SimulationSettings& settings);
 
 const char* verdict_name(Verdict verdict);
+
+// The family's level: a correct model is flagged in at most this share of the scenarios judged.
+inline constexpr double kFamilyLevel = 0.01;
 // The verdict on a measure with an exact value: it agrees while |z| is within the family's bound
 // (z = +-inf, a difference with no spread to excuse it, never does).
 Verdict verdict_of(double z, double z_bound);

@@ -127,13 +127,37 @@ class Result:
     def over_time(self, key: str) -> np.ndarray:
         """A transient's ``key`` at each of its times as a numpy array (``solve(times=...)``):
         ``over_time("t")`` the times, ``over_time("lost")`` the expected pages lost by each, and
-        ``over_time("level_probabilities")`` a matrix, one row per time and one column per level."""
-        if "times" not in self._data:
-            raise AttributeError("no transient in this result: give solve() times=[...]")
+        ``over_time("level_probabilities")`` a matrix, one row per time and one column per level.
+        A simulated transient (``simulate(times=...)``) gives the means; :meth:`band` gives the
+        half-widths beside them. A rate with no estimate (a stretch of no length) is nan."""
+        return self._over_time(key, "mean")
+
+    def band(self, key: str) -> tuple[np.ndarray, np.ndarray]:
+        """A simulated transient's ``key`` at each time: the means and the 95% half-widths, as
+        two numpy arrays (matrices for ``level_probabilities``)."""
+        points = self._data.get("times") or []
+        if points and key in points[0] and not _is_interval(points[0][key]) and key != "level_probabilities":
+            raise KeyError(f"{key!r}: not an estimate with a half-width (simulate(times=...) gives them)")
+        return self._over_time(key, "mean"), self._over_time(key, "half_width")
+
+    def _over_time(self, key: str, part: str) -> np.ndarray:
+        if "times" not in self._data or not isinstance(self._data["times"], list) or \
+                (self._data["times"] and not isinstance(self._data["times"][0], dict)):
+            raise AttributeError("no transient in this result: give solve() or simulate() times=[...]")
         points = self._data["times"]
         if points and key not in points[0]:
             raise KeyError(f"{key!r}: not a key of a transient's time (its keys: {', '.join(points[0])})")
-        return np.array([p[key] for p in points], dtype=float)
+
+        def value(v: Any) -> Any:
+            if isinstance(v, list):
+                return [value(x) for x in v]
+            if isinstance(v, dict):
+                v = v[part]
+            elif part == "half_width":
+                return 0.0
+            return np.nan if v is None else v
+
+        return np.array([value(p[key]) for p in points], dtype=float)
 
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | {k for k in self._data if k.isidentifier()})

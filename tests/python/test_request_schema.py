@@ -36,7 +36,9 @@ def document(schema, kind, field, name):
         doc[needed[name]] = needed["example"]
     if kind in ("simulate", "validate", "compare"):
         keys = {f[name] for f in schema[kind]}
-        doc.update({k: v for k, v in QUICK.items() if k in keys})
+        # A transient runs each replication to its last time: a horizon is refused beside times.
+        transient = "times" in doc or field["key"] == "times"
+        doc.update({k: v for k, v in QUICK.items() if k in keys and not (transient and k == "horizon")})
     doc[field[name]] = field["example"]
     return doc
 

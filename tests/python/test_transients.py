@@ -1,5 +1,6 @@
 """Transients from Python: the keywords of solve (times, start, outage) as the command line's flags
 (--times, --from, --outage) give them, the same numbers, and refusals in the package's words."""
+import numpy as np
 import pytest
 
 import crawlq
@@ -39,3 +40,24 @@ def test_a_transient_reads_as_numpy_arrays_over_time():
         r.over_time("p_los")
     with pytest.raises(AttributeError, match="no transient"):
         crawlq.load(PAPER).solve().over_time("t")
+
+
+def test_a_simulated_transient_reads_as_bands_and_validates():
+    scenario = crawlq.load(PAPER)
+    r = scenario.simulate(times=[0.0, 1.0, 4.0], start="full", outage=0.5, replications=300, seed=3)
+    assert r.replications == 300 and r.outage == 0.5
+    mean, half = r.band("mean_in_system")
+    assert abs(mean[0] - 5) < 1e-12 and half[0] < 1e-12  # every replication starts with K pages
+    assert (half[1:] > 0).all() and mean[2] < mean[1] < mean[0]
+    levels, level_half = r.band("level_probabilities")
+    assert levels.shape == level_half.shape == (3, 6)
+    loss_rate = r.over_time("loss_rate")
+    assert np.isnan(loss_rate[0]) and loss_rate[2] >= 0  # no rate over a stretch of no length
+    # The same keywords as the command line's flags give the same numbers.
+    v = scenario.validate(times=[1.0, 4.0], start="full", outage=0.5, replications=300, seed=3)
+    assert v.agrees
+    assert {m["t"] for m in v.to_dict()["scenarios"][0]["measures"]} == {1.0, 4.0}
+    with pytest.raises(crawlq.InputError, match="^precision: 0.05: a transient runs exactly replications"):
+        scenario.simulate(times=[1.0], precision=0.05)
+    with pytest.raises(crawlq.InputError, match="^start=.*starts only the exact engine"):
+        scenario.simulate(times=[1.0], start=PAPER)
