@@ -20,19 +20,6 @@ int floor_log2(int x) {
   return bits;
 }
 
-// Columns of a table class's rows (table_search.cpp's layout).
-double columns(const model::Model& model, TableClass table_class) {
-  switch (table_class) {
-    case TableClass::kLevels:
-      return 1;
-    case TableClass::kPhaseAware:
-      return model.arrivals.phases();
-    case TableClass::kMemory:
-      return model.modes();
-  }
-  return 1;
-}
-
 }  // namespace
 
 double policy_work(const model::Model& model, double environment_factor) {
@@ -71,9 +58,22 @@ bool enumerates_level_maps(const model::Model& model, std::int64_t max_maps) {
   return all.policies <= static_cast<double>(max_maps) && all.work <= kExhaustiveWork;
 }
 
+int table_columns(const model::Model& model, TableClass table_class) {
+  switch (table_class) {
+    case TableClass::kLevels:
+      return 1;
+    case TableClass::kPhaseAware:
+      return model.arrivals.phases();
+    case TableClass::kMemory:
+      return model.modes();
+  }
+  return 1;
+}
+
 SearchWork least_table_work(const model::Model& model, TableClass table_class,
                             std::int64_t max_exhaustive) {
-  const double n = model.modes(), entries = (model.capacity + 1.0) * columns(model, table_class);
+  const double n = model.modes(),
+               entries = (model.capacity + 1.0) * table_columns(model, table_class);
   const double each = policy_work(model, table_class == TableClass::kMemory ? n : 1);
   const double tables = std::pow(n, entries);
   if (tables <= static_cast<double>(max_exhaustive)) return of(tables, each);

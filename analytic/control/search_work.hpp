@@ -21,6 +21,10 @@ inline constexpr double kMostSearchWork = 2e7;
 
 // One policy's work on `model`'s chain with `environment_factor` times its arrival phases (a memory
 // policy: the modes).
+// The columns of a table class's rows: 1 per level, the arrival phases, or the modes in force
+// (table_search.cpp's layout).
+int table_columns(const model::Model& model, TableClass table_class);
+
 double policy_work(const model::Model& model, double environment_factor = 1);
 // C(K+N, N-1) as a double, exact below 2^53 and never overflowing.
 double threshold_vector_count(int modes, int capacity);

@@ -14,18 +14,6 @@ namespace crawlq::analytic {
 
 namespace {
 
-int columns(TableClass table_class, const model::Model& model) {
-  switch (table_class) {
-    case TableClass::kLevels:
-      return 1;
-    case TableClass::kPhaseAware:
-      return model.arrivals.phases();
-    case TableClass::kMemory:
-      return model.modes();
-  }
-  return 1;
-}
-
 std::int64_t saturating_power(std::int64_t base, std::int64_t exponent) {
   std::int64_t p = 1;
   for (std::int64_t i = 0; i < exponent; ++i) {
@@ -46,7 +34,7 @@ const char* table_class_name(TableClass table_class) {
 
 model::ControlPolicy table_policy(TableClass table_class, const model::Model& model,
                                   const std::vector<int>& entries) {
-  const int width = columns(table_class, model);
+  const int width = table_columns(model, table_class);
   std::vector<std::vector<int>> rows;
   for (int level = 0; level <= model.capacity; ++level)
     rows.emplace_back(entries.begin() + level * width, entries.begin() + (level + 1) * width);
@@ -66,7 +54,7 @@ TableClassSearch optimize_table_class(const PolicyEvaluator& evaluator, TableCla
                                       const model::Policy& start, std::int64_t max_exhaustive,
                                       int threads, WorkMeter* meter) {
   const model::Model& model = evaluator.model();
-  const int width = columns(table_class, model), n = model.modes();
+  const int width = table_columns(model, table_class), n = model.modes();
   const std::size_t entries = static_cast<std::size_t>(model.capacity + 1) * width;
   TableClassSearch result;
   result.tables = saturating_power(n, static_cast<std::int64_t>(entries));
