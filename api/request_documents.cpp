@@ -12,6 +12,7 @@
 
 #include "analytic/control/policy_search.hpp"
 #include "analytic/stationary/stationary_solver.hpp"
+#include "analytic/transient/transient_analysis.hpp"
 #include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 #include "model/simulation_policy.hpp"
@@ -345,6 +346,32 @@ LiveSimulationRequest live_simulation_request(const nlohmann::json& document,
           .caller = caller};
 }
 
+SimulateRequest transient_simulation_request(const nlohmann::json& document,
+                                             const DocumentScenario& scenario, Caller caller) {
+  Reader r(document, RequestKind::kTransientSimulation, caller);
+  const SimulationChoices choices{.seed = *r.whole<std::uint64_t>(Field::kSeed),
+                                  .replications = r.whole<int>(Field::kReplications),
+                                  .threads = 1,
+                                  .time_limit = kLabTransientSeconds,
+                                  .times = r.numbers(Field::kTimes),
+                                  .from = *r.text(Field::kFrom),
+                                  .outage = *r.number(Field::kOutage)};
+  if (*choices.replications > kLabMostTransientReplications)
+    throw model::InputError(
+        r.name(Field::kReplications),
+        fmt::format("{}: give 2 to {}", *choices.replications, kLabMostTransientReplications));
+  // The lab reads no file a request names: the start is one of the named ones.
+  if (!analytic::kTransientStartNames.contains(choices.from))
+    throw model::InputError(r.name(Field::kFrom),
+                            fmt::format("'{}': give {}", scenarios::shortened(choices.from),
+                                        analytic::kTransientStartNames.known()));
+  return {.source = scenario.source,
+          .model = scenario.model,
+          .policy = r.policy(scenario),
+          .settings = simulation_settings(choices, caller),
+          .caller = caller};
+}
+
 SimulationChoices simulation_choices(const nlohmann::json& document, RequestKind kind,
                                      Caller caller) {
   Reader r(document, kind, caller);
@@ -422,6 +449,16 @@ nlohmann::json to_document(const LiveSimulationRequest& request) {
           {key(Field::kReplications), request.replications},
           {key(Field::kPathHorizon), or_null(request.path_horizon)},
           {key(Field::kHorizon), or_null(request.horizon)}};
+}
+
+nlohmann::json to_document(const SimulateRequest& request) {
+  const validation::SimulationSettings& s = request.settings;
+  return {{key(Field::kPolicy), scenarios::policy_section(request.policy)},
+          {key(Field::kSeed), s.seed},
+          {key(Field::kReplications), s.replications},
+          {key(Field::kTimes), s.times},
+          {key(Field::kFrom), analytic::kTransientStartNames.name(s.from)},
+          {key(Field::kOutage), s.outage}};
 }
 
 nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy) {

@@ -13,6 +13,7 @@
 #include "api/live_simulation_request.hpp"
 #include "api/optimize_request.hpp"
 #include "api/request_schema.hpp"
+#include "api/simulate_request.hpp"
 #include "api/simulation_choices.hpp"
 #include "api/solve_request.hpp"
 #include "api/sweep_request.hpp"
@@ -51,6 +52,12 @@ CompareRequest compare_request(const nlohmann::json& document, const DocumentSce
                                Caller caller);
 LiveSimulationRequest live_simulation_request(const nlohmann::json& document,
                                               const DocumentScenario& scenario, Caller caller);
+// The lab's simulated transient: a simulate request with times, on one thread, that stops within
+// kLabTransientSeconds (what finished by then is the answer).
+inline constexpr double kLabTransientSeconds = 5;
+inline constexpr int kLabMostTransientReplications = 2000;
+SimulateRequest transient_simulation_request(const nlohmann::json& document,
+                                             const DocumentScenario& scenario, Caller caller);
 // A simulate or validate document's settings, and its policy (the scenario's own when none).
 SimulationChoices simulation_choices(const nlohmann::json& document, RequestKind kind,
                                      Caller caller);
@@ -64,6 +71,8 @@ nlohmann::json to_document(const SweepRequest& request);
 nlohmann::json to_document(const LandscapeRequest& request);
 nlohmann::json to_document(const CompareRequest& request);
 nlohmann::json to_document(const LiveSimulationRequest& request);
+// The lab's simulated transient (transient_simulation_request's fields).
+nlohmann::json to_document(const SimulateRequest& request);
 nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy);
 
 }  // namespace crawlq::api

@@ -167,8 +167,27 @@ constexpr std::array kLiveSimulationFields{
                  kLabTakes},
 };
 
+constexpr std::array kTransientSimulationFields{
+    taken_by(kPolicyField, kLabTakes),
+    RequestField{Field::kSeed, "integer", "1", "7",
+                 "the random numbers' seed: the same seed gives the same numbers", kLabTakes},
+    RequestField{Field::kReplications, "integer", "400", "100",
+                 "replications from the start, each to the last time (2 to 2000)", kLabTakes},
+    RequestField{
+        Field::kTimes, "numbers", "", "[1, 5]",
+        "t >= 0 in increasing order (time units): each value at these times from the start",
+        kLabTakes},
+    RequestField{Field::kFrom, "string", R"("empty")", R"("stationary")",
+                 "where the times start: empty (no pages), full (K pages), stationary (the "
+                 "policy's long run, reached by a warm-up)",
+                 kLabTakes, Field::kTimes},
+    RequestField{Field::kOutage, "number", "0", "2",
+                 "D >= 0 (time units): the indexer serves nothing during [0, D), then resumes",
+                 kLabTakes, Field::kTimes},
+};
+
 // The kinds, in the order `crawlq schema` lists them.
-constexpr model::NameTable<RequestKind, 8> kRequestKindNames{
+constexpr model::NameTable<RequestKind, 9> kRequestKindNames{
     "request",
     {{{RequestKind::kSolve, "solve"},
       {RequestKind::kOptimize, "optimize"},
@@ -177,7 +196,8 @@ constexpr model::NameTable<RequestKind, 8> kRequestKindNames{
       {RequestKind::kSweep, "sweep"},
       {RequestKind::kLandscape, "landscape"},
       {RequestKind::kLiveSimulation, "live-simulation"},
-      {RequestKind::kCompare, "compare"}}}};
+      {RequestKind::kCompare, "compare"},
+      {RequestKind::kTransientSimulation, "transient-simulation"}}}};
 
 }  // namespace
 
@@ -193,6 +213,8 @@ std::string_view lab_route(RequestKind kind) {
       return "/api/landscape";
     case RequestKind::kLiveSimulation:
       return "/api/simulate";
+    case RequestKind::kTransientSimulation:
+      return "/api/transient-simulation";
     default:
       return "";
   }
@@ -220,6 +242,8 @@ std::span<const RequestField> request_fields(RequestKind kind) {
       return kLiveSimulationFields;
     case RequestKind::kCompare:
       return kCompareFields;
+    case RequestKind::kTransientSimulation:
+      return kTransientSimulationFields;
   }
   return {};
 }

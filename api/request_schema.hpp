@@ -15,6 +15,7 @@
 namespace crawlq::api {
 
 // kLiveSimulation: the lab's simulation, a sample path then estimates round by round.
+// kTransientSimulation: the lab's simulated transient, the band beside its exact curves.
 enum class RequestKind {
   kSolve,
   kOptimize,
@@ -23,7 +24,8 @@ enum class RequestKind {
   kSweep,
   kLandscape,
   kLiveSimulation,
-  kCompare
+  kCompare,
+  kTransientSimulation
 };
 
 // Which front ends take a field: a lab's request names no file to read or write and runs on one

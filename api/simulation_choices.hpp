@@ -17,13 +17,14 @@ namespace crawlq::api {
 
 struct SimulationChoices {
   std::uint64_t seed = 1;
-  std::optional<int>
-      replications;  // given alone: exactly this many; else the sequential mode's first batch
-  std::optional<double> horizon;    // default: a million pages at the busiest mode
-  std::optional<double> warmup;     // default: MSER-5 on a pilot run
-  int threads = 0;                  // replications at once; 0: every core
-  std::optional<double> precision;  // default 0.01 unless replications are given alone; 0: off
-  double time_limit = 50;           // seconds the run may take
+  // Given alone: exactly this many; else the sequential mode's first batch.
+  std::optional<int> replications = std::nullopt;
+  std::optional<double> horizon = std::nullopt;  // default: a million pages at the busiest mode
+  std::optional<double> warmup = std::nullopt;   // default: MSER-5 on a pilot run
+  int threads = 0;                               // replications at once; 0: every core
+  std::optional<double> precision =
+      std::nullopt;        // default 0.01 unless replications are given alone; 0: off
+  double time_limit = 50;  // seconds the run may take
   // A transient: the values at these times from `from` (empty, full, stationary, or a policy
   // file whose long run is the start), the indexer stopped during [0, outage).
   std::vector<double> times = {};

@@ -46,6 +46,7 @@ using server::lab_optimize;
 using server::lab_scenario_form;
 using server::lab_simulation;
 using server::lab_solve;
+using server::lab_transient_simulation;
 using server::LabBusy;
 using server::LabCancelled;
 using server::LabEmit;
@@ -299,6 +300,10 @@ int run(const LabOptions& o) {
   const auto route = [](api::RequestKind kind) { return std::string(api::lab_route(kind)); };
   post(server, lab, route(api::RequestKind::kSolve),
        [](const nlohmann::json& body, const LabRun& r) { return lab_solve(body, r); });
+  post(server, lab, route(api::RequestKind::kTransientSimulation),
+       [](const nlohmann::json& body, const LabRun& r) {
+         return lab_transient_simulation(body, r);
+       });
   post(server, lab, route(api::RequestKind::kOptimize),
        [](const nlohmann::json& body, const LabRun& r) { return lab_optimize(body, r); });
   post(server, lab, "/api/describe",
@@ -354,7 +359,8 @@ std::function<int()> add_lab_command(CLI::App& app) {
                          "/api/describe, /api/landscape) answers\n"
                          "what the commands of the same name print with --json; POST /api/simulate "
                          "streams a sample path\n"
-                         "and running estimates (server-sent events).\n"
+                         "and running estimates (server-sent events); POST "
+                         "/api/transient-simulation answers simulate --times --json.\n"
                          "Examples: crawlq lab\n"
                          "          crawlq lab paper-example-1 --port 9000");
   add_scenario_argument(cmd, o->files)

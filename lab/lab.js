@@ -7,7 +7,7 @@ import { drawLandscape, fillAxes } from "./landscape_view.js";
 import { buildSliders, currentPolicy, drawPolicy, drawTable, resizeLevels } from "./policy_view.js";
 import { measureLabels, refresh, showGap, showSolved } from "./results.js";
 import { simulate } from "./simulation_view.js";
-import { drawTransient } from "./transient_view.js";
+import { drawTransient, transientFields } from "./transient_view.js";
 import { $, body, capacity, levelsOf, modes, state, thresholdsOf } from "./state.js";
 
 // ---- optimum and teaching -------------------------------------------------------------------------
@@ -150,6 +150,13 @@ async function selfTest() {
   report.transientSummary = $("transient-summary").textContent;
   report.transientApiLost = (await api("/api/solve", body({ policy: currentPolicy(), times: [20], from: "stationary", outage: 2 }))).times[0].lost;
   report.transientPageLost = state.solved.times[state.solved.times.length - 1].lost;
+  // The simulated band of the same settings: drawn under the curves, the API's numbers.
+  const banded = performance.now() + 15000;
+  while (!state.band && performance.now() < banded) await new Promise((r) => setTimeout(r, 20));
+  report.bandPolygons = document.querySelectorAll("#transient polygon.band").length;
+  report.bandText = $("transient-band").textContent;
+  report.bandPageLost = state.band?.times.at(-1).lost.mean;
+  report.bandApiLost = (await api("/api/transient-simulation", body({ policy: currentPolicy(), ...transientFields(), replications: 400 }))).times.at(-1).lost.mean;
   const classes = await compareClasses();
   report.classes = classes.rows.map((row) => row.class);
   report.classRows = document.querySelectorAll("#class-table tr").length;

@@ -8,6 +8,8 @@ import { $, body, state } from "./state.js";
 
 // The measures the solve view shows, by their JSON keys; their names come from the server's measure
 // list (GET /api/measures), the one the command line prints.
+// Replications of the simulated band: its half-width about a tenth of a page at these sizes.
+const BAND_REPLICATIONS = 400;
 const MEASURES = ["p_loss", "p_obsolete", "p_served", "p_starvation", "lambda", "mean_active_robots",
   "mean_in_system", "mean_sojourn_served"];
 // "P_loss: lost at a full buffer" for a key, once /api/measures has answered.
@@ -37,17 +39,34 @@ export function showGap() {
 
 // The newest request wins: an answer to an older one is dropped.
 let generation = 0;
+
+// The simulator's band beside the exact curves: the same start, outage and times, simulated after
+// the solve has been drawn (it takes a moment); dropped when the settings have changed since.
+async function simulateBand(mine, request) {
+  $("transient-band").textContent = "simulating the same transient...";
+  try {
+    const band = await api("/api/transient-simulation", body({ ...request, replications: BAND_REPLICATIONS }));
+    if (mine !== generation) return;
+    state.band = band;
+    drawTransient();
+  } catch (error) {
+    if (mine === generation) $("transient-band").textContent = `no simulated band: ${error.message}`;
+  }
+}
 export async function refresh() {
   const mine = ++generation, started = performance.now();
   try {
-    const solved = await api("/api/solve", body({ policy: currentPolicy(), ...transientFields() }));
+    const request = { policy: currentPolicy(), ...transientFields() };
+    const solved = await api("/api/solve", body(request));
     if (mine !== generation) return;
     state.solved = solved;
+    state.band = null;  // the simulated band of older settings is never shown beside these
     showSolved();
     drawTransient();
     $("status").textContent = `solved in ${Math.round(performance.now() - started)} ms (${solved.states} states, ${solved.method})`;
     document.body.dataset.solvedCost = String(solved.cost);
     drawLandscape();
+    simulateBand(mine, request);
   } catch (error) {
     if (mine === generation) $("status").textContent = error.message;
   }

@@ -11,6 +11,7 @@ export const state = {
   table: null,          // robots by level and arrival phase, when the phase-aware table is in use
   filePolicy: null,     // the scenario's own levels
   solved: null,
+  band: null,           // /api/transient-simulation of the settings solved, once it has answered
   optimum: null,        // /api/optimize of the current model
   pending: 0,
 };

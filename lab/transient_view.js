@@ -2,7 +2,8 @@
 // run), with the indexer stopped for a while if asked. It comes with every solve (the same request
 // carries the times), so it never shows numbers of settings since changed. Two charts: the pages
 // in the system against time beside their long-run level, and the pages lost and made obsolete
-// since the start beside the long run's rates.
+// since the start beside the long run's rates. The simulator's 95% band for the same start and
+// outage is drawn under each exact curve once it arrives (state.band, cleared by every new solve).
 import { $, state } from "./state.js";
 
 const POINTS = 60;
@@ -29,7 +30,7 @@ function chart(svg, { yLabel, curves, outage }) {
   const width = svg.clientWidth || 460, height = 240;
   const left = 58, right = 12, top = 12, bottom = 46;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  const all = curves.flatMap((c) => c.points);
+  const all = curves.flatMap((c) => c.band ? c.band.map(([t, , hi]) => [t, hi]) : c.points);
   const tMax = Math.max(...all.map((p) => p[0])), yMax = Math.max(1e-9, ...all.map((p) => p[1])) * 1.08;
   const x = (t) => left + ((width - left - right) * t) / tMax;
   const y = (v) => height - bottom - ((height - top - bottom) * v) / yMax;
@@ -40,13 +41,23 @@ function chart(svg, { yLabel, curves, outage }) {
   out += `<line class="axis" x1="${left}" x2="${width - right}" y1="${y(0)}" y2="${y(0)}"/><line class="axis" x1="${left}" x2="${left}" y1="${top}" y2="${y(0)}"/>`;
   out += `<text x="${(left + width - right) / 2}" y="${height - 6}" text-anchor="middle">time since the start (the scenario's time unit)</text>`;
   out += `<text transform="translate(14 ${(top + height - bottom) / 2}) rotate(-90)" text-anchor="middle">${yLabel}</text>`;
-  for (const c of curves)
+  for (const c of curves.filter((c) => c.band)) {
+    const upper = c.band.map(([t, lo, hi]) => `${x(t).toFixed(1)},${y(hi).toFixed(1)}`);
+    const lower = c.band.map(([t, lo]) => `${x(t).toFixed(1)},${y(lo).toFixed(1)}`).reverse();
+    out += `<polygon class="band ${c.css}" points="${upper.concat(lower).join(" ")}"><title>${c.label}</title></polygon>`;
+  }
+  for (const c of curves.filter((c) => !c.band))
     out += `<polyline class="${c.css}${c.dashed ? " dashed" : ""}" points="${c.points.map(([t, v]) => `${x(t).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}"><title>${c.label}</title></polyline>`;
   svg.innerHTML = out;
 }
 
 function legend(element, curves) {
-  element.innerHTML = curves.map((c) => `<span class="item"><span class="key ${c.css}${c.dashed ? " dashed" : ""}"></span>${c.label}</span>`).join("");
+  element.innerHTML = curves.map((c) => `<span class="item"><span class="key ${c.css}${c.dashed ? " dashed" : ""}${c.band ? " band" : ""}"></span>${c.label}</span>`).join("");
+}
+
+// A simulated key as a band [[t, mean - hw, mean + hw]] (a rate with no estimate left out).
+function bandOf(band, key) {
+  return band.times.filter((p) => p[key].mean !== null).map((p) => [p.t, p[key].mean - p[key].half_width, p[key].mean + p[key].half_width]);
 }
 
 export function drawTransient() {
@@ -64,6 +75,18 @@ export function drawTransient() {
     { label: "made obsolete since the start", css: "obsolete", points: points.map((p) => [p.t, p.obsolete]) },
     { label: "obsolete at the long-run rate", css: "obsolete", dashed: true, points: [[0, 0], [last, obsoleteRate * last]] },
   ];
+  const b = state.band;
+  if (b) {
+    const label = `simulated, 95% band (${b.replications} replications)`;
+    inSystem.push({ label, css: "pages", band: bandOf(b, "mean_in_system") });
+    counts.push({ label: `lost: ${label}`, css: "lost", band: bandOf(b, "lost") });
+    counts.push({ label: `obsolete: ${label}`, css: "obsolete", band: bandOf(b, "obsolete") });
+    const end = b.times[b.times.length - 1];
+    $("transient-band").textContent =
+      `Simulated (${b.replications} replications from the same start): by t = ${end.t}, ` +
+      `${end.lost.mean.toFixed(3)} \u00b1 ${end.lost.half_width.toFixed(3)} pages lost and ` +
+      `${end.obsolete.mean.toFixed(3)} \u00b1 ${end.obsolete.half_width.toFixed(3)} made obsolete.`;
+  }
   chart($("transient-pages"), { yLabel: "pages", curves: inSystem, outage: r.outage });
   chart($("transient-counts"), { yLabel: "pages since the start", curves: counts, outage: r.outage });
   legend($("transient-pages-key"), inSystem);

@@ -16,6 +16,7 @@
 #include "api/optimize_request.hpp"
 #include "api/request_documents.hpp"
 #include "api/scenario_source.hpp"
+#include "api/simulate_request.hpp"
 #include "model/input_error.hpp"
 #include "scenarios/yaml_json.hpp"
 #include "scenarios/yaml_reader.hpp"
@@ -127,6 +128,14 @@ nlohmann::json lab_solve(const nlohmann::json& body, const LabRun& run) {
   const auto ticket =
       admitted(run, need.bytes, request.sojourn || need.states > kLargestQuickStates);
   return api::to_json(request, api::solve(request, run.cancel));
+}
+
+nlohmann::json lab_transient_simulation(const nlohmann::json& body, const LabRun& run) {
+  const LabScenario s = read(body);
+  const api::SimulateRequest request =
+      api::transient_simulation_request(fields_of(body), document_scenario(s), api::Caller::kLab);
+  const auto ticket = admitted(run, kSimulationBytes, true);
+  return api::to_json(request, api::simulate(request, run.cancel));
 }
 
 nlohmann::json lab_optimize(const nlohmann::json& body, const LabRun& run) {

@@ -30,6 +30,9 @@ struct LabRun {
 
 // {"sojourn": bool}: `crawlq solve --json`.
 nlohmann::json lab_solve(const nlohmann::json& body, const LabRun& run = {});
+// {"times": [...], "from", "outage", "replications", "seed", "policy"}: `crawlq simulate --times
+// --json`, on one thread, within api::kLabTransientSeconds.
+nlohmann::json lab_transient_simulation(const nlohmann::json& body, const LabRun& run = {});
 // {"class": "thresholds" | ..., "search": "auto" | ...}: `crawlq optimize --json`.
 nlohmann::json lab_optimize(const nlohmann::json& body, const LabRun& run = {});
 // `crawlq describe --json`.

@@ -38,6 +38,10 @@ def test_the_page_moves_a_threshold_shows_the_apis_cost_and_animates(lab, browse
     assert report["transientCurves"] == 6 and report["transientOutageBands"] == 2
     assert "beyond the long run's rates" in report["transientSummary"]
     assert report["transientPageLost"] == pytest.approx(report["transientApiLost"], rel=1e-9)
+    # The simulator's band for the same settings, under the pages' curve and the two counts.
+    assert report["bandPolygons"] == 3, report["bandText"]
+    assert "400 replications from the same start" in report["bandText"]
+    assert report["bandPageLost"] == report["bandApiLost"]
     assert report["classes"][:2] == ["constant", "thresholds"] and report["classRows"] == len(report["classes"]) + 1
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     (ARTEFACTS / "self-test.json").write_text(json.dumps(report, indent=2))  # with moveToNumbersMs, for the record

@@ -37,7 +37,7 @@ def stream(lab, body):
 # The kinds the lab serves, and their routes (the request layer's lab_route; the live simulation's is
 # /api/simulate, a stream).
 ROUTES = {"solve": "/api/solve", "optimize": "/api/optimize", "landscape": "/api/landscape",
-          "live-simulation": "/api/simulate"}
+          "live-simulation": "/api/simulate", "transient-simulation": "/api/transient-simulation"}
 LAB_KINDS = tuple(ROUTES)
 FIELDS = [(kind, field["key"]) for kind, listed in schema().items() if kind in LAB_KINDS for field in listed]
 
@@ -51,6 +51,9 @@ def test_the_lab_serves_every_kind_whose_fields_it_takes():
 def test_each_field_is_taken_or_refused_as_the_schema_says(lab, kind, key):
     field = next(f for f in schema()[kind] if f["key"] == key)
     body = {"scenario": PAPER_TEXT, "name": "paper", key: field["example"]}
+    for required in schema()[kind]:  # the kind's required fields (a transient's times) at their examples
+        if required["required"] and required["key"] != key:
+            body[required["key"]] = required["example"]
     if field["needs"]:  # a field it means nothing without, at its example too
         needed = next(f for f in schema()[kind] if f["key"] == field["needs"])
         body[needed["key"]] = needed["example"]

@@ -46,7 +46,7 @@ def document(schema, kind, field, name):
 def test_the_package_and_the_command_line_read_one_list(cli, schema):
     assert crawlq._crawlq.request_schema() == schema
     assert set(schema) == {"solve", "optimize", "simulate", "validate", "sweep", "compare", "landscape",
-                           "live-simulation"}
+                           "live-simulation", "transient-simulation"}
     for kind, listed in schema.items():
         for field in listed:
             assert field["help"] and field["type"] and field["takers"], (kind, field)

@@ -49,6 +49,8 @@ nlohmann::json read_back(api::RequestKind kind, const nlohmann::json& document,
       return api::to_document(api::live_simulation_request(document, scenario, caller));
     case api::RequestKind::kCompare:
       return api::to_document(api::compare_request(document, scenario, caller));
+    case api::RequestKind::kTransientSimulation:
+      return api::to_document(api::transient_simulation_request(document, scenario, caller));
     case api::RequestKind::kSimulate:
     case api::RequestKind::kValidate:
       return api::to_document(api::simulation_choices(document, kind, caller),
@@ -109,11 +111,12 @@ TEST_CASE("request documents: every field's example arrives in the request and r
 
 TEST_CASE("request documents: an empty document gives every default of the schema", "[api]") {
   for (const api::RequestKind kind : api::request_kinds()) {
-    const api::Caller caller =
-        kind == api::RequestKind::kLandscape || kind == api::RequestKind::kLiveSimulation
-            ? api::Caller::kLab
-        : kind == api::RequestKind::kCompare ? api::Caller::kPython
-                                             : api::Caller::kDocument;
+    const api::Caller caller = kind == api::RequestKind::kLandscape ||
+                                       kind == api::RequestKind::kLiveSimulation ||
+                                       kind == api::RequestKind::kTransientSimulation
+                                   ? api::Caller::kLab
+                               : kind == api::RequestKind::kCompare ? api::Caller::kPython
+                                                                    : api::Caller::kDocument;
     const nlohmann::json back = read_back(kind, required_fields(kind, caller), caller);
     for (const api::RequestField& f : api::request_fields(kind)) {
       if (f.fallback.empty() || f.field == api::Field::kPolicy) continue;
