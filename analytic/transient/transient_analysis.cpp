@@ -16,6 +16,25 @@ namespace crawlq::analytic {
 
 namespace {
 
+// v += step / q in one pass over both, on threads, giving ||step||_1 / q: added in blocks of a
+// fixed size whose sums are taken in order, so the bits do not depend on the thread count.
+double advance(Eigen::VectorXd& v, const Eigen::VectorXd& step, double q, int threads) {
+  constexpr Eigen::Index kBlock = 1 << 15;
+  const Eigen::Index n = v.size(), blocks = (n + kBlock - 1) / kBlock;
+  std::vector<double> norms(static_cast<std::size_t>(blocks), 0.0);
+  const double scale = 1 / q;
+  // OpenMP, as the products: its threads are the ones already waiting for the next product.
+#pragma omp parallel for num_threads(std::max(threads, 1)) schedule(static) if (blocks > 1)
+  for (Eigen::Index b = 0; b < blocks; ++b) {
+    const Eigen::Index begin = b * kBlock, length = std::min(kBlock, n - begin);
+    norms[static_cast<std::size_t>(b)] = step.segment(begin, length).lpNorm<1>();
+    v.segment(begin, length) += scale * step.segment(begin, length);
+  }
+  double norm = 0;
+  for (const double part : norms) norm += part;
+  return norm / q;
+}
+
 // One stretch of time on one chain, from p: for each offset (> 0, ascending) the sums of p there
 // and of the integral of p up to it, and the vector at the stretch's end when asked. All offsets
 // share one sequence p P^n (P = I + Q / q): each offset weighs it by its own Poisson law, so the
@@ -72,7 +91,7 @@ class StretchRunner {
     }
     Eigen::VectorXd v = p, step(p.size()), moving;
     for (std::size_t n = 0;; ++n) {
-      const TransientSums now = chain.sums(v);
+      const TransientSums now = chain.sums(v, options_.threads);
       for (std::size_t i = 0; i < windows.size(); ++i) {
         out.at[i].add(windows[i].weight_at(n), now);
         out.area[i].add(windows[i].beyond_at(n) / q, now);
@@ -91,11 +110,10 @@ class StretchRunner {
       // v P^(n+1) = v + v Q / q. Once v Q is negligible v is the chain's fixed point to that
       // precision: every later term is v, and the drift they would have had is bounded by
       // ||v Q / q|| times the jumps left.
-      const double drift = step.lpNorm<1>() / q;
-      v += step / q;
+      const double drift = advance(v, step, q, options_.threads);
       const double jumps_left = static_cast<double>(last - n);
       if (drift * jumps_left <= 0.1 * options_.tolerance) {
-        const TransientSums fixed = chain.sums(v);
+        const TransientSums fixed = chain.sums(v, options_.threads);
         for (std::size_t i = 0; i < windows.size(); ++i) {
           double weight_left = windows[i].omitted_weight, beyond_left = windows[i].omitted_beyond;
           for (std::size_t k = n + 1; k <= windows[i].last(); ++k) {

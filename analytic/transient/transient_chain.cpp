@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <variant>
 
+#include "analytic/transient/transient_sums.hpp"
+
 namespace crawlq::analytic {
 
 namespace {
@@ -36,24 +38,16 @@ TransientChain::TransientChain(const model::Model& model, const model::ControlPo
   } else {
     arrivals_ = std::make_unique<const ControlledArrivals>(*model_, policy);
     operator_ = std::make_unique<const GeneratorOperator>(*model_, *arrivals_);
+    kernel_ = std::make_unique<const TransientSumsKernel>(*model_, *arrivals_, operator_->space());
     uniform_rate_ = -operator_->diagonal().minCoeff();
   }
   uniform_rate_ = std::max(uniform_rate_, 0.0);
 }
 
-void TransientSums::add(double a, const TransientSums& x) {
-  if (a == 0) return;
-  for (std::size_t i = 0; i < levels.size(); ++i) levels[i] += a * x.levels[i];
-  in_system += a * x.in_system;
-  in_queue += a * x.in_queue;
-  robots += a * x.robots;
-  offered += a * x.offered;
-  lost += a * x.lost;
-  obsolete += a * x.obsolete;
-  served += a * x.served;
-}
+TransientChain::~TransientChain() = default;
 
-TransientSums TransientChain::sums(const Eigen::VectorXd& p) const {
+TransientSums TransientChain::sums(const Eigen::VectorXd& p, int threads) const {
+  if (kernel_) return kernel_->sums(p, threads);
   const Measures m = measures(p);
   TransientSums out;
   out.levels = m.level_probabilities;

@@ -13,26 +13,16 @@
 #include "analytic/stationary/generator_operator.hpp"
 #include "analytic/stationary/measures.hpp"
 #include "analytic/stationary/state_space.hpp"
+#include "analytic/transient/transient_sums.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::analytic {
 
-// What a transient reports of a vector, as sums linear in it (no ratios): the level distribution,
-// the pages, the robots, and the rates of offered, lost, obsolete and served pages. Of p(t) they
-// are the values at t; of the integral of p over [0, t], the expected counts.
-struct TransientSums {
-  std::vector<double> levels;
-  double in_system = 0, in_queue = 0, robots = 0;
-  double offered = 0, lost = 0, obsolete = 0, served = 0;
-
-  explicit TransientSums(std::size_t level_count = 0) : levels(level_count, 0.0) {}
-  void add(double a, const TransientSums& x);  // this += a x
-};
-
 class TransientChain {
  public:
   TransientChain(const model::Model& model, const model::ControlPolicy& policy);
+  ~TransientChain();
 
   const StateSpace& space() const;
   Eigen::Index size() const { return space().size(); }
@@ -46,8 +36,9 @@ class TransientChain {
   // Every measure of `p` but the sojourn means and the cost, with no normalisation: p may be any
   // nonnegative vector (its lambda then counts pages offered, and so on).
   Measures measures(const Eigen::VectorXd& p) const;
-  // The same as sums linear in p (the rates times lambda rather than ratios).
-  TransientSums sums(const Eigen::VectorXd& p) const;
+  // The same as sums linear in p (the rates times lambda rather than ratios), on `threads`
+  // threads (the same bits for any count).
+  TransientSums sums(const Eigen::VectorXd& p, int threads = 1) const;
 
   // No pages; the arrival phase in the long-run law of the phase process of the mode in force at
   // level 0 (with memory: the mode the empty system keeps in the long run).
@@ -68,6 +59,7 @@ class TransientChain {
   // The level-based forms (level maps, phase-aware tables, memory and hysteresis).
   std::unique_ptr<const ControlledArrivals> arrivals_;
   std::unique_ptr<const GeneratorOperator> operator_;
+  std::unique_ptr<const TransientSumsKernel> kernel_;  // the sums of the operator's chain
   // A full-state table.
   std::unique_ptr<const FullStateChain> full_;
   std::vector<int> robots_;

@@ -2,6 +2,7 @@
 // chain (brute_force_chain.hpp), on small random models of every policy form, from the empty and
 // the full system, with and without an outage of the indexer: p(t), its measures and the counts
 // accumulated over [0, t] (the integral of p from the exponential of [[Q, I], [0, 0]]).
+#include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -14,9 +15,11 @@
 #include "analytic/transient/poisson_window.hpp"
 #include "analytic/transient/transient_analysis.hpp"
 #include "analytic/transient/transient_chain.hpp"
+#include "scenarios/scenario_loader.hpp"
 #include "tests/crosscheck/brute_force_chain.hpp"
 #include "tests/crosscheck/operator_checks.hpp"
 #include "tests/crosscheck/random_models.hpp"
+#include "tests/crosscheck/shipped_scenarios.hpp"
 
 namespace crawlq::crosscheck {
 namespace {
@@ -334,6 +337,58 @@ TEST_CASE("transients: the Poisson window's weights sum to one less what it repo
     CHECK_THAT(beyond + w.omitted_beyond,
                Catch::Matchers::WithinRel(mean, 1e-10) || Catch::Matchers::WithinAbs(mean, 1e-12));
   }
+}
+
+}  // namespace crawlq::crosscheck
+
+namespace crawlq::crosscheck {
+
+TEST_CASE("transients: a chain split into blocks, the same bits on one thread and on two",
+          "[crosscheck][transient]") {
+  // The paper's first example at K = 17 (524,286 states): the top level's rows are cut into
+  // blocks, and the products and the sums run on threads.
+  const auto shipped = shipped_queue_scenarios();
+  const auto paper = std::find_if(shipped.begin(), shipped.end(), [](const ShippedScenario& s) {
+    return s.name == "paper-example-1";
+  });
+  REQUIRE(paper != shipped.end());
+  model::Model model = scenarios::load_scenario(paper->path).model;
+  model.capacity = 17;
+  // A clock whose phases leave at different rates (the paper's leave alike: a block's expiry rates
+  // would not show which clocks they belong to), and robots that vary with the level.
+  model.obsolescence =
+      model::PhaseType(model::RowVector{{0.3, 0.7}}, model::Matrix{{-0.9, 0.4}, {0.1, -0.3}});
+  std::vector<int> levels;
+  for (int i = 0; i <= model.capacity; ++i) levels.push_back(1 + (3 * i + 1) % model.modes());
+  const model::ControlPolicy policy =
+      model::Policy::from_levels(levels, model.modes(), model.capacity);
+  const analytic::TransientChain chain(model, policy);
+  // The sums of any nonnegative vector are its measures' (compute_measures, one pass a level).
+  Eigen::VectorXd x = Eigen::VectorXd::Random(chain.size()).cwiseAbs();
+  const analytic::Measures m = chain.measures(x);
+  const analytic::TransientSums sums = chain.sums(x, 2);
+  for (std::size_t level = 0; level < sums.levels.size(); ++level)
+    check_close("level " + std::to_string(level), sums.levels[level], m.level_probabilities[level]);
+  check_close("offered", sums.offered, m.lambda);
+  check_close("lost", sums.lost, m.lambda * m.p_loss);
+  check_close("obsolete", sums.obsolete, m.lambda * m.p_obsolete);
+  check_close("served", sums.served, m.lambda * m.p_served);
+  check_close("robots", sums.robots, m.mean_active_robots);
+  check_close("in system", sums.in_system, m.mean_in_system);
+  // The whole transient: bit for bit on one thread and on two.
+  const auto run = [&](int threads) {
+    return analytic::transient_analysis(model, policy, chain.empty_start(),
+                                        {.times = {0.25, 1}, .outage = 0.5, .threads = threads});
+  };
+  const analytic::TransientResult one = run(1), two = run(2);
+  REQUIRE(one.points.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(one.points[i].level_probabilities == two.points[i].level_probabilities);
+    CHECK(one.points[i].lost == two.points[i].lost);
+    CHECK(one.points[i].obsolete == two.points[i].obsolete);
+    CHECK(one.points[i].cost_accumulated == two.points[i].cost_accumulated);
+  }
+  CHECK(one.points[1].served > 0);
 }
 
 }  // namespace crawlq::crosscheck
