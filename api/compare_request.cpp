@@ -1,6 +1,8 @@
 #include "api/compare_request.hpp"
 
+#include <algorithm>
 #include <memory>
+#include <string>
 
 #include "api/json_output.hpp"
 #include "api/simulate_request.hpp"
@@ -10,7 +12,53 @@
 
 namespace crawlq::api {
 
+namespace {
+
+// --times: both policies' transients from their starts on common random numbers.
+CompareResult compare_over_time(const CompareRequest& request, const Cancellation* cancel) {
+  const auto as_simulation = [&](const model::ControlPolicy& policy) {
+    return SimulateRequest{.source = request.source,
+                           .model = request.model,
+                           .policy = policy,
+                           .settings = request.settings,
+                           .progress = request.progress,
+                           .caller = request.caller};
+  };
+  const SimulateRequest for_a = as_simulation(request.a), for_b = as_simulation(request.b);
+  PreparedTransient a = prepare_transient(for_a, cancel), b = prepare_transient(for_b, cancel);
+  require_transient_fits(for_a, a.events + b.events);
+  start_clock(a.plan, request.settings.time_limit);
+  b.plan.deadline = a.plan.deadline;
+  CompareResult result;
+  result.plan.seed = request.settings.seed;
+  result.plan.warmup = std::max(a.plan.warmup, b.plan.warmup);
+  result.transient = sim::compare_transient(request.model, *a.policy, a.plan, *b.policy, b.plan);
+  if (cancel && *cancel) throw Cancelled();
+  require_two_replications(for_a, result.transient->difference.replications);
+  result.plan.replications = result.transient->difference.replications;
+  return result;
+}
+
+nlohmann::json transient_json(const CompareRequest& request, const CompareResult& result) {
+  const sim::TransientComparison& c = *result.transient;
+  const validation::SimulationSettings& s = request.settings;
+  return {
+      {"a", {{"policy", control_policy_json(request.a)}, {"times", transient_points_json(c.a)}}},
+      {"b", {{"policy", control_policy_json(request.b)}, {"times", transient_points_json(c.b)}}},
+      {"difference", {{"times", transient_points_json(c.difference)}}},
+      {"from", s.from_file.empty() ? std::string(analytic::kTransientStartNames.name(s.from))
+                                   : s.from_file},
+      {"outage", s.outage},
+      {"replications", result.plan.replications},
+      {"seed", s.seed},
+      {"events", c.difference.events},
+      {"seconds", c.difference.seconds}};
+}
+
+}  // namespace
+
 CompareResult compare(const CompareRequest& request, const Cancellation* cancel) {
+  if (!request.settings.times.empty()) return compare_over_time(request, cancel);
   const model::Model& m = request.model;
   const validation::SimulationSettings& settings = request.settings;
   const std::unique_ptr<sim::Policy> a = sim::make_policy(request.a),
@@ -33,6 +81,7 @@ CompareResult compare(const CompareRequest& request, const Cancellation* cancel)
 }
 
 nlohmann::json to_json(const CompareRequest& request, const CompareResult& result) {
+  if (result.transient) return transient_json(request, result);
   const sim::PolicyComparison& c = result.comparison;
   const sim::ReplicationPlan& plan = result.plan;
   nlohmann::json j{

@@ -4,12 +4,15 @@
 // tightly than two independent runs would; with the JSON of `crawlq simulate --compare --json`.
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
+#include "api/caller_words.hpp"
 #include "api/solve_request.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
 #include "sim/replications.hpp"
+#include "sim/transient_replications.hpp"
 #include "validation/engine_comparison.hpp"
 
 namespace crawlq::api {
@@ -21,10 +24,13 @@ struct CompareRequest {
   validation::SimulationSettings settings;  // precision is not used: exactly `replications` run
   const sim::ReplicationSpread* spread = nullptr;
   std::function<void(int done)> progress = nullptr;
+  Caller caller = Caller::kCommandLine;  // whose words the messages use
 };
 
 struct CompareResult {
-  sim::PolicyComparison comparison;
+  sim::PolicyComparison comparison;  // the long runs', when no times were asked for
+  // With times (the settings'): both transients and B - A at each time, on common random numbers.
+  std::optional<sim::TransientComparison> transient = std::nullopt;
   sim::ReplicationPlan plan;  // the horizon and warm-up that ran (both chosen for policy A)
 };
 

@@ -77,14 +77,17 @@ model::ControlPolicy warmup_policy_of(const SimulateRequest& request) {
   return scenarios::load_policy(file, request.model);
 }
 
-SimulateResult simulate_over_time(const SimulateRequest& request, const Cancellation* cancel) {
+}  // namespace
+
+PreparedTransient prepare_transient(const SimulateRequest& request, const Cancellation* cancel) {
   const model::Model& m = request.model;
   const validation::SimulationSettings& settings = request.settings;
-  const std::unique_ptr<sim::Policy> simulated = sim::make_policy(request.policy);
+  PreparedTransient prepared;
+  prepared.policy = sim::make_policy(request.policy);
   std::optional<model::ControlPolicy> before;
   if (!settings.from_file.empty()) before = warmup_policy_of(request);
-  const std::unique_ptr<sim::Policy> warmup_policy = before ? sim::make_policy(*before) : nullptr;
-  sim::TransientPlan plan;
+  if (before) prepared.warmup_policy = sim::make_policy(*before);
+  sim::TransientPlan& plan = prepared.plan;
   plan.seed = settings.seed;
   plan.replications = settings.replications;
   plan.threads = settings.threads;
@@ -93,14 +96,14 @@ SimulateResult simulate_over_time(const SimulateRequest& request, const Cancella
   plan.stop = cancel;
   plan.progress = request.progress;
   const bool settled = before || settings.from == analytic::TransientStart::kStationary;
-  const sim::Policy& warming = warmup_policy ? *warmup_policy : *simulated;
+  const sim::Policy& warming = prepared.warmup_policy ? *prepared.warmup_policy : *prepared.policy;
   const sim::Pace pace = sim::measure_pace(m, warming, settings.seed);
   if (settled) {
     const double pilot = sim::default_horizon(pace);
     plan.warmup = settings.warmup ? *settings.warmup
                                   : std::max(sim::mser5_warmup(m, warming, settings.seed, pilot),
                                              kLeastWarmupPages / pace.pages_per_time);
-    plan.warmup_policy = warmup_policy.get();
+    plan.warmup_policy = prepared.warmup_policy.get();
   } else {
     try {
       plan.start = sim::fresh_start(
@@ -111,33 +114,52 @@ SimulateResult simulate_over_time(const SimulateRequest& request, const Cancella
                               e.what());
     }
   }
+  prepared.events =
+      (plan.warmup + settings.times.back()) * pace.events_per_time * settings.replications;
+  return prepared;
+}
+
+void require_transient_fits(const SimulateRequest& request, double events) {
+  const validation::SimulationSettings& settings = request.settings;
   // Refused before it runs when even a fast machine could not finish it in the time limit.
-  const double length = plan.warmup + settings.times.back();
-  const double seconds =
-      length * pace.events_per_time * settings.replications / kFastestEventsPerSecond;
+  const double seconds = events / kFastestEventsPerSecond;
   if (seconds > settings.time_limit)
     throw model::InputError(fmt::format(
-        "{}: {} replications to time {:.6g}{} take about {:.3g} events, {:.3g} s even at {:.0e} events a second: "
-        "more than {} {} s (raise it, or ask for fewer replications or earlier times)",
-        request.source, settings.replications, settings.times.back(),
-        plan.warmup > 0 ? fmt::format(" after a warm-up of {:.6g}", plan.warmup) : "",
-        seconds * kFastestEventsPerSecond, seconds, kFastestEventsPerSecond,
-        field_name(request.caller, Field::kTimeLimit), settings.time_limit));
+        "{}: {} replications to time {:.6g} take about {:.3g} events, {:.3g} s even at {:.0e} events "
+        "a second: more than {} {} s (raise it, or ask for fewer replications or earlier times)",
+        request.source, settings.replications, settings.times.back(), events, seconds,
+        kFastestEventsPerSecond, field_name(request.caller, Field::kTimeLimit),
+        settings.time_limit));
+}
+
+void start_clock(sim::TransientPlan& plan, double time_limit) {
   plan.deadline = std::chrono::steady_clock::now() +
                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                      std::chrono::duration<double>(settings.time_limit));
+                      std::chrono::duration<double>(time_limit));
+}
+
+void require_two_replications(const SimulateRequest& request, int replications) {
+  if (replications >= 2) return;
+  throw model::InputError(fmt::format(
+      "{}: {} {} s: {} replication{} finished within it, and an interval needs 2; give a longer "
+      "time limit or earlier times",
+      request.source, field_name(request.caller, Field::kTimeLimit), request.settings.time_limit,
+      replications, replications == 1 ? "" : "s"));
+}
+
+namespace {
+
+SimulateResult simulate_over_time(const SimulateRequest& request, const Cancellation* cancel) {
+  PreparedTransient prepared = prepare_transient(request, cancel);
+  require_transient_fits(request, prepared.events);
+  start_clock(prepared.plan, request.settings.time_limit);
   SimulateResult result;
-  result.plan.seed = settings.seed;
-  result.plan.warmup = plan.warmup;
-  result.plan.threads = settings.threads;
-  result.transient = sim::simulate_transient(m, *simulated, plan);
+  result.plan.seed = request.settings.seed;
+  result.plan.warmup = prepared.plan.warmup;
+  result.plan.threads = request.settings.threads;
+  result.transient = sim::simulate_transient(request.model, *prepared.policy, prepared.plan);
   if (cancel && *cancel) throw Cancelled();
-  if (result.transient->replications < 2)
-    throw model::InputError(fmt::format(
-        "{}: {} {} s: {} replication{} finished within it, and an interval needs 2; give a longer "
-        "time limit or earlier times",
-        request.source, field_name(request.caller, Field::kTimeLimit), settings.time_limit,
-        result.transient->replications, result.transient->replications == 1 ? "" : "s"));
+  require_two_replications(request, result.transient->replications);
   result.plan.replications = result.transient->replications;
   return result;
 }
@@ -188,6 +210,21 @@ nlohmann::json estimate_json(const sim::Interval& i) {
   if (std::isnan(i.mean)) return {{"mean", nullptr}, {"half_width", nullptr}};
   return interval_json(i);
 }
+}  // namespace
+
+nlohmann::json transient_points_json(const sim::TransientSimulation& t) {
+  nlohmann::json times = nlohmann::json::array();
+  for (const sim::TransientPointEstimate& p : t.points) {
+    nlohmann::json point{{"t", p.t},
+                         {"level_probabilities", intervals_json(p.level_probabilities)}};
+    for (const model::TransientKeyName& key : model::kTransientKeys)
+      point[std::string(key.json)] = estimate_json(p[key.key]);
+    times.push_back(std::move(point));
+  }
+  return times;
+}
+
+namespace {
 
 nlohmann::json transient_json(const SimulateRequest& request, const SimulateResult& result) {
   const sim::TransientSimulation& t = *result.transient;

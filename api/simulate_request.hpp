@@ -3,6 +3,7 @@
 // a 95% interval out, with the JSON of `crawlq simulate --json`. How the replications are carried
 // out (spread over processes, progress shown) is the caller's, and never changes the numbers.
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
 #include "sim/horizon.hpp"
+#include "sim/policy.hpp"
 #include "sim/replications.hpp"
 #include "sim/transient_replications.hpp"
 #include "validation/engine_comparison.hpp"
@@ -49,5 +51,24 @@ void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
 SimulateResult simulate(const SimulateRequest& request, const Cancellation* cancel = nullptr);
 // The keys of `simulate --json` (interface.md).
 nlohmann::json to_json(const SimulateRequest& request, const SimulateResult& result);
+
+// A transient's run made ready (simulate --times, and its comparison of two policies): the
+// policies, the plan with its start (a warm-up or the exact engine's fresh start), and the events
+// it will take at the pace a pilot measured. Throws model::InputError naming the start when the
+// simulator cannot take it.
+struct PreparedTransient {
+  std::unique_ptr<sim::Policy> policy, warmup_policy;  // the plan points to warmup_policy
+  sim::TransientPlan plan;
+  double events = 0;
+};
+PreparedTransient prepare_transient(const SimulateRequest& request, const Cancellation* cancel);
+// model::InputError naming the time limit when `events` could not run within it.
+void require_transient_fits(const SimulateRequest& request, double events);
+// The plan's deadline: `time_limit` seconds from now.
+void start_clock(sim::TransientPlan& plan, double time_limit);
+// model::InputError when fewer than 2 replications finished (an interval needs 2).
+void require_two_replications(const SimulateRequest& request, int replications);
+// Each time's keys as {"mean", "half_width"} (a rate with no estimate: nulls).
+nlohmann::json transient_points_json(const sim::TransientSimulation& transient);
 
 }  // namespace crawlq::api

@@ -106,6 +106,46 @@ int run_comparison(const SimulateOptions& o, const api::CompareRequest& request,
   return 0;
 }
 
+// simulate --times --compare: B - A at each time on common random numbers, beside each.
+int compare_over_time(const SimulateOptions& o, const api::CompareRequest& request) {
+  const api::CompareResult result = api::compare(request);
+  if (o.json) {
+    std::cout << api::to_json(request, result).dump(2) << '\n';
+    return 0;
+  }
+  const sim::TransientComparison& c = *result.transient;
+  fmt::print("A: {}\nB: {}\n", api::control_policy_json(request.a).dump(),
+             api::control_policy_json(request.b).dump());
+  fmt::print(
+      "B - A over time from {}{} on common random numbers ({} replications, seed {}); each the "
+      "mean +- its 95% half-width (every key in --json)\n",
+      request.settings.from_file.empty()
+          ? std::string(analytic::kTransientStartNames.name(request.settings.from))
+          : "the long run of " + request.settings.from_file,
+      request.settings.outage > 0
+          ? fmt::format(", the indexer stopped during [0, {:g})", request.settings.outage)
+          : std::string(),
+      c.difference.replications, request.settings.seed);
+  const auto cell = [](const sim::Interval& i) {
+    return std::isnan(i.mean) ? std::string("-")
+                              : fmt::format("{:+.4g} +- {:.2g}", i.mean, i.half_width);
+  };
+  using Key = model::TransientKey;
+  fmt::print("  {:>8} {:>19} {:>19} {:>19} {:>19}\n", "t", "in system", "lost", "obsolete",
+             "cost so far");
+  for (const sim::TransientPointEstimate& p : c.difference.points)
+    fmt::print("  {:>8.4g} {:>19} {:>19} {:>19} {:>19}\n", p.t, cell(p[Key::kMeanInSystem]),
+               cell(p[Key::kLost]), cell(p[Key::kObsolete]), cell(p[Key::kCostAccumulated]));
+  const sim::Interval& cost = c.difference.points.back()[Key::kCostAccumulated];
+  if (std::abs(cost.mean) > cost.half_width)
+    fmt::print("\nby t = {:g}, {} has cost less, beyond the interval\n",
+               c.difference.points.back().t, cost.mean < 0 ? "B" : "A");
+  else
+    fmt::print("\nby t = {:g}, the cost's interval holds 0: no difference shown\n",
+               c.difference.points.back().t);
+  return 0;
+}
+
 // simulate --times: each value at each time as an interval over replications from one start.
 int run_over_time(const SimulateOptions& o, const scenarios::Scenario& scenario,
                   const model::ControlPolicy& policy,
@@ -210,12 +250,14 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
     return 0;
   }
   if (!settings.times.empty()) {
-    if (!o.compare.empty())
-      throw UsageError(
-          "--compare with --times: a transient compares one policy at a time (run each, on the "
-          "same --seed)");
     // A transient's replications run on this process's threads: rank 0 alone.
     if (!processes.is_root()) return 0;
+    if (!o.compare.empty())
+      return compare_over_time(o, {.source = o.file,
+                                   .model = m,
+                                   .a = policy,
+                                   .b = comparison_policy(scenario, o.compare, o.file),
+                                   .settings = settings});
     return run_over_time(o, scenario, policy, settings);
   }
   // Replication r keeps its streams on whichever process runs it: the numbers of one process.

@@ -79,9 +79,15 @@ double transient_seconds(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-TransientSimulation simulate_transient(const model::Model& model, const Policy& policy,
-                                       const TransientPlan& plan) {
-  const auto started = std::chrono::steady_clock::now();
+namespace {
+
+// Every replication's values, in replication order up to the first that did not finish.
+struct Paths {
+  std::vector<PathValues> values;
+  std::uint64_t events = 0;
+};
+
+Paths run_paths(const model::Model& model, const Policy& policy, const TransientPlan& plan) {
   const double origin = plan.warmup;
   std::optional<SwitchedPolicy> switched;
   if (plan.warmup > 0 && plan.warmup_policy) switched.emplace(*plan.warmup_policy, policy, origin);
@@ -130,28 +136,84 @@ TransientSimulation simulate_transient(const model::Model& model, const Policy& 
   // Replications in order up to the first that did not finish: the same set for any thread count.
   std::size_t finished = 0;
   while (finished < complete.size() && complete[finished]) ++finished;
+  Paths out;
+  for (const auto e : events) out.events += e;
+  paths.resize(finished);
+  out.values = std::move(paths);
+  return out;
+}
+
+// The intervals over replications r = 0..count-1 of level(r, i, level) and value(r, i, key).
+template <class LevelValue, class KeyValue>
+TransientSimulation summarize(std::size_t count, const std::vector<double>& times, int levels,
+                              LevelValue level_value, KeyValue key_value) {
   TransientSimulation result;
-  result.replications = static_cast<int>(finished);
-  for (const auto e : events) result.events += e;
-  const int levels = model.capacity + 1;
-  for (std::size_t i = 0; i < plan.times.size(); ++i) {
+  result.replications = static_cast<int>(count);
+  for (std::size_t i = 0; i < times.size(); ++i) {
     TransientPointEstimate point;
-    point.t = plan.times[i];
+    point.t = times[i];
+    std::vector<double> values(count);
     for (int level = 0; level < levels; ++level) {
-      std::vector<double> indicator;
-      for (std::size_t r = 0; r < finished; ++r)
-        indicator.push_back(paths[r].levels[i] == level ? 1.0 : 0.0);
-      point.level_probabilities.push_back(student_interval(indicator));
+      for (std::size_t r = 0; r < count; ++r) values[r] = level_value(r, i, level);
+      point.level_probabilities.push_back(student_interval(values));
     }
     for (std::size_t k = 0; k < model::kTransientKeyCount; ++k) {
-      std::vector<double> values;
-      for (std::size_t r = 0; r < finished; ++r) values.push_back(paths[r].values[i][k]);
+      for (std::size_t r = 0; r < count; ++r) values[r] = key_value(r, i, k);
       point.values[k] = student_interval(values);
     }
     result.points.push_back(std::move(point));
   }
+  return result;
+}
+
+double indicator(const PathValues& path, std::size_t i, int level) {
+  return path.levels[i] == level ? 1.0 : 0.0;
+}
+
+TransientSimulation summarize_paths(const Paths& paths, const TransientPlan& plan, int levels) {
+  const auto& v = paths.values;
+  TransientSimulation result = summarize(
+      v.size(), plan.times, levels,
+      [&](std::size_t r, std::size_t i, int level) { return indicator(v[r], i, level); },
+      [&](std::size_t r, std::size_t i, std::size_t k) { return v[r].values[i][k]; });
+  result.events = paths.events;
+  return result;
+}
+
+}  // namespace
+
+TransientSimulation simulate_transient(const model::Model& model, const Policy& policy,
+                                       const TransientPlan& plan) {
+  const auto started = std::chrono::steady_clock::now();
+  TransientSimulation result =
+      summarize_paths(run_paths(model, policy, plan), plan, model.capacity + 1);
   result.seconds = transient_seconds(started);
   return result;
+}
+
+TransientComparison compare_transient(const model::Model& model, const Policy& a,
+                                      const TransientPlan& plan_a, const Policy& b,
+                                      const TransientPlan& plan_b) {
+  const auto started = std::chrono::steady_clock::now();
+  const Paths paths_a = run_paths(model, a, plan_a), paths_b = run_paths(model, b, plan_b);
+  const int levels = model.capacity + 1;
+  TransientComparison c;
+  c.a = summarize_paths(paths_a, plan_a, levels);
+  c.b = summarize_paths(paths_b, plan_b, levels);
+  // Replication by replication, B minus A: the paired differences of common random numbers.
+  const auto& va = paths_a.values;
+  const auto& vb = paths_b.values;
+  c.difference = summarize(
+      std::min(va.size(), vb.size()), plan_a.times, levels,
+      [&](std::size_t r, std::size_t i, int level) {
+        return indicator(vb[r], i, level) - indicator(va[r], i, level);
+      },
+      [&](std::size_t r, std::size_t i, std::size_t k) {
+        return vb[r].values[i][k] - va[r].values[i][k];
+      });
+  c.difference.events = paths_a.events + paths_b.events;
+  c.a.seconds = c.b.seconds = c.difference.seconds = transient_seconds(started);
+  return c;
 }
 
 }  // namespace crawlq::sim

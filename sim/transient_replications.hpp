@@ -56,4 +56,14 @@ struct TransientSimulation {
 TransientSimulation simulate_transient(const model::Model& model, const Policy& policy,
                                        const TransientPlan& plan);
 
+// Two policies from their starts on the same random streams (common random numbers): each, and
+// replication by replication B minus A, with paired intervals. The plans differ only in their
+// starts (each policy's own); replications past either's deadline are dropped from the difference.
+struct TransientComparison {
+  TransientSimulation a, b, difference;
+};
+TransientComparison compare_transient(const model::Model& model, const Policy& a,
+                                      const TransientPlan& plan_a, const Policy& b,
+                                      const TransientPlan& plan_b);
+
 }  // namespace crawlq::sim
