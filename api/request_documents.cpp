@@ -195,17 +195,15 @@ class Reader {
 
 // A simulation's settings, as simulate, validate and compare take them (a comparison runs exactly
 // its replications: it has no precision).
-// `long_runs_only`: a comparison, which has neither a precision nor a transient.
-SimulationChoices choices_of(Reader& r, bool long_runs_only) {
+SimulationChoices choices_of(Reader& r, bool has_precision) {
   SimulationChoices choices{
       .seed = *r.whole<std::uint64_t>(Field::kSeed),
       .replications = r.whole<int>(Field::kReplications),
       .horizon = r.number(Field::kHorizon),
       .warmup = r.number(Field::kWarmup),
       .threads = *r.whole<int>(Field::kThreads),
-      .precision = long_runs_only ? std::nullopt : r.number(Field::kPrecision),
+      .precision = has_precision ? r.number(Field::kPrecision) : std::nullopt,
       .time_limit = *r.number(Field::kTimeLimit)};
-  if (long_runs_only) return choices;
   choices.times = r.numbers(Field::kTimes);
   choices.from = *r.text(Field::kFrom);
   choices.outage = *r.number(Field::kOutage);
@@ -325,12 +323,13 @@ LandscapeRequest landscape_request(const nlohmann::json& document, const Documen
 CompareRequest compare_request(const nlohmann::json& document, const DocumentScenario& scenario,
                                Caller caller) {
   Reader r(document, RequestKind::kCompare, caller);
-  const SimulationChoices choices = choices_of(r, true);
+  const SimulationChoices choices = choices_of(r, false);
   return {.source = scenario.source,
           .model = scenario.model,
           .a = r.policy(scenario, Field::kPolicyA),
           .b = r.policy(scenario, Field::kPolicyB),
-          .settings = simulation_settings(choices, caller)};
+          .settings = simulation_settings(choices, caller),
+          .caller = caller};
 }
 
 LiveSimulationRequest live_simulation_request(const nlohmann::json& document,
@@ -375,7 +374,7 @@ SimulateRequest transient_simulation_request(const nlohmann::json& document,
 SimulationChoices simulation_choices(const nlohmann::json& document, RequestKind kind,
                                      Caller caller) {
   Reader r(document, kind, caller);
-  return choices_of(r, false);
+  return choices_of(r, true);
 }
 
 model::ControlPolicy document_policy(const nlohmann::json& document, RequestKind kind,
@@ -440,7 +439,12 @@ nlohmann::json to_document(const CompareRequest& request) {
           {key(Field::kHorizon), or_null(s.horizon)},
           {key(Field::kWarmup), or_null(s.warmup)},
           {key(Field::kThreads), s.threads},
-          {key(Field::kTimeLimit), s.time_limit}};
+          {key(Field::kTimeLimit), s.time_limit},
+          {key(Field::kTimes), s.times},
+          {key(Field::kFrom), s.from_file.empty()
+                                  ? std::string(analytic::kTransientStartNames.name(s.from))
+                                  : s.from_file},
+          {key(Field::kOutage), s.outage}};
 }
 
 nlohmann::json to_document(const LiveSimulationRequest& request) {

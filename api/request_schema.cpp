@@ -135,6 +135,17 @@ constexpr std::array kCompareFields{
     taken_by(kWarmupField, kPythonTakes),
     taken_by(kThreadsField, kPythonTakes),
     taken_by(kTimeLimitField, kPythonTakes),
+    RequestField{Field::kTimes, "numbers", "[]", "[1, 5]",
+                 "t >= 0 in increasing order (time units): instead of the long runs, both "
+                 "policies' transients at these times and B - A, on common random numbers",
+                 kPythonTakes},
+    RequestField{Field::kFrom, "string", R"("empty")", R"("stationary")",
+                 "where the times start: empty, full, stationary (each policy's long run), or a "
+                 "policy file's long run",
+                 kPythonTakes, Field::kTimes},
+    RequestField{Field::kOutage, "number", "0", "2",
+                 "D >= 0 (time units): the indexer serves nothing during [0, D), then resumes",
+                 kPythonTakes, Field::kTimes},
 };
 
 constexpr std::array kSweepFields{

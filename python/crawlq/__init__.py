@@ -342,6 +342,9 @@ class Scenario:
         ``difference`` (B - A, every measure as an :class:`Interval`) is far tighter than two
         independent runs give (``independent_cost_half_width``). ``a`` and ``b`` take any form of
         ``policy=``: a dict such as ``{"thresholds": [-1, 2, 2]}``, a table, a file, a function.
+        With ``times=[...]`` (and ``start=``, ``outage=``) it compares the two transients instead:
+        ``a``, ``b`` and ``difference`` each hold ``times``, read with ``band(key)`` on
+        ``Result(r.difference)``-style dicts or from ``to_dict()``.
         """
         policies = {}
         for name, value in (("a", a), ("b", b)):

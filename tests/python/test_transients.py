@@ -61,3 +61,12 @@ def test_a_simulated_transient_reads_as_bands_and_validates():
         scenario.simulate(times=[1.0], precision=0.05)
     with pytest.raises(crawlq.InputError, match="^start=.*starts only the exact engine"):
         scenario.simulate(times=[1.0], start=PAPER)
+
+
+def test_two_transients_compare_on_common_random_numbers():
+    r = crawlq.load(PAPER).compare({"thresholds": [-1, 2, 2]}, {"thresholds": [0, 2, 2]}, times=[1.0, 4.0],
+                                   outage=1.0, replications=200, seed=5).to_dict()
+    assert r["replications"] == 200 and r["outage"] == 1.0
+    a, b, d = (r[k]["times"][1]["offered"] for k in ("a", "b", "difference"))
+    assert abs(d["mean"] - (b["mean"] - a["mean"])) < 1e-9
+    assert d["half_width"] < (a["half_width"] ** 2 + b["half_width"] ** 2) ** 0.5

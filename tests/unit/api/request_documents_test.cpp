@@ -90,6 +90,12 @@ TEST_CASE("request documents: every field's example arrives in the request and r
       const std::string key(api::field_name(caller, f.field));
       INFO(api::request_kind_name(kind) << "." << key);
       nlohmann::json document = required_fields(kind, caller);
+      // A field it means nothing without (a transient's start, its times) at its example too.
+      if (f.needs)
+        for (const api::RequestField& needed : api::request_fields(kind))
+          if (needed.field == *f.needs)
+            document[std::string(api::field_name(caller, needed.field))] =
+                nlohmann::json::parse(needed.example);
       const nlohmann::json example = nlohmann::json::parse(f.example);
       document[key] = example;
       const nlohmann::json back = read_back(kind, document, caller);
