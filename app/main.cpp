@@ -9,6 +9,7 @@
 
 #include "app/command_line.hpp"
 #include "app/command_support.hpp"
+#include "app/flag_errors.hpp"
 #include "model/message_text.hpp"
 #include "output/output_file.hpp"
 #include "processes/process_group.hpp"
@@ -46,8 +47,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "crawlq: {}\n",
-               crawlq::model::valid_utf8(e.what()));  // CLI11 quotes the arguments
+    fmt::print(
+        stderr, "crawlq: {}\n",
+        crawlq::app::explain_parse_error(app, e, std::vector<std::string>(argv + 1, argv + argc)));
     return static_cast<int>(ExitCode::kBadInput);
   }
   // sweep and simulate spread their work over the processes; every other command runs on rank 0
