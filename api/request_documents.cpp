@@ -196,14 +196,13 @@ class Reader {
 // A simulation's settings, as simulate, validate and compare take them (a comparison runs exactly
 // its replications: it has no precision).
 SimulationChoices choices_of(Reader& r, bool has_precision) {
-  SimulationChoices choices{
-      .seed = *r.whole<std::uint64_t>(Field::kSeed),
-      .replications = r.whole<int>(Field::kReplications),
-      .horizon = r.number(Field::kHorizon),
-      .warmup = r.number(Field::kWarmup),
-      .threads = *r.whole<int>(Field::kThreads),
-      .precision = has_precision ? r.number(Field::kPrecision) : std::nullopt,
-      .time_limit = *r.number(Field::kTimeLimit)};
+  SimulationChoices choices{.seed = *r.whole<std::uint64_t>(Field::kSeed),
+                            .replications = r.whole<int>(Field::kReplications),
+                            .horizon = r.number(Field::kHorizon),
+                            .warmup = r.number(Field::kWarmup),
+                            .threads = *r.whole<int>(Field::kThreads),
+                            .precision = has_precision ? r.number(Field::kPrecision) : std::nullopt,
+                            .time_limit = *r.number(Field::kTimeLimit)};
   choices.times = r.numbers(Field::kTimes);
   choices.from = *r.text(Field::kFrom);
   choices.outage = *r.number(Field::kOutage);

@@ -6,6 +6,7 @@
 #include "app/command_support.hpp"
 #include "app/describe_command.hpp"
 #include "app/fit_command.hpp"
+#include "app/help_formatter.hpp"
 #include "app/lab_command.hpp"
 #include "app/optimize_command.hpp"
 #include "app/refresh_command.hpp"
@@ -29,6 +30,8 @@ CommandLine make_command_line(const ProcessGroup& processes) {
       "(crawlq scenarios lists them), and takes --json.\n"
       "Start with: crawlq describe paper-example-1",
       "crawlq");
+  // Set before the commands are added: each takes its parent's formatter.
+  app->formatter(std::make_shared<WrappingFormatter>());
   app->set_version_flag("--version", fmt::format("crawlq {}", api::version()),
                         "the version and the git commit built");
   app->require_subcommand(1);

@@ -10,6 +10,7 @@
 
 #include "api/describe_request.hpp"
 #include "app/command_support.hpp"
+#include "model/number_text.hpp"
 
 namespace crawlq::app {
 
@@ -50,8 +51,9 @@ int run(const DescribeOptions& o) {
   const nlohmann::json& states = j.at("states");
   fmt::print("{} ({})\n", m.name.empty() ? "scenario" : m.name, o.file);
   if (!scenario.source.empty()) fmt::print("source: {}\n", scenario.source);
-  fmt::print("capacity K = {} (admission {}), {} modes, {} arrival phases, {} states\n\n",
-             m.capacity, admission, m.modes(), m.arrivals.phases(),
+  fmt::print("capacity K = {} (admission {}), {}, {}, {} states\n\n", m.capacity, admission,
+             model::counted(m.modes(), "mode"),
+             model::counted(m.arrivals.phases(), "arrival phase"),
              states.is_string() ? states.get<std::string>()
                                 : fmt::format("{:.15g}", states.get<double>()));
   fmt::print(
@@ -64,8 +66,9 @@ int run(const DescribeOptions& o) {
                mode["lag1_correlation"].get<double>());
   const auto ph = [](const char* what, const model::PhaseType& p) {
     fmt::print(
-        "  {:<13} {} phases, mean {:.6g}, variance {:.6g}, squared coefficient of variation {:.4g}\n",
-        what, p.phases(), p.mean(), p.variance(), p.variance() / (p.mean() * p.mean()));
+        "  {:<13} {}, mean {:.6g}, variance {:.6g}, squared coefficient of variation {:.4g}\n",
+        what, model::counted(p.phases(), "phase"), p.mean(), p.variance(),
+        p.variance() / (p.mean() * p.mean()));
   };
   fmt::print("\n");
   ph("service", m.service);

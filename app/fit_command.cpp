@@ -16,6 +16,7 @@
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
 #include "fit/timestamp_log.hpp"
+#include "model/number_text.hpp"
 #include "output/gnuplot_figure.hpp"
 #include "output/output_file.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -216,7 +217,7 @@ int run_service(const FitServiceOptions& o, const std::string& what) {
   }
   const auto& given = j["sample"]["moments"];
   const auto& fitted = j["fitted"]["moments"];
-  fmt::print("{}: {} phases (beta, S)\n", what, j["fitted"]["phases"].get<int>());
+  fmt::print("{}: {} (beta, S)\n", what, model::counted(j["fitted"]["phases"].get<int>(), "phase"));
   fmt::print("  {:<10} {:>14} {:>14}\n", "", o.sample.empty() ? "given" : "the sample", "fitted");
   for (int n = 0; n < 3; ++n)
     fmt::print("  m{:<9} {:>14.8g} {:>14.8g}\n", n + 1, given[n].get<double>(),

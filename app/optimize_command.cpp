@@ -17,6 +17,7 @@
 #include "app/command_support.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
+#include "model/number_text.hpp"
 
 namespace crawlq::app {
 
@@ -49,10 +50,10 @@ void print_exhaustive(const OptimizeOptions& o, const model::Model& model,
                       const analytic::ThresholdSearch& search, double seconds,
                       const std::string& why) {
   fmt::print(
-      "{} ({}): K = {}, {} modes; exhaustive search{}: all {} threshold policies solved in "
+      "{} ({}): K = {}, {}; exhaustive search{}: all {} threshold policies solved in "
       "{:.3g} s\n\n",
-      model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(), why,
-      search.policies_solved, seconds);
+      model.name.empty() ? "scenario" : model.name, o.file, model.capacity,
+      model::counted(model.modes(), "mode"), why, search.policies_solved, seconds);
   fmt::print("  {:<22} {:<12} {:<22} {:>12}\n", "robots (modes used)", "thresholds",
              "robots per level", "best cost");
   for (const auto& set : search.by_modes)
@@ -72,10 +73,10 @@ void print_local(const OptimizeOptions& o, const model::Model& model,
                  const std::string& why) {
   const std::int64_t count = analytic::threshold_policy_count(model.modes(), model.capacity);
   fmt::print(
-      "{} ({}): K = {}, {} modes; local search{}: {} of the {} threshold policies solved "
+      "{} ({}): K = {}, {}; local search{}: {} of the {} threshold policies solved "
       "in {:.3g} s\n\n",
-      model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(), why,
-      search.policies_solved, count, seconds);
+      model.name.empty() ? "scenario" : model.name, o.file, model.capacity,
+      model::counted(model.modes(), "mode"), why, search.policies_solved, count, seconds);
   fmt::print("  {:<22} {:<12} {:<22} {:>12}\n", "robots (constant)", "thresholds",
              "robots per level", "cost");
   for (int r = model.modes(); r >= 1; --r) {
@@ -100,9 +101,9 @@ void print_levels(const OptimizeOptions& o, const model::Model& model,
                   const analytic::LevelSearch& search, double seconds) {
   const bool threshold_is_best =
       search.best_threshold && search.best_threshold->cost <= search.best.cost;
-  fmt::print("{} ({}): K = {}, {} modes; all {} level maps solved in {:.3g} s\n\n",
-             model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(),
-             search.policies_solved, seconds);
+  fmt::print("{} ({}): K = {}, {}; all {} level maps solved in {:.3g} s\n\n",
+             model.name.empty() ? "scenario" : model.name, o.file, model.capacity,
+             model::counted(model.modes(), "mode"), search.policies_solved, seconds);
   fmt::print("best level map:       robots per level {}, cost {:.8g}\n",
              levels_text(search.best.policy.levels()), search.best.cost);
   fmt::print("best threshold map:   robots per level {}, cost {:.8g}\n",
@@ -119,9 +120,9 @@ void print_markov(const OptimizeOptions& o, const model::Model& model,
   const analytic::PolicyEvaluation& best = *search.best;
   const auto& table = std::get<model::TablePolicy>(best.policy);
   fmt::print(
-      "{} ({}): K = {}, {} modes; every policy that sees the whole state ({} states), {:.3g} s\n\n",
-      model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(),
-      table.robots.size(), seconds);
+      "{} ({}): K = {}, {}; every policy that sees the whole state ({} states), {:.3g} s\n\n",
+      model.name.empty() ? "scenario" : model.name, o.file, model.capacity,
+      model::counted(model.modes(), "mode"), table.robots.size(), seconds);
   const auto& t = search.threshold_best;
   fmt::print(
       "  best threshold policy ({} search):  robots per level {} (thresholds {}), cost {:.8g}\n",
@@ -166,9 +167,10 @@ void print_table_class(const OptimizeOptions& o, const model::Model& model,
                        const analytic::TableClassSearch& search, double seconds) {
   const analytic::PolicyEvaluation& best = *search.best;
   fmt::print(
-      "{} ({}): K = {}, {} modes; --class {}: {} of the {} tables solved in {:.3g} s ({})\n\n",
-      model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(),
-      o.policy_class, search.policies_solved, search.tables, seconds,
+      "{} ({}): K = {}, {}; --class {}: {} of the {} tables solved in {:.3g} s ({})\n\n",
+      model.name.empty() ? "scenario" : model.name, o.file, model.capacity,
+      model::counted(model.modes(), "mode"), o.policy_class, search.policies_solved, search.tables,
+      seconds,
       search.exhaustive
           ? "every one: the class's optimum"
           : fmt::format("a descent from the best threshold policy, {} moves: a local minimum",
@@ -194,9 +196,9 @@ void print_comparison(const OptimizeOptions& o, const model::Model& model,
                       const api::OptimizeResult& result) {
   const auto& comparison = std::get<analytic::ClassComparison>(result.search);
   const double optimum = comparison.optimum();
-  fmt::print("{} ({}): K = {}, {} modes; what each class of policies can do, {:.3g} s\n\n",
-             model.name.empty() ? "scenario" : model.name, o.file, model.capacity, model.modes(),
-             result.seconds);
+  fmt::print("{} ({}): K = {}, {}; what each class of policies can do, {:.3g} s\n\n",
+             model.name.empty() ? "scenario" : model.name, o.file, model.capacity,
+             model::counted(model.modes(), "mode"), result.seconds);
   fmt::print("  {:<12} {:>14} {:>12} {:>9}  {}\n", "class", "best cost", "excess", "excess %",
              "optimality");
   for (const auto& row : comparison.rows)

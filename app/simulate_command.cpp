@@ -21,6 +21,7 @@
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "app/transient_flags.hpp"
+#include "model/number_text.hpp"
 #include "model/transient_keys.hpp"
 #include "output/output_file.hpp"
 #include "processes/process_replications.hpp"
@@ -162,8 +163,9 @@ int run_over_time(const SimulateOptions& o, const scenarios::Scenario& scenario,
   const std::string start = settings.from_file.empty()
                                 ? std::string(analytic::kTransientStartNames.name(settings.from))
                                 : "the long run of " + settings.from_file;
-  fmt::print("{} ({}): K = {}, {} modes; policy: {}\n", m.name.empty() ? "scenario" : m.name,
-             o.file, m.capacity, m.modes(), api::control_policy_json(policy).dump());
+  fmt::print("{} ({}): K = {}, {}; policy: {}\n", m.name.empty() ? "scenario" : m.name, o.file,
+             m.capacity, model::counted(m.modes(), "mode"),
+             api::control_policy_json(policy).dump());
   fmt::print("over time from {}{}: {} replications, seed {}{}; {} events in {:.3g} s\n", start,
              settings.outage > 0
                  ? fmt::format(", the indexer stopped during [0, {:g})", settings.outage)
@@ -311,8 +313,8 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
     std::cout << api::to_json(request, result).dump(2) << '\n';
     return 0;
   }
-  fmt::print("{} ({}): K = {}, {} modes; policy: {}\n", m.name.empty() ? "scenario" : m.name,
-             o.file, m.capacity, m.modes(), policy_description.dump());
+  fmt::print("{} ({}): K = {}, {}; policy: {}\n", m.name.empty() ? "scenario" : m.name, o.file,
+             m.capacity, model::counted(m.modes(), "mode"), policy_description.dump());
   fmt::print(
       "{} replications of {:.6g} time units after a warm-up of {:.6g} ({}), seed {}: {} events in {:.3g} s "
       "({:.3g} million events/s)\n\n",

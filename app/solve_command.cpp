@@ -26,6 +26,7 @@
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "app/transient_flags.hpp"
+#include "model/number_text.hpp"
 #include "model/thread_count.hpp"
 #include "output/gnuplot_figure.hpp"
 #include "output/output_file.hpp"
@@ -55,8 +56,9 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
   const auto& m = e.measures;
   const auto& s = e.stationary.summary;
   const auto& model = scenario.model;
-  fmt::print("{} ({}): K = {}, {} modes, {} states\n", model.name.empty() ? "scenario" : model.name,
-             o.file, model.capacity, model.modes(), e.stationary.probabilities.size());
+  fmt::print("{} ({}): K = {}, {}, {} states\n", model.name.empty() ? "scenario" : model.name,
+             o.file, model.capacity, model::counted(model.modes(), "mode"),
+             e.stationary.probabilities.size());
   // The robots column: a level map's robots, a phase-aware row by arrival phase, a memory row by
   // the mode in force.
   std::function<std::string(int)> robots_at;

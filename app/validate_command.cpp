@@ -17,6 +17,7 @@
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "app/transient_flags.hpp"
+#include "model/number_text.hpp"
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"
 #include "validation/engine_comparison.hpp"
@@ -100,8 +101,9 @@ void print_curves(const validation::EngineComparison& r) {
 void print_comparison(const ValidationCase& c, const validation::EngineComparison& r,
                       const std::string& simulated_file) {
   const model::Model& m = c.scenario.model;
-  fmt::print("{} ({}): K = {}, {} modes; policy {}\n", m.name.empty() ? "scenario" : m.name, c.file,
-             m.capacity, m.modes(), api::control_policy_json(c.policy).dump());
+  fmt::print("{} ({}): K = {}, {}; policy {}\n", m.name.empty() ? "scenario" : m.name, c.file,
+             m.capacity, model::counted(m.modes(), "mode"),
+             api::control_policy_json(c.policy).dump());
   if (!simulated_file.empty()) fmt::print("  the simulator runs the model of {}\n", simulated_file);
   fmt::print("  {} replications, {} events in {:.3g} s{}\n", r.replications, r.events, r.seconds,
              r.precise ? "" : " (the precision was not reached within the time limit)");

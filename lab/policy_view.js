@@ -26,7 +26,7 @@ function slider(label, parameter, min, max, step, value, format) {
 export function buildSliders() {
   $("sliders").innerHTML = "";
   const d = state.described;
-  slider("capacity K", "capacity", 1, Math.max(30, d.capacity), 1, d.capacity, (v) => `${v} pages`);
+  slider("capacity K", "capacity", 1, Math.max(30, d.capacity), 1, d.capacity, (v) => `${v} page${v == 1 ? "" : "s"}`);
   const scale = (v) => `x ${Math.pow(2, v).toFixed(2)}`;
   slider("service speed", "service-scale", -2, 2, 0.05, 0, scale);
   if (d.obsolescence) slider("obsolescence speed", "obsolescence-scale", -2, 2, 0.05, 0, scale);

@@ -95,7 +95,7 @@ function draw(now) {
     if (f.kind === "expired") { ctx.fillStyle = `rgba(91, 101, 112, ${1 - t})`; ctx.fillText("stale", (left + right) / 2, H - 30 - 10 * t); }
   }
   ctx.fillStyle = "#1b1f24"; ctx.textAlign = "left";
-  ctx.fillText(`${animation.level} pages   served ${animation.served}   refused ${animation.lost}   stale ${animation.expired}`, left, 20);
+  ctx.fillText(`${animation.level} page${animation.level === 1 ? "" : "s"}   served ${animation.served}   refused ${animation.lost}   stale ${animation.expired}`, left, 20);
   $("clock").textContent = `t = ${animation.time.toFixed(1)} of ${animation.horizon.toFixed(0)}`;
 }
 

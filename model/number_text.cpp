@@ -68,4 +68,10 @@ std::optional<std::int64_t> parse_whole_number(const std::string& text, std::int
   return whole;
 }
 
+std::string counted(long long count, std::string_view noun, std::string_view plural) {
+  if (count == 1) return "1 " + std::string(noun);
+  return std::to_string(count) + " " +
+         (plural.empty() ? std::string(noun) + "s" : std::string(plural));
+}
+
 }  // namespace crawlq::model

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace crawlq::model {
 
@@ -17,5 +18,9 @@ const char* parse_out_of_range(const std::string& text);
 // [minimum, maximum]; nothing otherwise.
 std::optional<std::int64_t> parse_whole_number(const std::string& text, std::int64_t minimum,
                                                std::int64_t maximum);
+
+// "1 phase", "2 phases": a count with its noun, singular for one. `plural` defaults to the noun
+// with an s.
+std::string counted(long long count, std::string_view noun, std::string_view plural = {});
 
 }  // namespace crawlq::model

@@ -186,3 +186,12 @@ TEST_CASE("solve and optimize refuse a chain too large for the exact engine, nam
 
 }  // namespace
 }  // namespace crawlq::cli_test
+
+TEST_CASE("describe: a count of one reads in the singular", "[cli][describe]") {
+  const crawlq::cli_test::ProcessResult run =
+      crawlq::cli_test::crawlq({"describe", crawlq::cli_test::shipped("teaching-two-robots.yaml")});
+  REQUIRE(run.exit_status == 0);
+  CHECK_THAT(run.out, Catch::Matchers::Contains("2 modes, 1 arrival phase, 5 states"));
+  CHECK_THAT(run.out, Catch::Matchers::Contains("service       1 phase, mean 0.5"));
+  CHECK_THAT(run.out, !Catch::Matchers::Contains("1 phases"));
+}

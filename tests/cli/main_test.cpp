@@ -1,6 +1,9 @@
 // The command line itself: help on stdout with exit 0; no command, an unknown command or an
 // unknown flag refused with exit 2 and nothing on stdout.
 #include <catch2/catch.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "tests/cli/cli_support.hpp"
 
@@ -35,6 +38,25 @@ TEST_CASE("crawlq COMMAND --help: the command's usage on stdout, exit 0", "[cli]
   for (const auto& flag : flags) {
     INFO("flag " << flag);
     CHECK_THAT(run.out, Catch::Contains(flag));
+  }
+}
+
+TEST_CASE("crawlq --help and every command's --help fit in 100 columns", "[cli][usage]") {
+  std::vector<std::vector<std::string>> asks{{"--help"}};
+  for (const char* command : {"solve", "optimize", "describe", "simulate", "validate", "reproduce",
+                              "sweep", "fit", "refresh", "lab", "scenarios", "schema"})
+    asks.push_back({command, "--help"});
+  for (const auto& ask : asks) {
+    const ProcessResult run = crawlq(ask);
+    INFO(ask.front());
+    REQUIRE(run.exit_status == 0);
+    std::istringstream lines(run.out);
+    std::size_t count = 0;
+    for (std::string line; std::getline(lines, line); ++count) {
+      INFO(line);
+      CHECK(line.size() <= 100);
+    }
+    CHECK(count > 3);
   }
 }
 

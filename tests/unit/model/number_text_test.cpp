@@ -35,3 +35,11 @@ TEST_CASE("whole numbers may be written with a point or an exponent", "[number_t
   CHECK_FALSE(parse_whole_number("101", 0, 100).has_value());
   CHECK_FALSE(parse_whole_number("1e300", 0, 100).has_value());
 }
+
+TEST_CASE("counted: one of a noun is singular, any other count plural", "[model]") {
+  CHECK(crawlq::model::counted(1, "phase") == "1 phase");
+  CHECK(crawlq::model::counted(0, "phase") == "0 phases");
+  CHECK(crawlq::model::counted(3, "arrival phase") == "3 arrival phases");
+  CHECK(crawlq::model::counted(2, "batch", "batches") == "2 batches");
+  CHECK(crawlq::model::counted(1, "batch", "batches") == "1 batch");
+}
