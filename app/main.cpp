@@ -1,8 +1,10 @@
 // crawlq: the queue between a search engine's crawling robots and its indexer (Avrachenkov et al.
 // 2011). Exit status: 0 success, 1 a computation that failed, 2 bad input.
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -16,8 +18,22 @@
 #include "scenarios/scenario_loader.hpp"
 #include "scenarios/yaml_reader.hpp"
 
+namespace {
+// With both streams into one file or pipe (2>&1 | tee), a note on stderr would land in the middle
+// of a table still held in stdout's buffer: stdout then goes out line by line, in the order
+// written.
+void keep_streams_in_order() {
+  struct stat out {
+  }, err{};
+  if (fstat(fileno(stdout), &out) != 0 || fstat(fileno(stderr), &err) != 0) return;
+  if (out.st_dev == err.st_dev && out.st_ino == err.st_ino)
+    std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   using crawlq::app::ExitCode;
+  keep_streams_in_order();
   // Under mpirun, P processes; otherwise this one. Only rank 0 prints.
   const crawlq::processes::ProcessGroup processes(argc, argv);
   crawlq::app::CommandLine command_line = crawlq::app::make_command_line(processes);

@@ -70,6 +70,15 @@ def _is_number(x: Any) -> bool:
     return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
+def _is_short_list(x: Any) -> bool:
+    """A list of a few numbers (a policy's thresholds or levels), shown in full in a result's repr."""
+    return isinstance(x, list) and 0 < len(x) <= 24 and all(_is_number(v) for v in x)
+
+
+def _shown(x: Any) -> str:
+    return "[" + ", ".join(f"{v:.6g}" if isinstance(v, float) else str(v) for v in x) + "]" if isinstance(x, list) else repr(x)
+
+
 def _is_interval(x: Any) -> bool:
     return isinstance(x, dict) and set(x) == {"mean", "half_width"}
 
@@ -166,12 +175,13 @@ class Result:
         return isinstance(other, Result) and self._data == other._data
 
     def _scalars(self) -> list[tuple[str, Any]]:
-        return [(k, v) for k, v in self._data.items() if _is_number(v) or _is_interval(v) or isinstance(v, (str, bool))]
+        return [(k, v) for k, v in self._data.items()
+                if _is_number(v) or _is_interval(v) or isinstance(v, (str, bool)) or _is_short_list(v)]
 
     def __repr__(self) -> str:
         lines = [f"<{type(self).__name__}>"]
         for key, value in self._scalars():
-            shown = repr(wrap(value)) if _is_interval(value) else (f"{value:.6g}" if _is_number(value) else repr(value))
+            shown = repr(wrap(value)) if _is_interval(value) else (f"{value:.6g}" if _is_number(value) else _shown(value))
             lines.append(f"  {key:<28} {shown}")
         others = [k for k in self._data if k not in dict(self._scalars())]
         if others:
@@ -181,7 +191,7 @@ class Result:
     def _repr_html_(self) -> str:
         rows = []
         for key, value in self._scalars():
-            shown = repr(wrap(value)) if _is_interval(value) else (f"{value:.6g}" if _is_number(value) else str(value))
+            shown = repr(wrap(value)) if _is_interval(value) else (f"{value:.6g}" if _is_number(value) else _shown(value) if isinstance(value, list) else str(value))
             rows.append(f"<tr><td><code>{key}</code></td><td>{shown}</td></tr>")
         others = [k for k in self._data if k not in dict(self._scalars())]
         tail = f"<p>also: {', '.join(others)}</p>" if others else ""

@@ -62,3 +62,12 @@ def test_every_public_name_and_method_teaches_through_help():
     for method in ("solve", "optimize", "simulate", "validate", "compare", "sweep", "describe", "with_", "with_capacity",
                    "with_costs", "with_policy", "from_dict", "from_yaml", "to_dict"):
         assert getattr(crawlq.Scenario, method).__doc__, method
+
+
+def test_a_results_repr_shows_the_policy_it_found():
+    best = crawlq.load(PAPER).optimize().best
+    shown = repr(best)
+    assert "thresholds                   [-1, 2, 2]" in shown
+    assert "levels                       [3, 3, 3, 1, 1, 1]" in shown
+    assert "also:" not in shown  # nothing short is hidden
+    assert "<td>[-1, 2, 2]</td>" in best._repr_html_()
