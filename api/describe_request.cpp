@@ -55,6 +55,9 @@ nlohmann::json describe(const DescribeRequest& request) {
                      {"fundamental_rate", b.fundamental_rate()},
                      {"group_rate", b.group_rate()},
                      {"mean_batch", b.fundamental_rate() / b.group_rate()},
+                     // Pages offered per page the indexer can serve: above 1 the buffer fills
+                     // whatever its size.
+                     {"offered_load", b.fundamental_rate() * m.service.mean()},
                      {"group_interval_variance", b.group_interval_variance()},
                      {"lag1_correlation", b.group_interval_lag1_correlation()},
                      {"max_batch", b.max_batch()},

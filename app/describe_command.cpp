@@ -57,13 +57,19 @@ int run(const DescribeOptions& o) {
              states.is_string() ? states.get<std::string>()
                                 : fmt::format("{:.15g}", states.get<double>()));
   fmt::print(
-      "  robots  lambda (pages)  lambda_g (batches)  mean batch  var(inter-batch)  lag-1 corr\n");
+      "  robots  pages/time  batches/time  mean batch  var(inter-batch)  lag-1 corr  load rho\n");
   for (const auto& mode : modes)
-    fmt::print("  {:>6}  {:>14.6g}  {:>18.6g}  {:>10.4g}  {:>16.6g}  {:>10.4g}\n",
+    fmt::print("  {:>6}  {:>10.6g}  {:>12.6g}  {:>10.4g}  {:>16.6g}  {:>10.4g}  {:>8.4g}\n",
                mode["robots"].get<int>(), mode["fundamental_rate"].get<double>(),
                mode["group_rate"].get<double>(), mode["mean_batch"].get<double>(),
                mode["group_interval_variance"].get<double>(),
-               mode["lag1_correlation"].get<double>());
+               mode["lag1_correlation"].get<double>(), mode["offered_load"].get<double>());
+  // The indexer's bound: it serves at most 1 / E[S] pages per unit time, whatever the policy.
+  fmt::print(
+      "  (pages/time is lambda, batches/time lambda_g; rho = lambda E[S], the pages offered per "
+      "page the\n  indexer can serve, which serves at most {:.4g} pages per unit time: above 1 the "
+      "buffer fills\n  and pages are lost or go stale whatever its size)\n",
+      1 / m.service.mean());
   const auto ph = [](const char* what, const model::PhaseType& p) {
     fmt::print(
         "  {:<13} {}, mean {:.6g}, variance {:.6g}, squared coefficient of variation {:.4g}\n",

@@ -195,3 +195,24 @@ TEST_CASE("describe: a count of one reads in the singular", "[cli][describe]") {
   CHECK_THAT(run.out, Catch::Matchers::Contains("service       1 phase, mean 0.5"));
   CHECK_THAT(run.out, !Catch::Matchers::Contains("1 phases"));
 }
+
+TEST_CASE("describe: each mode's offered load, lambda times the mean service time",
+          "[cli][describe]") {
+  using crawlq::cli_test::ProcessResult;
+  const ProcessResult run = crawlq::cli_test::crawlq(
+      {"describe", crawlq::cli_test::shipped("paper-example-1.yaml"), "--json"});
+  REQUIRE(run.exit_status == 0);
+  const nlohmann::json j = crawlq::cli_test::json_of(run);
+  const double service_mean = j.at("service").at("mean").get<double>();
+  for (const auto& mode : j.at("modes"))
+    CHECK_THAT(mode.at("offered_load").get<double>(),
+               Catch::Matchers::WithinRel(mode.at("fundamental_rate").get<double>() * service_mean,
+                                          1e-12));
+  // The first example's busiest mode offers about three pages per page the indexer can serve.
+  CHECK_THAT(j.at("modes")[3].at("offered_load").get<double>(),
+             Catch::Matchers::WithinAbs(4.642857 * 0.657143, 1e-4));
+  const ProcessResult text =
+      crawlq::cli_test::crawlq({"describe", crawlq::cli_test::shipped("paper-example-1.yaml")});
+  CHECK_THAT(text.out, Catch::Matchers::Contains("load rho") &&
+                           Catch::Matchers::Contains("serves at most 1.522 pages per unit time"));
+}
