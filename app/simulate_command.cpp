@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -58,6 +59,30 @@ struct SimulateOptions {
 
 void print_interval(std::string_view name, std::string_view symbol, const sim::Interval& i) {
   fmt::print("  {:<34} {:<10} {:>12.6g} +- {:<10.3g}\n", name, symbol, i.mean, i.half_width);
+}
+
+// The served pages' sojourn as a text histogram: the 40 bins of --json taken four at a time, each
+// a bar of its density (per unit time) with the interval's half-width.
+void print_histogram(const sim::Histogram& h) {
+  constexpr std::size_t kMerged = 4, kBarWidth = 40;
+  if (h.density.size() < kMerged) return;
+  std::vector<std::pair<double, double>> bins;  // density, half-width
+  for (std::size_t b = 0; b + kMerged <= h.density.size(); b += kMerged) {
+    double density = 0, half_width = 0;
+    for (std::size_t k = b; k < b + kMerged; ++k)
+      density += h.density[k].mean / kMerged, half_width += h.density[k].half_width / kMerged;
+    bins.emplace_back(density, half_width);
+  }
+  double top = 0;
+  for (const auto& [density, half_width] : bins) top = std::max(top, density);
+  if (!(top > 0)) return;
+  fmt::print("\n  sojourn of served pages (time units): density per unit time, 95% half-width\n");
+  for (std::size_t i = 0; i < bins.size(); ++i) {
+    const auto [density, half_width] = bins[i];
+    const auto bar = static_cast<std::size_t>(std::lround(kBarWidth * density / top));
+    fmt::print("  {:>8.3g} - {:<8.3g} {:<40} {:.3g} +- {:.2g}\n", h.edges[i * kMerged],
+               h.edges[(i + 1) * kMerged], std::string(bar, '#'), density, half_width);
+  }
 }
 
 // Policy B of --compare, "thresholds=a,b,c" or "levels=m0,m1,...".
@@ -330,6 +355,7 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
   row("sojourn of served pages, median", s.served_median);
   row("sojourn of served pages, 90%", s.served_p90);
   row("sojourn of served pages, 99%", s.served_p99);
+  print_histogram(s.served_histogram);
   fmt::print("\n  (95% Student-t intervals over independent replications)\n");
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -455,3 +456,18 @@ TEST_CASE("simulate --trace --json: the path echoed, rows and events counted in 
 
 }  // namespace
 }  // namespace crawlq::cli_test
+
+TEST_CASE("simulate: the served pages' sojourn histogram is in the table, not only in --json",
+          "[cli][simulate]") {
+  const crawlq::cli_test::ProcessResult run =
+      crawlq::cli_test::crawlq({"simulate", crawlq::cli_test::shipped("paper-example-1.yaml"),
+                                "--replications", "3", "--horizon", "5000"});
+  REQUIRE(run.exit_status == 0);
+  CHECK_THAT(run.out, Catch::Matchers::Contains(
+                          "sojourn of served pages (time units): density per unit time"));
+  std::istringstream lines(run.out);
+  std::size_t bars = 0;
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("###") != std::string::npos) ++bars;
+  CHECK(bars >= 5);
+}
