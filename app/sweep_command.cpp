@@ -108,19 +108,33 @@ void print_table(const SweepOptions& o, const model::Model& model,
   std::string constant_header;
   for (int r = 1; r <= model.modes(); ++r)
     constant_header += fmt::format(" {:>10}", fmt::format("C{}", r));
-  fmt::print("  {:>10} {:<12} {:<16} {:>10}{} {:>7} {:>8} {:>8} {:>8} {:>9} {:>9}\n", o.param,
-             "thresholds", "robots per level", "C*", constant_header, "R %", "P_loss", "P_obs",
-             "P_star", "b_1", "g_1");
+  // Each text column as wide as its widest entry: a parameter's name, a long buffer's levels.
+  std::vector<std::string> thresholds_text, levels;
   for (const SweepRow& row : rows) {
+    const auto thresholds = api::thresholds_of(row);
+    thresholds_text.push_back(thresholds.empty() ? "-"
+                                                 : fmt::format("{}", fmt::join(thresholds, ",")));
+    levels.push_back(levels_text(row.best.policy.levels()));
+  }
+  const auto widest = [](const std::vector<std::string>& texts, std::size_t least) {
+    for (const std::string& t : texts) least = std::max(least, t.size());
+    return least;
+  };
+  const std::size_t value_width = std::max<std::size_t>(10, o.param.size()),
+                    thresholds_width = widest(thresholds_text, 10),
+                    levels_width = widest(levels, 16);
+  fmt::print("  {:>{}} {:<{}} {:<{}} {:>10}{} {:>7} {:>8} {:>8} {:>8} {:>9} {:>9}\n", o.param,
+             value_width, "thresholds", thresholds_width, "robots per level", levels_width, "C*",
+             constant_header, "R %", "P_loss", "P_obs", "P_star", "b_1", "g_1");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const SweepRow& row = rows[i];
     std::string constants;
     for (const double c : row.constant) constants += fmt::format(" {:>10.6g}", c);
-    const auto thresholds = api::thresholds_of(row);
     fmt::print(
-        "  {:>10.6g} {:<12} {:<16} {:>10.6g}{} {:>7.2f} {:>8.4f} {:>8.4f} {:>8.4f} {:>9.4g} "
+        "  {:>{}.6g} {:<{}} {:<{}} {:>10.6g}{} {:>7.2f} {:>8.4f} {:>8.4f} {:>8.4f} {:>9.4g} "
         "{:>9}\n",
-        row.value, thresholds.empty() ? "-" : fmt::format("{}", fmt::join(thresholds, ",")),
-        fmt::format("{}", levels_text(row.best.policy.levels())), row.best.cost, constants,
-        row.relative_profit, row.measures.p_loss, row.measures.p_obsolete,
+        row.value, value_width, thresholds_text[i], thresholds_width, levels[i], levels_width,
+        row.best.cost, constants, row.relative_profit, row.measures.p_loss, row.measures.p_obsolete,
         row.measures.p_starvation, row.mean_service_time,
         row.mean_obsolescence_time ? fmt::format("{:.4g}", *row.mean_obsolescence_time) : "-");
   }

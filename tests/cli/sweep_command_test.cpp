@@ -332,3 +332,31 @@ TEST_CASE("sweep --class: each value's best of the class, never above the thresh
 
 }  // namespace
 }  // namespace crawlq::cli_test
+
+TEST_CASE("sweep's table: every column under its heading, whatever the parameter's name",
+          "[cli][sweep]") {
+  const crawlq::cli_test::ProcessResult run =
+      crawlq::cli_test::crawlq({"sweep", crawlq::cli_test::shipped("paper-example-1.yaml"),
+                                "--param", "arrival-scale", "--values", "0.9,1.1"});
+  REQUIRE(run.exit_status == 0);
+  std::istringstream lines(run.out);
+  std::string header, row;
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("robots per level") != std::string::npos) {
+      header = line;
+      std::getline(lines, row);
+      break;
+    }
+  REQUIRE(!header.empty());
+  INFO(header << "\n" << row);
+  // The right-aligned columns end where their headings end: the value, the cost and P_loss.
+  const auto end_of = [](const std::string& line, const std::string& word, std::size_t from = 0) {
+    return line.find(word, from) + word.size();
+  };
+  CHECK(end_of(header, "arrival-scale") == end_of(row, "0.9"));
+  CHECK(end_of(header, "C*") == end_of(row, "70.2816"));
+  CHECK(end_of(header, "P_loss") == end_of(row, "0.1487"));
+  // The left-aligned ones start under theirs.
+  CHECK(header.find("thresholds") == row.find("-1,2,2"));
+  CHECK(header.find("robots per level") == row.find("3 3 3 1 1 1"));
+}
