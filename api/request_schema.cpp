@@ -87,7 +87,8 @@ constexpr RequestField kSeedField{Field::kSeed, "integer", "1", "7",
                                   "the random numbers' seed: the same seed gives the same numbers"};
 constexpr RequestField kHorizonField{
     Field::kHorizon, "number", "null", "2000",
-    "each replication's length (time units); none: a million pages at the busiest mode"};
+    "each replication's length (time units); none: about a million offered pages at the pace "
+    "the policy keeps, measured on a pilot run"};
 constexpr RequestField kWarmupField{
     Field::kWarmup, "number", "null", "200",
     "time (time units) dropped at the start of each replication; none: by MSER-5 on a pilot run"};

@@ -19,9 +19,10 @@ struct SimulationChoices {
   std::uint64_t seed = 1;
   // Given alone: exactly this many; else the sequential mode's first batch.
   std::optional<int> replications = std::nullopt;
-  std::optional<double> horizon = std::nullopt;  // default: a million pages at the busiest mode
-  std::optional<double> warmup = std::nullopt;   // default: MSER-5 on a pilot run
-  int threads = 0;                               // replications at once; 0: every core
+  // Default: about a million offered pages at the pace the policy keeps (a pilot measures it).
+  std::optional<double> horizon = std::nullopt;
+  std::optional<double> warmup = std::nullopt;  // default: MSER-5 on a pilot run
+  int threads = 0;                              // replications at once; 0: every core
   std::optional<double> precision =
       std::nullopt;        // default 0.01 unless replications are given alone; 0: off
   double time_limit = 50;  // seconds the run may take

@@ -33,7 +33,8 @@ void add_simulation_flags(CLI::App* command, SimulationFlags& flags) {
       ->each([&flags](const std::string&) { flags.replications_given = true; });
   command->add_option(
       "--horizon", flags.horizon,
-      "observed time per replication (default: a million pages at the busiest mode)");
+      "observed time per replication (default: about a million offered pages at the pace the "
+      "policy keeps, measured on a pilot run)");
   command->add_option(
       "--warmup", flags.warmup,
       "time simulated and discarded first (default: chosen by MSER-5 on a pilot run of one horizon)");

@@ -471,3 +471,18 @@ TEST_CASE("simulate: the served pages' sojourn histogram is in the table, not on
     if (line.find("###") != std::string::npos) ++bars;
   CHECK(bars >= 5);
 }
+
+TEST_CASE("simulate: --horizon's default is told alike in --help and in the schema",
+          "[cli][simulate][usage]") {
+  const crawlq::cli_test::ProcessResult help = crawlq::cli_test::crawlq({"simulate", "--help"});
+  const crawlq::cli_test::ProcessResult schema = crawlq::cli_test::crawlq({"schema", "--json"});
+  REQUIRE(help.exit_status == 0);
+  REQUIRE(schema.exit_status == 0);
+  // The default is measured at the policy's own pace (sim/horizon.hpp), not the busiest mode's.
+  CHECK_THAT(help.out, Catch::Matchers::Contains("at the pace the policy keeps"));
+  CHECK_THAT(help.out, !Catch::Matchers::Contains("busiest mode"));
+  for (const auto& field : crawlq::cli_test::json_of(schema).at("simulate"))
+    if (field.at("key") == "horizon")
+      CHECK_THAT(field.at("help").get<std::string>(),
+                 Catch::Matchers::Contains("at the pace the policy keeps"));
+}
