@@ -43,7 +43,8 @@ std::string plot_clause(const Series& s, int index) {
                          quoted(s.title));
     case SeriesStyle::kPoints:
       return fmt::format("{} using 1:2{} with points pointtype {} pointsize 1.2{} title {}", data,
-                         axes, 2 + index % 2 * 4, color, quoted(s.title));
+                         axes, s.point_type > 0 ? s.point_type : 2 + index % 2 * 4, color,
+                         quoted(s.title));
   }
   return "";
 }

@@ -22,6 +22,9 @@ struct Series {
   std::vector<double> half_width;  // kPointsErrors only
   int axis = 1;                    // 2: the right-hand y axis
   int color = 0;                   // gnuplot's line type colour 1, 2, ...; 0: one of its own
+  // kPoints: gnuplot's point type (2 a cross, 6 a circle, ...); 0: by the series' place. A figure
+  // that drops empty series names its markers, so that a cross means one thing in every figure.
+  int point_type = 0;
 };
 
 inline Series make_series(std::string title, SeriesStyle style, int axis = 1, int color = 0) {

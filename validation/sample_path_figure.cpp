@@ -15,6 +15,10 @@ output::Figure sample_path_figure(std::istream& trace_csv, const std::string& ti
               output::make_series("active robots", output::SeriesStyle::kSteps, 2, 2),
               output::make_series("pages lost", output::SeriesStyle::kPoints, 1, 7),
               output::make_series("page expired", output::SeriesStyle::kPoints, 1, 4)};
+  // A cross marks a loss and a circle a page gone stale (the tutorial's key), whether or not the
+  // path has any loss.
+  f.series[2].point_type = 2;
+  f.series[3].point_type = 6;
   int most_robots = 1;
   std::string line;
   std::getline(trace_csv, line);

@@ -73,6 +73,23 @@ TEST_CASE("sample_path_figure: level and robots as steps, losses and expiries ma
   CHECK(f.y2_tick_max == 3);
 }
 
+TEST_CASE("sample_path_figure: a cross marks a loss and a circle an expiry, losses or none",
+          "[validation][figures]") {
+  // No loss on this path: the expiries' series is the only one marked, and keeps its circle.
+  std::istringstream csv(
+      "time,event,level,robots,lost,expired\n"
+      "0.5,batch of 2,2,3,0,0\n"
+      "1.5,expired,1,3,0,1\n");
+  const auto f = validation::sample_path_figure(csv, "path", 5);
+  REQUIRE(f.series.size() == 3);
+  CHECK(f.series[2].title == "page expired");
+  const std::string script = output::gnuplot_script(f, "out.svg");
+  CHECK_THAT(script,
+             Catch::Contains("pointtype 6 pointsize 1.2 linecolor 4 title 'page expired'") ||
+                 Catch::Contains("pointtype 6"));
+  CHECK_THAT(script, !Catch::Contains("pointtype 2"));
+}
+
 TEST_CASE("sample_path_figure: what is not a trace is refused naming the line",
           "[validation][figures]") {
   std::istringstream wrong_header("t,e\n");
