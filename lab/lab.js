@@ -35,8 +35,8 @@ async function compareClasses() {
   const all = await api("/api/optimize", body({ class: "all" }));
   $("classes").textContent = "compare the classes";
   $("class-table").querySelector("tbody").innerHTML =
-    `<tr><td><strong>class</strong></td><td><strong>best cost</strong></td><td><strong>price of the restriction</strong></td><td></td></tr>` +
-    all.rows.map((row) => `<tr><td>${row.class}</td><td>${row.cost.toFixed(4)}</td><td>${row.excess > 0 ? `+${row.excess.toFixed(4)} (${(100 * row.excess / all.optimum).toFixed(1)}%)` : "-"}</td><td>${row.optimality}</td></tr>`).join("");
+    `<tr><td><strong>class</strong></td><td><strong>best cost</strong></td><td><strong>price of the restriction</strong></td><td><strong>how its best was found</strong></td></tr>` +
+    all.rows.map((row) => `<tr><td>${row.class}</td><td>${row.cost.toFixed(4)}</td><td>${row.excess > 0 ? `+${row.excess.toFixed(4)} (${(100 * row.excess / all.optimum).toFixed(1)}% of the best of all)` : "none: the best of all"}</td><td>${row.optimality}</td></tr>`).join("");
   return all;
 }
 
@@ -160,6 +160,9 @@ async function selfTest() {
   const classes = await compareClasses();
   report.classes = classes.rows.map((row) => row.class);
   report.classRows = document.querySelectorAll("#class-table tr").length;
+  report.classHeader = document.querySelector("#class-table tr").textContent;
+  report.classBlankCells = [...document.querySelectorAll("#class-table td")].filter((td) => ["", "-"].includes(td.textContent.trim())).length;
+  report.policyKind = $("policy-kind").textContent;
   return report;
 }
 

@@ -113,10 +113,10 @@ export function drawTable() {
     input.value = v;
     if (!state.table) state.table = rows.map((row) => row.slice());
     state.table[Number(input.dataset.level)][Number(input.dataset.phase)] = v;
-    $("policy-kind").textContent = "solving the table";
+    $("policy-kind").textContent = "the cost shown is this table's";
     refresh();
   }));
-  $("policy-kind").textContent = state.table ? "solving the table" : "solving the bars";
+  $("policy-kind").textContent = state.table ? "the cost shown is this table's" : "the cost shown is the bars' policy's";
 }
 
 function setRobots(level, robots) {

@@ -43,6 +43,10 @@ def test_the_page_moves_a_threshold_shows_the_apis_cost_and_animates(lab, browse
     assert "400 replications from the same start" in report["bandText"]
     assert report["bandPageLost"] == report["bandApiLost"]
     assert report["classes"][:2] == ["constant", "thresholds"] and report["classRows"] == len(report["classes"]) + 1
+    # Every column labelled, every cell a word or a number (the best class says so, not "-").
+    assert "how its best was found" in report["classHeader"] and "price of the restriction" in report["classHeader"]
+    assert report["classBlankCells"] == 0
+    assert report["policyKind"].startswith("the cost shown is")
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     (ARTEFACTS / "self-test.json").write_text(json.dumps(report, indent=2))  # with moveToNumbersMs, for the record
     browser.screenshot(ARTEFACTS / "lab-after-self-test.png")
