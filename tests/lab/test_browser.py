@@ -2,6 +2,7 @@
 threshold with the keyboard and finds the cost the API gives, reveals the optimum, runs the animated
 simulation; no console errors; screenshots kept as test artefacts."""
 import json
+import re
 
 import pytest
 
@@ -40,8 +41,13 @@ def test_the_page_moves_a_threshold_shows_the_apis_cost_and_animates(lab, browse
     assert report["transientPageLost"] == pytest.approx(report["transientApiLost"], rel=1e-9)
     # The simulator's band for the same settings, under the pages' curve and the two counts.
     assert report["bandPolygons"] == 3, report["bandText"]
-    assert "400 replications from the same start" in report["bandText"]
-    assert report["bandPageLost"] == report["bandApiLost"]
+    assert re.search(r"\(\d+ replications from the same start\)", report["bandText"]), report["bandText"]
+    # Replication r draws from its own streams: the same count gives the same numbers. A machine so
+    # slow that the lab's time limit cut one of the two runs short is judged by the interval.
+    if report["bandApiReplications"] == report["bandReplications"]:
+        assert report["bandPageLost"] == report["bandApiLost"]
+    else:
+        assert abs(report["bandPageLost"] - report["bandApiLost"]) <= 3 * report["bandPageHalfWidth"]
     assert report["classes"][:2] == ["constant", "thresholds"] and report["classRows"] == len(report["classes"]) + 1
     # Every column labelled, every cell a word or a number (the best class says so, not "-").
     assert "how its best was found" in report["classHeader"] and "price of the restriction" in report["classHeader"]
