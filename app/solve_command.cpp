@@ -35,6 +35,9 @@ namespace crawlq::app {
 
 namespace {
 
+// Past this many states a solve is announced before it starts.
+constexpr double kStatesToWarnOf = 1e6;
+
 struct SolveOptions {
   std::string file;
   PolicyFlags policy;
@@ -67,7 +70,7 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
           [&](const model::Policy& levels) {
             fmt::print("policy: robots per level {}", levels_text(levels.levels()));
             if (const auto t = levels.thresholds())
-              fmt::print("  (thresholds {})", fmt::join(*t, ","));
+              if (!t->empty()) fmt::print("  (thresholds {})", fmt::join(*t, ","));
             robots_at = [&levels](int i) { return std::to_string(levels.robots(i)); };
           },
           [&](const model::PhaseAwarePolicy& table) {
@@ -243,6 +246,12 @@ int run(const SolveOptions& o, const CLI::App& command) {
   if (!o.plot.empty() && request.times.empty())
     throw UsageError(
         fmt::format("--plot {}: give --times or --until (the figure is of a transient)", o.plot));
+  // A chain past a million states takes from seconds to minutes: said before the work starts.
+  if (const analytic::MemoryEstimate need = api::check(request); need.states > kStatesToWarnOf)
+    fmt::print(stderr,
+               "crawlq: {}: {:.0f} states, about {:.2g} GiB at most: the solve may take a while "
+               "(Ctrl-C stops it)\n",
+               o.file, need.states, need.bytes / (1 << 30));
   const api::SolveResult result = api::solve(request);
   const analytic::PolicyEvaluation& e = result.evaluation;
   if (!o.export_csv.empty()) {

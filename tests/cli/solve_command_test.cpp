@@ -552,3 +552,25 @@ TEST_CASE("solve --threads: the iterative solve gives the same numbers on 1 and 
 
 }  // namespace
 }  // namespace crawlq::cli_test
+
+TEST_CASE("solve: a chain past a million states is announced before the work",
+          "[cli][solve][usage]") {
+  const crawlq::cli_test::TempDirectory dir;
+  // K = 20 with one arrival phase, one service phase and a two-phase clock: 2^20 states.
+  const std::string file = dir.write(
+      "big.yaml",
+      "name: big\ncapacity: 20\nadmission: partial\narrivals:\n  kind: independent\n  robots: "
+      "[{rate: 1.5, batch: [1]}]\nservice: {exponential: {mean: 0.5}}\nobsolescence: {erlang: "
+      "{phases: 2, mean: 4}}\ncosts: {loss: 1, obsolescence: 1, sojourn: 1, robot: 1, "
+      "starvation: 1}\n");
+  const crawlq::cli_test::ProcessResult big = crawlq::cli_test::crawlq({"solve", file, "--json"});
+  INFO(big.err);
+  REQUIRE(big.exit_status == 0);
+  CHECK_THAT(big.err, Catch::Matchers::Contains("1048576 states") &&
+                          Catch::Matchers::Contains("the solve may take a while"));
+  CHECK(crawlq::cli_test::json_of(big).at("states") == 1048576);
+  // A small chain is not.
+  const crawlq::cli_test::ProcessResult small =
+      crawlq::cli_test::crawlq({"solve", crawlq::cli_test::shipped("paper-example-1.yaml")});
+  CHECK_THAT(small.err, !Catch::Matchers::Contains("may take a while"));
+}
