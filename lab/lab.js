@@ -22,9 +22,11 @@ async function reveal() {
   const gap = guess.cost - best.best.cost;
   const verdict = $("verdict");
   verdict.className = gap <= 1e-9 * Math.abs(best.best.cost) ? "good" : "bad";
+  // In the bars' terms first (robots at levels 0..K, as the students set them), the thresholds after.
+  const bars = `robots by level ${best.best.levels.join(" ")} (thresholds ${best.best.thresholds.join(", ")})`;
   verdict.textContent = gap <= 1e-9 * Math.abs(best.best.cost)
-    ? `Exactly the optimum: thresholds ${best.best.thresholds.join(", ")}, cost ${best.best.cost.toFixed(4)}.`
-    : `Your guess costs ${guess.cost.toFixed(4)}; the best threshold policy (${best.best.thresholds.join(", ")}) costs ${best.best.cost.toFixed(4)}: ${(100 * gap / best.best.cost).toFixed(2)}% more.`;
+    ? `Exactly the optimum: ${bars}, cost ${best.best.cost.toFixed(4)}.`
+    : `Your bars cost ${guess.cost.toFixed(4)}; the best threshold policy, ${bars}, costs ${best.best.cost.toFixed(4)}: yours cost ${(100 * gap / best.best.cost).toFixed(2)}% more.`;
   showGap();
 }
 
