@@ -229,20 +229,12 @@ namespace {
 nlohmann::json transient_json(const SimulateRequest& request, const SimulateResult& result) {
   const sim::TransientSimulation& t = *result.transient;
   const validation::SimulationSettings& settings = request.settings;
-  nlohmann::json times = nlohmann::json::array();
-  for (const sim::TransientPointEstimate& p : t.points) {
-    nlohmann::json point{{"t", p.t},
-                         {"level_probabilities", intervals_json(p.level_probabilities)}};
-    for (const model::TransientKeyName& key : model::kTransientKeys)
-      point[std::string(key.json)] = estimate_json(p[key.key]);
-    times.push_back(std::move(point));
-  }
   nlohmann::json j{{"policy", control_policy_json(request.policy)},
                    {"from", settings.from_file.empty()
                                 ? std::string(analytic::kTransientStartNames.name(settings.from))
                                 : settings.from_file},
                    {"outage", settings.outage},
-                   {"times", std::move(times)},
+                   {"times", transient_points_json(t)},
                    {"replications", t.replications},
                    {"seed", settings.seed},
                    {"warmup", result.plan.warmup},

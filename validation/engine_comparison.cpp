@@ -105,22 +105,20 @@ EngineComparison compare_engines(const model::Model& exact_model,
   for (const auto& p : pairs) {
     MeasureVerdict m{.name = p.name, .exact = p.exact, .simulated = p.simulated};
     if (p.exact) {
-      const double difference = p.simulated.mean - *p.exact;
-      const double standard_error = p.simulated.half_width / t95;
-      // No spread beyond round-off (a measure that is 0, or 1, in every replication): only
-      // round-off may separate them.
-      if (standard_error >
-          64 * std::numeric_limits<double>::epsilon() * (1 + std::abs(p.simulated.mean)))
-        m.z = difference / standard_error;
-      else
-        m.z = std::abs(difference) <= 1e-9 * (1 + std::abs(*p.exact))
-                  ? 0.0
-                  : std::copysign(HUGE_VAL, difference);
+      m.z = z_score(p.simulated.mean, *p.exact, p.simulated.half_width / t95);
       m.verdict = verdict_of(m.z, c.z_bound);
     }
     c.measures.push_back(m);
   }
   return c;
+}
+
+double z_score(double simulated, double exact, double standard_error) {
+  const double difference = simulated - exact;
+  if (standard_error > 64 * std::numeric_limits<double>::epsilon() * (1 + std::abs(simulated)))
+    return difference / standard_error;
+  return std::abs(difference) <= 1e-9 * (1 + std::abs(exact)) ? 0.0
+                                                              : std::copysign(HUGE_VAL, difference);
 }
 
 Verdict verdict_of(double z, double z_bound) {

@@ -81,4 +81,8 @@ inline constexpr double kFamilyLevel = 0.01;
 // (z = +-inf, a difference with no spread to excuse it, never does).
 Verdict verdict_of(double z, double z_bound);
 
+// (simulated - exact) / standard_error. With no spread beyond round-off (a measure that is 0, or
+// 1, in every replication) only round-off may separate the two: 0 within it, else +-inf.
+double z_score(double simulated, double exact, double standard_error);
+
 }  // namespace crawlq::validation

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -119,17 +118,9 @@ EngineComparison compare_transients(const analytic::TransientResult* exact,
       t, kFamilyLevel / (2.0 * static_cast<double>(std::max<std::size_t>(c.measures.size(), 1)))));
   for (MeasureVerdict& m : c.measures) {
     if (!m.exact) continue;
-    const double difference = m.simulated.mean - *m.exact;
     const double sample_variance = std::pow(m.simulated.half_width / t95, 2) * n;
     const double variance = std::max(sample_variance, least_variance(m, *m.exact, spans));
-    const double standard_error = std::sqrt(variance / n);
-    if (standard_error >
-        64 * std::numeric_limits<double>::epsilon() * (1 + std::abs(m.simulated.mean)))
-      m.z = difference / standard_error;
-    else
-      m.z = std::abs(difference) <= 1e-9 * (1 + std::abs(*m.exact))
-                ? 0.0
-                : std::copysign(HUGE_VAL, difference);
+    m.z = z_score(m.simulated.mean, *m.exact, std::sqrt(variance / n));
     m.verdict = verdict_of(m.z, c.z_bound);
   }
   return c;
