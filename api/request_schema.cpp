@@ -35,6 +35,21 @@ constexpr RequestField kClassField{
     Field::kClass, "string", R"("thresholds")", R"("levels")",
     "the class of policies searched (all: each class, with the price of each restriction)"};
 
+// A transient's outage, as every kind with times takes it (each naming its takers).
+constexpr RequestField kOutageField{
+    Field::kOutage,
+    "number",
+    "0",
+    "2",
+    "D >= 0 (time units): the indexer serves nothing during [0, D), then resumes",
+    kEveryone,
+    Field::kTimes};
+
+constexpr RequestField taken_by(RequestField field, unsigned takers) {
+  field.takers = takers;
+  return field;
+}
+
 constexpr std::array kSolveFields{
     kPolicyField,
     kMethodField,
@@ -53,9 +68,7 @@ constexpr std::array kSolveFields{
                  "where the times start: empty (no pages), full (K pages), stationary (the "
                  "policy's long run)",
                  kEveryone, Field::kTimes},
-    RequestField{Field::kOutage, "number", "0", "2",
-                 "D >= 0 (time units): the indexer serves nothing during [0, D), then resumes",
-                 kEveryone, Field::kTimes},
+    kOutageField,
     RequestField{Field::kDrainTo, "integer", "null", "2",
                  "x from 0 to K: the time from the start until the level first drops to x or "
                  "below, its mean and its distribution function at the times"},
@@ -75,11 +88,6 @@ constexpr std::array kOptimizeFields{
                  "a file to write the best policy to, in a form a policy field reads back",
                  kNotTheLab},
 };
-
-constexpr RequestField taken_by(RequestField field, unsigned takers) {
-  field.takers = takers;
-  return field;
-}
 
 // A simulation's rows that simulate, validate and Python's compare share (each kind says who takes
 // them: the lab runs none of these requests; its simulation streams a path and estimates).
@@ -119,9 +127,7 @@ constexpr std::array kSimulationFields{
                  "policy's long run, reached by a warm-up), or a policy file's long run where "
                  "files may be read",
                  kNotTheLab, Field::kTimes},
-    RequestField{Field::kOutage, "number", "0", "2",
-                 "D >= 0 (time units): the indexer serves nothing during [0, D), then resumes",
-                 kNotTheLab, Field::kTimes},
+    taken_by(kOutageField, kNotTheLab),
 };
 
 constexpr std::array kCompareFields{
@@ -144,9 +150,7 @@ constexpr std::array kCompareFields{
                  "where the times start: empty, full, stationary (each policy's long run), or a "
                  "policy file's long run",
                  kPythonTakes, Field::kTimes},
-    RequestField{Field::kOutage, "number", "0", "2",
-                 "D >= 0 (time units): the indexer serves nothing during [0, D), then resumes",
-                 kPythonTakes, Field::kTimes},
+    taken_by(kOutageField, kPythonTakes),
 };
 
 constexpr std::array kSweepFields{
@@ -193,9 +197,7 @@ constexpr std::array kTransientSimulationFields{
                  "where the times start: empty (no pages), full (K pages), stationary (the "
                  "policy's long run, reached by a warm-up)",
                  kLabTakes, Field::kTimes},
-    RequestField{Field::kOutage, "number", "0", "2",
-                 "D >= 0 (time units): the indexer serves nothing during [0, D), then resumes",
-                 kLabTakes, Field::kTimes},
+    taken_by(kOutageField, kLabTakes),
 };
 
 // The kinds, in the order `crawlq schema` lists them.
