@@ -481,7 +481,8 @@ TEST_CASE("simulate: --horizon's default is told alike in --help and in the sche
   // The default is measured at the policy's own pace (sim/horizon.hpp), not the busiest mode's.
   CHECK_THAT(help.out, Catch::Matchers::Contains("at the pace the policy keeps"));
   CHECK_THAT(help.out, !Catch::Matchers::Contains("busiest mode"));
-  for (const auto& field : crawlq::cli_test::json_of(schema).at("simulate"))
+  const nlohmann::json schema_json = crawlq::cli_test::json_of(schema);
+  for (const auto& field : schema_json.at("simulate"))
     if (field.at("key") == "horizon")
       CHECK_THAT(field.at("help").get<std::string>(),
                  Catch::Matchers::Contains("at the pace the policy keeps"));
