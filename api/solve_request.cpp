@@ -273,6 +273,7 @@ namespace {
 void put_transient(nlohmann::json& j, const analytic::TransientResult& transient,
                    const analytic::Measures& long_run) {
   j["truncation_error"] = transient.truncation_error;
+  j["transient_method"] = analytic::kTransientMethodNames.name(transient.method);
   nlohmann::json times = nlohmann::json::array();
   for (const analytic::TransientPoint& p : transient.points)
     times.push_back(

@@ -135,8 +135,9 @@ void print_transient(const api::SolveRequest& request, const analytic::Transient
                          : std::string();
   fmt::print(
       "\n  over time from {}{}\n  (times in the scenario's time unit; counts are expected pages "
-      "since 0; each distribution\n  within {:.1e} of the exact one)\n",
-      analytic::kTransientStartNames.name(request.from), outage, transient.truncation_error);
+      "since 0; each distribution\n  within {:.1e} of the exact one, by {})\n",
+      analytic::kTransientStartNames.name(request.from), outage, transient.truncation_error,
+      transient.method == analytic::TransientMethod::kKrylov ? "Krylov steps" : "uniformisation");
   // Under 90 columns; the pages waiting and the rates of the other fates are in --json.
   fmt::print("  {:>8} {:>8} {:>9} {:>7} {:>9} {:>9} {:>9} {:>9} {:>11}\n", "t", "P(empty)",
              "in system", "robots", "loss rate", "lost", "obsolete", "served", "cost so far");

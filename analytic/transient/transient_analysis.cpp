@@ -9,6 +9,7 @@
 
 #include "analytic/control/policy_evaluation.hpp"
 #include "analytic/stationary/parallel_bicgstab.hpp"
+#include "analytic/transient/krylov_propagation.hpp"
 #include "analytic/transient/poisson_window.hpp"
 #include "analytic/transient/transient_chain.hpp"
 
@@ -66,10 +67,14 @@ class StretchRunner {
       }
       return out;
     }
-    // The products come to about q t plus a tail of some standard deviations: judged before any
-    // window is made (a window holds a weight per product).
     double longest = end;
     for (const double offset : offsets) longest = std::max(longest, offset);
+    if (const int dimension = krylov_dimension(q * longest, chain.size()); dimension > 0) {
+      run_krylov(chain, p, offsets, end, dimension, out);
+      return out;
+    }
+    // The products come to about q t plus a tail of some standard deviations: judged before any
+    // window is made (a window holds a weight per product).
     const double needed =
         static_cast<double>(result_.products) + q * longest + 10 * std::sqrt(q * longest) + 10;
     if (options_.most_products > 0 && needed > options_.most_products)
@@ -138,6 +143,71 @@ class StretchRunner {
   }
 
  private:
+  // The Krylov basis's dimension when the stretch takes that method, 0 when it takes
+  // uniformisation (whose products number about `uniform_products`).
+  int krylov_dimension(double uniform_products, Eigen::Index states) const {
+    const int fits = std::min(kKrylovDimension, krylov_dimension_within(states, kKrylovBytes));
+    switch (options_.method) {
+      case TransientMethod::kUniformisation:
+        return 0;
+      case TransientMethod::kKrylov:
+        if (fits < 2)
+          throw std::length_error(
+              fmt::format("a Krylov basis over {} states does not fit in {:.0f} GiB", states,
+                          kKrylovBytes / (1 << 30)));
+        return fits;
+      case TransientMethod::kAuto:
+        break;
+    }
+    return uniform_products > kKrylovAbove && fits >= 10 ? fits : 0;
+  }
+
+  void run_krylov(const TransientChain& chain, Eigen::VectorXd& p,
+                  const std::vector<double>& offsets, double end, int dimension, Stretch& out) {
+    result_.method = TransientMethod::kKrylov;
+    std::vector<double> times = offsets;
+    if (end > 0) times.push_back(end);
+    Eigen::VectorXd moving;
+    const VectorProduct product = [&](const Eigen::VectorXd& x, Eigen::VectorXd& y) {
+      if (frozen_ == 0) return chain.apply(x, y, options_.threads);
+      moving = x;
+      moving.head(frozen_).setZero();
+      chain.apply(moving, y, options_.threads);
+    };
+    Eigen::VectorXd at_end;
+    const auto reached = [&](std::size_t i, const Eigen::VectorXd& at,
+                             const Eigen::VectorXd& area) {
+      if (i < offsets.size()) {
+        out.at[i] = chain.sums(at, options_.threads);
+        out.area[i] = chain.sums(area, options_.threads);
+      } else {
+        at_end = at;
+      }
+    };
+    const double allowed = options_.most_products;
+    const std::size_t left = allowed > 0
+                                 ? static_cast<std::size_t>(std::max(
+                                       1.0, allowed - static_cast<double>(result_.products)))
+                                 : 0;
+    try {
+      const KrylovExponentialSummary summary = krylov_propagate(product, p, times,
+                                                                {.dimension = dimension,
+                                                                 .tolerance = options_.tolerance,
+                                                                 .threads = options_.threads,
+                                                                 .stop = options_.stop,
+                                                                 .most_products = left},
+                                                                reached);
+      result_.products += summary.products;
+      out.truncation_error = summary.error_estimate;
+    } catch (const KrylovWorkExceeded& exceeded) {
+      // What the whole horizon would take, at the pace reached so far.
+      const double horizon = times.empty() ? 0 : times.back();
+      const double pace = exceeded.reached > 0 ? horizon / exceeded.reached : 1e6;
+      throw TooMuchTransientWork(allowed * std::max(pace, 1.0 + 1e-9), allowed);
+    }
+    if (end > 0) p = std::move(at_end);
+  }
+
   const TransientOptions& options_;
   TransientResult& result_;
   Eigen::Index frozen_;

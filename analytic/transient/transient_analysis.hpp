@@ -24,6 +24,21 @@ inline constexpr model::NameTable<TransientStart, 3> kTransientStartNames{
       {TransientStart::kFull, "full"},
       {TransientStart::kStationary, "stationary"}}}};
 
+// How p(t) is computed: uniformisation (q t products of x Q, q the fastest state's outflow: a
+// bound on the error), Krylov projections (analytic/transient/krylov_propagation.hpp: steps of
+// many 1 / q where the chain is stiff or the horizon long; each step's residual bounds its error),
+// or the second where the first would take more than kKrylovAbove products and the basis fits
+// in kKrylovBytes.
+enum class TransientMethod { kAuto, kUniformisation, kKrylov };
+inline constexpr model::NameTable<TransientMethod, 3> kTransientMethodNames{
+    "transient method",
+    {{{TransientMethod::kAuto, "auto"},
+      {TransientMethod::kUniformisation, "uniformisation"},
+      {TransientMethod::kKrylov, "krylov"}}}};
+inline constexpr double kKrylovAbove = 1000;
+inline constexpr double kKrylovBytes = 1 << 30;
+inline constexpr int kKrylovDimension = 30;
+
 struct TransientOptions {
   std::vector<double> times;  // nondecreasing, >= 0, counted from the start (of the outage)
   double outage = 0;          // D: the indexer serves nothing during [0, D)
@@ -37,6 +52,7 @@ struct TransientOptions {
   // > 0: the most products x Q the whole transient may take; a stretch that would take more is
   // refused before it starts (TooMuchTransientWork).
   double most_products = 0;
+  TransientMethod method = TransientMethod::kAuto;
 };
 
 // Thrown before a stretch whose products would pass TransientOptions::most_products.
@@ -68,6 +84,9 @@ struct TransientResult {
   double truncation_error = 0;
   Eigen::Index states = 0;
   std::size_t products = 0;  // products x Q, over every stretch
+  // The method of the stretches (kKrylov if any took it); with it truncation_error is the sum of
+  // the steps' bounds.
+  TransientMethod method = TransientMethod::kUniformisation;
 };
 
 // The time until the level first drops to `level` or below, from a start (with the outage of

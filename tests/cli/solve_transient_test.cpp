@@ -31,6 +31,7 @@ TEST_CASE("solve --times: every key of interface.md at every time", "[cli][solve
   CHECK(j.at("from") == "full");
   CHECK(j.at("outage") == 0.0);
   CHECK(j.at("truncation_error").get<double>() <= 1e-10);
+  CHECK(j.at("transient_method") == "uniformisation");  // a short horizon
   REQUIRE(j.at("times").size() == 3);
   const std::vector<double> t{0, 0.5, 3};
   for (std::size_t i = 0; i < 3; ++i) {
@@ -87,6 +88,29 @@ TEST_CASE("solve --times --from stationary stays in the long run, and an outage 
   CHECK(after.at("excess_obsolete").get<double>() > 0);
   CHECK(outage.at("times")[1].at("mean_in_system").get<double>() >
         steady.at("mean_in_system").get<double>());
+}
+
+TEST_CASE(
+    "solve --times: a long horizon by Krylov steps reaches the long run and counts at its rate",
+    "[cli][solve][transient]") {
+  // Uniformisation would take q t, tens of thousands of products, here.
+  const json j = solve_json({"--times", "0.5,20,3000", "--from", "full"});
+  CHECK(j.at("transient_method") == "krylov");
+  CHECK(j.at("truncation_error").get<double>() <= 1e-10);
+  const json& early = j.at("times")[0];
+  CHECK(early.at("mean_in_system").get<double>() > j.at("mean_in_system").get<double>() + 0.5);
+  const json& late = j.at("times")[2];
+  for (std::size_t level = 0; level < late.at("level_probabilities").size(); ++level)
+    CHECK_THAT(late.at("level_probabilities")[level].get<double>(),
+               Catch::Matchers::WithinAbs(j.at("level_probabilities")[level].get<double>(), 1e-9));
+  // Between 20 and 3000 the chain is in its long run: the counts grow at its rates.
+  const json& middle = j.at("times")[1];
+  CHECK_THAT(late.at("lost").get<double>() - middle.at("lost").get<double>(),
+             Catch::Matchers::WithinRel(
+                 j.at("lambda").get<double>() * j.at("p_loss").get<double>() * 2980, 1e-3));
+  CHECK_THAT(late.at("served").get<double>() - middle.at("served").get<double>(),
+             Catch::Matchers::WithinRel(
+                 j.at("lambda").get<double>() * j.at("p_served").get<double>() * 2980, 1e-3));
 }
 
 TEST_CASE("solve --until T --points n reports n times evenly spaced up to T",

@@ -92,16 +92,24 @@ Propagation propagate(const Eigen::MatrixXd& q, double t) {
 struct Case {
   bool full = false;
   double outage = 0;
+  analytic::TransientMethod method = analytic::TransientMethod::kAuto;  // of the drain
 };
 
 void compare(const model::Model& model, const model::ControlPolicy& policy, const Case& c) {
   const analytic::TransientChain chain(model, policy);
   const Eigen::VectorXd start = c.full ? chain.full_start() : chain.empty_start();
   const std::vector<double> times{0.0, 0.35, 1.3, 2.9};
-  const analytic::TransientResult engine = analytic::transient_analysis(
-      model, policy, start, {.times = times, .outage = c.outage, .tolerance = 1e-13});
-  REQUIRE(engine.points.size() == times.size());
-  CHECK(engine.truncation_error <= 1e-12);
+  // Each method, forced: the small chains here would take uniformisation under `auto`.
+  std::vector<analytic::TransientResult> engines;
+  for (const analytic::TransientMethod method :
+       {analytic::TransientMethod::kUniformisation, analytic::TransientMethod::kKrylov}) {
+    engines.push_back(analytic::transient_analysis(
+        model, policy, start,
+        {.times = times, .outage = c.outage, .tolerance = 1e-13, .method = method}));
+    REQUIRE(engines.back().points.size() == times.size());
+    CHECK(engines.back().method == method);
+    CHECK(engines.back().truncation_error <= 1e-12);
+  }
 
   const BruteForcePair brute(model, policy, chain);
   const BruteForceChain &serving = brute.serving, &paused = brute.paused;
@@ -120,21 +128,7 @@ void compare(const model::Model& model, const model::ControlPolicy& policy, cons
       p = p * step.at_end;
       now = end;
     }
-    const analytic::TransientPoint& e = engine.points[i];
-    INFO("t = " << t << (c.full ? ", from full" : ", from empty") << ", outage " << c.outage);
-    // p(t) itself is not in the result: its level distribution and measures are, and the counts
-    // check the whole path.
     const ChainMeasures now_brute = (t < c.outage ? paused : serving).measures_of(p.transpose());
-    for (std::size_t level = 0; level < now_brute.level_probabilities.size(); ++level)
-      check_close("P(level " + std::to_string(level) + ")", e.level_probabilities[level],
-                  now_brute.level_probabilities[level]);
-    check_close("mean_in_system", e.mean_in_system, now_brute.mean_in_system);
-    check_close("mean_in_queue", e.mean_in_queue, now_brute.mean_in_queue);
-    check_close("mean_active_robots", e.mean_active_robots, now_brute.mean_active_robots);
-    check_close("offered_rate", e.offered_rate, now_brute.lambda);
-    check_close("loss_rate", e.loss_rate, now_brute.lambda * now_brute.p_loss);
-    check_close("obsolescence_rate", e.obsolescence_rate, now_brute.lambda * now_brute.p_obsolete);
-    check_close("service_rate", e.service_rate, now_brute.lambda * now_brute.p_served);
     double offered = 0, lost = 0, obsolete = 0, served = 0, robots = 0, empty = 0, pages = 0;
     for (const auto& [chain_of, area] : {std::pair{&paused, during.transpose().eval()},
                                          std::pair{&serving, after.transpose().eval()}}) {
@@ -148,14 +142,32 @@ void compare(const model::Model& model, const model::ControlPolicy& policy, cons
       empty += m.p_starvation;
       pages += m.mean_in_system;
     }
-    check_close("offered", e.offered, offered);
-    check_close("lost", e.lost, lost);
-    check_close("obsolete", e.obsolete, obsolete);
-    check_close("served", e.served, served);
-    const model::Costs& k = model.costs;
-    check_close("cost_accumulated", e.cost_accumulated,
-                k.loss * lost + k.obsolescence * obsolete + k.robot * robots +
-                    k.starvation * empty + k.holding * pages);
+    for (const analytic::TransientResult& engine : engines) {
+      const analytic::TransientPoint& e = engine.points[i];
+      INFO("t = " << t << (c.full ? ", from full" : ", from empty") << ", outage " << c.outage
+                  << ", " << analytic::kTransientMethodNames.name(engine.method));
+      // p(t) itself is not in the result: its level distribution and measures are, and the counts
+      // check the whole path.
+      for (std::size_t level = 0; level < now_brute.level_probabilities.size(); ++level)
+        check_close("P(level " + std::to_string(level) + ")", e.level_probabilities[level],
+                    now_brute.level_probabilities[level]);
+      check_close("mean_in_system", e.mean_in_system, now_brute.mean_in_system);
+      check_close("mean_in_queue", e.mean_in_queue, now_brute.mean_in_queue);
+      check_close("mean_active_robots", e.mean_active_robots, now_brute.mean_active_robots);
+      check_close("offered_rate", e.offered_rate, now_brute.lambda);
+      check_close("loss_rate", e.loss_rate, now_brute.lambda * now_brute.p_loss);
+      check_close("obsolescence_rate", e.obsolescence_rate,
+                  now_brute.lambda * now_brute.p_obsolete);
+      check_close("service_rate", e.service_rate, now_brute.lambda * now_brute.p_served);
+      check_close("offered", e.offered, offered);
+      check_close("lost", e.lost, lost);
+      check_close("obsolete", e.obsolete, obsolete);
+      check_close("served", e.served, served);
+      const model::Costs& k = model.costs;
+      check_close("cost_accumulated", e.cost_accumulated,
+                  k.loss * lost + k.obsolescence * obsolete + k.robot * robots +
+                      k.starvation * empty + k.holding * pages);
+    }
   }
 }
 
@@ -249,7 +261,8 @@ void compare_drain(const model::Model& model, const model::ControlPolicy& policy
   const Eigen::VectorXd start = c.full ? chain.full_start() : chain.empty_start();
   const std::vector<double> times{0.4, 1.5, 6.0};
   const analytic::DrainResult engine = analytic::drain_analysis(
-      model, policy, start, level, {.times = times, .outage = c.outage, .tolerance = 1e-13});
+      model, policy, start, level,
+      {.times = times, .outage = c.outage, .tolerance = 1e-13, .method = c.method});
   const BruteForcePair brute(model, policy, chain);
   const BruteForceChain &serving = brute.serving, &paused = brute.paused;
   const Eigen::Index n = serving.size();
@@ -317,7 +330,11 @@ TEST_CASE("transients: the time to drain to a level, its law and mean, vs the br
     INFO("seed " << seed << ", drain to " << level << ", policy " << model::policy_kind(policy)
                  << "\n"
                  << describe(model));
-    compare_drain(model, policy, level, {.full = seed % 3 != 1, .outage = seed % 2 ? 0.0 : 0.7});
+    compare_drain(model, policy, level,
+                  {.full = seed % 3 != 1,
+                   .outage = seed % 2 ? 0.0 : 0.7,
+                   .method = seed % 4 < 2 ? analytic::TransientMethod::kKrylov
+                                          : analytic::TransientMethod::kUniformisation});
   }
 }
 
@@ -389,6 +406,28 @@ TEST_CASE("transients: a chain split into blocks, the same bits on one thread an
     CHECK(one.points[i].cost_accumulated == two.points[i].cost_accumulated);
   }
   CHECK(one.points[1].served > 0);
+  // Krylov steps on the same chain: their own sums and updates on threads, the same bits, and the
+  // uniformisation's answer to its tolerances.
+  const auto krylov = [&](int threads) {
+    return analytic::transient_analysis(model, policy, chain.empty_start(),
+                                        {.times = {0.25, 1},
+                                         .outage = 0.5,
+                                         .threads = threads,
+                                         .method = analytic::TransientMethod::kKrylov});
+  };
+  const analytic::TransientResult krylov_one = krylov(1), krylov_two = krylov(2);
+  CHECK(krylov_one.method == analytic::TransientMethod::kKrylov);
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(krylov_one.points[i].level_probabilities == krylov_two.points[i].level_probabilities);
+    CHECK(krylov_one.points[i].lost == krylov_two.points[i].lost);
+    for (std::size_t level = 0; level < one.points[i].level_probabilities.size(); ++level)
+      check_close("Krylov's level " + std::to_string(level),
+                  krylov_one.points[i].level_probabilities[level],
+                  one.points[i].level_probabilities[level]);
+    check_close("Krylov's lost", krylov_one.points[i].lost, one.points[i].lost);
+    check_close("Krylov's cost", krylov_one.points[i].cost_accumulated,
+                one.points[i].cost_accumulated);
+  }
 }
 
 }  // namespace crawlq::crosscheck

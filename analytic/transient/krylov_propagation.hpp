@@ -1,0 +1,59 @@
+#pragma once
+// x(t) = exp(t A) x0 and its integral over [0, t] by projection on Krylov subspaces (Arnoldi), in
+// time steps whose length a local error estimate chooses (Sidje's Expokit). Uniformisation takes
+// about q t products, q the fastest state's outflow; a step here takes `dimension` products and,
+// once the chain's slow part is all that is left to move, spans many multiples of 1 / q: the
+// method for a stiff chain or a long horizon.
+#include <Eigen/Core>
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <stdexcept>
+#include <vector>
+
+namespace crawlq::analytic {
+
+// y = A x; A = Q transposed, so that x is a distribution as a column.
+using VectorProduct = std::function<void(const Eigen::VectorXd& x, Eigen::VectorXd& y)>;
+
+struct KrylovExponentialOptions {
+  int dimension = 30;  // the subspace's, at most: its basis is dimension + 1 vectors of x's size
+  // The l1 error allowed over the whole horizon: each step may use its share in proportion to its
+  // length.
+  double tolerance = 1e-12;
+  int threads = 1;  // of the sums and updates (the products thread themselves)
+  const std::atomic<bool>* stop = nullptr;  // set from another thread: analytic::Cancelled
+  std::size_t most_products = 0;            // > 0: KrylovWorkExceeded past this many
+};
+
+// Thrown when KrylovExponentialOptions::most_products would be passed; `reached` is the time
+// reached.
+struct KrylovWorkExceeded : std::length_error {
+  explicit KrylovWorkExceeded(double reached)
+      : std::length_error("the Krylov steps need more products than allowed"), reached(reached) {}
+  double reached;
+};
+
+struct KrylovExponentialSummary {
+  std::size_t products = 0;
+  int steps = 0, rejected = 0;  // rejected: steps shortened after their error estimate
+  // The sum of the steps' bounds on their l1 error: each step's residual, integrated over the step
+  // (exp(t Q) cannot enlarge an l1 norm, so the sum bounds the error at every time, up to the
+  // quadrature of that integral and rounding).
+  double error_estimate = 0;
+};
+
+// At each time of `times` (> 0, nondecreasing) `reached(i, x(times[i]), integral of x over
+// [0, times[i]])`; x0 is `start`.
+using ReachedTime =
+    std::function<void(std::size_t i, const Eigen::VectorXd& at, const Eigen::VectorXd& area)>;
+KrylovExponentialSummary krylov_propagate(const VectorProduct& product,
+                                          const Eigen::VectorXd& start,
+                                          const std::vector<double>& times,
+                                          const KrylovExponentialOptions& options,
+                                          const ReachedTime& reached);
+
+// The largest subspace whose basis fits in `bytes` for vectors of `size` entries (0 if under 2).
+int krylov_dimension_within(Eigen::Index size, double bytes);
+
+}  // namespace crawlq::analytic
