@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
@@ -199,32 +200,15 @@ void solve_transient(SolveResult& result, const SolveRequest& request, const Can
 }
 }  // namespace
 
-SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
-  check(request);
-  const model::Model solved = with_policy(request);
-  const analytic::PolicyEvaluator evaluator(request.model, request.method,
-                                            model::resolved_threads(request.threads), cancel);
-  SolveResult result{
-      .evaluation =
-          [&] {
-            try {
-              return evaluator.evaluate(request.policy);
-            } catch (const std::invalid_argument& refusal) {  // the method refuses this model
-              throw model::InputError(request.source, refusal.what());
-            }
-          }(),
-      .sojourn = std::nullopt,
-      .transforms = {},
-      .cdf = {}};
-  const analytic::StationarySummary& summary = result.evaluation.stationary.summary;
-  if (cancel && *cancel) throw Cancelled();
-  // A valid model the method did not solve: say which method will.
-  if (summary.status != analytic::SolverStatus::kConverged)
-    refuse_unconverged(solved, request.source, summary, request.caller);
-  if (!request.times.empty() || request.drain_to) solve_transient(result, request, cancel);
-  const bool wants_laws =
-      request.sojourn || !request.transforms.empty() || !request.cdf_points.empty();
-  if (!wants_laws) return result;
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The laws of the sojourn times the request asks for: quantiles, transforms, distribution
+// functions.
+void add_sojourn_laws(SolveResult& result, const SolveRequest& request,
+                      const analytic::PolicyEvaluator& evaluator, const Cancellation* cancel) {
   const analytic::SojournTimes laws = evaluator.sojourn_times(result.evaluation);
   if (request.sojourn) {
     result.sojourn.emplace();
@@ -255,6 +239,45 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
                               refusal.what());
     }
   }
+}
+}  // namespace
+
+SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
+  const auto start = std::chrono::steady_clock::now();
+  check(request);
+  const model::Model solved = with_policy(request);
+  const analytic::PolicyEvaluator evaluator(request.model, request.method,
+                                            model::resolved_threads(request.threads), cancel);
+  SolveResult result{
+      .evaluation =
+          [&] {
+            try {
+              return evaluator.evaluate(request.policy);
+            } catch (const std::invalid_argument& refusal) {  // the method refuses this model
+              throw model::InputError(request.source, refusal.what());
+            }
+          }(),
+      .sojourn = std::nullopt,
+      .transforms = {},
+      .cdf = {}};
+  const analytic::StationarySummary& summary = result.evaluation.stationary.summary;
+  if (cancel && *cancel) throw Cancelled();
+  // A valid model the method did not solve: say which method will.
+  if (summary.status != analytic::SolverStatus::kConverged)
+    refuse_unconverged(solved, request.source, summary, request.caller);
+  result.seconds_stationary = summary.seconds;
+  result.seconds_sojourn = evaluator.chain_seconds() + result.evaluation.sojourn_seconds;
+  if (!request.times.empty() || request.drain_to) {
+    const auto transient_start = std::chrono::steady_clock::now();
+    solve_transient(result, request, cancel);
+    result.seconds_transient = seconds_since(transient_start);
+  }
+  if (request.sojourn || !request.transforms.empty() || !request.cdf_points.empty()) {
+    const auto laws_start = std::chrono::steady_clock::now();
+    add_sojourn_laws(result, request, evaluator, cancel);
+    result.seconds_sojourn += seconds_since(laws_start);
+  }
+  result.seconds = seconds_since(start);
   return result;
 }
 
@@ -327,6 +350,11 @@ nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
   if (result.drain)
     j["drain"] = {
         {"level", result.drain->level}, {"mean", result.drain->mean}, {"cdf", result.drain->cdf}};
+  // The whole computation, with its parts beside it (evaluation_json gave the stationary part).
+  j["seconds"] = result.seconds;
+  j["seconds_stationary"] = result.seconds_stationary;
+  j["seconds_sojourn"] = result.seconds_sojourn;
+  if (result.transient || result.drain) j["seconds_transient"] = result.seconds_transient;
   return j;
 }
 

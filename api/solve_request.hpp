@@ -77,6 +77,9 @@ struct SolveResult {
   std::vector<std::array<double, 3>> transforms, cdf;  // one row per u or x, in kFates order
   std::optional<analytic::TransientResult> transient = std::nullopt;  // when times were asked for
   std::optional<analytic::DrainResult> drain = std::nullopt;          // when drain_to was
+  // Wall times: the whole solve, and the parts of it (the stationary solve; the tagged page's
+  // chain, its moments and laws; the transient and the drain).
+  double seconds = 0, seconds_stationary = 0, seconds_sojourn = 0, seconds_transient = 0;
 };
 
 // Throws model::InputError when check() refuses the request or the solve stops unconverged (naming

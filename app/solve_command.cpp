@@ -55,7 +55,8 @@ struct SolveOptions {
 };
 
 void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
-                 const analytic::PolicyEvaluation& e) {
+                 const api::SolveResult& result) {
+  const analytic::PolicyEvaluation& e = result.evaluation;
   const auto& m = e.measures;
   const auto& s = e.stationary.summary;
   const auto& model = scenario.model;
@@ -108,8 +109,14 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
             };
           }},
       e.policy);
-  fmt::print("\nsolved by {} in {:.3g} s, residual ||pQ||_1 = {:.2e}\n\n",
-             analytic::method_name(s.method), s.seconds, s.residual);
+  fmt::print(
+      "\nsolved by {}, residual ||pQ||_1 = {:.2e}; {:.3g} s in all: {:.3g} s the stationary "
+      "solve, {:.3g} s the sojourn times{}\n\n",
+      analytic::method_name(s.method), s.residual, result.seconds, result.seconds_stationary,
+      result.seconds_sojourn,
+      result.transient || result.drain
+          ? fmt::format(", {:.3g} s the transient", result.seconds_transient)
+          : std::string());
   for (const auto& measure : model::scalar_measures<double>())
     fmt::print("  {:<34} {:<10} {:>12.6g}\n", measure.name.description, measure.name.symbol,
                m.*measure.field);
@@ -270,7 +277,7 @@ int run(const SolveOptions& o, const CLI::App& command) {
     std::cout << api::to_json(request, result).dump(2) << '\n';
     return 0;
   }
-  print_table(scenario, o, e);
+  print_table(scenario, o, result);
   if (result.sojourn) {
     fmt::print(
         "\n  sojourn time   probability        mean          sd      median         90%         99%\n");

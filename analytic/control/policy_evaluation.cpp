@@ -1,8 +1,22 @@
 #include "analytic/control/policy_evaluation.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace crawlq::analytic {
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+TaggedPageChain timed_chain(const model::Model& model, int threads, double& seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  TaggedPageChain chain(model, threads);
+  seconds = seconds_since(start);
+  return chain;
+}
+}  // namespace
 
 PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method, int solve_threads,
                                  const std::atomic<bool>* stop)
@@ -10,7 +24,7 @@ PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method, int s
       method_(method),
       solve_threads_(std::max(1, solve_threads)),
       stop_(stop),
-      chain_(model, std::max(1, solve_threads)),
+      chain_(timed_chain(model, std::max(1, solve_threads), chain_seconds_)),
       cache_(std::make_unique<BlockRecursionCache>()) {}
 
 StateSpace chain_space(const model::Model& model, const model::ControlPolicy& policy) {
@@ -19,11 +33,13 @@ StateSpace chain_space(const model::Model& model, const model::ControlPolicy& po
 }
 
 void PolicyEvaluator::add_sojourn_means_and_cost(PolicyEvaluation& e) const {
+  const auto start = std::chrono::steady_clock::now();
   const SojournTimes sojourn = sojourn_times(e);
   e.measures.mean_sojourn = sojourn.mean(PageFate::kAccepted);
   e.measures.mean_sojourn_served = sojourn.mean(PageFate::kServed);
   e.measures.mean_sojourn_obsolete = sojourn.mean(PageFate::kObsolete);
   e.measures.cost = model::cost_criterion(model_.costs, e.measures);
+  e.sojourn_seconds = seconds_since(start);
 }
 
 std::shared_ptr<const PolicyFreeBlocks> PolicyEvaluator::policy_free(

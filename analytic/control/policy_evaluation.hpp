@@ -18,6 +18,9 @@ struct PolicyEvaluation {
   model::ControlPolicy policy;
   StationaryResult stationary;
   Measures measures;  // every one, the sojourn means and the cost (2) included
+  // Wall time of the sojourn means (the arrival's start in the tagged chain and its moments read);
+  // the stationary solve's is stationary.summary.seconds.
+  double sojourn_seconds = 0;
 };
 
 // The states of the chain `policy` is solved on: that of section 3, whose arrival phases are the
@@ -59,6 +62,8 @@ class PolicyEvaluator {
   // The sojourn-time laws of an evaluated policy (needs the stationary vector of `evaluation`).
   SojournTimes sojourn_times(const PolicyEvaluation& evaluation) const;
   const model::Model& model() const { return model_; }
+  // Wall time of building the tagged page's chain and its moment vectors (once, for every policy).
+  double chain_seconds() const { return chain_seconds_; }
   // The chain under full-state policies (built on first use: it assembles the N constant
   // generators).
   const FullStateChain& full_state_chain() const;
@@ -68,6 +73,7 @@ class PolicyEvaluator {
   Method method_;
   int solve_threads_;
   const std::atomic<bool>* stop_;
+  double chain_seconds_ = 0;  // before chain_, which sets it
   TaggedPageChain chain_;
   std::unique_ptr<BlockRecursionCache> cache_;
   // The policy-free blocks, by number of environment phases (a memory policy has more).

@@ -49,9 +49,9 @@ class TaggedPageChain::BlockSolvers {
     }
   }
   Eigen::VectorXd in_service(const Eigen::VectorXd& rhs) const { return in_service_.solve(rhs); }
-  Eigen::VectorXd waiting(int ahead, const Eigen::VectorXd& rhs) const {
+  Eigen::VectorXd waiting(int ahead, const Eigen::VectorXd& rhs, int threads) const {
     const auto& kronecker = kronecker_[static_cast<std::size_t>(ahead)];
-    if (kronecker) return kronecker->solve(rhs, shift_);
+    if (kronecker) return kronecker->solve(rhs, shift_, threads);
     return dense_[static_cast<std::size_t>(ahead)].solve(rhs);
   }
 
@@ -94,10 +94,12 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
   // The two fates are independent chains of solves: one thread each (the factorisations are only
   // read), and each vector is computed the same way whichever thread does it, or one thread both
   // when a second cannot start.
+  // Each fate's solves share half the threads.
+  const int per_fate = std::max(1, threads_ / 2);
   const auto moments_of = [&](PageFate fate) {
     const int f = static_cast<int>(fate);
     Eigen::VectorXd x = exit(fate);
-    for (int k = 0; k < 3; ++k) moments_[f][k] = x = solve_blocks(solvers, x);
+    for (int k = 0; k < 3; ++k) moments_[f][k] = x = solve_blocks(solvers, x, per_fate);
   };
   const std::array<PageFate, 2> fates{PageFate::kServed, PageFate::kObsolete};
   std::atomic<std::size_t> next{0};
@@ -111,20 +113,20 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
 }
 
 Eigen::VectorXd TaggedPageChain::solve_blocks(const BlockSolvers& solvers,
-                                              const Eigen::VectorXd& rhs) const {
+                                              const Eigen::VectorXd& rhs, int threads) const {
   Eigen::VectorXd x(size());
   x.head(service_phases_) = solvers.in_service(rhs.head(service_phases_));
   for (int ahead = 0; ahead <= max_pages_ahead(); ++ahead) {
     const Eigen::Index from = waiting_offset(ahead), n = operator_.block_size(ahead);
     Eigen::VectorXd right = rhs.segment(from, n);
     operator_.add_leaving(ahead, x.data() + operator_.offset(ahead - 1), right.data());
-    x.segment(from, n) = solvers.waiting(ahead, right);
+    x.segment(from, n) = solvers.waiting(ahead, right, threads);
   }
   return x;
 }
 
 Eigen::VectorXd TaggedPageChain::resolvent(const Eigen::VectorXd& rhs, double shift) const {
-  return solve_blocks(BlockSolvers(operator_, shift), rhs);
+  return solve_blocks(BlockSolvers(operator_, shift), rhs, threads_);
 }
 
 const Eigen::VectorXd& TaggedPageChain::exit(PageFate fate) const {

@@ -66,7 +66,8 @@ class TaggedPageChain {
                       Eigen::RowVectorXd& start) const;
 
   class BlockSolvers;
-  Eigen::VectorXd solve_blocks(const BlockSolvers& solvers, const Eigen::VectorXd& rhs) const;
+  Eigen::VectorXd solve_blocks(const BlockSolvers& solvers, const Eigen::VectorXd& rhs,
+                               int threads) const;
 
   TaggedPageOperator operator_;
   int threads_;

@@ -7,6 +7,12 @@
 
 namespace crawlq::analytic {
 
+namespace {
+// Below this many columns a factor's pass stays on one thread: a parallel region's start costs
+// more than it shares.
+constexpr Eigen::Index kParallelColumns = 1 << 14;
+}  // namespace
+
 KroneckerSumSolver::KroneckerSumSolver(const Eigen::MatrixXd& first,
                                        const Eigen::MatrixXd& repeated, int copies)
     : copies_(copies), first_size_(first.rows()), repeated_size_(repeated.rows()) {
@@ -22,45 +28,53 @@ KroneckerSumSolver::KroneckerSumSolver(const Eigen::MatrixXd& first,
   repeated_triangular_ = repeated_schur.matrixT();
 }
 
-Eigen::VectorXd KroneckerSumSolver::solve(const Eigen::VectorXd& b, double shift) const {
+Eigen::VectorXd KroneckerSumSolver::solve(const Eigen::VectorXd& b, double shift,
+                                          int threads) const {
   ComplexVector w = b.cast<Complex>();
-  transform(w, true);
+  threads = std::max(threads, 1);
+  transform(w, true, threads);
   // (shift - sum) x = b: solve (sum - shift) w = -b in the Schur basis.
   w = -w;
-  back_substitute(w.data(), 0, Complex(-shift));
-  transform(w, false);
+  back_substitute(w.data(), 0, Complex(-shift), threads);
+  transform(w, false, threads);
   return w.real();
 }
 
-void KroneckerSumSolver::transform(ComplexVector& y, bool inverse) const {
-  std::vector<Complex> mixed(static_cast<std::size_t>(std::max(first_size_, repeated_size_)));
-  transform_from(y.data(), 0, inverse, mixed.data());
+void KroneckerSumSolver::transform(ComplexVector& y, bool inverse, int threads) const {
+  transform_from(y.data(), 0, inverse, threads);
 }
 
-void KroneckerSumSolver::transform_from(Complex* y, int mode, bool inverse, Complex* mixed) const {
+void KroneckerSumSolver::transform_from(Complex* y, int mode, bool inverse, int threads) const {
   const ComplexMatrix& unitary = mode == 0 ? first_unitary_ : repeated_unitary_;
   const Eigen::Index width = unitary.rows();
   Eigen::Index inner = 1;
   for (int m = copies_; m > mode; --m) inner *= repeated_size_;
-  // One factor's phases are `inner` apart: each column of phases mixed in place through a small
-  // buffer (no copy of the vector), U^* on the way in, U on the way out.
-  for (Eigen::Index q = 0; q < inner; ++q) {
-    for (Eigen::Index to = 0; to < width; ++to) {
-      Complex sum(0.0);
-      for (Eigen::Index from = 0; from < width; ++from)
-        sum += (inverse ? std::conj(unitary(from, to)) : unitary(to, from)) * y[from * inner + q];
-      mixed[to] = sum;
+    // One factor's phases are `inner` apart: each column of phases mixed in place through a small
+    // buffer (no copy of the vector), U^* on the way in, U on the way out. Columns are independent:
+    // long ones are shared among threads, each column computed alike by any of them.
+#pragma omp parallel num_threads(threads) if (threads > 1 && inner >= kParallelColumns)
+  {
+    std::vector<Complex> mixed(static_cast<std::size_t>(width));
+#pragma omp for schedule(static)
+    for (Eigen::Index q = 0; q < inner; ++q) {
+      for (Eigen::Index to = 0; to < width; ++to) {
+        Complex sum(0.0);
+        for (Eigen::Index from = 0; from < width; ++from)
+          sum += (inverse ? std::conj(unitary(from, to)) : unitary(to, from)) * y[from * inner + q];
+        mixed[static_cast<std::size_t>(to)] = sum;
+      }
+      for (Eigen::Index to = 0; to < width; ++to)
+        y[to * inner + q] = mixed[static_cast<std::size_t>(to)];
     }
-    for (Eigen::Index to = 0; to < width; ++to) y[to * inner + q] = mixed[to];
   }
   // The factors act on different indices and commute: the later ones go sub-block by sub-block,
   // which stay in cache once small, instead of a pass over the whole vector each.
   if (mode < copies_)
     for (Eigen::Index r = 0; r < width; ++r)
-      transform_from(y + r * inner, mode + 1, inverse, mixed);
+      transform_from(y + r * inner, mode + 1, inverse, threads);
 }
 
-void KroneckerSumSolver::back_substitute(Complex* w, int mode, Complex shift) const {
+void KroneckerSumSolver::back_substitute(Complex* w, int mode, Complex shift, int threads) const {
   const ComplexMatrix& t = mode == 0 ? first_triangular_ : repeated_triangular_;
   const Eigen::Index width = t.rows();
   if (mode == copies_) {
@@ -74,17 +88,19 @@ void KroneckerSumSolver::back_substitute(Complex* w, int mode, Complex shift) co
   Eigen::Index inner = 1;
   for (int m = copies_; m > mode; --m) inner *= repeated_size_;
   // The factor's last phase first: its block depends on no other; each earlier block subtracts the
-  // solved later ones, then solves the remaining factors with its diagonal entry added to the
-  // shift.
+  // solved later ones (entry by entry, so long blocks are shared among threads), then solves the
+  // remaining factors with its diagonal entry added to the shift.
   for (Eigen::Index r = width - 1; r >= 0; --r) {
     Complex* block = w + r * inner;
     for (Eigen::Index c = r + 1; c < width; ++c) {
       const Complex coupling = t(r, c);
       if (coupling == Complex(0.0)) continue;
       const Complex* solved = w + c * inner;
+#pragma omp parallel for num_threads(threads) \
+    schedule(static) if (threads > 1 && inner >= kParallelColumns)
       for (Eigen::Index q = 0; q < inner; ++q) block[q] -= coupling * solved[q];
     }
-    back_substitute(block, mode + 1, shift + t(r, r));
+    back_substitute(block, mode + 1, shift + t(r, r), threads);
   }
 }
 

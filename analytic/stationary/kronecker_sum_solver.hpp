@@ -18,7 +18,8 @@ class KroneckerSumSolver {
   Eigen::Index size() const { return size_; }
   // x with (shift I - first (+) repeated^(+)copies) x = b; b in lexicographic order, `first`'s
   // index slowest. A shift u > 0 gives the resolvent of Theorem 4's transforms.
-  Eigen::VectorXd solve(const Eigen::VectorXd& b, double shift = 0) const;
+  // `threads` share the long passes; the bits are the same for any count.
+  Eigen::VectorXd solve(const Eigen::VectorXd& b, double shift = 0, int threads = 1) const;
 
  private:
   using Complex = std::complex<double>;
@@ -26,12 +27,12 @@ class KroneckerSumSolver {
   using ComplexVector = Eigen::VectorXcd;
 
   // y = (U_first (x) U_rep (x) ...) y, or its adjoint when `inverse`, in place.
-  void transform(ComplexVector& y, bool inverse) const;
-  // The factors from `mode` on over one sub-block; `mixed` holds one column of phases.
-  void transform_from(Complex* y, int mode, bool inverse, Complex* mixed) const;
+  void transform(ComplexVector& y, bool inverse, int threads) const;
+  // The factors from `mode` on over one sub-block.
+  void transform_from(Complex* y, int mode, bool inverse, int threads) const;
   // (shift + the triangular sum of factors mode..copies) w = rhs over one contiguous block, in
   // place.
-  void back_substitute(Complex* w, int mode, Complex shift) const;
+  void back_substitute(Complex* w, int mode, Complex shift, int threads) const;
 
   int copies_;
   Eigen::Index first_size_, repeated_size_, size_;

@@ -21,6 +21,12 @@ struct KrylovExponentialOptions {
   // The l1 error allowed over the whole horizon: each step may use its share in proportion to its
   // length.
   double tolerance = 1e-12;
+  // A bound on ||A||_1 (2 q for a generator whose fastest state leaves at rate q): below some
+  // roundings of it, x A is noise and x has reached its fixed point (0: never judged so).
+  double norm = 0;
+  // Whether A keeps the sum of x (a generator's transpose, absorbing states or not): a step that
+  // changes it is judged by that change too.
+  bool conserves_sum = false;
   int threads = 1;  // of the sums and updates (the products thread themselves)
   const std::atomic<bool>* stop = nullptr;  // set from another thread: analytic::Cancelled
   std::size_t most_products = 0;            // > 0: KrylovWorkExceeded past this many

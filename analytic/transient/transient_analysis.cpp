@@ -193,6 +193,8 @@ class StretchRunner {
       const KrylovExponentialSummary summary = krylov_propagate(product, p, times,
                                                                 {.dimension = dimension,
                                                                  .tolerance = options_.tolerance,
+                                                                 .norm = 2 * chain.uniform_rate(),
+                                                                 .conserves_sum = true,
                                                                  .threads = options_.threads,
                                                                  .stop = options_.stop,
                                                                  .most_products = left},

@@ -40,6 +40,10 @@ std::string comma_list(const std::vector<int>& values) {
   return text.str();
 }
 
+bool timing_key(const std::string& key) {
+  return key == "seconds" || key.rfind("seconds_", 0) == 0 || key == "events_per_second";
+}
+
 nlohmann::json json_of(const ProcessResult& run) {
   INFO(report(run));
   nlohmann::json j;

@@ -27,6 +27,9 @@ std::string comma_list(const std::vector<int>& values);
 
 // stdout as one JSON document; fails the test case when it is anything else.
 nlohmann::json json_of(const ProcessResult& run);
+// Whether a JSON key times the run ("seconds", a part "seconds_...", "events_per_second"): such
+// keys differ between any two runs.
+bool timing_key(const std::string& key);
 
 // Exit 2, not a signal, nothing on stdout, one line on stderr holding every fragment.
 void check_refused(const ProcessResult& run, const std::vector<std::string>& fragments);

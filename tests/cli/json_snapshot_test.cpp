@@ -47,7 +47,7 @@ json without_seconds(const json& j) {
   if (j.is_object()) {
     json out = json::object();
     for (const auto& [key, value] : j.items())
-      if (key != "seconds") out[key] = without_seconds(value);
+      if (!timing_key(key)) out[key] = without_seconds(value);
     return out;
   }
   if (j.is_array()) {

@@ -32,6 +32,7 @@ TEST_CASE("solve --times: every key of interface.md at every time", "[cli][solve
   CHECK(j.at("outage") == 0.0);
   CHECK(j.at("truncation_error").get<double>() <= 1e-10);
   CHECK(j.at("transient_method") == "uniformisation");  // a short horizon
+  CHECK(j.at("seconds_transient").get<double>() <= j.at("seconds").get<double>());
   REQUIRE(j.at("times").size() == 3);
   const std::vector<double> t{0, 0.5, 3};
   for (std::size_t i = 0; i < 3; ++i) {

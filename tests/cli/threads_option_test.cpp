@@ -20,7 +20,7 @@ nlohmann::json without_timing(const nlohmann::json& j) {
   if (j.is_object()) {
     nlohmann::json out = nlohmann::json::object();
     for (const auto& [key, value] : j.items())
-      if (key != "seconds" && key != "events_per_second") out[key] = without_timing(value);
+      if (!timing_key(key)) out[key] = without_timing(value);
     return out;
   }
   if (j.is_array()) {

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "analytic/control/policy_evaluation.hpp"
 #include "analytic/stationary/controlled_arrivals.hpp"
 #include "analytic/transient/poisson_window.hpp"
 #include "analytic/transient/transient_analysis.hpp"
@@ -336,6 +337,41 @@ TEST_CASE("transients: the time to drain to a level, its law and mean, vs the br
                    .method = seed % 4 < 2 ? analytic::TransientMethod::kKrylov
                                           : analytic::TransientMethod::kUniformisation});
   }
+}
+
+TEST_CASE(
+    "transients: a bound on the products refuses uniformisation before it runs and stops Krylov "
+    "steps where they pass it",
+    "[crosscheck][transient]") {
+  // A chain of more states than 20 products can explore (a smaller one is spanned exactly).
+  std::uint64_t seed = 77;
+  while (analytic::chain_space(random_model(seed, {.max_states = 250}),
+                               random_control_policy(random_model(seed, {.max_states = 250}), seed,
+                                                     PolicyForm::kLevels))
+             .size() < 150)
+    ++seed;
+  const model::Model model = random_model(seed, {.max_states = 250});
+  const model::ControlPolicy policy = random_control_policy(model, seed, PolicyForm::kLevels);
+  const analytic::TransientChain chain(model, policy);
+  INFO("seed " << seed << ", " << chain.size() << " states");
+  for (const analytic::TransientMethod method :
+       {analytic::TransientMethod::kUniformisation, analytic::TransientMethod::kKrylov}) {
+    INFO(analytic::kTransientMethodNames.name(method));
+    try {
+      analytic::transient_analysis(
+          model, policy, chain.empty_start(),
+          {.times = {1.0, 4e4}, .tolerance = 1e-13, .most_products = 20, .method = method});
+      FAIL("20 products reached t = 40000");
+    } catch (const analytic::TooMuchTransientWork& work) {
+      CHECK(work.allowed == 20);
+      CHECK(work.needed > 20);
+    }
+  }
+  // Within the bound the answer comes.
+  const analytic::TransientResult within = analytic::transient_analysis(
+      model, policy, chain.empty_start(),
+      {.times = {1.0, 4e4}, .most_products = 1e5, .method = analytic::TransientMethod::kKrylov});
+  CHECK(within.products <= 100000);
 }
 
 TEST_CASE("transients: the Poisson window's weights sum to one less what it reports left out",

@@ -66,7 +66,7 @@ def cli_refusal(*args):
 
 def without_timing(value):
     if isinstance(value, dict):
-        return {k: without_timing(v) for k, v in value.items() if k != "seconds"}
+        return {k: without_timing(v) for k, v in value.items() if k != "seconds" and not k.startswith("seconds_")}
     if isinstance(value, list):
         return [without_timing(v) for v in value]
     return value

@@ -75,7 +75,7 @@ ProcessResult succeeded(const ProcessResult& run) {
 // `j` without its wall-time keys.
 json without_seconds(json j) {
   if (j.is_object()) {
-    j.erase("seconds");
+    for (const char* timing : {"seconds", "seconds_stationary", "seconds_sojourn"}) j.erase(timing);
     for (auto& [key, value] : j.items()) value = without_seconds(value);
   }
   return j;

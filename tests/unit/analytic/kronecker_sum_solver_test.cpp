@@ -60,3 +60,22 @@ TEST_CASE("Kronecker-sum solver: complex and defective eigenvalues, three phases
   check_solves(Eigen::MatrixXd::Constant(1, 1, -2.0), Eigen::MatrixXd::Constant(1, 1, -0.25),
                4);  // one phase each
 }
+
+TEST_CASE("Kronecker-sum solver: long passes on two threads, the same bits as on one",
+          "[analytic]") {
+  // 3 x 2^15 = 98,304 states: the first factors' passes are long enough to be shared.
+  Eigen::MatrixXd service(3, 3), clock(2, 2);
+  service << -2.5, 1.0, 0.7, 0.2, -1.1, 0.4, 0.0, 0.9, -3.0;
+  clock << -0.7, 0.4, 0.15, -0.35;
+  const int copies = 15;
+  const crawlq::analytic::KroneckerSumSolver solver(service, clock, copies);
+  std::mt19937_64 engine(7);
+  std::uniform_real_distribution<double> uniform(0.0, 1.0);
+  Eigen::VectorXd b(solver.size());
+  for (double& v : b) v = uniform(engine);
+  const Eigen::VectorXd one = solver.solve(b, 0.3, 1), two = solver.solve(b, 0.3, 2);
+  CHECK(one == two);
+  const Sparse shifted =
+      0.3 * crawlq::analytic::identity(solver.size()) - kronecker_sum(service, clock, copies);
+  CHECK((shifted * two - b).lpNorm<Eigen::Infinity>() <= 1e-11 * b.lpNorm<Eigen::Infinity>());
+}

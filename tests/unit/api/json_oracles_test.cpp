@@ -257,9 +257,14 @@ TEST_CASE("solve JSON: residual recomputed from the level probabilities, iterati
     INFO(j.dump());
     // ||p Q||_1 recomputed: the two differ only by the order of a few roundings of terms below 3.4.
     CHECK(j.at("residual").get<double>() == Approx(residual_of(j)).margin(1e-14));
-    // The solve is timed inside the call this test timed.
+    // The solve is timed inside the call this test timed, and its parts inside the whole.
     CHECK(j.at("seconds").get<double>() >= 0);
     CHECK(j.at("seconds").get<double>() <= wall);
+    CHECK(j.at("seconds_stationary").get<double>() >= 0);
+    CHECK(j.at("seconds_sojourn").get<double>() > 0);  // the moments are always computed
+    CHECK(j.at("seconds_stationary").get<double>() + j.at("seconds_sojourn").get<double>() <=
+          j.at("seconds").get<double>());
+    CHECK_FALSE(j.contains("seconds_transient"));
     CHECK_FALSE(j.contains("method_note"));  // no fall back asked for: a direct or converged solve
     // One factorisation for sparse LU; one level at a time, K + 1 of them, for the recursion.
     if (method == analytic::Method::kSparseLu) CHECK(j.at("iterations") == 1);
