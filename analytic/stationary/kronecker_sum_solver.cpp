@@ -49,23 +49,31 @@ void KroneckerSumSolver::transform_from(Complex* y, int mode, bool inverse, int 
   const Eigen::Index width = unitary.rows();
   Eigen::Index inner = 1;
   for (int m = copies_; m > mode; --m) inner *= repeated_size_;
-    // One factor's phases are `inner` apart: each column of phases mixed in place through a small
-    // buffer (no copy of the vector), U^* on the way in, U on the way out. Columns are independent:
-    // long ones are shared among threads, each column computed alike by any of them.
-#pragma omp parallel num_threads(threads) if (threads > 1 && inner >= kParallelColumns)
-  {
-    std::vector<Complex> mixed(static_cast<std::size_t>(width));
-#pragma omp for schedule(static)
-    for (Eigen::Index q = 0; q < inner; ++q) {
+  // One factor's phases are `inner` apart: each column of phases mixed in place through a small
+  // buffer (no copy of the vector), U^* on the way in, U on the way out. Columns are independent:
+  // long passes are shared among threads, each column computed alike by any of them (and a short
+  // one never enters a parallel region, whose start costs more than the pass).
+  const auto mix = [&](Eigen::Index first, Eigen::Index last, Complex* mixed) {
+    for (Eigen::Index q = first; q < last; ++q) {
       for (Eigen::Index to = 0; to < width; ++to) {
         Complex sum(0.0);
         for (Eigen::Index from = 0; from < width; ++from)
           sum += (inverse ? std::conj(unitary(from, to)) : unitary(to, from)) * y[from * inner + q];
-        mixed[static_cast<std::size_t>(to)] = sum;
+        mixed[to] = sum;
       }
-      for (Eigen::Index to = 0; to < width; ++to)
-        y[to * inner + q] = mixed[static_cast<std::size_t>(to)];
+      for (Eigen::Index to = 0; to < width; ++to) y[to * inner + q] = mixed[to];
     }
+  };
+  std::vector<Complex> mixed(static_cast<std::size_t>(width));
+  if (threads > 1 && inner >= kParallelColumns) {
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<Complex> own(static_cast<std::size_t>(width));
+#pragma omp for schedule(static)
+      for (Eigen::Index q = 0; q < inner; ++q) mix(q, q + 1, own.data());
+    }
+  } else {
+    mix(0, inner, mixed.data());
   }
   // The factors act on different indices and commute: the later ones go sub-block by sub-block,
   // which stay in cache once small, instead of a pass over the whole vector each.
@@ -96,9 +104,12 @@ void KroneckerSumSolver::back_substitute(Complex* w, int mode, Complex shift, in
       const Complex coupling = t(r, c);
       if (coupling == Complex(0.0)) continue;
       const Complex* solved = w + c * inner;
-#pragma omp parallel for num_threads(threads) \
-    schedule(static) if (threads > 1 && inner >= kParallelColumns)
-      for (Eigen::Index q = 0; q < inner; ++q) block[q] -= coupling * solved[q];
+      if (threads > 1 && inner >= kParallelColumns) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (Eigen::Index q = 0; q < inner; ++q) block[q] -= coupling * solved[q];
+      } else {
+        for (Eigen::Index q = 0; q < inner; ++q) block[q] -= coupling * solved[q];
+      }
     }
     back_substitute(block, mode + 1, shift + t(r, r), threads);
   }

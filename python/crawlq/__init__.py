@@ -26,7 +26,12 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from . import _crawlq
+# OpenMP threads that wait by spinning hold a core another program needs (two threads on a busy
+# two-core machine ran 14 times slower than one); the runtime reads the policy when the extension
+# loads it, so it is set first, unless the user chose one (app/thread_waiting.hpp).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from . import _crawlq  # noqa: E402
 from ._results import Interval, IntervalArray, Result, SolveResult, SweepResult
 
 __all__ = [

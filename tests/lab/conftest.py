@@ -17,9 +17,9 @@ SCENARIOS = SOURCE_DIR / "scenarios" / "data"
 
 
 class Lab:
-    def __init__(self, *files):
+    def __init__(self, *files, env=None):
         self.process = subprocess.Popen([BINARY, "lab", "--port", "0", *map(str, files)], stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True)
+                                        stderr=subprocess.PIPE, text=True, env=env)
         line = self.process.stdout.readline()
         found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         assert found, (line, self.process.stderr.read() if self.process.poll() is not None else "")

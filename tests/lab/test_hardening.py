@@ -367,3 +367,17 @@ def test_a_long_transient_is_answered_by_krylov_steps_within_the_labs_bound(lab,
     # A horizon the page uses is answered.
     status, answer = lab.post("/api/solve", {"scenario": example, "times": [5, 20], "outage": 2})
     assert status == 200 and len(answer["times"]) == 2
+
+
+def test_openmp_threads_wait_without_spinning_unless_the_user_chose_otherwise():
+    """Spinning threads hold a core another program needs: crawlq starts with OMP_WAIT_POLICY=PASSIVE."""
+    for given, expected in ((None, b"PASSIVE"), ("ACTIVE", b"ACTIVE")):
+        env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+        if given:
+            env["OMP_WAIT_POLICY"] = given
+        server = Lab(env=env)
+        try:
+            environ = open(f"/proc/{server.process.pid}/environ", "rb").read().split(b"\0")
+            assert b"OMP_WAIT_POLICY=" + expected in environ, (given, environ)
+        finally:
+            assert server.stop() == 0
