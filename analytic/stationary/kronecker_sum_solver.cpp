@@ -41,45 +41,65 @@ Eigen::VectorXd KroneckerSumSolver::solve(const Eigen::VectorXd& b, double shift
 }
 
 void KroneckerSumSolver::transform(ComplexVector& y, bool inverse, int threads) const {
-  transform_from(y.data(), 0, inverse, threads);
+  // The first factors' passes are long: each over the whole vector, its columns shared among
+  // threads. Below them the remaining factors act within blocks, which the threads share whole.
+  // Every entry goes through the same factors in the same order as on one thread: the same bits.
+  Eigen::Index block = size_;
+  int mode = 0;
+  if (threads > 1) {
+    for (; mode <= copies_; ++mode) {
+      const Eigen::Index inner = block / (mode == 0 ? first_size_ : repeated_size_);
+      if (inner < kParallelColumns) break;
+      for (Eigen::Index b = 0; b < size_; b += block)
+        mix_factor(y.data() + b, mode, inverse, threads);
+      block = inner;
+    }
+  }
+  if (mode > copies_) return;
+  const Eigen::Index blocks = size_ / block;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && blocks > 1)
+  for (Eigen::Index b = 0; b < blocks; ++b) transform_from(y.data() + b * block, mode, inverse);
 }
 
-void KroneckerSumSolver::transform_from(Complex* y, int mode, bool inverse, int threads) const {
+void KroneckerSumSolver::mix_factor(Complex* y, int mode, bool inverse, int threads) const {
   const ComplexMatrix& unitary = mode == 0 ? first_unitary_ : repeated_unitary_;
   const Eigen::Index width = unitary.rows();
   Eigen::Index inner = 1;
   for (int m = copies_; m > mode; --m) inner *= repeated_size_;
   // One factor's phases are `inner` apart: each column of phases mixed in place through a small
-  // buffer (no copy of the vector), U^* on the way in, U on the way out. Columns are independent:
-  // long passes are shared among threads, each column computed alike by any of them (and a short
-  // one never enters a parallel region, whose start costs more than the pass).
-  const auto mix = [&](Eigen::Index first, Eigen::Index last, Complex* mixed) {
-    for (Eigen::Index q = first; q < last; ++q) {
-      for (Eigen::Index to = 0; to < width; ++to) {
-        Complex sum(0.0);
-        for (Eigen::Index from = 0; from < width; ++from)
-          sum += (inverse ? std::conj(unitary(from, to)) : unitary(to, from)) * y[from * inner + q];
-        mixed[to] = sum;
-      }
-      for (Eigen::Index to = 0; to < width; ++to) y[to * inner + q] = mixed[to];
+  // buffer (no copy of the vector), U^* on the way in, U on the way out. Columns are independent,
+  // each computed alike by any thread.
+  const auto mix = [&](Eigen::Index q, Complex* mixed) {
+    for (Eigen::Index to = 0; to < width; ++to) {
+      Complex sum(0.0);
+      for (Eigen::Index from = 0; from < width; ++from)
+        sum += (inverse ? std::conj(unitary(from, to)) : unitary(to, from)) * y[from * inner + q];
+      mixed[to] = sum;
     }
+    for (Eigen::Index to = 0; to < width; ++to) y[to * inner + q] = mixed[to];
   };
-  std::vector<Complex> mixed(static_cast<std::size_t>(width));
   if (threads > 1 && inner >= kParallelColumns) {
 #pragma omp parallel num_threads(threads)
     {
-      std::vector<Complex> own(static_cast<std::size_t>(width));
+      std::vector<Complex> mixed(static_cast<std::size_t>(width));
 #pragma omp for schedule(static)
-      for (Eigen::Index q = 0; q < inner; ++q) mix(q, q + 1, own.data());
+      for (Eigen::Index q = 0; q < inner; ++q) mix(q, mixed.data());
     }
   } else {
-    mix(0, inner, mixed.data());
+    std::vector<Complex> mixed(static_cast<std::size_t>(width));
+    for (Eigen::Index q = 0; q < inner; ++q) mix(q, mixed.data());
   }
+}
+
+void KroneckerSumSolver::transform_from(Complex* y, int mode, bool inverse) const {
+  mix_factor(y, mode, inverse, 1);
   // The factors act on different indices and commute: the later ones go sub-block by sub-block,
   // which stay in cache once small, instead of a pass over the whole vector each.
-  if (mode < copies_)
-    for (Eigen::Index r = 0; r < width; ++r)
-      transform_from(y + r * inner, mode + 1, inverse, threads);
+  if (mode == copies_) return;
+  Eigen::Index inner = 1;
+  for (int m = copies_; m > mode; --m) inner *= repeated_size_;
+  const Eigen::Index width = mode == 0 ? first_size_ : repeated_size_;
+  for (Eigen::Index r = 0; r < width; ++r) transform_from(y + r * inner, mode + 1, inverse);
 }
 
 void KroneckerSumSolver::back_substitute(Complex* w, int mode, Complex shift, int threads) const {

@@ -28,8 +28,10 @@ class KroneckerSumSolver {
 
   // y = (U_first (x) U_rep (x) ...) y, or its adjoint when `inverse`, in place.
   void transform(ComplexVector& y, bool inverse, int threads) const;
-  // The factors from `mode` on over one sub-block.
-  void transform_from(Complex* y, int mode, bool inverse, int threads) const;
+  // One factor over one block of its width times the later factors' sizes.
+  void mix_factor(Complex* y, int mode, bool inverse, int threads) const;
+  // The factors from `mode` on over one such block, on one thread.
+  void transform_from(Complex* y, int mode, bool inverse) const;
   // (shift + the triangular sum of factors mode..copies) w = rhs over one contiguous block, in
   // place.
   void back_substitute(Complex* w, int mode, Complex shift, int threads) const;
