@@ -41,6 +41,9 @@ SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd star
       uniformisation_rate_(std::max(chain.max_exit_rate(), 1e-300)),
       power_(start_),
       most_ahead_(chain.max_pages_ahead()) {
+  for (const PageFate fate : {PageFate::kAccepted, PageFate::kServed, PageFate::kObsolete})
+    for (int k = 0; k < 3; ++k)
+      moments_[static_cast<int>(fate)][k] = start_.dot(chain_.moment_vector(fate, k));
   double least_likely = 1;
   for (PageFate fate : {PageFate::kServed, PageFate::kObsolete})
     if (probability(fate) > 0) least_likely = std::min(least_likely, probability(fate));
@@ -59,19 +62,19 @@ void SojournTimes::drop_negligible_blocks() const {
 }
 
 double SojournTimes::probability(PageFate fate) const {
-  return start_.dot(chain_.moment_vector(fate, 0));
+  return moments_[static_cast<int>(fate)][0];
 }
 
 double SojournTimes::mean(PageFate fate) const {
   const double p = probability(fate);
-  return p > 0 ? start_.dot(chain_.moment_vector(fate, 1)) / p : 0.0;
+  return p > 0 ? moments_[static_cast<int>(fate)][1] / p : 0.0;
 }
 
 double SojournTimes::standard_deviation(PageFate fate) const {
   const double p = probability(fate);
   if (p <= 0) return 0.0;
   const double m = mean(fate);
-  const double second = 2.0 * start_.dot(chain_.moment_vector(fate, 2)) / p;
+  const double second = 2.0 * moments_[static_cast<int>(fate)][2] / p;
   return std::sqrt(std::max(second - m * m, 0.0));
 }
 
