@@ -16,8 +16,18 @@ export async function optimum() {
   return state.optimum;
 }
 
+// The settings the verdict on show judged: it goes once they change.
+let revealedSettings = null;
+document.addEventListener("crawlq:settings", (event) => {
+  if (revealedSettings !== null && event.detail !== revealedSettings) {
+    revealedSettings = null;
+    $("verdict").textContent = ""; $("verdict").className = "";
+  }
+});
+
 async function reveal() {
   const guess = state.solved;
+  revealedSettings = JSON.stringify(body({ policy: currentPolicy() }));
   const best = await optimum();
   const gap = guess.cost - best.best.cost;
   const verdict = $("verdict");
@@ -32,9 +42,20 @@ async function reveal() {
 
 // ---- classes -----------------------------------------------------------------------------------
 // `optimize --class all`: the best of each class, and what each restriction costs over the best of all.
+// The model (scenario and changes) the table on show compared: it goes once the model changes.
+let comparedModel = null;
+document.addEventListener("crawlq:settings", () => {
+  if (comparedModel !== null && JSON.stringify(body({})) !== comparedModel) {
+    comparedModel = null;
+    $("class-table").querySelector("tbody").innerHTML = "";
+  }
+});
+
 async function compareClasses() {
   $("classes").textContent = "comparing...";
+  comparedModel = JSON.stringify(body({}));
   const all = await api("/api/optimize", body({ class: "all" }));
+  if (JSON.stringify(body({})) !== comparedModel) { $("classes").textContent = "compare the classes"; return all; }
   $("classes").textContent = "compare the classes";
   $("class-table").querySelector("tbody").innerHTML =
     `<tr><td><strong>class</strong></td><td><strong>best cost</strong></td><td><strong>price of the restriction</strong></td><td><strong>how its best was found</strong></td></tr>` +
@@ -132,6 +153,9 @@ async function selfTest() {
   const until = performance.now() + 10000;
   while (state.solved.cost === before && performance.now() < until) await new Promise((r) => setTimeout(r, 20));
   report.tableCost = state.solved.cost;
+  // The simulation of the bars is not shown beside the table's numbers.
+  report.estimatesAfterChange = $("estimates").querySelector("tbody").textContent;
+  report.animationRunningAfterChange = $("clock").textContent !== "";
   report.tableApiCost = (await api("/api/solve", body({ policy: { "phase-aware": table } }))).cost;
   // A scenario pasted as YAML with a broken rule: the message names the key and the value.
   $("scenario-text").value = "capacity: 3\narrivals:\n  kind: poisson\n  modes:\n    - {rate: -2, batch: [1]}\nservice: {exponential: {mean: 1}}\n";
@@ -171,6 +195,22 @@ async function selfTest() {
   report.classHeader = document.querySelector("#class-table tr").textContent;
   report.classBlankCells = [...document.querySelectorAll("#class-table td")].filter((td) => ["", "-"].includes(td.textContent.trim())).length;
   report.policyKind = $("policy-kind").textContent;
+  // A scenario of two modes has no plane of two thresholds: the last landscape goes with it.
+  const choice = $("scenario-choice"), two = state.offered.findIndex((s) => s.name === "teaching-two-robots");
+  if (two >= 0) {
+    choice.value = String(two);
+    choice.dispatchEvent(new Event("change"));
+    const switched = performance.now() + 10000;
+    while ((state.name !== "teaching-two-robots" || $("results").classList.contains("pending")) && performance.now() < switched)
+      await new Promise((r) => setTimeout(r, 20));
+    report.levelsAfterSwitch = state.solved.level_probabilities.length;
+    report.verdictAfterSwitch = $("verdict").textContent;
+    report.classRowsAfterSwitch = document.querySelectorAll("#class-table tr").length;
+    await drawLandscape();
+    const canvas = $("landscape");
+    report.landscapeNoteAfterSwitch = $("landscape-note").textContent;
+    report.landscapeInkAfterSwitch = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data.some((v) => v !== 0);
+  }
   return report;
 }
 

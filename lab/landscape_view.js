@@ -16,9 +16,16 @@ export function fillAxes() {
 export async function drawLandscape() {
   const canvas = $("landscape"), ctx = canvas.getContext("2d");
   const n = modes(), thresholds = thresholdsOf(state.levels) ?? (state.optimum ? Array.from(state.optimum.best.thresholds) : null);
-  if (n < 3) { $("landscape-note").textContent = "Two thresholds need three modes or more."; return; }
+  // No landscape of other settings stays on screen under this one's message.
+  const clear = (note) => {
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    state.landscape = null; state.landscapeKey = null;
+    canvas.hidden = true;  // no empty frame either: the message stands alone
+    $("landscape-note").textContent = note;
+  };
+  if (n < 3) { clear("Two thresholds need three modes or more."); return; }
   const a = Number($("axis-a").value), b = Number($("axis-b").value);
-  if (a === b) { $("landscape-note").textContent = "Choose two different thresholds."; return; }
+  if (a === b) { clear("Choose two different thresholds."); return; }
   const base = thresholds ?? Array(n - 1).fill(-1);
   const key = JSON.stringify([state.changes, a, b, base.filter((_, i) => i !== a && i !== b), state.scenario]);
   // Calls that overlap share one request; an answer for an older key is not drawn.
@@ -29,9 +36,10 @@ export async function drawLandscape() {
   let L;
   try {
     L = await state.landscapeRequest;
-  } catch (error) { $("landscape-note").textContent = error.message; return; }
+  } catch (error) { if (state.landscapeKey === key) clear(error.message); return; }
   if (state.landscapeKey !== key) return;
   state.landscape = L;
+  canvas.hidden = false;
   const size = L.values.length, margin = 28, cell = (canvas.width - margin) / size;
   const costs = L.cost.flat().filter((c) => c !== null), low = Math.min(...costs), high = Math.max(...costs);
   ctx.clearRect(0, 0, canvas.width, canvas.height);

@@ -55,11 +55,16 @@ async function simulateBand(mine, request) {
 }
 export async function refresh() {
   const mine = ++generation, started = performance.now();
+  // Views of other requests (the simulation) drop what they show once the settings differ from theirs.
+  document.dispatchEvent(new CustomEvent("crawlq:settings", { detail: JSON.stringify(body({ policy: currentPolicy() })) }));
+  // Until the answer comes, the numbers on show are of the settings before: shown dimmed, as such.
+  for (const id of ["results", "transient"]) $(id).classList.add("pending");
   try {
     const request = { policy: currentPolicy(), ...transientFields() };
     const solved = await api("/api/solve", body(request));
     if (mine !== generation) return;
     state.solved = solved;
+    for (const id of ["results", "transient"]) $(id).classList.remove("pending");
     state.band = null;  // the simulated band of older settings is never shown beside these
     showSolved();
     drawTransient();

@@ -10,12 +10,18 @@ const ESTIMATED = ["p_loss", "p_obsolete", "p_served", "p_starvation", "mean_act
 
 
 const animation = { events: [], next: 0, time: 0, horizon: 1, pages: [], level: 0, robots: 0, lost: 0, expired: 0,
-  served: 0, flashes: [], running: false, last: 0, frames: 0 };
+  served: 0, flashes: [], running: false, loop: 0, last: 0, frames: 0 };
 
 function startAnimation(path) {
   Object.assign(animation, { events: path.events, horizon: path.horizon, next: 0, time: 0, pages: [], level: 0,
     robots: 0, lost: 0, expired: 0, served: 0, flashes: [], last: performance.now() });
-  if (!animation.running) { animation.running = true; requestAnimationFrame(frame); }
+  if (!animation.running) {
+    // One loop of frames at a time: a loop stopped and started again before its next frame ends.
+    animation.running = true;
+    const loop = ++animation.loop;
+    const next = (now) => { if (animation.running && loop === animation.loop) { frame(now); requestAnimationFrame(next); } };
+    requestAnimationFrame(next);
+  }
 }
 
 function removePage(arrival, fromHead) {
@@ -54,7 +60,6 @@ function frame(now) {
   draw(now);
   animation.frames++;
   document.body.dataset.frames = String(animation.frames);
-  requestAnimationFrame(frame);
 }
 
 function draw(now) {
@@ -116,10 +121,31 @@ function showEstimates(estimates) {
 }
 
 let simulation = null;
+// The settings the simulation on show was asked for (body() without the replications).
+let simulatedSettings = null;
+
+// Numbers of settings the user has since changed are never shown: the run stops, the animation and
+// the estimates go, and the table says why.
+function forgetSimulation() {
+  if (simulation) simulation.abort();
+  simulation = null; simulatedSettings = null; state.estimates = null;
+  animation.running = false;
+  const canvas = $("animation");
+  canvas.getContext("2d").clearRect(0, 0, canvas.width, canvas.height);
+  $("clock").textContent = "";
+  $("estimates").querySelector("tbody").innerHTML =
+    `<tr><td colspan="4" class="note">The settings changed since the last simulation: simulate again for these.</td></tr>`;
+  $("simulate").textContent = "simulate this policy";
+}
+document.addEventListener("crawlq:settings", (event) => {
+  if (simulatedSettings !== null && event.detail !== simulatedSettings) forgetSimulation();
+});
+
 export async function simulate() {
   if (simulation) simulation.abort();
   simulation = new AbortController();
   const mine = simulation;
+  simulatedSettings = JSON.stringify(body({ policy: currentPolicy() }));
   try {
     await streamSimulation(body({ policy: currentPolicy(), replications: 20 }), (kind, data) => {
       if (kind === "path") startAnimation(data);

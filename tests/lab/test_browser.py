@@ -33,6 +33,15 @@ def test_the_page_moves_a_threshold_shows_the_apis_cost_and_animates(lab, browse
     assert abs(estimated["mean"] - report["exactCost"]) < 4 * estimated["half_width"]
     assert report["frames"] > 5                              # the animation draws frames
     assert report["tableCost"] == report["tableApiCost"] != report["pageCost"]  # the phase-aware table solved
+    # The bars' simulation went with the change: no estimates of other settings beside these.
+    assert report["estimatesAfterChange"].startswith("The settings changed"), report["estimatesAfterChange"]
+    assert not report["animationRunningAfterChange"]
+    # Switched to a scenario of two modes: its message, and nothing left of the last landscape.
+    assert report["landscapeNoteAfterSwitch"] == "Two thresholds need three modes or more."
+    assert report["landscapeInkAfterSwitch"] is False
+    assert report["levelsAfterSwitch"] == 5                  # its K = 4, solved
+    assert report["verdictAfterSwitch"] == ""                # the last scenario's verdict went with it
+    assert report["classRowsAfterSwitch"] == 0               # and its table of classes
     assert "rate" in report["editorError"] and "-2" in report["editorError"]  # a pasted file's broken rule
     # Over time: the outage asked for with the solve, both charts drawn with their long-run lines, and
     # the page's count at t = 20 what the API gives for the same request.
