@@ -23,11 +23,13 @@ export function showSolved() {
   const tbody = $("measures").querySelector("tbody");
   tbody.innerHTML = MEASURES.map((key) => `<tr><td>${measureLabel(key)}</td><td>${Number(r[key]).toPrecision(5)}</td></tr>`).join("");
   const svg = $("levels"), p = r.level_probabilities;
-  const width = svg.clientWidth || 400, height = 140, bottom = 18;
+  const width = svg.clientWidth || 400, height = 150, bottom = 18, above = 16;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  const top = Math.max(...p), w = width / p.length;
-  svg.innerHTML = p.map((x, i) => `<rect x="${i * w + 1}" width="${Math.max(1, w - 2)}" y="${height - bottom - (height - bottom - 4) * x / top}" height="${(height - bottom - 4) * x / top}"><title>level ${i}: ${x.toFixed(4)}</title></rect>` +
-    (w >= 14 ? `<text x="${i * w + w / 2}" y="${height - 4}" text-anchor="middle">${i}</text>` : "")).join("");
+  // Each bar's probability above it where there is room; the level below; every value in its title.
+  const top = Math.max(...p), w = width / p.length, tall = height - bottom - above;
+  svg.innerHTML = p.map((x, i) => `<rect x="${i * w + 1}" width="${Math.max(1, w - 2)}" y="${height - bottom - tall * x / top}" height="${tall * x / top}"><title>level ${i}: ${x.toFixed(4)}</title></rect>` +
+    (w >= 14 ? `<text x="${i * w + w / 2}" y="${height - 4}" text-anchor="middle">${i}</text>` : "") +
+    (w >= 44 ? `<text class="value" x="${i * w + w / 2}" y="${height - bottom - tall * x / top - 4}" text-anchor="middle">${x.toFixed(3)}</text>` : "")).join("");
   showGap();
 }
 
