@@ -84,6 +84,16 @@ export function drawPolicy() {
       label.textContent = level;
       svg.appendChild(label);
     }
+    // The robots the bar stands for, inside its top (white on the bar's blue); the pointer passes
+    // through to the bar.
+    if (w >= 18 && unit >= 16) {
+      const count = document.createElementNS(svgNS, "text");
+      count.setAttribute("class", "bar-value");
+      count.setAttribute("x", level * w + w / 2); count.setAttribute("y", height - bottom - robots * unit + 14);
+      count.setAttribute("text-anchor", "middle");
+      count.textContent = robots;
+      svg.appendChild(count);
+    }
   });
   const robotsAt = (event) => {
     const box = svg.getBoundingClientRect();
