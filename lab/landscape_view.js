@@ -21,6 +21,7 @@ export async function drawLandscape() {
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     state.landscape = null; state.landscapeKey = null;
     canvas.hidden = true;  // no empty frame either: the message stands alone
+    $("landscape-legend").innerHTML = "";
     $("landscape-note").textContent = note;
   };
   if (n < 3) { clear("Two thresholds need three modes or more."); return; }
@@ -51,11 +52,12 @@ export async function drawLandscape() {
     ctx.fillText(String(v), margin + (k + 0.5) * cell, margin / 2);
     ctx.fillText(String(v), margin / 2, margin + (k + 0.5) * cell);
   });
+  const colour = (t) => `hsl(${220 - 200 * t}, 70%, ${35 + 40 * t}%)`;
   ctx.save(); ctx.translate(margin, margin);
   L.cost.forEach((row, i) => row.forEach((c, j) => {
     if (c === null) { ctx.fillStyle = "#eef1f4"; } else {
       const t = Math.pow((c - low) / Math.max(1e-12, high - low), 0.5);
-      ctx.fillStyle = `hsl(${220 - 200 * t}, 70%, ${35 + 40 * t}%)`;
+      ctx.fillStyle = colour(t);
     }
     ctx.fillRect(j * cell, i * cell, cell, cell);
   }));
@@ -65,6 +67,11 @@ export async function drawLandscape() {
     ctx.strokeStyle = color; ctx.lineWidth = width;
     ctx.strokeRect(j * cell + width / 2, i * cell + width / 2, cell - width, cell - width);
   };
+  // The colour scale: the cells' colour is the square root of the cost's place between the lowest
+  // and the highest, so the ramp's middle is a quarter of the way up in cost.
+  const ramp = [0, 0.25, 0.5, 0.75, 1].map((t) => `${colour(t)} ${100 * t}%`).join(", ");
+  $("landscape-legend").innerHTML = `cost <span>${low.toFixed(3)}</span><span class="ramp" style="background: linear-gradient(to right, ${ramp})"></span>` +
+    `<span>${high.toFixed(3)}</span> <span class="legend-middle">(the middle colour: ${(low + 0.25 * (high - low)).toFixed(3)})</span>`;
   mark(L.best && L.best.thresholds, "#ffffff", 4);
   mark(thresholds, "#000000", 2);
   ctx.restore();
