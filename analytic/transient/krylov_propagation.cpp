@@ -7,68 +7,46 @@
 #include <unsupported/Eigen/MatrixFunctions>
 
 #include "analytic/control/policy_evaluation.hpp"
+#include "analytic/transient/vector_blocks.hpp"
 
 namespace crawlq::analytic {
 
 namespace {
 
-// Sums over vectors are taken in blocks of a fixed size, added in block order: the same bits for
-// any thread count.
-constexpr Eigen::Index kSumBlock = 1 << 15;
 // The error a step makes whatever its length, relative to its vector's size.
 constexpr double kRounding = 1e-15;
 // x A below this many roundings of ||A||_1 ||x||_1 is noise: x is at the fixed point.
 constexpr double kNoiseRoundings = 2;
 
-template <class Part>
-double blocked_sum(Eigen::Index n, int threads, const Part& part) {
-  const Eigen::Index blocks = (n + kSumBlock - 1) / kSumBlock;
-  std::vector<double> parts(static_cast<std::size_t>(blocks), 0.0);
-#pragma omp parallel for num_threads(std::max(threads, 1)) schedule(static) if (blocks > 1)
-  for (Eigen::Index b = 0; b < blocks; ++b) {
-    const Eigen::Index begin = b * kSumBlock;
-    parts[static_cast<std::size_t>(b)] = part(begin, std::min(kSumBlock, n - begin));
-  }
-  double sum = 0;
-  for (const double value : parts) sum += value;
-  return sum;
-}
-
 double dot(const Eigen::VectorXd& a, const Eigen::VectorXd& b, int threads) {
-  return blocked_sum(a.size(), threads, [&](Eigen::Index begin, Eigen::Index length) {
+  return sum_vector_blocks(a.size(), threads, [&](Eigen::Index begin, Eigen::Index length) {
     return a.segment(begin, length).dot(b.segment(begin, length));
   });
 }
 
 double sum(const Eigen::VectorXd& a, int threads) {
-  return blocked_sum(a.size(), threads, [&](Eigen::Index begin, Eigen::Index length) {
+  return sum_vector_blocks(a.size(), threads, [&](Eigen::Index begin, Eigen::Index length) {
     return a.segment(begin, length).sum();
   });
 }
 
 double norm1(const Eigen::VectorXd& a, int threads) {
-  return blocked_sum(a.size(), threads, [&](Eigen::Index begin, Eigen::Index length) {
+  return sum_vector_blocks(a.size(), threads, [&](Eigen::Index begin, Eigen::Index length) {
     return a.segment(begin, length).lpNorm<1>();
   });
 }
 
 // y -= a x
 void subtract(double a, const Eigen::VectorXd& x, Eigen::VectorXd& y, int threads) {
-  const Eigen::Index n = x.size(), blocks = (n + kSumBlock - 1) / kSumBlock;
-#pragma omp parallel for num_threads(std::max(threads, 1)) schedule(static) if (blocks > 1)
-  for (Eigen::Index b = 0; b < blocks; ++b) {
-    const Eigen::Index begin = b * kSumBlock, length = std::min(kSumBlock, n - begin);
+  for_vector_blocks(x.size(), threads, [&](Eigen::Index begin, Eigen::Index length) {
     y.segment(begin, length) -= a * x.segment(begin, length);
-  }
+  });
 }
 
 // out = base + sum_j coefficients(j) basis[j], in one pass.
 void combine(const std::vector<Eigen::VectorXd>& basis, const Eigen::VectorXd& coefficients,
              const Eigen::VectorXd* base, Eigen::VectorXd& out, int threads) {
-  const Eigen::Index n = out.size(), blocks = (n + kSumBlock - 1) / kSumBlock;
-#pragma omp parallel for num_threads(std::max(threads, 1)) schedule(static) if (blocks > 1)
-  for (Eigen::Index b = 0; b < blocks; ++b) {
-    const Eigen::Index begin = b * kSumBlock, length = std::min(kSumBlock, n - begin);
+  for_vector_blocks(out.size(), threads, [&](Eigen::Index begin, Eigen::Index length) {
     auto piece = out.segment(begin, length);
     if (base)
       piece = base->segment(begin, length);
@@ -76,7 +54,7 @@ void combine(const std::vector<Eigen::VectorXd>& basis, const Eigen::VectorXd& c
       piece.setZero();
     for (Eigen::Index j = 0; j < coefficients.size(); ++j)
       piece += coefficients(j) * basis[static_cast<std::size_t>(j)].segment(begin, length);
-  }
+  });
 }
 
 // exp(s H) e1 and its integral over [0, s], both times beta, from one exponential of the

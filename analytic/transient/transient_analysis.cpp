@@ -12,27 +12,21 @@
 #include "analytic/transient/krylov_propagation.hpp"
 #include "analytic/transient/poisson_window.hpp"
 #include "analytic/transient/transient_chain.hpp"
+#include "analytic/transient/vector_blocks.hpp"
 
 namespace crawlq::analytic {
 
 namespace {
 
-// v += step / q in one pass over both, on threads, giving ||step||_1 / q: added in blocks of a
-// fixed size whose sums are taken in order, so the bits do not depend on the thread count.
+// v += step / q in one pass over both, on threads, giving ||step||_1 / q (the same bits for any
+// thread count).
 double advance(Eigen::VectorXd& v, const Eigen::VectorXd& step, double q, int threads) {
-  constexpr Eigen::Index kBlock = 1 << 15;
-  const Eigen::Index n = v.size(), blocks = (n + kBlock - 1) / kBlock;
-  std::vector<double> norms(static_cast<std::size_t>(blocks), 0.0);
   const double scale = 1 / q;
-  // OpenMP, as the products: its threads are the ones already waiting for the next product.
-#pragma omp parallel for num_threads(std::max(threads, 1)) schedule(static) if (blocks > 1)
-  for (Eigen::Index b = 0; b < blocks; ++b) {
-    const Eigen::Index begin = b * kBlock, length = std::min(kBlock, n - begin);
-    norms[static_cast<std::size_t>(b)] = step.segment(begin, length).lpNorm<1>();
-    v.segment(begin, length) += scale * step.segment(begin, length);
-  }
-  double norm = 0;
-  for (const double part : norms) norm += part;
+  const double norm =
+      sum_vector_blocks(v.size(), threads, [&](Eigen::Index begin, Eigen::Index length) {
+        v.segment(begin, length) += scale * step.segment(begin, length);
+        return step.segment(begin, length).lpNorm<1>();
+      });
   return norm / q;
 }
 
@@ -104,13 +98,7 @@ class StretchRunner {
       if (end_window) at_end += end_window->weight_at(n) * v;
       if (n == last) break;
       if (options_.stop && options_.stop->load()) throw Cancelled();
-      if (frozen_ > 0) {
-        moving = v;
-        moving.head(frozen_).setZero();
-        chain.apply(moving, step, options_.threads);
-      } else {
-        chain.apply(v, step, options_.threads);
-      }
+      apply_moving(chain, v, step, moving);
       ++result_.products;
       // v P^(n+1) = v + v Q / q. Once v Q is negligible v is the chain's fixed point to that
       // precision: every later term is v, and the drift they would have had is bounded by
@@ -143,6 +131,15 @@ class StretchRunner {
   }
 
  private:
+  // y = x Q with the frozen states' mass held where it is (their rows zero); `moving` is scratch.
+  void apply_moving(const TransientChain& chain, const Eigen::VectorXd& x, Eigen::VectorXd& y,
+                    Eigen::VectorXd& moving) const {
+    if (frozen_ == 0) return chain.apply(x, y, options_.threads);
+    moving = x;
+    moving.head(frozen_).setZero();
+    chain.apply(moving, y, options_.threads);
+  }
+
   // The Krylov basis's dimension when the stretch takes that method, 0 when it takes
   // uniformisation (whose products number about `uniform_products`).
   int krylov_dimension(double uniform_products, Eigen::Index states) const {
@@ -169,10 +166,7 @@ class StretchRunner {
     if (end > 0) times.push_back(end);
     Eigen::VectorXd moving;
     const VectorProduct product = [&](const Eigen::VectorXd& x, Eigen::VectorXd& y) {
-      if (frozen_ == 0) return chain.apply(x, y, options_.threads);
-      moving = x;
-      moving.head(frozen_).setZero();
-      chain.apply(moving, y, options_.threads);
+      apply_moving(chain, x, y, moving);
     };
     Eigen::VectorXd at_end;
     const auto reached = [&](std::size_t i, const Eigen::VectorXd& at,
