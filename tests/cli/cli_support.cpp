@@ -44,6 +44,21 @@ bool timing_key(const std::string& key) {
   return key == "seconds" || key.rfind("seconds_", 0) == 0 || key == "events_per_second";
 }
 
+nlohmann::json without_timing(const nlohmann::json& j) {
+  if (j.is_object()) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [key, value] : j.items())
+      if (!timing_key(key)) out[key] = without_timing(value);
+    return out;
+  }
+  if (j.is_array()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& value : j) out.push_back(without_timing(value));
+    return out;
+  }
+  return j;
+}
+
 nlohmann::json json_of(const ProcessResult& run) {
   INFO(report(run));
   nlohmann::json j;

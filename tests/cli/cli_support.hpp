@@ -30,6 +30,8 @@ nlohmann::json json_of(const ProcessResult& run);
 // Whether a JSON key times the run ("seconds", a part "seconds_...", "events_per_second"): such
 // keys differ between any two runs.
 bool timing_key(const std::string& key);
+// `j` without its timing keys, at any depth.
+nlohmann::json without_timing(const nlohmann::json& j);
 
 // Exit 2, not a signal, nothing on stdout, one line on stderr holding every fragment.
 void check_refused(const ProcessResult& run, const std::vector<std::string>& fragments);

@@ -65,11 +65,7 @@ policy: {thresholds: [1]}
 json without_seconds(const ProcessResult& run) {
   INFO(report(run));
   REQUIRE(run.exit_status == 0);
-  const json all = json_of(run);
-  json j = json::object();
-  for (const auto& [key, value] : all.items())
-    if (!timing_key(key)) j[key] = value;
-  return j;
+  return without_timing(json_of(run));
 }
 
 TEST_CASE("a law by name solves and simulates to the last digit of its written-out form",

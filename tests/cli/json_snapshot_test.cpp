@@ -43,21 +43,6 @@ std::vector<SnapshotRun> snapshot_runs() {
   return runs;
 }
 
-json without_seconds(const json& j) {
-  if (j.is_object()) {
-    json out = json::object();
-    for (const auto& [key, value] : j.items())
-      if (!timing_key(key)) out[key] = without_seconds(value);
-    return out;
-  }
-  if (j.is_array()) {
-    json out = json::array();
-    for (const auto& value : j) out.push_back(without_seconds(value));
-    return out;
-  }
-  return j;
-}
-
 // The one tolerance of every snapshot's floating numbers. A value within it of zero is zero: a
 // residual or a correlation that cancels to 0 here is rounding noise (1e-17) elsewhere.
 constexpr double kRelativeTolerance = 1e-12;
@@ -142,7 +127,7 @@ TEST_CASE("every command's JSON on the shipped scenarios is as captured", "[cli]
     // Killed only when hung: the slowest run (reproduce --quick) takes 8 s here.
     const ProcessResult result = crawlq(run.args, std::chrono::seconds(300));
     CHECK(result.exit_status == expected.at("exit_status").get<int>());
-    const json output = without_seconds(json::parse(result.out));
+    const json output = without_timing(json::parse(result.out));
     // The first differing places, not two pages of JSON.
     std::string listed;
     for (const std::string& place : differences(expected.at("output"), output))

@@ -15,22 +15,6 @@ using std::chrono::seconds;
 
 const std::string kPaper = shipped("paper-example-1.yaml");
 
-// The output without the keys that time the run.
-nlohmann::json without_timing(const nlohmann::json& j) {
-  if (j.is_object()) {
-    nlohmann::json out = nlohmann::json::object();
-    for (const auto& [key, value] : j.items())
-      if (!timing_key(key)) out[key] = without_timing(value);
-    return out;
-  }
-  if (j.is_array()) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& value : j) out.push_back(without_timing(value));
-    return out;
-  }
-  return j;
-}
-
 }  // namespace
 
 TEST_CASE("threads: --threads beyond 1024, or not a whole number, is refused naming the flag",

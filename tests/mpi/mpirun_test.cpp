@@ -72,15 +72,6 @@ ProcessResult succeeded(const ProcessResult& run) {
   return run;
 }
 
-// `j` without its wall-time keys.
-json without_seconds(json j) {
-  if (j.is_object()) {
-    for (const char* timing : {"seconds", "seconds_stationary", "seconds_sojourn"}) j.erase(timing);
-    for (auto& [key, value] : j.items()) value = without_seconds(value);
-  }
-  return j;
-}
-
 // `text` without the lines holding `fragment` (the lines that give a wall time).
 std::string without_lines(const std::string& text, const std::string& fragment) {
   std::string kept;
@@ -177,7 +168,7 @@ TEST_CASE("simulate under mpirun -np 2: the JSON of one process but `seconds`", 
   for (const char* threads : {"1", "2"}) {
     INFO("--threads " << threads);
     const ProcessResult one = succeeded(crawlq(with(args, {"--threads", threads})));
-    CHECK(without_seconds(spread_json) == without_seconds(json_of(one)));
+    CHECK(without_timing(spread_json) == without_timing(json_of(one)));
     CHECK(without_lines(spread.out, "\"seconds\"") == without_lines(one.out, "\"seconds\""));
   }
   if (std::find(extra.begin(), extra.end(), "--precision") != extra.end()) {
@@ -196,7 +187,7 @@ TEST_CASE("simulate under mpirun -np 3: a share may be empty", "[mpi][simulate]"
                                       "--json"};
   const ProcessResult spread = succeeded(mpirun(args, 3));
   const ProcessResult one = succeeded(crawlq(args));
-  CHECK(without_seconds(json_of(spread)) == without_seconds(json_of(one)));
+  CHECK(without_timing(json_of(spread)) == without_timing(json_of(one)));
 }
 
 TEST_CASE("bad input under mpirun -np 2: one message, exit 2, no process left waiting",

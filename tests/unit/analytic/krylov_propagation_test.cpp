@@ -48,6 +48,13 @@ struct BirthDeath {
     return q;
   }
   double fastest() const { return (up + down).maxCoeff(); }
+  // Detailed balance: pi(i) up(i) = pi(i + 1) down(i + 1).
+  Eigen::VectorXd stationary() const {
+    Eigen::VectorXd pi(size());
+    pi(0) = 1;
+    for (Eigen::Index i = 1; i < size(); ++i) pi(i) = pi(i - 1) * up(i - 1) / down(i);
+    return pi / pi.sum();
+  }
 };
 
 struct Reached {
@@ -151,11 +158,7 @@ TEST_CASE("Krylov steps: an invariant subspace, a start of zeros and a cap on th
   const BirthDeath chain(30, 5.0, 4);
   // The stationary law spans a subspace Q maps to 0: the first product ends the basis, and any
   // step is exact.
-  Eigen::VectorXd stationary(chain.size());
-  stationary(0) = 1;
-  for (Eigen::Index i = 1; i < chain.size(); ++i)
-    stationary(i) = stationary(i - 1) * chain.up(i - 1) / chain.down(i);
-  stationary /= stationary.sum();
+  const Eigen::VectorXd stationary = chain.stationary();
   KrylovExponentialSummary summary;
   const Reached still = propagate(chain, stationary, {2.0, 100.0}, {.tolerance = 1e-10}, &summary);
   CHECK(summary.products == 1);
@@ -184,11 +187,7 @@ TEST_CASE(
   const BirthDeath chain(40, 3.0, 40);
   Eigen::VectorXd start = Eigen::VectorXd::Zero(chain.size());
   start(39) = 1;
-  Eigen::VectorXd stationary(chain.size());
-  stationary(0) = 1;
-  for (Eigen::Index i = 1; i < chain.size(); ++i)
-    stationary(i) = stationary(i - 1) * chain.up(i - 1) / chain.down(i);
-  stationary /= stationary.sum();
+  const Eigen::VectorXd stationary = chain.stationary();
   KrylovExponentialSummary summary;
   const Reached got =
       propagate(chain, start, {10.0, 1e8},
