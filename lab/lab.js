@@ -4,7 +4,7 @@
 // the choice of scenario); the others are imported.
 import { api } from "./api.js";
 import { drawLandscape, fillAxes } from "./landscape_view.js";
-import { buildSliders, currentPolicy, drawPolicy, drawTable, resizeLevels } from "./policy_view.js";
+import { buildSliders, currentPolicy, drawPolicy, drawTable, modelKey, resizeLevels, settingsKey } from "./policy_view.js";
 import { measureLabels, refresh, showGap, showSolved } from "./results.js";
 import { simulate } from "./simulation_view.js";
 import { drawTransient, transientFields } from "./transient_view.js";
@@ -27,7 +27,7 @@ document.addEventListener("crawlq:settings", (event) => {
 
 async function reveal() {
   const guess = state.solved;
-  revealedSettings = JSON.stringify(body({ policy: currentPolicy() }));
+  revealedSettings = settingsKey();
   const best = await optimum();
   const gap = guess.cost - best.best.cost;
   const verdict = $("verdict");
@@ -45,7 +45,7 @@ async function reveal() {
 // The model (scenario and changes) the table on show compared: it goes once the model changes.
 let comparedModel = null;
 document.addEventListener("crawlq:settings", () => {
-  if (comparedModel !== null && JSON.stringify(body({})) !== comparedModel) {
+  if (comparedModel !== null && modelKey() !== comparedModel) {
     comparedModel = null;
     $("class-table").querySelector("tbody").innerHTML = "";
   }
@@ -53,9 +53,9 @@ document.addEventListener("crawlq:settings", () => {
 
 async function compareClasses() {
   $("classes").textContent = "comparing...";
-  comparedModel = JSON.stringify(body({}));
+  comparedModel = modelKey();
   const all = await api("/api/optimize", body({ class: "all" }));
-  if (JSON.stringify(body({})) !== comparedModel) { $("classes").textContent = "compare the classes"; return all; }
+  if (modelKey() !== comparedModel) { $("classes").textContent = "compare the classes"; return all; }
   $("classes").textContent = "compare the classes";
   $("class-table").querySelector("tbody").innerHTML =
     `<tr><td><strong>class</strong></td><td><strong>best cost</strong></td><td><strong>price of the restriction</strong></td><td><strong>how its best was found</strong></td></tr>` +

@@ -1,7 +1,7 @@
 // The settings a user moves: the sliders of the changes, the policy as bars of robots by level,
 // and the phase-aware table.
 import { refresh } from "./results.js";
-import { $, modes, state, svgNS } from "./state.js";
+import { $, body, modes, state, svgNS } from "./state.js";
 
 // ---- sliders ----------------------------------------------------------------------------------
 function slider(label, parameter, min, max, step, value, format) {
@@ -108,6 +108,9 @@ export function drawPolicy() {
 }
 
 export function currentPolicy() { return state.table ? { "phase-aware": state.table } : { levels: state.levels }; }
+// What the answers on show were asked for, as keys to compare: the model and policy, or the model alone.
+export function settingsKey() { return JSON.stringify(body({ policy: currentPolicy() })); }
+export function modelKey() { return JSON.stringify(body({})); }
 
 // ---- the phase-aware table ---------------------------------------------------------------------
 export function drawTable() {

@@ -2,7 +2,7 @@
 // server's measure list), the level distribution, the gap to the optimum.
 import { api } from "./api.js";
 import { drawLandscape } from "./landscape_view.js";
-import { currentPolicy } from "./policy_view.js";
+import { currentPolicy, settingsKey } from "./policy_view.js";
 import { drawTransient, transientFields } from "./transient_view.js";
 import { $, body, state } from "./state.js";
 
@@ -58,7 +58,7 @@ async function simulateBand(mine, request) {
 export async function refresh() {
   const mine = ++generation, started = performance.now();
   // Views of other requests (the simulation) drop what they show once the settings differ from theirs.
-  document.dispatchEvent(new CustomEvent("crawlq:settings", { detail: JSON.stringify(body({ policy: currentPolicy() })) }));
+  document.dispatchEvent(new CustomEvent("crawlq:settings", { detail: settingsKey() }));
   // Until the answer comes, the numbers on show are of the settings before: shown dimmed, as such.
   for (const id of ["results", "transient"]) $(id).classList.add("pending");
   try {

@@ -1,7 +1,7 @@
 // The simulation: one sample path animated, and the estimates of independent replications
 // narrowing beside the exact values.
 import { streamSimulation } from "./api.js";
-import { currentPolicy } from "./policy_view.js";
+import { currentPolicy, settingsKey } from "./policy_view.js";
 import { measureLabel } from "./results.js";
 import { $, body, capacity, modes, state } from "./state.js";
 
@@ -145,7 +145,7 @@ export async function simulate() {
   if (simulation) simulation.abort();
   simulation = new AbortController();
   const mine = simulation;
-  simulatedSettings = JSON.stringify(body({ policy: currentPolicy() }));
+  simulatedSettings = settingsKey();
   try {
     await streamSimulation(body({ policy: currentPolicy(), replications: 20 }), (kind, data) => {
       if (kind === "path") startAnimation(data);
