@@ -41,7 +41,9 @@ int recurrent_empty_mode(const Model& model, const MemoryPolicy& memory) {
     std::vector<std::pair<int, int>> stack{{0, start}};
     seen[node(0, start)] = 1;
     while (!stack.empty()) {
-      const auto [level, mode] = stack.back();
+      // Plain copies: clang 14 cannot capture a structured binding in the lambda below.
+      const int level = stack.back().first;
+      const int mode = stack.back().second;
       stack.pop_back();
       if (level == 0) reach[start - 1][mode - 1] = 1;
       const auto visit = [&](int to) {
