@@ -65,6 +65,7 @@ nlohmann::json describe(const DescribeRequest& request) {
   }
   nlohmann::json j{
       {"name", m.name},
+      {"time_unit", m.time_unit},
       {"capacity", m.capacity},
       {"admission", model::kAdmissionNames.name(m.admission)},
       {"arrival_phases", m.arrivals.phases()},

@@ -95,7 +95,13 @@ nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost,
 nlohmann::json measure_list_json() {
   nlohmann::json list = nlohmann::json::array();
   const auto add = [&list](const model::MeasureName& name) {
-    list.push_back({{"key", name.key}, {"symbol", name.symbol}, {"description", name.description}});
+    list.push_back({{"key", name.key},
+                    {"symbol", name.symbol},
+                    {"description", name.description},
+                    {"unit", model::measure_unit_words(name.unit, "")},
+                    {"dimension", name.unit == model::MeasureUnit::kPagesPerTime ? "pages/time"
+                                  : name.unit == model::MeasureUnit::kTime       ? "time"
+                                                                                 : ""}});
   };
   for (const auto& measure : model::scalar_measures<double>()) add(measure.name);
   for (const auto& measure : model::list_measures<double>()) add(measure.name);

@@ -239,7 +239,8 @@ nlohmann::json transient_json(const SimulateRequest& request, const SimulateResu
                    {"seed", settings.seed},
                    {"warmup", result.plan.warmup},
                    {"events", t.events},
-                   {"seconds", t.seconds}};
+                   {"seconds", t.seconds},
+                   {"time_unit", request.model.time_unit}};
   return j;
 }
 }  // namespace
@@ -262,7 +263,8 @@ nlohmann::json to_json(const SimulateRequest& request, const SimulateResult& res
                    {"horizon", plan.horizon},
                    {"warmup", plan.warmup},
                    {"warmup_rule", request.settings.warmup ? "given" : "mser-5"},
-                   {"seconds", s.seconds}};
+                   {"seconds", s.seconds},
+                   {"time_unit", request.model.time_unit}};
   if (request.settings.precision > 0) {
     j["precision"] = request.settings.precision;
     j["precise"] = result.precise;

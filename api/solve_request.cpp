@@ -323,6 +323,7 @@ void put_transient(nlohmann::json& j, const analytic::TransientResult& transient
 
 nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
   nlohmann::json j = evaluation_json(result.evaluation);
+  j["time_unit"] = request.model.time_unit;
   // auto's fall back to a direct method, said where the method is.
   if (const std::string& note = result.evaluation.stationary.summary.fallback; !note.empty())
     j["method_note"] = note;

@@ -101,6 +101,7 @@ nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& res
   }
   nlohmann::json j{{"file", request.source},
                    {"name", request.model.name},
+                   {"time_unit", request.model.time_unit},
                    {"policy", control_policy_json(request.policy)},
                    {"exact_engine", result.exact_absent.empty()},
                    {"z_bound", r.z_bound},

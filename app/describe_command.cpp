@@ -10,7 +10,9 @@
 
 #include "api/describe_request.hpp"
 #include "app/command_support.hpp"
+#include "app/measure_words.hpp"
 #include "model/number_text.hpp"
+#include "model/time_unit.hpp"
 
 namespace crawlq::app {
 
@@ -65,15 +67,17 @@ int run(const DescribeOptions& o) {
                mode["group_interval_variance"].get<double>(),
                mode["lag1_correlation"].get<double>(), mode["offered_load"].get<double>());
   // The indexer's bound: it serves at most 1 / E[S] pages per unit time, whatever the policy.
+  const std::string per = model::per_time_unit(m.time_unit);
   fmt::print(
-      "  (pages/time is lambda, batches/time lambda_g; rho = lambda E[S], the pages offered per "
-      "page the\n  indexer can serve, which serves at most {:.4g} pages per unit time: above 1 the "
-      "buffer fills\n  and pages are lost or go stale whatever its size)\n",
-      1 / m.service.mean());
-  const auto ph = [](const char* what, const model::PhaseType& p) {
+      "  (pages/time is lambda and batches/time lambda_g, both {}; rho = lambda E[S] is\n  the "
+      "pages offered per page the indexer can serve, which serves at most {:.4g} pages {}:\n  "
+      "above 1 the buffer fills and pages are lost or go stale whatever its size)\n",
+      per, 1 / m.service.mean(), per);
+  const std::string unit = model::time_unit_plural(m.time_unit);
+  const auto ph = [&unit](const char* what, const model::PhaseType& p) {
     fmt::print(
-        "  {:<13} {}, mean {:.6g}, variance {:.6g}, squared coefficient of variation {:.4g}\n",
-        what, model::counted(p.phases(), "phase"), p.mean(), p.variance(),
+        "  {:<13} {}, mean {:.6g} {}, sd {:.6g} {}, squared coefficient of variation {:.4g}\n",
+        what, model::counted(p.phases(), "phase"), p.mean(), unit, std::sqrt(p.variance()), unit,
         p.variance() / (p.mean() * p.mean()));
   };
   fmt::print("\n");
@@ -95,8 +99,7 @@ int run(const DescribeOptions& o) {
   if (m.obsolescence)
     fmt::print("  obsolescence  gamma = {}, Gamma = {}\n", vector_text(m.obsolescence->initial()),
                matrix_text(m.obsolescence->subgenerator()));
-  if (m.level_map())
-    fmt::print("\npolicy: robots per level {}\n", levels_text(m.level_map()->levels()));
+  if (m.policy) fmt::print("\npolicy: {}\n", policy_words(*m.policy));
   for (const auto& r : scenario.repairs) fmt::print("repaired: {}\n", r);
   return 0;
 }

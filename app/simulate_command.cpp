@@ -19,10 +19,13 @@
 #include "api/simulate_request.hpp"
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
+#include "app/measure_words.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "app/transient_flags.hpp"
+#include "model/measure_list.hpp"
 #include "model/number_text.hpp"
+#include "model/time_unit.hpp"
 #include "model/transient_keys.hpp"
 #include "output/output_file.hpp"
 #include "processes/process_replications.hpp"
@@ -57,13 +60,22 @@ struct SimulateOptions {
   std::string request;  // --request FILE: the policy and the settings as a document
 };
 
-void print_interval(std::string_view name, std::string_view symbol, const sim::Interval& i) {
-  fmt::print("  {:<34} {:<10} {:>12.6g} +- {:<10.3g}\n", name, symbol, i.mean, i.half_width);
+void print_interval(std::string_view name, std::string_view symbol, const sim::Interval& i,
+                    std::string_view unit = {}) {
+  const std::string row = fmt::format("  {:<34} {:<10} {:>12.6g} +- {:<10.3g} {}", name, symbol,
+                                      i.mean, i.half_width, unit);
+  fmt::print("{}\n", row.substr(0, row.find_last_not_of(' ') + 1));
+}
+
+void print_measures(const model::MeasureSet<sim::Interval>& measures, std::string_view time_unit) {
+  for (const auto& measure : model::scalar_measures<sim::Interval>())
+    print_interval(measure.name.description, measure.name.symbol, measures.*measure.field,
+                   model::measure_unit_words(measure.name.unit, time_unit));
 }
 
 // The served pages' sojourn as a text histogram: the 40 bins of --json taken four at a time, each
 // a bar of its density (per unit time) with the interval's half-width.
-void print_histogram(const sim::Histogram& h) {
+void print_histogram(const sim::Histogram& h, std::string_view unit) {
   constexpr std::size_t kMerged = 4, kBarWidth = 40;
   if (h.density.size() < kMerged) return;
   std::vector<std::pair<double, double>> bins;  // density, half-width
@@ -76,7 +88,8 @@ void print_histogram(const sim::Histogram& h) {
   double top = 0;
   for (const auto& [density, half_width] : bins) top = std::max(top, density);
   if (!(top > 0)) return;
-  fmt::print("\n  sojourn of served pages (time units): density per unit time, 95% half-width\n");
+  fmt::print("\n  sojourn of served pages ({}): density {}, 95% half-width\n",
+             model::time_unit_plural(unit), model::per_time_unit(unit));
   for (std::size_t i = 0; i < bins.size(); ++i) {
     const auto [density, half_width] = bins[i];
     const auto bar = static_cast<std::size_t>(std::lround(kBarWidth * density / top));
@@ -121,8 +134,7 @@ int run_comparison(const SimulateOptions& o, const api::CompareRequest& request,
              c.b.cost.mean, c.b.cost.half_width);
   fmt::print("\nB - A on common random numbers ({} replications, seed {}):\n", plan.replications,
              plan.seed);
-  for (const auto& measure : model::scalar_measures<sim::Interval>())
-    print_interval(measure.name.description, measure.name.symbol, c.difference.*measure.field);
+  print_measures(c.difference, request.model.time_unit);
   fmt::print("\n(independent runs would give the cost difference +- {:.3g})\n",
              c.independent_cost_half_width);
   if (std::abs(c.difference.cost.mean) > c.difference.cost.half_width)
@@ -188,9 +200,8 @@ int run_over_time(const SimulateOptions& o, const scenarios::Scenario& scenario,
   const std::string start = settings.from_file.empty()
                                 ? std::string(analytic::kTransientStartNames.name(settings.from))
                                 : "the long run of " + settings.from_file;
-  fmt::print("{} ({}): K = {}, {}; policy: {}\n", m.name.empty() ? "scenario" : m.name, o.file,
-             m.capacity, model::counted(m.modes(), "mode"),
-             api::control_policy_json(policy).dump());
+  fmt::print("{} ({}): K = {}, {}\npolicy: {}\n", m.name.empty() ? "scenario" : m.name, o.file,
+             m.capacity, model::counted(m.modes(), "mode"), policy_words(policy));
   fmt::print("over time from {}{}: {} replications, seed {}{}; {} events in {:.3g} s\n", start,
              settings.outage > 0
                  ? fmt::format(", the indexer stopped during [0, {:g})", settings.outage)
@@ -200,9 +211,10 @@ int run_over_time(const SimulateOptions& o, const scenarios::Scenario& scenario,
                                     : std::string(),
              t.events, t.seconds);
   fmt::print(
-      "  (times in the scenario's time unit; each value the mean over the replications +- its "
-      "95% half-width;\n  the loss rate is the average over the stretch since the previous time; "
-      "every key in --json)\n");
+      "  (t in {}; each value the mean over the replications +- its 95% half-width;\n  the loss "
+      "rate, in pages {}, is the average over the stretch since the previous time;\n  every key "
+      "in --json)\n",
+      model::time_unit_plural(m.time_unit), model::per_time_unit(m.time_unit));
   fmt::print("  {:>8} {:>17} {:>17} {:>17} {:>17}\n", "t", "in system", "loss rate", "lost",
              "obsolete");
   const auto cell = [](const sim::Interval& i) {
@@ -227,7 +239,6 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
       document ? document->policy(o.file, m) : chosen_policy(scenario, o.policy, o.file);
   const model::Policy* level_map = std::get_if<model::Policy>(&policy);
   const std::unique_ptr<sim::Policy> simulated = sim::make_policy(policy);
-  const nlohmann::json policy_description = api::control_policy_json(policy);
   const validation::SimulationSettings settings =
       document ? document->settings() : simulation_settings(o.simulation, &o.transient);
   const std::uint64_t seed = settings.seed;
@@ -270,8 +281,9 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
                        .dump(2)
                 << '\n';
     } else {
-      fmt::print("sample path of {} time units (seed {}): {} events, {} rows written to {}\n",
-                 *settings.horizon, seed, stats.events, trace.rows(), o.trace);
+      fmt::print("sample path of {} (seed {}): {} events, {} rows written to {}\n",
+                 model::duration_text(*settings.horizon, m.time_unit), seed, stats.events,
+                 trace.rows(), o.trace);
       if (!plotted.empty()) fmt::print("{}\n", plotted);
     }
     return 0;
@@ -326,9 +338,9 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
   if (s.fewest_pages < sim::kPagesToTrustNoSpread)
     fmt::print(
         stderr,
-        "{}: a replication saw only {:.0f} offered pages in {:.6g} time units: intervals that rest on so few "
+        "{}: a replication saw only {:.0f} offered pages in {}: intervals that rest on so few "
         "events may claim more than they know; give a longer --horizon\n",
-        o.file, s.fewest_pages, plan.horizon);
+        o.file, s.fewest_pages, model::duration_text(plan.horizon, m.time_unit));
   if (!precise)
     fmt::print(stderr,
                "{}: --precision {} not reached within --time-limit {} s ({} replications); the "
@@ -338,24 +350,27 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
     std::cout << api::to_json(request, result).dump(2) << '\n';
     return 0;
   }
-  fmt::print("{} ({}): K = {}, {}; policy: {}\n", m.name.empty() ? "scenario" : m.name, o.file,
-             m.capacity, model::counted(m.modes(), "mode"), policy_description.dump());
+  fmt::print("{} ({}): K = {}, {}\npolicy: {}\n", m.name.empty() ? "scenario" : m.name, o.file,
+             m.capacity, model::counted(m.modes(), "mode"), policy_words(policy));
   fmt::print(
-      "{} replications of {:.6g} time units after a warm-up of {:.6g} ({}), seed {}: {} events in {:.3g} s "
+      "{} replications of {} after a warm-up of {} ({}), seed {}: {} events in {:.3g} s "
       "({:.3g} million events/s)\n\n",
-      replications, plan.horizon, plan.warmup, settings.warmup ? "given" : "MSER-5", plan.seed,
-      s.events, s.seconds, s.events / s.seconds / 1e6);
+      replications, model::duration_text(plan.horizon, m.time_unit),
+      model::duration_text(plan.warmup, m.time_unit), settings.warmup ? "given" : "MSER-5",
+      plan.seed, s.events, s.seconds, s.events / s.seconds / 1e6);
   if (precision > 0)
     fmt::print(
         "{} headline half-widths (P_loss, P_success, cost, V(1)) within {:g}% of their estimates\n\n",
         precise ? "all" : "NOT all", 100 * precision);
-  for (const auto& measure : model::scalar_measures<sim::Interval>())
-    print_interval(measure.name.description, measure.name.symbol, s.*measure.field);
-  const auto row = [](const char* name, const sim::Interval& i) { print_interval(name, "", i); };
+  print_measures(s, m.time_unit);
+  const std::string unit = model::time_unit_plural(m.time_unit);
+  const auto row = [&unit](const char* name, const sim::Interval& i) {
+    print_interval(name, "", i, unit);
+  };
   row("sojourn of served pages, median", s.served_median);
   row("sojourn of served pages, 90%", s.served_p90);
   row("sojourn of served pages, 99%", s.served_p99);
-  print_histogram(s.served_histogram);
+  print_histogram(s.served_histogram, m.time_unit);
   fmt::print("\n  (95% Student-t intervals over independent replications)\n");
   return 0;
 }

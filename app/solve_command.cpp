@@ -23,11 +23,13 @@
 #include "api/state_table.hpp"
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
+#include "app/measure_words.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "app/transient_flags.hpp"
 #include "model/number_text.hpp"
 #include "model/thread_count.hpp"
+#include "model/time_unit.hpp"
 #include "output/gnuplot_figure.hpp"
 #include "output/output_file.hpp"
 
@@ -69,9 +71,7 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
   std::visit(
       model::Overloaded{
           [&](const model::Policy& levels) {
-            fmt::print("policy: robots per level {}", levels_text(levels.levels()));
-            if (const auto t = levels.thresholds())
-              if (!t->empty()) fmt::print("  (thresholds {})", fmt::join(*t, ","));
+            fmt::print("policy: {}", policy_words(levels));
             robots_at = [&levels](int i) { return std::to_string(levels.robots(i)); };
           },
           [&](const model::PhaseAwarePolicy& table) {
@@ -117,9 +117,11 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
       result.transient || result.drain
           ? fmt::format(", {:.3g} s the transient", result.seconds_transient)
           : std::string());
-  for (const auto& measure : model::scalar_measures<double>())
-    fmt::print("  {:<34} {:<10} {:>12.6g}\n", measure.name.description, measure.name.symbol,
-               m.*measure.field);
+  for (const auto& measure : model::scalar_measures<double>()) {
+    const std::string unit = model::measure_unit_words(measure.name.unit, model.time_unit);
+    fmt::print("  {:<34} {:<10} {:>12.6g}{}\n", measure.name.description, measure.name.symbol,
+               m.*measure.field, unit.empty() ? "" : "  " + unit);
+  }
   // A long buffer's table would run to K lines: the first levels, the rest in --json or --export.
   constexpr int kLevelsShown = 40;
   fmt::print("\n  level  robots  probability\n");
@@ -137,13 +139,15 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
 
 void print_transient(const api::SolveRequest& request, const analytic::TransientResult& transient,
                      const analytic::Measures& long_run) {
+  const std::string& unit = request.model.time_unit;
   const std::string outage =
       request.outage > 0 ? fmt::format(", the indexer stopped during [0, {:g})", request.outage)
                          : std::string();
   fmt::print(
-      "\n  over time from {}{}\n  (times in the scenario's time unit; counts are expected pages "
-      "since 0; each distribution\n  within {:.1e} of the exact one, by {})\n",
-      analytic::kTransientStartNames.name(request.from), outage, transient.truncation_error,
+      "\n  over time from {}{}\n  (t in {}, the loss rate in pages {}; counts are expected pages "
+      "since 0;\n  each distribution within {:.1e} of the exact one, by {})\n",
+      analytic::kTransientStartNames.name(request.from), outage, model::time_unit_plural(unit),
+      model::per_time_unit(unit), transient.truncation_error,
       transient.method == analytic::TransientMethod::kKrylov ? "Krylov steps" : "uniformisation");
   // Under 90 columns; the pages waiting and the rates of the other fates are in --json.
   fmt::print("  {:>8} {:>8} {:>9} {:>7} {:>9} {:>9} {:>9} {:>9} {:>11}\n", "t", "P(empty)",
@@ -155,8 +159,8 @@ void print_transient(const api::SolveRequest& request, const analytic::Transient
         p.served, p.cost_accumulated);
   const analytic::TransientPoint& last = transient.points.back();
   fmt::print(
-      "\n  by t = {:g}, beyond the long run's rates: {:.4g} pages lost, {:.4g} made obsolete\n",
-      last.t, last.lost - long_run.lambda * long_run.p_loss * last.t,
+      "\n  by t = {}, beyond the long run's rates: {:.4g} pages lost, {:.4g} made obsolete\n",
+      model::duration_text(last.t, unit), last.lost - long_run.lambda * long_run.p_loss * last.t,
       last.obsolete - long_run.lambda * long_run.p_obsolete * last.t);
 }
 
@@ -173,7 +177,8 @@ output::Figure transient_figure(const model::Model& model, const api::SolveReque
                   request.outage > 0
                       ? fmt::format(", the indexer stopped during [0, {:g})", request.outage)
                       : std::string()),
-      "time since the start (the scenario's time unit)", "pages in the system (mean)");
+      fmt::format("time since the start ({})", model::time_unit_plural(model.time_unit)),
+      "pages in the system (mean)");
   f.y2_label = "pages since the start (expected)";
   f.key_below = true;
   f.height = 560;
@@ -208,10 +213,13 @@ output::Figure transient_figure(const model::Model& model, const api::SolveReque
 }
 
 void print_drain(const api::SolveRequest& request, const analytic::DrainResult& drain) {
-  fmt::print("\n  time from {} until the level first drops to {} or below: mean {:.6g}\n",
-             analytic::kTransientStartNames.name(request.from), drain.level, drain.mean);
+  const std::string& unit = request.model.time_unit;
+  fmt::print("\n  time from {} until the level first drops to {} or below: mean {}\n",
+             analytic::kTransientStartNames.name(request.from), drain.level,
+             model::duration_text(drain.mean, unit));
   for (std::size_t i = 0; i < drain.cdf.size(); ++i)
-    fmt::print("  P(drained by t = {:g}) = {:.6f}\n", request.times[i], drain.cdf[i]);
+    fmt::print("  P(drained by t = {}) = {:.6f}\n", model::duration_text(request.times[i], unit),
+               drain.cdf[i]);
 }
 
 api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario& scenario) {
@@ -278,9 +286,11 @@ int run(const SolveOptions& o, const CLI::App& command) {
     return 0;
   }
   print_table(scenario, o, result);
+  const std::string& unit = request.model.time_unit;
   if (result.sojourn) {
+    fmt::print("\n  sojourn times in {}\n", model::time_unit_plural(unit));
     fmt::print(
-        "\n  sojourn time   probability        mean          sd      median         90%         99%\n");
+        "  fate           probability        mean          sd      median         90%         99%\n");
     for (std::size_t f = 0; f < api::kFates.size(); ++f) {
       const api::FateLaw& law = (*result.sojourn)[f];
       const char* name = api::fate_name(api::kFates[f]);
@@ -296,14 +306,16 @@ int run(const SolveOptions& o, const CLI::App& command) {
   const std::vector<double>& points = request.cdf_points;
   const std::vector<std::array<double, 3>>& cdf_values = result.cdf;
   if (!transforms.empty()) {
-    fmt::print("\n  Laplace-Stieltjes transform v(u) (Theorem 4), conditional on the fate\n");
+    fmt::print("\n  Laplace-Stieltjes transform v(u) (Theorem 4), conditional on the fate; u {}\n",
+               model::per_time_unit(unit));
     fmt::print("  {:>10} {:>12} {:>12} {:>12}\n", "u", "accepted", "served", "obsolete");
     for (std::size_t i = 0; i < transforms.size(); ++i)
       fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", transforms[i],
                  result.transforms[i][0], result.transforms[i][1], result.transforms[i][2]);
   }
   if (!points.empty()) {
-    fmt::print("\n  P(sojourn <= x), conditional on the fate\n");
+    fmt::print("\n  P(sojourn <= x), conditional on the fate; x in {}\n",
+               model::time_unit_plural(unit));
     fmt::print("  {:>10} {:>12} {:>12} {:>12}\n", "x", "accepted", "served", "obsolete");
     for (std::size_t i = 0; i < points.size(); ++i)
       fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", points[i], cdf_values[i][0],

@@ -7,6 +7,8 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <ranges>
+#include <string_view>
 
 #include "analytic/stationary/policy_forms.hpp"
 #include "api/json_output.hpp"
@@ -14,10 +16,12 @@
 #include "api/simulation_choices.hpp"
 #include "api/validate_request.hpp"
 #include "app/command_support.hpp"
+#include "app/measure_words.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "app/transient_flags.hpp"
 #include "model/number_text.hpp"
+#include "model/time_unit.hpp"
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"
 #include "validation/engine_comparison.hpp"
@@ -49,18 +53,20 @@ std::string number(double v) {
   return std::isfinite(v) ? fmt::format("{:.6g}", v) : std::string(v > 0 ? "inf" : "-inf");
 }
 
+constexpr int kNameWidth = 40;
+
 void print_row(const std::string& name, const validation::MeasureVerdict& v) {
   const std::string simulated =
       fmt::format("{:.6g} +- {:.2g}", v.simulated.mean, v.simulated.half_width);
-  fmt::print("  {:<26} {:>12}  {:>26}  {:>7}  {}\n", name, v.exact ? number(*v.exact) : "-",
-             simulated,
+  fmt::print("  {:<{}} {:>12}  {:>22}  {:>6}  {}\n", name, kNameWidth,
+             v.exact ? number(*v.exact) : "-", simulated,
              v.exact ? (std::isfinite(v.z) ? fmt::format("{:.2f}", v.z) : number(v.z)) : "-",
              validation::verdict_name(v.verdict));
 }
 
 // A transient's comparison, curve by curve: each key's worst time (the largest |z|), and every
 // time at which a value disagrees (all of them in --json).
-void print_curves(const validation::EngineComparison& r) {
+void print_curves(const validation::EngineComparison& r, std::string_view unit) {
   struct Curve {
     const validation::MeasureVerdict* worst = nullptr;
     int times = 0;
@@ -79,31 +85,26 @@ void print_curves(const validation::EngineComparison& r) {
   fmt::print(
       "\n  each curve at its worst time (largest |z|); the rates are averages over the "
       "stretch since the previous time\n");
-  fmt::print("  {:<26} {:>12}  {:>26}  {:>7}  {}\n", "curve: at t", "exact", "simulated (95%)", "z",
-             "verdict");
-  for (const auto& [curve, c] : curves) {
-    const std::string name = c.worst->name.starts_with("level_probabilities")
-                                 ? c.worst->name.substr(std::string("level_probabilities").size())
-                                 : std::string();
-    print_row(fmt::format("{}{}: {:g}", curve == "level_probabilities" ? "P(level)" : curve, name,
-                          *c.worst->t),
+  fmt::print("  {:<{}} {:>12}  {:>22}  {:>6}  {}\n",
+             fmt::format("curve, at t ({})", model::time_unit_plural(unit)), kNameWidth, "exact",
+             "simulated (95%)", "z", "verdict");
+  for (const auto& c : curves | std::views::values)
+    print_row(fmt::format("{}, at {:g}", measure_words(c.worst->name, unit), *c.worst->t),
               *c.worst);
-  }
   bool header = false;
   for (const auto& v : r.measures) {
     if (v.verdict != validation::Verdict::kDiffers) continue;
     if (!header) fmt::print("\n  every value that disagrees:\n");
     header = true;
-    print_row(fmt::format("{} at {:g}", v.name, *v.t), v);
+    print_row(fmt::format("{}, at {:g}", measure_words(v.name, unit), *v.t), v);
   }
 }
 
 void print_comparison(const ValidationCase& c, const validation::EngineComparison& r,
                       const std::string& simulated_file) {
   const model::Model& m = c.scenario.model;
-  fmt::print("{} ({}): K = {}, {}; policy {}\n", m.name.empty() ? "scenario" : m.name, c.file,
-             m.capacity, model::counted(m.modes(), "mode"),
-             api::control_policy_json(c.policy).dump());
+  fmt::print("{} ({}): K = {}, {}\npolicy: {}\n", m.name.empty() ? "scenario" : m.name, c.file,
+             m.capacity, model::counted(m.modes(), "mode"), policy_words(c.policy));
   if (!simulated_file.empty()) fmt::print("  the simulator runs the model of {}\n", simulated_file);
   fmt::print("  {} replications, {} events in {:.3g} s{}\n", r.replications, r.events, r.seconds,
              r.precise ? "" : " (the precision was not reached within the time limit)");
@@ -115,11 +116,11 @@ void print_comparison(const ValidationCase& c, const validation::EngineCompariso
         r.z_bound, r.measures.size());
   }
   if (!r.measures.empty() && r.measures.front().t) {
-    print_curves(r);
+    print_curves(r, m.time_unit);
   } else {
-    fmt::print("\n  {:<26} {:>12}  {:>26}  {:>7}  {}\n", "measure", "exact", "simulated (95%)", "z",
-               "verdict");
-    for (const auto& v : r.measures) print_row(v.name, v);
+    fmt::print("\n  {:<{}} {:>12}  {:>22}  {:>6}  {}\n", "measure", kNameWidth, "exact",
+               "simulated (95%)", "z", "verdict");
+    for (const auto& v : r.measures) print_row(measure_words(v.name, m.time_unit), v);
   }
   int differ = 0;
   for (const auto& v : r.measures) differ += v.verdict == validation::Verdict::kDiffers;

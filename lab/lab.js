@@ -5,9 +5,10 @@
 import { api } from "./api.js";
 import { drawLandscape, fillAxes } from "./landscape_view.js";
 import { buildSliders, currentPolicy, drawPolicy, drawTable, modelKey, resizeLevels, settingsKey } from "./policy_view.js";
-import { measureLabels, refresh, showGap, showSolved } from "./results.js";
+import { measureDimensions, measureLabels, refresh, showGap, showSolved } from "./results.js";
 import { simulate } from "./simulation_view.js";
 import { drawTransient, transientFields } from "./transient_view.js";
+import { timeUnits } from "./units.js";
 import { $, body, capacity, levelsOf, modes, state, thresholdsOf } from "./state.js";
 
 // ---- optimum and teaching -------------------------------------------------------------------------
@@ -70,6 +71,7 @@ async function useScenario(scenario, name) {
   state.changes = {}; state.optimum = null; state.landscapeKey = null;
   state.filePolicy = described.policy ? Array.from(described.policy.levels) : Array(described.capacity + 1).fill(described.modes.length);
   state.levels = state.filePolicy.slice();
+  for (const label of document.querySelectorAll(".time-unit")) label.textContent = timeUnits(described.time_unit);
   $("scenario-text").value = JSON.stringify(scenario, null, 2);
   $("editor-error").textContent = "";
   state.table = null;
@@ -77,9 +79,20 @@ async function useScenario(scenario, name) {
   await refresh();
 }
 
+// A control back to what the page was loaded with.
+function resetControl(control) {
+  if (control.tagName === "SELECT") {
+    const initial = [...control.options].findIndex((option) => option.defaultSelected);
+    control.selectedIndex = Math.max(0, initial);
+  } else control.value = control.defaultValue;
+}
+
 async function start() {
   const { measures } = await api("/api/measures");
-  for (const m of measures) measureLabels[m.key] = m.symbol ? `${m.symbol}: ${m.description}` : m.description;
+  for (const m of measures) {
+    measureLabels[m.key] = m.symbol ? `${m.symbol}: ${m.description}` : m.description;
+    measureDimensions[m.key] = m.dimension;
+  }
   const { scenarios } = await api("/api/scenarios");
   state.offered = scenarios;
   const choice = $("scenario-choice");
@@ -97,6 +110,16 @@ async function start() {
       const { scenario } = await api("/api/scenario-form", { scenario: text, name: "edited scenario" });
       await useScenario(scenario, "edited scenario");
     } catch (error) { $("editor-error").textContent = error.message; }
+  };
+  $("reset").onclick = () => {
+    for (const id of ["transient-from", "transient-outage", "transient-until", "replication-pace"]) resetControl($(id));
+    useScenario(state.scenario, state.name);
+  };
+  $("projector").onchange = () => {
+    document.documentElement.classList.toggle("projector", $("projector").checked);
+    window.dispatchEvent(new Event("resize"));
+    state.landscapeKey = null;  // drawn again with its labels at the new size
+    drawLandscape();
   };
   $("to-file").onclick = () => { state.levels = state.filePolicy.slice(); resizeLevels(capacity()); drawPolicy(); refresh(); };
   $("to-optimum").onclick = async () => {

@@ -1,5 +1,6 @@
 // The cost over a plane of two thresholds, as a heat map.
 import { api } from "./api.js";
+import { canvasFont } from "./canvas_text.js";
 import { $, body, modes, state, thresholdsOf } from "./state.js";
 
 // ---- the landscape ----------------------------------------------------------------------------
@@ -41,11 +42,11 @@ export async function drawLandscape() {
   if (state.landscapeKey !== key) return;
   state.landscape = L;
   canvas.hidden = false;
-  const size = L.values.length, margin = 28, cell = (canvas.width - margin) / size;
+  const size = L.values.length, margin = 36, cell = (canvas.width - margin) / size;
   const costs = L.cost.flat().filter((c) => c !== null), low = Math.min(...costs), high = Math.max(...costs);
   ctx.clearRect(0, 0, canvas.width, canvas.height);
   // The thresholds' values along the top (columns) and the left (rows).
-  ctx.fillStyle = "#5b6570"; ctx.font = "12px system-ui, sans-serif"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
+  ctx.fillStyle = "#5b6570"; ctx.font = canvasFont(canvas); ctx.textAlign = "center"; ctx.textBaseline = "middle";
   const every = Math.ceil(size / 16);
   L.values.forEach((v, k) => {
     if (k % every) return;

@@ -5,6 +5,7 @@ import { drawLandscape } from "./landscape_view.js";
 import { currentPolicy, settingsKey } from "./policy_view.js";
 import { drawTransient, transientFields } from "./transient_view.js";
 import { $, body, state } from "./state.js";
+import { measureUnit } from "./units.js";
 
 // The measures the solve view shows, by their JSON keys; their names come from the server's measure
 // list (GET /api/measures), the one the command line prints.
@@ -15,15 +16,17 @@ const MEASURES = ["p_loss", "p_obsolete", "p_served", "p_starvation", "lambda", 
 // "P_loss: lost at a full buffer" for a key, once /api/measures has answered.
 export const measureLabels = {};
 export function measureLabel(key) { return measureLabels[key] ?? key; }
+// "pages/time", "time" or "" for a key, from the same list.
+export const measureDimensions = {};
 
 // ---- results -------------------------------------------------------------------------------------
 export function showSolved() {
   const r = state.solved;
   $("cost").textContent = r.cost.toFixed(4);
   const tbody = $("measures").querySelector("tbody");
-  tbody.innerHTML = MEASURES.map((key) => `<tr><td>${measureLabel(key)}</td><td>${Number(r[key]).toPrecision(5)}</td></tr>`).join("");
+  tbody.innerHTML = MEASURES.map((key) => `<tr><td>${measureLabel(key)}</td><td>${Number(r[key]).toPrecision(5)}</td><td class="unit">${measureUnit(measureDimensions[key], r.time_unit)}</td></tr>`).join("");
   const svg = $("levels"), p = r.level_probabilities;
-  const width = svg.clientWidth || 400, height = 150, bottom = 18, above = 16;
+  const width = svg.clientWidth || 400, height = 160, bottom = 22, above = 24;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   // Each bar's probability above it where there is room; the level below; every value in its title.
   const top = Math.max(...p), w = width / p.length, tall = height - bottom - above;

@@ -2,6 +2,7 @@
 // narrowing beside the exact values.
 import { streamSimulation } from "./api.js";
 import { currentPolicy, settingsKey } from "./policy_view.js";
+import { canvasFont } from "./canvas_text.js";
 import { measureLabel } from "./results.js";
 import { $, body, capacity, modes, state } from "./state.js";
 
@@ -67,7 +68,7 @@ function draw(now) {
   const n = state.described ? modes() : 1, k = capacity();
   const meanAge = state.described?.obsolescence?.mean ?? Infinity;
   ctx.clearRect(0, 0, W, H);
-  ctx.font = "13px system-ui, sans-serif"; ctx.textBaseline = "middle"; ctx.textAlign = "center";
+  ctx.font = canvasFont(canvas); ctx.textBaseline = "middle"; ctx.textAlign = "center";
   // Robots.
   for (let r = 0; r < n; r++) {
     const y = 40 + r * ((H - 80) / Math.max(1, n - 1 || 1));
@@ -146,10 +147,25 @@ export async function simulate() {
   simulation = new AbortController();
   const mine = simulation;
   simulatedSettings = settingsKey();
+  // The replications finish faster than a class can watch them: shown at the pace chosen, one
+  // estimate after another, so that the intervals are seen narrowing.
+  const waiting = [];
+  let shownAt = -Infinity, timer = null;
+  const showNext = () => {
+    timer = null;
+    if (mine !== simulation || !waiting.length) return;
+    const wait = shownAt + Number($("replication-pace").value) - performance.now();
+    if (wait > 0) { timer = setTimeout(showNext, wait); return; }
+    const next = waiting.shift();
+    shownAt = performance.now();
+    state.estimates = next;
+    showEstimates(next);
+    if (waiting.length) showNext();
+  };
   try {
     await streamSimulation(body({ policy: currentPolicy(), replications: 20 }), (kind, data) => {
       if (kind === "path") startAnimation(data);
-      else if (kind === "estimates") { state.estimates = data; showEstimates(data); }
+      else if (kind === "estimates") { waiting.push(data); if (!timer) showNext(); }
       else if (kind === "error") $("status").textContent = data.error;
     }, mine.signal);
   } catch (error) {

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/time_unit.hpp"
+
 namespace crawlq::model {
 
 template <class T>
@@ -27,9 +29,10 @@ struct MeasureSet {
 };
 
 // What a reader is told about a measure: its JSON key (interface.md), the symbol the tables print,
-// and a description for tables and help.
+// a description for tables and help, and what it is measured in (printed in the scenario's unit).
 struct MeasureName {
   std::string_view key, symbol, description;
+  MeasureUnit unit = MeasureUnit::kNone;
 };
 
 template <class T>
@@ -49,19 +52,20 @@ template <class T>
 const std::array<ScalarMeasure<T>, 12>& scalar_measures() {
   using M = MeasureSet<T>;
   static const std::array<ScalarMeasure<T>, 12> list{{
-      {{"lambda", "lambda", "pages offered per unit time"}, &M::lambda},
+      {{"lambda", "lambda", "pages offered", MeasureUnit::kPagesPerTime}, &M::lambda},
       {{"p_loss", "P_loss", "lost at a full buffer"}, &M::p_loss},
       {{"p_obsolete", "P_obs", "expired while waiting"}, &M::p_obsolete},
       {{"p_served", "P_success", "served"}, &M::p_served},
-      {{"p_starvation", "P_star", "indexer idle (starvation)"}, &M::p_starvation},
+      {{"p_starvation", "P_star", "starvation: indexer idle"}, &M::p_starvation},
       {{"mean_active_robots", "N_act", "mean active robots"}, &M::mean_active_robots},
       {{"mean_in_system", "", "mean pages in system"}, &M::mean_in_system},
       {{"mean_in_queue", "", "mean pages waiting"}, &M::mean_in_queue},
-      {{"mean_sojourn", "V", "mean sojourn, accepted pages"}, &M::mean_sojourn},
-      {{"mean_sojourn_served", "V(1)", "mean sojourn, served pages"}, &M::mean_sojourn_served},
-      {{"mean_sojourn_obsolete", "V(2)", "mean sojourn, obsolete pages"},
+      {{"mean_sojourn", "V", "mean sojourn, accepted pages", MeasureUnit::kTime}, &M::mean_sojourn},
+      {{"mean_sojourn_served", "V(1)", "mean sojourn, served pages", MeasureUnit::kTime},
+       &M::mean_sojourn_served},
+      {{"mean_sojourn_obsolete", "V(2)", "mean sojourn, obsolete pages", MeasureUnit::kTime},
        &M::mean_sojourn_obsolete},
-      {{"cost", "J", "cost criterion (2)"}, &M::cost},
+      {{"cost", "J", "cost: the file's weights applied"}, &M::cost},
   }};
   return list;
 }

@@ -33,6 +33,7 @@ struct Model {
   std::optional<PhaseType> obsolescence;  // absent: waiting pages never expire
   Costs costs;
   std::optional<ControlPolicy> policy;  // absent: the command line gives one
+  std::string time_unit{};              // the rates' unit of time, singular ("minute"); empty: none
 
   int modes() const { return arrivals.modes(); }
   // The file's policy when it is a level map, the form every engine runs; otherwise nothing.

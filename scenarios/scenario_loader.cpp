@@ -11,6 +11,7 @@
 
 #include "model/input_error.hpp"
 #include "model/rate_checks.hpp"
+#include "model/time_unit.hpp"
 #include "scenarios/law_reader.hpp"
 #include "scenarios/policy_section.hpp"
 #include "scenarios/policy_table.hpp"
@@ -235,8 +236,8 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
   if (root.has("refresh") && !root.has("arrivals"))
     throw model::InputError(
         "refresh", "a page refresh scenario: run `crawlq refresh` on it, not a queue command");
-  root.allow_only({"name", "source", "capacity", "admission", "arrivals", "service", "obsolescence",
-                   "costs", "policy", "repair-diagonal"});
+  root.allow_only({"name", "source", "time_unit", "capacity", "admission", "arrivals", "service",
+                   "obsolescence", "costs", "policy", "repair-diagonal"});
   const bool repair = root.has("repair-diagonal") && root.at("repair-diagonal").boolean();
 
   const YamlReader capacity_reader = root.at("capacity");
@@ -273,6 +274,18 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
         dimensions_of(arrivals.modes(), capacity, arrivals.phases(), service.phases(),
                       obsolescence ? obsolescence->phases() : 1, directory));
 
+  std::string unit;
+  if (root.has("time_unit")) {
+    const YamlReader written = root.at("time_unit");
+    const auto read = model::read_time_unit(written.text());
+    if (!read)
+      throw model::InputError(
+          written.path(),
+          fmt::format("{}: name the unit of time as one word of letters, such as second, minute, "
+                      "hour or day",
+                      written.shown()));
+    unit = *read;
+  }
   Scenario scenario{model::Model{.name = root.has("name") ? root.at("name").text() : "",
                                  .capacity = capacity,
                                  .admission = admission,
@@ -280,7 +293,8 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
                                  .service = std::move(service),
                                  .obsolescence = std::move(obsolescence),
                                  .costs = c,
-                                 .policy = std::move(p)},
+                                 .policy = std::move(p),
+                                 .time_unit = unit},
                     loader.take_repairs(), root.has("source") ? root.at("source").text() : ""};
   return scenario;
 }
