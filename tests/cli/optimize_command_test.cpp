@@ -508,5 +508,21 @@ TEST_CASE(
   CHECK(run.out.empty());
 }
 
+TEST_CASE("optimize: a gap is quoted on one named base, the cheaper cost, in every class's table",
+          "[cli][optimize][readable]") {
+  const std::string file = shipped("paper-example-1.yaml");
+  const ProcessResult all = crawlq({"optimize", file, "--class", "all"});
+  const ProcessResult markov = crawlq({"optimize", file, "--class", "markov"});
+  INFO(report(all) << report(markov));
+  REQUIRE(all.exit_status == 0);
+  REQUIRE(markov.exit_status == 0);
+  // The thresholds' excess over the best of all, as --class all prints it, is the gap
+  // --class markov quotes: (63.542548 - 53.917924) / 53.917924.
+  CHECK_THAT(all.out, Catch::Matches("(.|\n)*thresholds +63.542548 +9.62462 +17.85%(.|\n)*"));
+  CHECK_THAT(all.out, Catch::Contains("as a share of that best cost"));
+  CHECK_THAT(markov.out, Catch::Contains("the threshold optimum costs 17.85% more"));
+  CHECK_THAT(markov.out, !Catch::Contains("below"));
+}
+
 }  // namespace
 }  // namespace crawlq::cli_test
