@@ -242,10 +242,19 @@ void add_sojourn_laws(SolveResult& result, const SolveRequest& request,
 }
 }  // namespace
 
+std::string large_solve_warning(const std::string& source, const analytic::MemoryEstimate& need) {
+  return fmt::format("{}: {:.0f} states, about {:.2g} GiB at most: the solve may take a while",
+                     source, need.states, need.bytes / (1 << 30));
+}
+
 SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   const auto start = std::chrono::steady_clock::now();
   check(request);
   const model::Model solved = with_policy(request);
+  const auto step = [&request](const char* name) {
+    if (request.stage) request.stage(name);
+  };
+  step("the stationary solve");
   const analytic::PolicyEvaluator evaluator(request.model, request.method,
                                             model::resolved_threads(request.threads), cancel);
   SolveResult result{
@@ -269,11 +278,13 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   result.seconds_sojourn = evaluator.chain_seconds() + result.evaluation.sojourn_seconds;
   if (!request.times.empty() || request.drain_to) {
     const auto transient_start = std::chrono::steady_clock::now();
+    step("the transient");
     solve_transient(result, request, cancel);
     result.seconds_transient = seconds_since(transient_start);
   }
   if (request.sojourn || !request.transforms.empty() || !request.cdf_points.empty()) {
     const auto laws_start = std::chrono::steady_clock::now();
+    step("the sojourn times' laws");
     add_sojourn_laws(result, request, evaluator, cancel);
     result.seconds_sojourn += seconds_since(laws_start);
   }

@@ -4,6 +4,7 @@
 // SolveRequest and prints the SolveResult; the Python package and the lab build the same request.
 #include <array>
 #include <atomic>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -25,6 +26,12 @@ namespace crawlq::api {
 using Cancellation = std::atomic<bool>;
 // What a request throws when its Cancellation was set: the one way every request stops early.
 using Cancelled = analytic::Cancelled;
+
+// A chain of more states than this takes from seconds to minutes: the command line and Python say
+// so before the work starts.
+inline constexpr double kStatesToWarnOf = 1e6;
+// What they say: the states and the memory, and how to stop it.
+std::string large_solve_warning(const std::string& source, const analytic::MemoryEstimate& need);
 
 // The most work of a transient the lab runs: products x Q times the chain's states.
 inline constexpr double kLabTransientWork = 3e9;
@@ -50,6 +57,8 @@ struct SolveRequest {
   std::optional<int> drain_to =
       std::nullopt;                      // the time until the level first drops to this or below
   Caller caller = Caller::kCommandLine;  // whose words the messages use
+  // Told each step as it starts ("the stationary solve"), for a progress line; none: nothing.
+  std::function<void(const std::string& step)> stage = {};
 
   // Whether the request's fields can run: false with `why` naming the field (in the caller's words)
   // and the value.

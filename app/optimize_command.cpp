@@ -15,6 +15,7 @@
 #include "api/json_output.hpp"
 #include "api/optimize_request.hpp"
 #include "app/command_support.hpp"
+#include "app/progress_line.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "model/number_text.hpp"
@@ -251,8 +252,12 @@ api::OptimizeRequest document_request(const OptimizeOptions& o, const CLI::App& 
 }
 
 int run(const OptimizeOptions& flags, const CLI::App& command) {
-  const api::OptimizeRequest request =
+  api::OptimizeRequest request =
       flags.request.empty() ? flags_request(flags) : document_request(flags, command);
+  // The searches report each stage; the line shows it with the time so far.
+  ProgressLine progress("optimize " + flags.file, ProgressLine::wanted());
+  progress.stage(fmt::format("the best {} policy", api::policy_class_name(request.policy_class)));
+  request.progress = [&progress](const std::string& stage) { progress.stage(stage); };
   // What the tables print: the request's, whether flags or a document gave it.
   OptimizeOptions o = flags;
   o.policy_class = api::policy_class_name(request.policy_class);
@@ -261,6 +266,7 @@ int run(const OptimizeOptions& flags, const CLI::App& command) {
   const model::Model& model = request.model;
   try {
     const api::OptimizeResult result = api::optimize(request);
+    progress.finish();
     if (o.json) {
       std::cout << api::to_json(request, result).dump(2) << '\n';
       return 0;

@@ -20,6 +20,7 @@
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
 #include "app/measure_words.hpp"
+#include "app/progress_line.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "app/transient_flags.hpp"
@@ -117,8 +118,9 @@ model::Policy comparison_policy(const scenarios::Scenario& scenario, const std::
 }
 
 int run_comparison(const SimulateOptions& o, const api::CompareRequest& request,
-                   const ProcessGroup& processes) {
+                   const ProcessGroup& processes, ProgressLine& line) {
   const api::CompareResult result = api::compare(request);
+  line.finish();
   const sim::PolicyComparison& c = result.comparison;
   const sim::ReplicationPlan& plan = result.plan;
   if (!processes.is_root()) return 0;
@@ -301,14 +303,16 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
   }
   // Replication r keeps its streams on whichever process runs it: the numbers of one process.
   const ProcessReplications spread(processes);
-  // Long runs show progress when a person watches stderr; pipes and files stay clean.
-  std::function<void(int)> progress = nullptr;
-  if (isatty(fileno(stderr)) && processes.size() == 1)
-    progress = [start = std::chrono::steady_clock::now()](int done) {
-      const double seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (seconds > 1) fmt::print(stderr, "\r{} replications done, {:.0f} s   ", done, seconds);
-    };
+  // Long runs show progress when a person watches stderr; pipes and files stay clean. The count
+  // is known when --replications alone fixes it; --precision adds rounds until it is met.
+  ProgressLine line("simulate " + o.file, ProgressLine::wanted() && processes.size() == 1);
+  const double planned = settings.precision > 0 ? 0.0 : static_cast<double>(settings.replications);
+  if (settings.precision > 0)
+    line.stage(fmt::format("until --precision {:g} is met (at most --time-limit {:g} s)",
+                           settings.precision, settings.time_limit));
+  std::function<void(int)> progress = [&line, planned](int done) {
+    line.done(done, planned, "replications done");
+  };
   if (!o.compare.empty()) {
     if (!level_map)
       throw UsageError("--compare: policy A must be a level map (give --thresholds or --levels)");
@@ -319,7 +323,7 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
                                       .settings = settings,
                                       .spread = processes.size() > 1 ? &spread : nullptr,
                                       .progress = progress};
-    return run_comparison(o, request, processes);
+    return run_comparison(o, request, processes, line);
   }
   const api::SimulateRequest request{.source = o.file,
                                      .model = m,
@@ -333,8 +337,8 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
   const double precision = settings.precision;
   const bool precise = result.precise;
   const int replications = static_cast<int>(s.replications.size());
+  line.finish();
   if (!processes.is_root()) return 0;
-  if (progress && s.seconds > 1) fmt::print(stderr, "\n");
   if (s.fewest_pages < sim::kPagesToTrustNoSpread)
     fmt::print(
         stderr,

@@ -24,6 +24,7 @@
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
 #include "app/measure_words.hpp"
+#include "app/progress_line.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "app/transient_flags.hpp"
@@ -38,7 +39,6 @@ namespace crawlq::app {
 namespace {
 
 // Past this many states a solve is announced before it starts.
-constexpr double kStatesToWarnOf = 1e6;
 
 struct SolveOptions {
   std::string file;
@@ -256,19 +256,19 @@ api::SolveRequest document_request(const SolveOptions& o, const CLI::App& comman
 
 int run(const SolveOptions& o, const CLI::App& command) {
   const scenarios::Scenario scenario = load(o.file);
-  const api::SolveRequest request =
+  api::SolveRequest request =
       o.request.empty() ? flags_request(o, scenario) : document_request(o, command, scenario.model);
   // Before the work: a figure of a transient needs its times.
   if (!o.plot.empty() && request.times.empty())
     throw UsageError(
         fmt::format("--plot {}: give --times or --until (the figure is of a transient)", o.plot));
   // A chain past a million states takes from seconds to minutes: said before the work starts.
-  if (const analytic::MemoryEstimate need = api::check(request); need.states > kStatesToWarnOf)
-    fmt::print(stderr,
-               "crawlq: {}: {:.0f} states, about {:.2g} GiB at most: the solve may take a while "
-               "(Ctrl-C stops it)\n",
-               o.file, need.states, need.bytes / (1 << 30));
+  if (const analytic::MemoryEstimate need = api::check(request); need.states > api::kStatesToWarnOf)
+    fmt::print(stderr, "crawlq: {} (Ctrl-C stops it)\n", api::large_solve_warning(o.file, need));
+  ProgressLine progress("solve " + o.file, ProgressLine::wanted());
+  request.stage = [&progress](const std::string& step) { progress.stage(step); };
   const api::SolveResult result = api::solve(request);
+  progress.finish();
   const analytic::PolicyEvaluation& e = result.evaluation;
   if (!o.export_csv.empty()) {
     const Eigen::VectorXd& p = e.stationary.probabilities;

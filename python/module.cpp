@@ -267,6 +267,13 @@ api::DocumentScenario document_scenario(const Source& s) {
 py::tuple solve(const Source& s, const py::dict& keywords) {
   const api::SolveRequest request =
       api::solve_request(document(keywords), document_scenario(s), api::Caller::kPython);
+  // Before minutes of work, a warning a notebook shows (Python's filters may silence it).
+  if (const analytic::MemoryEstimate need = api::check(request); need.states > api::kStatesToWarnOf)
+    if (PyErr_WarnEx(
+            PyExc_UserWarning,
+            (api::large_solve_warning(s.source().label, need) + " (Ctrl-C stops it)").c_str(),
+            2) != 0)
+      throw py::error_already_set();
   const api::SolveResult result = run_released(
       [request](const api::Cancellation* cancel) { return api::solve(request, cancel); });
   const Eigen::VectorXd& p = result.evaluation.stationary.probabilities;
