@@ -16,6 +16,7 @@
 #include "app/figure_output.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
+#include "model/time_unit.hpp"
 #include "output/output_file.hpp"
 #include "processes/process_sweep.hpp"
 #include "validation/parameter_sweep.hpp"
@@ -148,8 +149,10 @@ void print_table(const SweepOptions& o, const model::Model& model,
           row.class_best->optimality);
   }
   fmt::print(
-      "\nC*: the best threshold policy's cost (2); C_r: r robots always active; "
-      "R = 100 (1 - C* / min_r C_r);\nb_1, g_1: mean service and obsolescence times\n");
+      "\nC*: the best threshold policy's cost (2); C_r: r robots always active; R = 100 (1 - C* / "
+      "min_r C_r),\nthe paper's saving over the best constant policy, a share of that policy's "
+      "cost; b_1, g_1: mean\nservice and obsolescence times, in {}\n",
+      model::time_unit_plural(model.time_unit));
   if (!o.csv.empty()) fmt::print("rows written to {}\n", o.csv);
 }
 

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -97,8 +98,70 @@ py::object to_python(const nlohmann::json& j) {
 // and shares its result slots with this thread. Other Python threads run meanwhile.
 constexpr auto kGrace = std::chrono::milliseconds(500);
 
+// What a long request reports while it runs (its step, the count done of the total), written by its
+// thread and handed to the caller's `progress` between the polls for Ctrl-C, on the caller's thread
+// with the GIL held. The work's thread holds only the plain shared state: after Ctrl-C it may
+// outlive the caller's frame (run_released), and it never touches a Python object.
+class ProgressReports {
+ public:
+  explicit ProgressReports(py::object callback)
+      : callback_(std::move(callback)), shared_(std::make_shared<Shared>()) {}
+  bool wanted() const { return !callback_.is_none(); }
+  // A step begins ("the stationary solve"): the count is unknown until told.
+  std::function<void(const std::string&)> step_reporter() const {
+    return [shared = shared_](const std::string& text) {
+      const std::lock_guard lock(shared->mutex);
+      shared->step = text;
+      shared->done = 0;
+      shared->total = -1;
+      shared->changed = true;
+    };
+  }
+  // `done` of `total` (0 or less: unknown).
+  std::function<void(int)> count_reporter(double total) const {
+    return [shared = shared_, total](int done) {
+      const std::lock_guard lock(shared->mutex);
+      shared->done = done;
+      shared->total = total;
+      shared->changed = true;
+    };
+  }
+  // Calls the callback with {"step", "done", "total" (None: unknown), "seconds"} when something
+  // changed; a Python exception it raises propagates (py::error_already_set).
+  void deliver() {
+    std::string step;
+    double done = 0, total = -1;
+    {
+      const std::lock_guard lock(shared_->mutex);
+      if (!shared_->changed || !wanted()) return;
+      shared_->changed = false;
+      step = shared_->step;
+      done = shared_->done;
+      total = shared_->total;
+    }
+    py::dict report;
+    report["step"] = step;
+    report["done"] = done;
+    report["total"] = total > 0 ? py::object(py::float_(total)) : py::object(py::none());
+    report["seconds"] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    callback_(report);
+  }
+
+ private:
+  struct Shared {
+    std::mutex mutex;
+    std::string step;
+    double done = 0, total = -1;
+    bool changed = false;
+  };
+  py::object callback_;
+  std::shared_ptr<Shared> shared_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
 template <class Work>
-auto run_released(Work work) -> decltype(work(nullptr)) {
+auto run_released(Work work, ProgressReports* reports = nullptr) -> decltype(work(nullptr)) {
   using Result = decltype(work(nullptr));
   struct Run {
     api::Cancellation cancel{false};
@@ -120,6 +183,7 @@ auto run_released(Work work) -> decltype(work(nullptr)) {
     run->finished.notify_one();
   };
   bool interrupted = false;
+  std::exception_ptr callback_error;  // the progress callback raised: the work is stopped
   {
     py::gil_scoped_release release;
     std::thread worker;
@@ -143,6 +207,15 @@ auto run_released(Work work) -> decltype(work(nullptr)) {
           interrupted = true;
           run->cancel = true;
           give_up = std::chrono::steady_clock::now() + kGrace;
+        } else if (reports) {
+          try {
+            reports->deliver();
+          } catch (const py::error_already_set&) {
+            callback_error = std::current_exception();
+            interrupted = true;
+            run->cancel = true;
+            give_up = std::chrono::steady_clock::now() + kGrace;
+          }
         }
       }
       lock.lock();
@@ -156,7 +229,9 @@ auto run_released(Work work) -> decltype(work(nullptr)) {
         worker.detach();  // still in a step that does not look: it ends alone, holding `run`
     }
   }
+  if (callback_error) std::rethrow_exception(callback_error);
   if (interrupted) throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals set
+  if (reports && !run->error) reports->deliver();  // the last count, which came after the last poll
   if (run->error) std::rethrow_exception(run->error);
   return std::move(*run->result);
 }
@@ -264,18 +339,21 @@ api::DocumentScenario document_scenario(const Source& s) {
           "give thresholds=[...], levels=[...] or policy={...} (any form of a scenario's policy)"};
 }
 
-py::tuple solve(const Source& s, const py::dict& keywords) {
-  const api::SolveRequest request =
+py::tuple solve(const Source& s, const py::dict& keywords, const py::object& progress) {
+  api::SolveRequest request =
       api::solve_request(document(keywords), document_scenario(s), api::Caller::kPython);
-  // Before minutes of work, a warning a notebook shows (Python's filters may silence it).
+  ProgressReports reports(progress);
+  if (reports.wanted()) request.stage = reports.step_reporter();
+  // Before minutes of work, a warning a notebook shows (Python's filters may silence it), pointing
+  // at the caller's line: four frames up, past the lambda, run_with and Scenario.solve.
   if (const analytic::MemoryEstimate need = api::check(request); need.states > api::kStatesToWarnOf)
     if (PyErr_WarnEx(
             PyExc_UserWarning,
             (api::large_solve_warning(s.source().label, need) + " (Ctrl-C stops it)").c_str(),
-            2) != 0)
+            4) != 0)
       throw py::error_already_set();
   const api::SolveResult result = run_released(
-      [request](const api::Cancellation* cancel) { return api::solve(request, cancel); });
+      [request](const api::Cancellation* cancel) { return api::solve(request, cancel); }, &reports);
   const Eigen::VectorXd& p = result.evaluation.stationary.probabilities;
   py::array_t<double> probabilities(p.size());
   std::copy(p.data(), p.data() + p.size(), probabilities.mutable_data());
@@ -290,9 +368,9 @@ py::object optimize(const Source& s, const py::dict& keywords) {
   return to_python(api::to_json(request, result));
 }
 
-py::object simulate(const Source& s, const py::dict& keywords) {
+py::object simulate(const Source& s, const py::dict& keywords, const py::object& progress) {
   const nlohmann::json fields = document(keywords);
-  const api::SimulateRequest request{
+  api::SimulateRequest request{
       .source = s.source().label,
       .model = load(s).model,
       .policy = api::document_policy(fields, api::RequestKind::kSimulate, document_scenario(s),
@@ -301,8 +379,17 @@ py::object simulate(const Source& s, const py::dict& keywords) {
           api::simulation_choices(fields, api::RequestKind::kSimulate, api::Caller::kPython),
           api::Caller::kPython),
       .caller = api::Caller::kPython};
+  // The count is known when `replications` alone fixes it; `precision` adds rounds until it is met.
+  ProgressReports reports(progress);
+  if (reports.wanted()) {
+    reports.step_reporter()(request.settings.precision > 0 ? "replications until the precision"
+                                                           : "replications");
+    request.progress = reports.count_reporter(
+        request.settings.precision > 0 ? 0.0 : static_cast<double>(request.settings.replications));
+  }
   const api::SimulateResult result = run_released(
-      [request](const api::Cancellation* cancel) { return api::simulate(request, cancel); });
+      [request](const api::Cancellation* cancel) { return api::simulate(request, cancel); },
+      &reports);
   return to_python(api::to_json(request, result));
 }
 
@@ -480,11 +567,12 @@ PYBIND11_MODULE(_crawlq, m) {
   m.attr("parameters") = parameters;
   m.def("scenario_json", &scenario_json, py::arg("text"), py::arg("label"));
   m.def("describe", &describe, py::arg("source"));
-  m.def("solve", &solve, py::arg("source"), py::arg("keywords"));
+  m.def("solve", &solve, py::arg("source"), py::arg("keywords"), py::arg("progress") = py::none());
   m.def("optimize", &optimize, py::arg("source"), py::arg("keywords"));
   m.def("request_schema", [] { return to_python(crawlq::api::request_schema()); });
   m.attr("policy_keys") = crawlq::scenarios::policy_keys();
-  m.def("simulate", &simulate, py::arg("source"), py::arg("keywords"));
+  m.def("simulate", &simulate, py::arg("source"), py::arg("keywords"),
+        py::arg("progress") = py::none());
   m.def("compare", &compare, py::arg("source"), py::arg("keywords"));
   m.def("validate", &validate, py::arg("source"), py::arg("keywords"));
   m.def("sweep", &sweep, py::arg("source"), py::arg("keywords"));

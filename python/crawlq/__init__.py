@@ -32,6 +32,7 @@ import numpy as np
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from . import _crawlq  # noqa: E402
+from ._progress import run_with as _run_with
 from ._results import Interval, IntervalArray, Result, SolveResult, SweepResult
 
 __all__ = [
@@ -298,7 +299,7 @@ class Scenario:
     # -- the commands ---------------------------------------------------------------------------
     @_takes_request("solve")
     def solve(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None,
-              **keywords: Any) -> SolveResult:
+              *, progress: Any = None, **keywords: Any) -> SolveResult:
         """``crawlq solve --json``: the exact measures and cost of one policy.
 
         The policy: ``thresholds=[j1, ...]``, ``levels=[m0, ..., mK]``, or ``policy=`` any form of a
@@ -310,9 +311,13 @@ class Scenario:
         transforms, ``cdf=[x, ...]`` their distribution functions. ``method``: one of
         ``crawlq.methods``; ``threads``: inside the solve (0: every core).
         The result's ``stationary`` is the stationary vector, in the order of ``solve --export``.
+        ``progress=True`` shows each step on stderr as it runs (a solve past a million states takes
+        seconds to minutes, and warns first); ``progress=function`` receives each report instead
+        (``crawlq._progress`` says what a report holds).
         """
-        data, stationary = _crawlq.solve(self._source,
-                                         _document(self._policy_or_own(thresholds, levels, policy), keywords))
+        document = _document(self._policy_or_own(thresholds, levels, policy), keywords)
+        data, stationary = _run_with(progress, "solve",
+                                     lambda callback: _crawlq.solve(self._source, document, callback))
         return SolveResult(data, stationary)
 
     @_takes_request("optimize")
@@ -328,16 +333,19 @@ class Scenario:
 
     @_takes_request("simulate")
     def simulate(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None,
-                 **keywords: Any) -> Result:
+                 *, progress: Any = None, **keywords: Any) -> Result:
         """``crawlq simulate --json``: every measure as an :class:`Interval` (95%), by the simulator.
 
         Without ``replications`` (or with ``precision``), replications are added until the headline
         half-widths are within ``precision`` (default 1%) of their estimates or ``time_limit`` seconds
         pass; ``replications`` alone runs exactly that many. The same seed gives the same numbers for
-        any ``threads``.
+        any ``threads``. ``progress=True`` shows the replications done (of the total, when
+        ``replications`` alone fixes it) and the time left on stderr; ``progress=function`` receives
+        each report instead.
         """
-        return Result(_crawlq.simulate(self._source,
-                                       _document(self._policy_or_own(thresholds, levels, policy), keywords)))
+        document = _document(self._policy_or_own(thresholds, levels, policy), keywords)
+        return Result(_run_with(progress, "simulate",
+                                lambda callback: _crawlq.simulate(self._source, document, callback)))
 
     @_takes_request("compare")
     def compare(self, a: Any, b: Any, **keywords: Any) -> Result:

@@ -1,0 +1,63 @@
+"""progress= on solve and simulate: a callable receives each report on the calling thread (the step, the
+count of the total, the seconds); True draws the command line's line on stderr and clears it; an
+exception the callable raises stops the work and propagates; the numbers never change."""
+import pytest
+
+import crawlq
+from conftest import SCENARIOS
+
+
+@pytest.fixture
+def scenario():
+    return crawlq.load(SCENARIOS / "teaching-two-robots.yaml")
+
+
+def test_solve_reports_each_step_it_starts(scenario):
+    reports = []
+    solved = scenario.solve(sojourn=True, times=[1], progress=reports.append)
+    steps = [r["step"] for r in reports]
+    # The steps arrive in order; a poll may merge two that follow each other closely, so the last is
+    # always there and none comes out of order.
+    order = ["the stationary solve", "the transient", "the sojourn times' laws"]
+    assert steps and steps[-1] == order[-1]
+    assert [order.index(s) for s in steps] == sorted(order.index(s) for s in steps)
+    assert all(r["seconds"] >= 0 and r["total"] is None for r in reports)
+    assert solved.cost == scenario.solve(sojourn=True, times=[1]).cost
+
+
+def test_simulate_counts_a_fixed_run_up_to_its_total(scenario):
+    reports = []
+    simulated = scenario.simulate(replications=6, horizon=2000, seed=3, progress=reports.append)
+    assert reports[-1]["done"] == 6 and reports[-1]["total"] == 6
+    assert [r["done"] for r in reports] == sorted(r["done"] for r in reports)
+    assert simulated.to_dict()["p_loss"] == scenario.simulate(replications=6, horizon=2000, seed=3).to_dict()["p_loss"]
+
+
+def test_simulate_under_a_precision_has_no_total(scenario):
+    reports = []
+    scenario.simulate(precision=0.05, horizon=2000, seed=3, progress=reports.append)
+    assert reports and all(r["total"] is None for r in reports)
+    assert reports[0]["step"] == "replications until the precision"
+
+
+def test_true_draws_a_line_on_stderr_and_clears_it(scenario, capsys):
+    scenario.simulate(replications=4, horizon=2000, progress=True)
+    err = capsys.readouterr().err
+    assert "crawlq: simulate: replications, 4 of 4 done" in err
+    assert err.endswith("\r")  # cleared: the next output starts at the line's beginning
+
+
+def test_an_exception_in_the_callback_stops_the_work_and_propagates(scenario):
+    class Enough(Exception):
+        pass
+
+    def stop(report):
+        raise Enough(report["step"])
+
+    with pytest.raises(Enough):
+        scenario.simulate(replications=400, horizon=20000, progress=stop)
+
+
+def test_anything_else_is_refused_naming_the_keyword(scenario):
+    with pytest.raises(crawlq.InputError, match="progress: 'yes'"):
+        scenario.solve(progress="yes")
