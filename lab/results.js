@@ -64,6 +64,11 @@ export async function refresh() {
   document.dispatchEvent(new CustomEvent("crawlq:settings", { detail: settingsKey() }));
   // Until the answer comes, the numbers on show are of the settings before: shown dimmed, as such.
   for (const id of ["results", "transient"]) $(id).classList.add("pending");
+  // A solve past two seconds says so, with its time so far, until it answers or another replaces it.
+  const ticker = setInterval(() => {
+    const seconds = (performance.now() - started) / 1000;
+    if (mine === generation && seconds >= 2) $("status").textContent = `solving these settings: ${Math.floor(seconds)} s so far (the numbers shown are dimmed until then)`;
+  }, 500);
   try {
     const request = { policy: currentPolicy(), ...transientFields() };
     const solved = await api("/api/solve", body(request));
@@ -79,5 +84,7 @@ export async function refresh() {
     simulateBand(mine, request);
   } catch (error) {
     if (mine === generation) $("status").textContent = error.message;
+  } finally {
+    clearInterval(ticker);
   }
 }

@@ -160,3 +160,34 @@ def test_readable_at_1024x768_with_units_a_reset_and_paced_replications(lab):
         assert browser.errors() == []
     finally:
         browser.close()
+
+
+def test_a_slow_solve_says_it_is_working_with_its_time(lab):
+    browser = Browser(1024, 768)
+    try:
+        browser.open(lab.url + "/")
+        browser.evaluate("window.crawlqReady")
+        report = browser.evaluate(WAIT_FOR_SOLVE + """(async () => {
+          // Every solve answered three seconds late, as a large chain would be.
+          const original = window.fetch;
+          window.fetch = async (...args) => {
+            if (String(args[0]).includes("/api/solve")) await new Promise((r) => setTimeout(r, 3000));
+            return original(...args);
+          };
+          const before = document.body.dataset.solvedCost;
+          const cost = document.getElementById("slider-costs.loss");
+          cost.value = "7"; cost.dispatchEvent(new Event("input"));
+          await new Promise((r) => setTimeout(r, 2600));
+          const r = { during: document.getElementById("status").textContent,
+                      dimmed: document.getElementById("results").classList.contains("pending") };
+          await waitForSolve(before);
+          r.after = document.getElementById("status").textContent;
+          window.fetch = original;
+          return r;
+        })()""")
+        assert re.match(r"solving these settings: [23] s so far", report["during"]), report
+        assert report["dimmed"]
+        assert report["after"].startswith("solved in"), report
+        assert browser.errors() == []
+    finally:
+        browser.close()
