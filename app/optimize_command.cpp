@@ -131,8 +131,7 @@ void print_markov(const OptimizeOptions& o, const model::Model& model,
       thresholds_text(t.policy.thresholds().value_or(std::vector<int>{})), t.cost);
   // Every gap is quoted as a share of the cheaper cost, as --class all and the lab quote it.
   fmt::print(
-      "  best full-state policy:  cost {:.8g}; the threshold optimum costs {:.2f}% more (a share "
-      "of this cost)\n",
+      "  best full-state policy:  cost {:.8g}; the threshold optimum costs {:.2f}% more than it\n",
       best.measures.cost,
       best.measures.cost != 0
           ? 100 * analytic::excess(t.cost, best.measures.cost) / best.measures.cost
@@ -144,10 +143,12 @@ void print_markov(const OptimizeOptions& o, const model::Model& model,
         search.improvement_steps, search.lower_bound);
   } else {
     fmt::print(
-        "  optimality: heuristic. The sojourn term a V(1) is a ratio, not a cost rate: candidates came\n"
-        "  from a holding weight standing in for it ({} tried, the best {:.4g}); each was evaluated\n"
-        "  exactly under (2). No policy costs less than {:.8g} (the other terms' optimum plus a b_1),\n"
-        "  so the answer is at most {:.3g}% above the optimum.\n",
+        "  optimality: heuristic. The cost's sojourn term (its weight times V(1), the served pages'\n"
+        "  mean sojourn) is an average per page, not a rate per unit time, so policy iteration cannot\n"
+        "  take it as it is: the candidates came from a cost per page in the system standing in for it\n"
+        "  ({} weights tried, the best {:.4g}), and each was then evaluated exactly. No policy costs\n"
+        "  less than {:.8g} (the other terms' optimum plus the sojourn weight times the mean service\n"
+        "  time, the least V(1) can be), so the answer is at most {:.3g}% above the optimum.\n",
         search.tried.size(), search.stand_in_holding, search.lower_bound,
         100 * (best.measures.cost - search.lower_bound) / best.measures.cost);
   }

@@ -65,14 +65,16 @@ async function compareClasses() {
 }
 
 // ---- scenarios ---------------------------------------------------------------------------------
-async function useScenario(scenario, name) {
+// `text`: the scenario as written (a file's YAML, or what the editor applied); the editor shows it.
+async function useScenario(scenario, name, text) {
   const described = await api("/api/describe", { scenario, name });
   state.scenario = scenario; state.name = name; state.described = described;
   state.changes = {}; state.optimum = null; state.landscapeKey = null;
   state.filePolicy = described.policy ? Array.from(described.policy.levels) : Array(described.capacity + 1).fill(described.modes.length);
   state.levels = state.filePolicy.slice();
   for (const label of document.querySelectorAll(".time-unit")) label.textContent = timeUnits(described.time_unit);
-  $("scenario-text").value = JSON.stringify(scenario, null, 2);
+  state.text = text ?? JSON.stringify(scenario, null, 2);
+  $("scenario-text").value = state.text;
   $("editor-error").textContent = "";
   state.table = null;
   buildSliders(); fillAxes(); drawPolicy(); drawTable();
@@ -97,7 +99,7 @@ async function start() {
   state.offered = scenarios;
   const choice = $("scenario-choice");
   scenarios.forEach((s, i) => choice.add(new Option(s.name, i)));
-  choice.onchange = () => useScenario(scenarios[choice.value].scenario, scenarios[choice.value].name);
+  choice.onchange = () => useScenario(scenarios[choice.value].scenario, scenarios[choice.value].name, scenarios[choice.value].text);
   $("edit-toggle").onclick = () => {
     const editor = $("editor"); editor.hidden = !editor.hidden;
     $("edit-toggle").setAttribute("aria-expanded", String(!editor.hidden));
@@ -108,12 +110,12 @@ async function start() {
     try {
       const text = $("scenario-text").value;
       const { scenario } = await api("/api/scenario-form", { scenario: text, name: "edited scenario" });
-      await useScenario(scenario, "edited scenario");
+      await useScenario(scenario, "edited scenario", text);
     } catch (error) { $("editor-error").textContent = error.message; }
   };
   $("reset").onclick = () => {
     for (const id of ["transient-from", "transient-outage", "transient-until", "replication-pace"]) resetControl($(id));
-    useScenario(state.scenario, state.name);
+    useScenario(state.scenario, state.name, state.text);
   };
   $("projector").onchange = () => {
     document.documentElement.classList.toggle("projector", $("projector").checked);
@@ -133,7 +135,7 @@ async function start() {
   $("classes").onclick = () => compareClasses().catch((e) => { $("status").textContent = e.message; });
   for (const id of ["transient-from", "transient-outage", "transient-until"]) $(id).onchange = () => refresh();
   window.addEventListener("resize", () => { drawPolicy(); if (state.solved) { showSolved(); drawTransient(); } });
-  await useScenario(scenarios[0].scenario, scenarios[0].name);
+  await useScenario(scenarios[0].scenario, scenarios[0].name, scenarios[0].text);
 }
 
 // What the browser test runs (tests/lab/test_browser.py, through the DevTools protocol): moves the last

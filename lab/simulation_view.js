@@ -97,9 +97,19 @@ function draw(now) {
   for (const f of animation.flashes) {
     const t = (now - f.at) / 500;
     if (f.kind === "batch") { ctx.fillStyle = `rgba(11, 99, 197, ${1 - t})`; ctx.fillRect(60 + t * 30, H / 2 - 6, 10, 12); }
-    if (f.kind === "lost") { ctx.fillStyle = `rgba(180, 35, 24, ${1 - t})`; ctx.fillText(`${f.count} refused`, left + 60, 48 + 10 * t); }
-    if (f.kind === "expired") { ctx.fillStyle = `rgba(91, 101, 112, ${1 - t})`; ctx.fillText("stale", (left + right) / 2, H - 30 - 10 * t); }
   }
+  // Refusals and expiries close together share one label with their count, at the newest one's fade:
+  // one label each, never two drawn over each other.
+  const label = (kind, words, colour, x, y) => {
+    const active = animation.flashes.filter((f) => f.kind === kind);
+    if (!active.length) return;
+    const t = (now - active[active.length - 1].at) / 500;
+    const count = active.reduce((sum, f) => sum + (f.count ?? 1), 0);
+    ctx.fillStyle = `rgba(${colour}, ${1 - t})`;
+    ctx.fillText(`${count} ${words}`, x, y(t));
+  };
+  label("lost", "refused", "180, 35, 24", left + 60, (t) => 48 + 10 * t);
+  label("expired", "stale", "91, 101, 112", (left + right) / 2, (t) => H - 30 - 10 * t);
   ctx.fillStyle = "#1b1f24"; ctx.textAlign = "left";
   ctx.fillText(`${animation.level} page${animation.level === 1 ? "" : "s"}   served ${animation.served}   refused ${animation.lost}   stale ${animation.expired}`, left, 20);
   $("clock").textContent = `t = ${animation.time.toFixed(1)} of ${animation.horizon.toFixed(0)}`;

@@ -106,6 +106,7 @@ def test_readable_at_1024x768_with_units_a_reset_and_paced_replications(lab):
           const sizes = () => [...document.querySelectorAll("svg text")].map((t) => parseFloat(getComputedStyle(t).fontSize));
           const r = { smallest: Math.min(...sizes()), texts: sizes().length };
           r.units = [...document.querySelectorAll("#measures td.unit")].map((td) => td.textContent);
+          r.editor = document.getElementById("scenario-text").value;
           const projector = document.getElementById("projector");
           projector.checked = true; projector.dispatchEvent(new Event("change"));
           r.smallestProjected = Math.min(...sizes());
@@ -146,6 +147,8 @@ def test_readable_at_1024x768_with_units_a_reset_and_paced_replications(lab):
         assert report["smallestProjected"] >= 18 and report["bodyProjected"] >= 20, report
         # Rates and times carry their unit (the shipped scenarios name none).
         assert "pages per unit time" in report["units"] and "time units" in report["units"], report["units"]
+        # The editor shows the file as written, comments and all, not a JSON form of it.
+        assert report["editor"].startswith("#") and "\nname: paper-example-1\n" in report["editor"], report["editor"][:300]
         # Reset: the file's capacity, costs and policy, and the controls' first values.
         assert report["changedCost"] != report["startCost"]
         assert report["resetCost"] == report["startCost"]
