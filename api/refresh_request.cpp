@@ -117,6 +117,7 @@ nlohmann::json to_json(const RefreshRequest& request, const RefreshResult& resul
   const std::optional<sim::RefreshSimulationResult>& simulated = result.simulated;
   const sim::RefreshSimulationPlan& plan = result.plan;
   nlohmann::json j{{"name", m.name},
+                   {"time_unit", m.time_unit},
                    {"policy", {{"kind", refresh_kind_name(m.policy.kind)}}},
                    {"frequencies", a.frequencies},
                    {"obsolescence_rates", a.obsolescence_rates},

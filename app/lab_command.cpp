@@ -96,7 +96,7 @@ nlohmann::json offered_scenarios(const std::vector<std::string>& files) {
   nlohmann::json offered = nlohmann::json::array();
   const auto add = [&](const std::string& name, const std::string& text) {
     nlohmann::json body{{"scenario", scenarios::yaml_to_json(text, name)}, {"name", name}};
-    lab_describe(body);  // the same rules as solve: refused here, not on the page
+    lab_describe(body);   // the same rules as solve: refused here, not on the page
     body["text"] = text;  // the file as written, comments and all, for the page's editor
     offered.push_back(std::move(body));
   };

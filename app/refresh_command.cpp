@@ -13,6 +13,7 @@
 #include "api/refresh_request.hpp"
 #include "app/command_support.hpp"
 #include "app/simulation_flags.hpp"
+#include "model/time_unit.hpp"
 #include "scenarios/refresh_loader.hpp"
 #include "sim/refresh_simulator.hpp"
 
@@ -38,6 +39,8 @@ void print_readable(const scenarios::RefreshScenario& s, const analytic::Refresh
              m.name.empty() ? "scenario" : m.name, o.file, m.pages(),
              api::refresh_kind_name(m.policy.kind), a.mean_access_time,
              a.cycle.empty() ? "" : fmt::format(", cycle of {} reads", a.cycle.size()));
+  fmt::print("  (mu_i: changes of page i, r_i: its obsolete reads, both {}; E[X] in {})\n",
+             model::per_time_unit(m.time_unit), model::time_unit_plural(m.time_unit));
   const int shown = std::min(m.pages(), 20);
   fmt::print("\n  {:>5} {:>10} {:>10} {:>10} {:>10} {:>10} {:>22}\n", "page", "mu_i", "c_i", "h_i",
              "f_i", "r_i", simulated ? "simulated r_i (95%)" : "");
@@ -67,9 +70,9 @@ void print_readable(const scenarios::RefreshScenario& s, const analytic::Refresh
         "  golden ratio, large N          C / bound -> H(mu E[X]) = {:.6f} <= 2 phi^2 / 5 = {:.6f} (Corollary 5.1)\n",
         a.golden_ratio_limit, analytic::two_phi_squared_over_five());
   if (simulated)
-    fmt::print(
-        "\n  simulation: {} replications of {:.6g} time units, seed {}, {} reads in {:.3g} s\n",
-        o.replications, plan.horizon, plan.seed, simulated->accesses, simulated->seconds);
+    fmt::print("\n  simulation: {} replications of {}, seed {}, {} reads in {:.3g} s\n",
+               o.replications, model::duration_text(plan.horizon, m.time_unit), plan.seed,
+               simulated->accesses, simulated->seconds);
 }
 
 int run(const RefreshOptions& o) {

@@ -70,6 +70,7 @@ struct RefreshModel {
   std::vector<double> weights;       // c_i > 0 (the file's default: equal to mu_i)
   AccessTime access_time;
   RefreshPolicySpec policy;
+  std::string time_unit{};  // the rates' unit of time, singular ("day"); empty: none named
 
   int pages() const { return static_cast<int>(change_rates.size()); }
   // Whether c_i = c_0 mu_i for one c_0 (relative 1e-12): the closed forms CLW (6), CLW (10) and

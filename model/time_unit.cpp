@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 namespace crawlq::model {
 
@@ -27,8 +28,12 @@ std::optional<std::string> read_time_unit(std::string_view written) {
 
 std::string time_unit_plural(std::string_view unit) {
   if (unit.empty()) return "time units";
-  // An abbreviation ("s", "ms", "min", "h") has no plural.
-  return unit.size() <= 3 ? std::string(unit) : fmt::format("{}s", unit);
+  // An abbreviation ("s", "ms", "h", "min") has no plural; "day" has.
+  constexpr std::array<std::string_view, 5> kAbbreviations{"min", "sec", "hr", "hrs", "yr"};
+  if (unit.size() <= 2 ||
+      std::find(kAbbreviations.begin(), kAbbreviations.end(), unit) != kAbbreviations.end())
+    return std::string(unit);
+  return fmt::format("{}s", unit);
 }
 
 std::string per_time_unit(std::string_view unit) {

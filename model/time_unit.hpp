@@ -11,8 +11,8 @@ namespace crawlq::model {
 // a word of 1 to 24 letters. Nothing when `written` is no such word.
 std::optional<std::string> read_time_unit(std::string_view written);
 
-// "minutes", or "time units" for a scenario that names none (`unit` empty); an abbreviation of
-// three letters or fewer ("ms", "min") stays as it is.
+// "minutes", or "time units" for a scenario that names none (`unit` empty); an abbreviation ("s",
+// "ms", "min", "hr") stays as it is.
 std::string time_unit_plural(std::string_view unit);
 // "per minute", or "per unit time".
 std::string per_time_unit(std::string_view unit);

@@ -7,6 +7,7 @@
 #include "model/number_text.hpp"
 #include "scenarios/law_reader.hpp"
 #include "scenarios/shipped_files.hpp"
+#include "scenarios/time_unit_key.hpp"
 #include "scenarios/yaml_document.hpp"
 
 namespace crawlq::scenarios {
@@ -96,7 +97,7 @@ RefreshScenario build_refresh(const YamlReader& root) {
   if (!root.has("refresh"))
     throw model::InputError(
         "refresh", "missing: a page refresh scenario has a `refresh` section (see interface.md)");
-  root.allow_only({"name", "source", "refresh"});
+  root.allow_only({"name", "source", "time_unit", "refresh"});
   const YamlReader r = root.at("refresh");
   r.require_map();
   r.allow_only({"change_rates", "weights", "access_time", "policy"});
@@ -108,7 +109,8 @@ RefreshScenario build_refresh(const YamlReader& root) {
                                         .change_rates = std::move(rates),
                                         .weights = std::move(weights),
                                         .access_time = access_time(r.at("access_time")),
-                                        .policy = std::move(spec)},
+                                        .policy = std::move(spec),
+                                        .time_unit = time_unit_key(root)},
                     root.has("source") ? root.at("source").text() : ""};
   s.model.validate();
   return s;

@@ -11,11 +11,11 @@
 
 #include "model/input_error.hpp"
 #include "model/rate_checks.hpp"
-#include "model/time_unit.hpp"
 #include "scenarios/law_reader.hpp"
 #include "scenarios/policy_section.hpp"
 #include "scenarios/policy_table.hpp"
 #include "scenarios/shipped_files.hpp"
+#include "scenarios/time_unit_key.hpp"
 #include "scenarios/yaml_document.hpp"
 #include "scenarios/yaml_reader.hpp"
 
@@ -274,18 +274,6 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
         dimensions_of(arrivals.modes(), capacity, arrivals.phases(), service.phases(),
                       obsolescence ? obsolescence->phases() : 1, directory));
 
-  std::string unit;
-  if (root.has("time_unit")) {
-    const YamlReader written = root.at("time_unit");
-    const auto read = model::read_time_unit(written.text());
-    if (!read)
-      throw model::InputError(
-          written.path(),
-          fmt::format("{}: name the unit of time as one word of letters, such as second, minute, "
-                      "hour or day",
-                      written.shown()));
-    unit = *read;
-  }
   Scenario scenario{model::Model{.name = root.has("name") ? root.at("name").text() : "",
                                  .capacity = capacity,
                                  .admission = admission,
@@ -294,7 +282,7 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
                                  .obsolescence = std::move(obsolescence),
                                  .costs = c,
                                  .policy = std::move(p),
-                                 .time_unit = unit},
+                                 .time_unit = time_unit_key(root)},
                     loader.take_repairs(), root.has("source") ? root.at("source").text() : ""};
   return scenario;
 }

@@ -64,6 +64,25 @@ TEST_CASE("time_unit: describe, simulate and validate name it", "[cli][time-unit
             .at("time_unit") == "ms");
 }
 
+TEST_CASE("time_unit: a page-refresh scenario names it too", "[cli][time-unit]") {
+  TempDirectory dir;
+  const std::string text = read_text(shipped("refresh-paper-example.yaml"));
+  const auto at = text.find("\nrefresh:");
+  REQUIRE(at != std::string::npos);
+  std::string changed = text;
+  changed.insert(at + 1, "time_unit: days\n");
+  const std::string file = dir.write("refresh.yaml", changed);
+  const ProcessResult run = crawlq({"refresh", file, "--simulate", "--replications", "2"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  CHECK_THAT(run.out, Catch::Contains("both per day; E[X] in days"));
+  CHECK_THAT(run.out, Catch::Contains("2 replications of "));
+  CHECK_THAT(run.out, Catch::Matches("(.|\n)*2 replications of [0-9.e+]+ days, seed(.|\n)*"));
+  CHECK(json_of(crawlq({"refresh", file, "--json"})).at("time_unit") == "day");
+  check_refused(crawlq({"refresh", dir.write("bad.yaml", "time_unit: 3 days\n" + text)}),
+                {"time_unit"});
+}
+
 TEST_CASE("time_unit: a scenario without one speaks of time units", "[cli][time-unit]") {
   const std::string file = shipped("teaching-two-robots.yaml");
   const ProcessResult run = crawlq({"solve", file, "--sojourn"});
