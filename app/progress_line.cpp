@@ -43,6 +43,7 @@ void ProgressLine::stage(std::string text) {
   if (!enabled_) return;
   const std::lock_guard lock(mutex_);
   stage_ = std::move(text);
+  paused_ = false;
   done_ = total_ = 0;
   unit_.clear();
   show_locked(false);
@@ -54,7 +55,18 @@ void ProgressLine::done(double done, double total, std::string unit) {
   done_ = done;
   total_ = total;
   unit_ = std::move(unit);
+  paused_ = false;
   show_locked(false);
+}
+
+void ProgressLine::pause() {
+  if (!enabled_) return;
+  const std::lock_guard lock(mutex_);
+  paused_ = true;
+  if (in_place_ && shown_width_ > 0) {
+    fmt::print(stderr, "\r{:{}}\r", "", shown_width_);
+    std::fflush(stderr);
+  }
 }
 
 void ProgressLine::finish() {
@@ -73,7 +85,7 @@ void ProgressLine::finish() {
 void ProgressLine::show_locked(bool ticked) {
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  if (finished_ || elapsed < quiet_for_.count()) return;
+  if (finished_ || paused_ || elapsed < quiet_for_.count()) return;
   std::string line = fmt::format("crawlq: {}", what_);
   if (!stage_.empty()) line += fmt::format(": {}", stage_);
   if (!unit_.empty())

@@ -29,6 +29,9 @@ class ProgressLine {
   // `done` of `total` units ("replications"); a total of 0 is unknown. The time left is the time so
   // far scaled by what remains, once some is done.
   void done(double done, double total, std::string unit);
+  // The line cleared and kept off until the next stage() or done(): while a part of the results
+  // is printed between steps.
+  void pause();
   // The line cleared (the ticker stopped): before the results are printed.
   void finish();
 
@@ -48,6 +51,7 @@ class ProgressLine {
   std::size_t shown_width_ = 0;
   bool in_place_ = false;  // a terminal: the line is rewritten; a file: a line per step
   bool finished_ = false;
+  bool paused_ = false;
   std::thread ticker_;
 };
 

@@ -14,6 +14,7 @@
 #include "api/sweep_request.hpp"
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
+#include "app/progress_line.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "model/time_unit.hpp"
@@ -211,9 +212,14 @@ int run(const SweepOptions& flags, const CLI::App& command, const ProcessGroup& 
 
   const auto start = std::chrono::steady_clock::now();
   std::vector<SweepRow> rows;
+  // The values are searched at once on the threads: the line gives the time so far.
+  ProgressLine progress("sweep " + o.file, ProgressLine::wanted() && processes.is_root());
+  progress.stage(fmt::format("the best policy at each of {} values of {}", values.size(), o.param));
   try {
     rows = sweep_over_processes(processes, model, parameter, values, o.threads, o.policy_class);
+    progress.finish();
   } catch (const std::runtime_error& e) {
+    progress.finish();
     fmt::print(stderr, "{}: {}\n", o.file, e.what());
     return static_cast<int>(ExitCode::kFailed);
   }

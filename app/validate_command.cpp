@@ -17,6 +17,7 @@
 #include "api/validate_request.hpp"
 #include "app/command_support.hpp"
 #include "app/measure_words.hpp"
+#include "app/progress_line.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "app/transient_flags.hpp"
@@ -180,7 +181,14 @@ int run(const ValidateOptions& o, const CLI::App& command) {
 
   nlohmann::json all = nlohmann::json::array();
   api::ValidateSummary summary;
-  for (const auto& c : cases) {
+  // Each file's simulation takes up to --time-limit: the line counts the files and, after the
+  // first, estimates the time left.
+  ProgressLine progress("validate", ProgressLine::wanted());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const ValidationCase& c = cases[i];
+    progress.stage(c.file);
+    if (i > 0)
+      progress.done(static_cast<double>(i), static_cast<double>(cases.size()), "files done");
     validation::SimulationSettings resolved = settings;
     if (settings.times.empty()) resolved.horizon = c.horizon;
     const api::ValidateRequest request{
@@ -193,6 +201,7 @@ int run(const ValidateOptions& o, const CLI::App& command) {
                                : std::nullopt,
         .exact_absent = c.exact_absent};
     const api::ValidateResult result = api::validate(request);
+    progress.pause();
     const validation::EngineComparison& r = result.comparison;
     summary.count(result);
     if (o.json)
@@ -200,6 +209,7 @@ int run(const ValidateOptions& o, const CLI::App& command) {
     else
       print_comparison(c, r, o.simulator_file);
   }
+  progress.finish();
   if (o.json) {
     std::cout << api::to_json(all, summary).dump(2) << '\n';
   } else {

@@ -62,6 +62,22 @@ TEST_CASE("progress: optimize shows its search's stages", "[cli][progress]") {
   CHECK(lines_of(run.err).size() >= 3);
 }
 
+TEST_CASE("progress: validate counts the files, sweep names its values", "[cli][progress]") {
+  const ProcessResult validated = with_progress(
+      "1", {"validate", shipped("teaching-two-robots.yaml"), shipped("paper-example-1.yaml"),
+            "--replications", "3", "--horizon", "2000"});
+  INFO(report(validated));
+  CHECK_THAT(validated.err,
+             Catch::Contains("crawlq: validate: " + shipped("teaching-two-robots.yaml") + ", "));
+  CHECK_THAT(validated.err,
+             Catch::Contains(shipped("paper-example-1.yaml") + ", 1 of 2 files done"));
+  // The tables come out whole on stdout, the lines on stderr.
+  CHECK_THAT(validated.out, !Catch::Contains("crawlq: validate"));
+  const ProcessResult swept = with_progress("1", {"sweep", shipped("teaching-two-robots.yaml"),
+                                                  "--param", "capacity", "--values", "3,4"});
+  CHECK_THAT(swept.err, Catch::Contains("the best policy at each of 2 values of capacity"));
+}
+
 TEST_CASE("progress: nothing in a pipe unless asked", "[cli][progress]") {
   const ProcessResult run =
       crawlq({"simulate", shipped("teaching-two-robots.yaml"), "--replications", "4"});
