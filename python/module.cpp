@@ -98,10 +98,10 @@ py::object to_python(const nlohmann::json& j) {
 // and shares its result slots with this thread. Other Python threads run meanwhile.
 constexpr auto kGrace = std::chrono::milliseconds(500);
 
-// What a long request reports while it runs (its step, the count done of the total), written by its
-// thread and handed to the caller's `progress` between the polls for Ctrl-C, on the caller's thread
-// with the GIL held. The work's thread holds only the plain shared state: after Ctrl-C it may
-// outlive the caller's frame (run_released), and it never touches a Python object.
+// What a long request reports while it runs (its step, the count done of the total), queued by its
+// thread and handed to the caller's `progress` in order between the polls for Ctrl-C, on the
+// caller's thread with the GIL held. The work's thread holds only the plain shared state: after
+// Ctrl-C it may outlive the caller's frame (run_released), and it never touches a Python object.
 class ProgressReports {
  public:
   explicit ProgressReports(py::object callback)
@@ -112,52 +112,58 @@ class ProgressReports {
     return [shared = shared_](const std::string& text) {
       const std::lock_guard lock(shared->mutex);
       shared->step = text;
-      shared->done = 0;
-      shared->total = -1;
-      shared->changed = true;
+      shared->push(0, -1);
     };
   }
   // `done` of `total` (0 or less: unknown).
   std::function<void(int)> count_reporter(double total) const {
     return [shared = shared_, total](int done) {
       const std::lock_guard lock(shared->mutex);
-      shared->done = done;
-      shared->total = total;
-      shared->changed = true;
+      shared->push(done, total);
     };
   }
-  // Calls the callback with {"step", "done", "total" (None: unknown), "seconds"} when something
-  // changed; a Python exception it raises propagates (py::error_already_set).
+  // Calls the callback with each report queued since the last call, in order: {"step", "done",
+  // "total" (None: unknown), "seconds"}. A Python exception it raises propagates
+  // (py::error_already_set); the reports after it are dropped.
   void deliver() {
-    std::string step;
-    double done = 0, total = -1;
+    std::vector<Report> reports;
     {
       const std::lock_guard lock(shared_->mutex);
-      if (!shared_->changed || !wanted()) return;
-      shared_->changed = false;
-      step = shared_->step;
-      done = shared_->done;
-      total = shared_->total;
+      reports.swap(shared_->queue);
     }
-    py::dict report;
-    report["step"] = step;
-    report["done"] = done;
-    report["total"] = total > 0 ? py::object(py::float_(total)) : py::object(py::none());
-    report["seconds"] =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    callback_(report);
+    if (!wanted()) return;
+    for (const Report& r : reports) {
+      py::dict report;
+      report["step"] = r.step;
+      report["done"] = r.done;
+      report["total"] = r.total > 0 ? py::object(py::float_(r.total)) : py::object(py::none());
+      report["seconds"] = r.seconds;
+      callback_(report);
+    }
   }
 
  private:
+  struct Report {
+    std::string step;
+    double done = 0, total = -1, seconds = 0;
+  };
+  // A run of a million replications reports a million counts: past this many waiting, only the
+  // newest count is kept, so the queue stays small whatever the caller's pace.
+  static constexpr std::size_t kMostWaiting = 10'000;
   struct Shared {
     std::mutex mutex;
     std::string step;
-    double done = 0, total = -1;
-    bool changed = false;
+    std::vector<Report> queue;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    void push(double done, double total) {
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (queue.size() >= kMostWaiting && queue.back().step == step) queue.pop_back();
+      queue.push_back({step, done, total, seconds});
+    }
   };
   py::object callback_;
   std::shared_ptr<Shared> shared_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
 template <class Work>
@@ -360,11 +366,19 @@ py::tuple solve(const Source& s, const py::dict& keywords, const py::object& pro
   return py::make_tuple(to_python(api::to_json(request, result)), std::move(probabilities));
 }
 
-py::object optimize(const Source& s, const py::dict& keywords) {
-  const api::OptimizeRequest request =
+py::object optimize(const Source& s, const py::dict& keywords, const py::object& progress) {
+  api::OptimizeRequest request =
       api::optimize_request(document(keywords), document_scenario(s), api::Caller::kPython);
+  // The searches report each stage.
+  ProgressReports reports(progress);
+  if (reports.wanted()) {
+    reports.step_reporter()(
+        fmt::format("the best {} policy", api::policy_class_name(request.policy_class)));
+    request.progress = reports.step_reporter();
+  }
   const api::OptimizeResult result = run_released(
-      [request](const api::Cancellation* cancel) { return api::optimize(request, cancel); });
+      [request](const api::Cancellation* cancel) { return api::optimize(request, cancel); },
+      &reports);
   return to_python(api::to_json(request, result));
 }
 
@@ -568,7 +582,8 @@ PYBIND11_MODULE(_crawlq, m) {
   m.def("scenario_json", &scenario_json, py::arg("text"), py::arg("label"));
   m.def("describe", &describe, py::arg("source"));
   m.def("solve", &solve, py::arg("source"), py::arg("keywords"), py::arg("progress") = py::none());
-  m.def("optimize", &optimize, py::arg("source"), py::arg("keywords"));
+  m.def("optimize", &optimize, py::arg("source"), py::arg("keywords"),
+        py::arg("progress") = py::none());
   m.def("request_schema", [] { return to_python(crawlq::api::request_schema()); });
   m.attr("policy_keys") = crawlq::scenarios::policy_keys();
   m.def("simulate", &simulate, py::arg("source"), py::arg("keywords"),

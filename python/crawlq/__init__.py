@@ -321,15 +321,18 @@ class Scenario:
         return SolveResult(data, stationary)
 
     @_takes_request("optimize")
-    def optimize(self, policy_class: str = "thresholds", **keywords: Any) -> Result:
+    def optimize(self, policy_class: str = "thresholds", *, progress: Any = None, **keywords: Any) -> Result:
         """``crawlq optimize --class CLASS --json``: the policy of least cost over a class.
 
         Classes (``policy_class``): thresholds (the paper's), levels, phase-aware, memory, markov (every
         policy that sees the whole state) and all (each of them, with the price of each restriction).
         ``search``: exhaustive, local or auto for the thresholds; ``export_policy``: a file to write the
-        best policy to, in a form ``solve(policy=...)`` reads back.
+        best policy to, in a form ``solve(policy=...)`` reads back. ``progress=True`` shows each stage
+        of the search on stderr; ``progress=function`` receives each report instead.
         """
-        return Result(_crawlq.optimize(self._source, _document(None, {"policy_class": policy_class, **keywords})))
+        document = _document(None, {"policy_class": policy_class, **keywords})
+        return Result(_run_with(progress, "optimize",
+                                lambda callback: _crawlq.optimize(self._source, document, callback)))
 
     @_takes_request("simulate")
     def simulate(self, thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None, policy: Any = None,
