@@ -15,7 +15,7 @@ struct FieldWords {
 
 // One row per field a message names. Python's keywords are those of crawlq/__init__.py; the lab's
 // keys those its routes read (a field the lab does not take is named as its JSON key would be).
-constexpr std::array<FieldWords, 36> kWords{{
+constexpr std::array<FieldWords, 37> kWords{{
     {Field::kClass, "--class", "policy_class", "class"},
     {Field::kSearch, "--search", "search", "search"},
     {Field::kMethod, "--method", "method", "method"},
@@ -37,6 +37,7 @@ constexpr std::array<FieldWords, 36> kWords{{
     // and the lab's section as a dict.
     {Field::kPolicy, "--policy", "policy", "policy"},
     {Field::kSojourn, "--sojourn", "sojourn", "sojourn"},
+    {Field::kSensitivity, "--sensitivity", "sensitivity", "sensitivity"},
     // The landscape's plane passes through these thresholds (the lab's only).
     {Field::kThresholds, "--thresholds", "thresholds", "thresholds"},
     {Field::kAxes, "--axes", "axes", "axes"},

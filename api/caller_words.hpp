@@ -32,6 +32,7 @@ enum class Field {
   kTimeLimit,
   kPolicy,
   kSojourn,
+  kSensitivity,
   kThresholds,
   kAxes,
   kPathHorizon,

@@ -266,6 +266,7 @@ SolveRequest solve_request(const nlohmann::json& document, const DocumentScenari
                        .times = r.numbers(Field::kTimes),
                        .outage = *r.number(Field::kOutage),
                        .drain_to = r.whole<int>(Field::kDrainTo),
+                       .sensitivity = r.boolean(Field::kSensitivity),
                        .caller = caller};
   // A start by name, or (where files may be read) a file's.
   const std::string from = *r.text(Field::kFrom);
@@ -396,6 +397,7 @@ nlohmann::json to_document(const SolveRequest& request) {
           {key(Field::kMethod), analytic::method_name(request.method)},
           {key(Field::kThreads), request.threads},
           {key(Field::kSojourn), request.sojourn},
+          {key(Field::kSensitivity), request.sensitivity},
           {key(Field::kTransforms), request.transforms},
           {key(Field::kCdf), request.cdf_points},
           {key(Field::kTimes), request.times},

@@ -288,6 +288,18 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
     add_sojourn_laws(result, request, evaluator, cancel);
     result.seconds_sojourn += seconds_since(laws_start);
   }
+  if (request.sensitivity) {
+    const auto sensitivity_start = std::chrono::steady_clock::now();
+    step("the sensitivities (4 shifted solves per scale)");
+    try {
+      result.sensitivity =
+          validation::sensitivities(request.model, request.policy, result.evaluation.measures,
+                                    request.method, model::resolved_threads(request.threads));
+    } catch (const std::invalid_argument& refusal) {  // a shifted model that breaks a rule
+      throw model::InputError(request.source, refusal.what());
+    }
+    result.seconds_sensitivity = seconds_since(sensitivity_start);
+  }
   result.seconds = seconds_since(start);
   return result;
 }
@@ -367,6 +379,16 @@ nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
   j["seconds_stationary"] = result.seconds_stationary;
   j["seconds_sojourn"] = result.seconds_sojourn;
   if (result.transient || result.drain) j["seconds_transient"] = result.seconds_transient;
+  if (request.sensitivity) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const validation::Sensitivity& s : result.sensitivity)
+      rows.push_back({{"parameter", s.parameter},
+                      {"measure", s.measure},
+                      {"derivative", s.derivative},
+                      {"elasticity", s.elasticity ? nlohmann::json(*s.elasticity) : nullptr}});
+    j["sensitivity"] = std::move(rows);
+    j["seconds_sensitivity"] = result.seconds_sensitivity;
+  }
   return j;
 }
 

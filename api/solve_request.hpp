@@ -19,6 +19,7 @@
 #include "api/transient_fields.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
+#include "validation/sensitivity.hpp"
 
 namespace crawlq::api {
 
@@ -55,7 +56,10 @@ struct SolveRequest {
   std::string from_file = {};
   double outage = 0;
   std::optional<int> drain_to =
-      std::nullopt;                      // the time until the level first drops to this or below
+      std::nullopt;  // the time until the level first drops to this or below
+  // The derivative and elasticity of every measure by each parameter group
+  // (validation/sensitivity.hpp).
+  bool sensitivity = false;
   Caller caller = Caller::kCommandLine;  // whose words the messages use
   // Told each step as it starts ("the stationary solve"), for a progress line; none: nothing.
   std::function<void(const std::string& step)> stage = {};
@@ -86,9 +90,11 @@ struct SolveResult {
   std::vector<std::array<double, 3>> transforms, cdf;  // one row per u or x, in kFates order
   std::optional<analytic::TransientResult> transient = std::nullopt;  // when times were asked for
   std::optional<analytic::DrainResult> drain = std::nullopt;          // when drain_to was
+  std::vector<validation::Sensitivity> sensitivity = {};              // when asked for
   // Wall times: the whole solve, and the parts of it (the stationary solve; the tagged page's
-  // chain, its moments and laws; the transient and the drain).
-  double seconds = 0, seconds_stationary = 0, seconds_sojourn = 0, seconds_transient = 0;
+  // chain, its moments and laws; the transient and the drain; the sensitivities' shifted solves).
+  double seconds = 0, seconds_stationary = 0, seconds_sojourn = 0, seconds_transient = 0,
+         seconds_sensitivity = 0;
 };
 
 // Throws model::InputError when check() refuses the request or the solve stops unconverged (naming

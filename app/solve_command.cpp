@@ -28,6 +28,7 @@
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "app/transient_flags.hpp"
+#include "model/measure_list.hpp"
 #include "model/number_text.hpp"
 #include "model/thread_count.hpp"
 #include "model/time_unit.hpp"
@@ -52,6 +53,7 @@ struct SolveOptions {
   std::optional<int> drain_to;
   std::string plot;  // FILE.svg: the transient's curves beside their long-run levels
   bool sojourn = false;
+  bool sensitivity = false;
   bool json = false;
   std::string request;  // --request FILE: the fields as a document
 };
@@ -212,6 +214,36 @@ output::Figure transient_figure(const model::Model& model, const api::SolveReque
   return f;
 }
 
+// The elasticities, largest first: the percent change of a measure per percent change of a
+// parameter. Pairs that do not move (a cost weight and any measure but the cost) are left out.
+void print_sensitivity(const std::vector<validation::Sensitivity>& rows) {
+  std::vector<const validation::Sensitivity*> moving;
+  for (const validation::Sensitivity& s : rows)
+    if (s.derivative != 0) moving.push_back(&s);
+  const auto size = [](const validation::Sensitivity* s) {
+    return s->elasticity ? std::abs(*s->elasticity) : 0.0;
+  };
+  std::stable_sort(moving.begin(), moving.end(),
+                   [&](const auto* a, const auto* b) { return size(a) > size(b); });
+  constexpr std::size_t kShown = 25;
+  fmt::print(
+      "\n  sensitivity: the percent change of each measure per percent change of the parameter\n"
+      "  (elasticity; a scale multiplies its rates, as sweep --param does)\n");
+  fmt::print("  {:<20} {:<32} {:>11} {:>13}\n", "parameter", "measure", "elasticity", "derivative");
+  for (std::size_t i = 0; i < std::min(kShown, moving.size()); ++i) {
+    const validation::Sensitivity& s = *moving[i];
+    std::string measure = s.measure;
+    // The tables' symbol, or the words of a measure that has none.
+    for (const auto& m : model::scalar_measures<double>())
+      if (m.name.key == s.measure)
+        measure = std::string(m.name.symbol.empty() ? m.name.description : m.name.symbol);
+    fmt::print("  {:<20} {:<22} {:>11} {:>13.6g}\n", s.parameter, measure,
+               s.elasticity ? fmt::format("{:.4f}", *s.elasticity) : "-", s.derivative);
+  }
+  if (moving.size() > kShown)
+    fmt::print("  ... {} more pairs (every one in --json)\n", moving.size() - kShown);
+}
+
 void print_drain(const api::SolveRequest& request, const analytic::DrainResult& drain) {
   const std::string& unit = request.model.time_unit;
   fmt::print("\n  time from {} until the level first drops to {} or below: mean {}\n",
@@ -236,7 +268,8 @@ api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario
           o.cdf_points.empty() ? std::vector<double>{} : parse_numbers(o.cdf_points, "--cdf"),
       .times = transient_times(o.transient),
       .outage = o.transient.outage,
-      .drain_to = o.drain_to};
+      .drain_to = o.drain_to,
+      .sensitivity = o.sensitivity};
   // A start by name, or a file's (a distribution solve --export wrote, or a long run).
   if (analytic::kTransientStartNames.contains(o.transient.from))
     request.from = analytic::kTransientStartNames.parse(o.transient.from);
@@ -323,6 +356,7 @@ int run(const SolveOptions& o, const CLI::App& command) {
   }
   if (result.transient) print_transient(request, *result.transient, e.measures);
   if (result.drain) print_drain(request, *result.drain);
+  if (request.sensitivity) print_sensitivity(result.sensitivity);
   if (!o.export_csv.empty()) fmt::print("\nstationary vector written to {}\n", o.export_csv);
   if (!plotted.empty()) fmt::print("\n{}\n", plotted);
   return 0;
@@ -348,6 +382,10 @@ std::function<int()> add_solve_command(CLI::App& app) {
   cmd->add_flag(
       "--sojourn", o->sojourn,
       "sojourn times of accepted, served and obsolete pages: mean, sd, median, 90% and 99%");
+  cmd->add_flag("--sensitivity", o->sensitivity,
+                "how much each measure moves with each parameter group (arrival-scale, "
+                "arrival-scale:r, service-scale, obsolescence-scale, costs.KEY): elasticities, "
+                "largest first; derivatives too in --json");
   cmd->add_option("--lst", o->transforms,
                   "u1,u2,...: Laplace-Stieltjes transforms v(u) (Theorem 4)");
   cmd->add_option("--cdf", o->cdf_points,

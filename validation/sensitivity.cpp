@@ -1,0 +1,123 @@
+#include "validation/sensitivity.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+
+#include "model/costs.hpp"
+#include "model/input_error.hpp"
+#include "model/measure_list.hpp"
+#include "validation/parameter_sweep.hpp"
+
+namespace crawlq::validation {
+
+namespace {
+
+// Richardson's pair of steps: D(h) = f' + c h^2 + O(h^4), so (4 D(h/2) - D(h)) / 3 = f' + O(h^4).
+constexpr double kStep = 1e-3;
+
+// `model` with the scale of `parameter` (a group of sensitivity_parameters() that is a scale) at
+// `scale`.
+model::Model scaled_model(const model::Model& model, const std::string& parameter, double scale) {
+  constexpr std::string_view kModePrefix = "arrival-scale:";
+  if (parameter.starts_with(kModePrefix))
+    return with_mode_arrival_scale(model, std::stoi(parameter.substr(kModePrefix.size())), scale);
+  return with_parameter(model, parse_sweep_parameter(parameter), scale);
+}
+
+analytic::Measures measures_at(const model::Model& model, const model::ControlPolicy& policy,
+                               analytic::Method method, int threads, const std::string& parameter) {
+  const analytic::PolicyEvaluator evaluator(model, method, threads);
+  analytic::PolicyEvaluation evaluation = evaluator.evaluate(policy);
+  if (evaluation.stationary.summary.status != analytic::SolverStatus::kConverged)
+    throw std::runtime_error(
+        fmt::format("{}: the solve of the shifted model did not converge (residual {:.2e})",
+                    parameter, evaluation.stationary.summary.residual));
+  return evaluation.measures;
+}
+
+std::optional<double> elasticity(double derivative, double parameter, double measure) {
+  if (measure == 0) return std::nullopt;
+  return derivative * parameter / measure;
+}
+
+}  // namespace
+
+std::vector<std::string> sensitivity_parameters(const model::Model& model) {
+  std::vector<std::string> names{"arrival-scale"};
+  for (int r = 1; r <= model.modes(); ++r) names.push_back(fmt::format("arrival-scale:{}", r));
+  names.emplace_back("service-scale");
+  if (model.obsolescence) names.emplace_back("obsolescence-scale");
+  for (const model::CostWeight& w : model::cost_weights())
+    names.push_back(fmt::format("costs.{}", w.key));
+  return names;
+}
+
+model::Model with_mode_arrival_scale(const model::Model& model, int mode, double scale) {
+  if (mode < 1 || mode > model.modes())
+    throw std::invalid_argument(
+        fmt::format("arrival-scale:{}: the scenario has modes 1 to {}", mode, model.modes()));
+  std::vector<model::Bmap> modes;
+  for (int r = 1; r <= model.modes(); ++r) {
+    const model::Bmap& bmap = model.arrivals.mode(r);
+    if (r != mode) {
+      modes.push_back(bmap);
+      continue;
+    }
+    std::vector<model::Matrix> d;
+    for (const model::Matrix& matrix : bmap.matrices()) d.push_back(scale * matrix);
+    modes.emplace_back(std::move(d), fmt::format("arrivals.modes[{}].D", r - 1));
+  }
+  model::Model m = model;
+  try {
+    m.arrivals = model::ArrivalModes(std::move(modes));
+  } catch (const model::InputError& e) {
+    throw std::invalid_argument(
+        fmt::format("arrival-scale:{}: the scaled model breaks a rule: {}", mode, e.what()));
+  }
+  return m;
+}
+
+std::vector<Sensitivity> sensitivities(const model::Model& model,
+                                       const model::ControlPolicy& policy,
+                                       const analytic::Measures& at, analytic::Method method,
+                                       int threads) {
+  const auto& measures = model::scalar_measures<double>();
+  std::vector<Sensitivity> rows;
+  for (const std::string& parameter : sensitivity_parameters(model)) {
+    if (parameter.starts_with("costs.")) {
+      // J is linear in each weight and no other measure sees the weights.
+      const model::CostWeight& weight = *std::find_if(
+          model::cost_weights().begin(), model::cost_weights().end(),
+          [&](const model::CostWeight& w) { return parameter == fmt::format("costs.{}", w.key); });
+      model::Costs shifted = model.costs;
+      shifted.*weight.weight += 1;
+      for (const auto& measure : measures) {
+        const bool cost = measure.name.key == "cost";
+        const double derivative =
+            cost ? model::cost_criterion(shifted, at) - model::cost_criterion(model.costs, at) : 0;
+        rows.push_back({parameter, std::string(measure.name.key), derivative,
+                        elasticity(derivative, model.costs.*weight.weight, at.*measure.field)});
+      }
+      continue;
+    }
+    std::array<analytic::Measures, 4> shifted;  // at 1 - h, 1 + h, 1 - h/2, 1 + h/2
+    const std::array<double, 4> scales{1 - kStep, 1 + kStep, 1 - kStep / 2, 1 + kStep / 2};
+    for (std::size_t i = 0; i < scales.size(); ++i)
+      shifted[i] = measures_at(scaled_model(model, parameter, scales[i]), policy, method, threads,
+                               parameter);
+    for (const auto& measure : measures) {
+      const auto value = [&](std::size_t i) { return shifted[i].*measure.field; };
+      const double wide = (value(1) - value(0)) / (2 * kStep);
+      const double narrow = (value(3) - value(2)) / kStep;
+      const double derivative = (4 * narrow - wide) / 3;
+      rows.push_back({parameter, std::string(measure.name.key), derivative,
+                      elasticity(derivative, 1, at.*measure.field)});
+    }
+  }
+  return rows;
+}
+
+}  // namespace crawlq::validation
