@@ -168,8 +168,49 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
   return j;
 }
 
-nlohmann::json with_fitted_arrivals(nlohmann::json scenario, const nlohmann::json& fitted) {
-  scenario["arrivals"] = fitted.at("arrivals");
+namespace {
+
+// Each mode's D_0 diagonal written as the loader recomputes it (minus the row's other rates, summed
+// as scenario_loader.cpp sums them), so that a file crawlq wrote reads back with no repair notes.
+void exact_diagonals(nlohmann::json& arrivals) {
+  if (!arrivals.contains("modes")) return;
+  for (nlohmann::json& mode : arrivals["modes"]) {
+    if (!mode.contains("D") || mode["D"].empty()) continue;
+    nlohmann::json& d = mode["D"];
+    std::vector<model::Matrix> matrices;
+    for (const nlohmann::json& rows : d) {
+      model::Matrix m(static_cast<Eigen::Index>(rows.size()),
+                      static_cast<Eigen::Index>(rows.at(0).size()));
+      for (Eigen::Index i = 0; i < m.rows(); ++i)
+        for (Eigen::Index j = 0; j < m.cols(); ++j)
+          m(i, j) = rows.at(static_cast<std::size_t>(i)).at(static_cast<std::size_t>(j));
+      matrices.push_back(std::move(m));
+    }
+    const model::Matrix& d0 = matrices[0];
+    for (Eigen::Index i = 0; i < d0.rows(); ++i) {
+      double others = d0.row(i).sum() - d0(i, i);
+      for (std::size_t k = 1; k < matrices.size(); ++k) others += matrices[k].row(i).sum();
+      d[0][static_cast<std::size_t>(i)][static_cast<std::size_t>(i)] = -others;
+    }
+  }
+}
+
+}  // namespace
+
+nlohmann::json with_fitted_arrivals(nlohmann::json scenario, const nlohmann::json& fitted,
+                                    const std::string& log) {
+  nlohmann::json arrivals = fitted.at("arrivals");
+  exact_diagonals(arrivals);
+  scenario["arrivals"] = std::move(arrivals);
+  if (!log.empty()) {
+    // The file is a fit of the log, not the base scenario: named and sourced as such.
+    const std::string base = scenario.value("name", std::string());
+    const std::string source = scenario.value("source", std::string());
+    scenario["name"] = base.empty() ? std::string("fitted") : base + "-fitted";
+    scenario["source"] =
+        fmt::format("arrivals fitted to {} by crawlq fit arrivals{}", log,
+                    source.empty() ? std::string() : fmt::format("; the rest as in {}", source));
+  }
   return scenario;
 }
 

@@ -32,8 +32,11 @@ struct FitArrivalsRequest {
 // leaves fewer than two times between batches.
 nlohmann::json fit_arrivals(const FitArrivalsRequest& request);
 
-// `scenario` (a scenario's JSON form) with its `arrivals:` replaced by the fit's.
-nlohmann::json with_fitted_arrivals(nlohmann::json scenario, const nlohmann::json& fitted);
+// `scenario` (a scenario's JSON form) with its `arrivals:` replaced by the fit's, each D_0 diagonal
+// as the loader recomputes it (a file crawlq writes reads back without repair notes). With `log`:
+// named "NAME-fitted" and sourced as a fit of the log.
+nlohmann::json with_fitted_arrivals(nlohmann::json scenario, const nlohmann::json& fitted,
+                                    const std::string& log = "");
 
 struct FitLawRequest {
   std::string source;           // the sample's name, or "--moments ..." for messages

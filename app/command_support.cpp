@@ -33,6 +33,8 @@ scenarios::Scenario load(const std::string& file) {
   return s;
 }
 
+void add_note(std::string note) { pending_notes().push_back(std::move(note)); }
+
 void print_notes() {
   for (const auto& note : pending_notes()) fmt::print(stderr, "{}\n", note);
   pending_notes().clear();

@@ -29,6 +29,8 @@ class UsageError : public model::InputError {
 // alone.
 scenarios::Scenario load(const std::string& file);
 void print_notes();
+// A note of the command's own for stderr, printed with the others after the output.
+void add_note(std::string note);
 
 // Every option of `app` and its commands: a number-typed one reads its value as scenario files do
 // (parse_finite_number: "1e3" and "2.0" are whole numbers where CLI11 alone would refuse them), and

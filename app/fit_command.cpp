@@ -17,6 +17,7 @@
 #include "app/figure_output.hpp"
 #include "fit/timestamp_log.hpp"
 #include "model/number_text.hpp"
+#include "model/time_unit.hpp"
 #include "output/gnuplot_figure.hpp"
 #include "output/output_file.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -93,6 +94,24 @@ std::vector<std::string> draw_fit(const nlohmann::json& j, const std::string& di
   return written;
 }
 
+// A fitted load the indexer cannot carry under any policy: every mode offers more pages than it
+// serves, so a policy search then only chooses how pages are lost. Said, not refused: the log may
+// be of a crawl that did overload its indexer.
+void overload_note(const model::Model& fitted, const std::string& file) {
+  double least = INFINITY, most = 0;
+  for (int r = 1; r <= fitted.modes(); ++r) {
+    const double rho = fitted.arrivals.mode(r).fundamental_rate() * fitted.service.mean();
+    least = std::min(least, rho);
+    most = std::max(most, rho);
+  }
+  if (least > 1)
+    add_note(fmt::format(
+        "{}: every mode offers more pages than the indexer serves (load rho {:.3g} to {:.3g}): "
+        "pages are lost or go stale under every policy; check that the log's times are in the "
+        "scenario's unit of time",
+        file, least, most));
+}
+
 int run_arrivals(const FitArrivalsOptions& o) {
   if (o.out.empty() != o.scenario.empty())
     throw UsageError(
@@ -113,8 +132,10 @@ int run_arrivals(const FitArrivalsOptions& o) {
         fmt::format("--plot {}: give an existing directory (the figures go there)", o.plot));
   if (!o.plot.empty()) output::require_writable_directory(o.plot, "--plot " + o.plot);
   nlohmann::json base;
+  std::string time_unit;  // the base's: the log's times are read in it
   if (!o.scenario.empty()) {
     const scenarios::Scenario read = load(o.scenario);  // refused now if it breaks a rule
+    time_unit = read.model.time_unit;
     base = scenarios::yaml_to_json(scenarios::read_file(scenarios::locate_scenario(o.scenario)),
                                    o.scenario);
     if (!o.robots) request.robots = read.model.modes();
@@ -126,12 +147,15 @@ int run_arrivals(const FitArrivalsOptions& o) {
   std::unique_ptr<output::OutputFile> out;
   if (!o.out.empty()) {
     const std::string text =
-        fmt::format("# {} with its arrivals fitted to {} by `crawlq fit arrivals`\n", o.scenario,
-                    o.log) +
-        api::with_fitted_arrivals(base, j).dump(2) + "\n";
+        fmt::format(
+            "# {} with its arrivals fitted to {} by `crawlq fit arrivals`; the log's times "
+            "are read in {}'s unit of time ({})\n",
+            o.scenario, o.log, o.scenario, model::time_unit_plural(time_unit)) +
+        api::with_fitted_arrivals(base, j, o.log).dump(2) + "\n";
     const std::filesystem::path directory = std::filesystem::path(o.out).parent_path();
-    scenarios::parse_scenario(text, fmt::format("--out {} (not written)", o.out),
-                              directory.empty() ? "." : directory);
+    const scenarios::Scenario written = scenarios::parse_scenario(
+        text, fmt::format("--out {} (not written)", o.out), directory.empty() ? "." : directory);
+    overload_note(written.model, o.out);
     out = std::make_unique<output::OutputFile>(o.out, "--out " + o.out);
     out->stream() << text;
     j["out"] = o.out;

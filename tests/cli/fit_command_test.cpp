@@ -125,6 +125,46 @@ namespace {
 // Beside the scenarios, not among them: scenarios/data holds scenario files only.
 const std::string kShippedLog = CRAWLQ_SOURCE_DIR "/scenarios/logs/synthetic-crawler.log";
 
+TEST_CASE(
+    "fit arrivals --out: a file named and sourced as a fit of the log, read back without notes",
+    "[cli][fit]") {
+  TempDirectory dir;
+  const std::string out = (dir.path() / "fitted.yaml").string();
+  const auto fitted = crawlq({"fit", "arrivals", kShippedLog, "--scenario",
+                              shipped("paper-real-data.yaml"), "--out", out});
+  INFO(report(fitted));
+  REQUIRE(fitted.exit_status == 0);
+  const std::string text = read_text(out);
+  CHECK_THAT(text, Catch::Contains("\"name\": \"paper-real-data-fitted\""));
+  CHECK_THAT(text, Catch::Contains("\"source\": \"arrivals fitted to " + kShippedLog));
+  CHECK_THAT(text, Catch::Contains("the log's times are read in"));
+  // Every D_0 diagonal as the loader recomputes it: no "repaired" note about crawlq's own file.
+  const auto solved = crawlq({"solve", out, "--json"});
+  INFO(report(solved));
+  CHECK(solved.exit_status == 0);
+  CHECK_THAT(solved.err, !Catch::Contains("repaired"));
+  CHECK_THAT(fitted.err, !Catch::Contains("every mode offers more pages"));
+}
+
+TEST_CASE("fit arrivals: a fitted load the indexer cannot carry under any policy is said",
+          "[cli][fit]") {
+  // Deliveries about 10 a unit of time against teaching-two-robots' indexer, which serves 2.
+  std::mt19937_64 engine(3);
+  std::exponential_distribution<double> gap(10.0);
+  std::ostringstream log;
+  log.precision(17);
+  double t = 0;
+  for (int i = 0; i < 4000; ++i) log << (t += gap(engine)) << '\n';
+  TempDirectory dir;
+  const std::string out = (dir.path() / "busy.yaml").string();
+  const auto run = crawlq({"fit", "arrivals", dir.write("busy.log", log.str()), "--scenario",
+                           shipped("teaching-two-robots.yaml"), "--batch-gap", "0", "--out", out});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  CHECK_THAT(run.err, Catch::Contains("every mode offers more pages than the indexer serves"));
+  CHECK_THAT(run.err, Catch::Contains("the log's times are in the scenario's unit of time"));
+}
+
 TEST_CASE("fit arrivals: the shipped crawler log, fitted back and optimised", "[cli][fit]") {
   // scenarios/logs/synthetic-crawler.log (examples/synthetic_crawler_log.cpp): regimes of mean 400
   // s and 60 s, Erlang-4 times, kept after a batch with probability 0.97 + 0.03/2, batches of 1-4
