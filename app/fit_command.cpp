@@ -41,6 +41,7 @@ struct FitArrivalsOptions {
   std::string scenario, out;
   std::string plot;  // a directory for the figures
   bool json = false;
+  bool strict_order = false;  // refuse a log out of time order instead of reading it in order
 };
 
 // The fit's three figures: the lag correlations of the log and of the fit (with the band of no
@@ -140,8 +141,20 @@ int run_arrivals(const FitArrivalsOptions& o) {
                                    o.scenario);
     if (!o.robots) request.robots = read.model.modes();
   }
-  request.times = fit::read_timestamps(scenarios::locate_log(o.log).string(), o.column);
+  fit::LogOrder order;
+  request.times =
+      fit::read_timestamps(scenarios::locate_log(o.log).string(), o.column, o.strict_order, &order);
   nlohmann::json j = api::fit_arrivals(request);
+  if (order.lines_moved > 0) {
+    j["reordered"] = {{"lines", order.lines_moved},
+                      {"largest_step_back", order.largest_step_back},
+                      {"line", order.line_of_largest}};
+    add_note(fmt::format(
+        "{}: sorted into time order: {} came before a line above it (the largest step back "
+        "{:.6g}, at line {}); --strict-order refuses such a log",
+        o.log, model::counted(static_cast<long long>(order.lines_moved), "line"),
+        order.largest_step_back, order.line_of_largest));
+  }
   // NEW must read back under the same rules as any scenario (BASE's policy may need more modes than
   // --robots gives): checked on its text, before it is written.
   std::unique_ptr<output::OutputFile> out;
@@ -289,6 +302,9 @@ std::function<int()> add_fit_command(CLI::App& app) {
       ->required();
   arrivals->add_option("--column", o->column,
                        "read a CSV file's column (its header's name, or a number from 1)");
+  arrivals->add_flag("--strict-order", o->strict_order,
+                     "refuse a log with a line earlier than one above it (by default such lines, "
+                     "as concurrent robots stamp them, are read in time order with a note)");
   arrivals->add_option("--batch-gap", o->batch_gap,
                        "deliveries closer than this are one batch (default: 1% of the median gap)");
   arrivals->add_option("--censor-gap", o->censor_gap,

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <optional>
@@ -65,9 +66,13 @@ std::string_view field(std::string_view line, std::size_t index) {
 
 namespace {
 
-// One number a line; `sample`: any order and every value > 0, else a log in time order.
+// One number a line; `sample`: any order and every value > 0, else a log read in time order (out of
+// order refused when `strict`, sorted and counted in `order` otherwise).
 std::vector<double> parse_values(const std::string& text, const std::string& label,
-                                 const std::string& column, bool sample) {
+                                 const std::string& column, bool sample, bool strict = false,
+                                 LogOrder* order = nullptr) {
+  LogOrder found;
+  double latest = -INFINITY;
   std::vector<double> times;
   times.reserve(text.size() / 12);
   std::size_t line_number = 0, previous_line = 0;
@@ -93,13 +98,24 @@ std::vector<double> parse_values(const std::string& text, const std::string& lab
     if (sample && !(time > 0))
       throw model::InputError(
           fmt::format("{}: line {}: {} is not a time > 0", label, line_number, time));
-    if (!sample && !times.empty() && time < times.back())
-      throw model::InputError(
-          fmt::format("{}: line {}: time {} comes before line {}'s {}: a log must be in time order",
-                      label, line_number, time, previous_line, times.back()));
+    if (!sample && !times.empty() && time < times.back() && strict)
+      throw model::InputError(fmt::format(
+          "{}: line {}: time {} comes before line {}'s {}: with --strict-order a log must be in "
+          "time order",
+          label, line_number, time, previous_line, times.back()));
+    if (!sample && time < latest) {
+      ++found.lines_moved;
+      if (latest - time > found.largest_step_back) {
+        found.largest_step_back = latest - time;
+        found.line_of_largest = line_number;
+      }
+    }
+    latest = std::max(latest, time);
     times.push_back(time);
     previous_line = line_number;
   }
+  if (found.lines_moved > 0) std::stable_sort(times.begin(), times.end());
+  if (order) *order = found;
   if (times.size() < 2)
     throw model::InputError(fmt::format(
         "{}: {} {}{}: {} needs at least two", label, times.size(), sample ? "value" : "timestamp",
@@ -110,8 +126,8 @@ std::vector<double> parse_values(const std::string& text, const std::string& lab
 }  // namespace
 
 std::vector<double> parse_timestamps(const std::string& text, const std::string& label,
-                                     const std::string& column) {
-  return parse_values(text, label, column, false);
+                                     const std::string& column, bool strict, LogOrder* order) {
+  return parse_values(text, label, column, false, strict, order);
 }
 
 std::vector<double> parse_sample(const std::string& text, const std::string& label,
@@ -119,8 +135,10 @@ std::vector<double> parse_sample(const std::string& text, const std::string& lab
   return parse_values(text, label, column, true);
 }
 
-std::vector<double> read_timestamps(const std::string& path, const std::string& column) {
-  return parse_timestamps(model::read_text_file(path, "a log", model::kMostLogBytes), path, column);
+std::vector<double> read_timestamps(const std::string& path, const std::string& column, bool strict,
+                                    LogOrder* order) {
+  return parse_timestamps(model::read_text_file(path, "a log", model::kMostLogBytes), path, column,
+                          strict, order);
 }
 
 std::vector<double> read_sample(const std::string& path, const std::string& column) {
