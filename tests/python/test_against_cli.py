@@ -116,5 +116,5 @@ def test_fits_equal_the_command_line(cli, tmp_path):
     assert law.beta[0] == pytest.approx(0.0057, rel=0.02)
     with pytest.raises(crawlq.InputError, match="line 2"):
         bad = tmp_path / "bad.log"
-        bad.write_text("5\n3\n")
+        bad.write_text("5\nthree\n")
         crawlq.fit_arrivals(bad)

@@ -159,6 +159,20 @@ TEST_CASE("fit: batches and censored gaps on a log written by hand", "[fit]") {
   CHECK(fit::default_batch_gap({0, 1, 2.5, 3, 4.2}) == 0);
 }
 
+TEST_CASE("fit: a log out of order is read in time order, each line that went back counted",
+          "[fit]") {
+  fit::LogOrder order;
+  // Lines 3 and 5 go back (by 0.5 below line 2's 2, and 0.25 below line 4's 3).
+  CHECK(fit::parse_timestamps("1\n2\n1.5\n3\n2.75\n4\n", "log.txt", "", false, &order) ==
+        std::vector<double>{1, 1.5, 2, 2.75, 3, 4});
+  CHECK(order.lines_moved == 2);
+  CHECK(order.largest_step_back == 0.5);
+  CHECK(order.line_of_largest == 3);
+  fit::LogOrder none;
+  fit::parse_timestamps("1\n2\n2\n3\n", "log.txt", "", false, &none);  // equal times are in order
+  CHECK(none.lines_moved == 0);
+}
+
 TEST_CASE("fit: broken logs are refused with the line", "[fit]") {
   const auto refused = [](const std::string& text, const std::string& fragment) {
     INFO(text);
@@ -166,7 +180,8 @@ TEST_CASE("fit: broken logs are refused with the line", "[fit]") {
   };
   refused("", "0 timestamps");
   refused("5\n", "1 timestamp");
-  refused("1\n2\n1.5\n", "line 3");
+  CHECK_THROWS_WITH(fit::parse_timestamps("1\n2\n1.5\n", "log.txt", "", true),
+                    Catch::Contains("line 3"));
   refused("1\nabc\n", "line 2: 'abc'");
   refused("1\n2\ninf\n", "line 3");
   CHECK(fit::parse_timestamps("# a comment\n1\n\n2.5\n", "log.txt") == std::vector<double>{1, 2.5});
