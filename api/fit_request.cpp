@@ -142,6 +142,13 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
                      {"D1", matrix_json(map.d1)}}},
                    {"arrivals", arrivals_section(map, log.size_probabilities, request.robots)}};
   if (!map.note.empty()) j["fitted"]["note"] = map.note;
+  // The default found no split between the gaps inside batches and those between them: batching is
+  // off, which a log of batches a millisecond apart needs said (its correlations hide in them).
+  if (!request.batch_gap && batch_gap == 0)
+    j["batch_gap_note"] = fmt::format(
+        "no split of the gaps between deliveries 100 times wide: the batch gap is 0, so only "
+        "deliveries at equal times make a batch; if the robots deliver in batches, give {}",
+        field_given(request.caller, Field::kBatchGap, "G", false));
   if (em) {
     j["fitted"].erase("correlation_height");
     j["fitted"].erase("correlation_decay");

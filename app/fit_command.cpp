@@ -128,10 +128,24 @@ int run_arrivals(const FitArrivalsOptions& o) {
                                   .phases = o.phases,
                                   .robots = o.robots.value_or(1)};
   // Every check before any work or any write: a refusal leaves no file behind.
-  if (!o.plot.empty() && !std::filesystem::is_directory(o.plot))
-    throw UsageError(
-        fmt::format("--plot {}: give an existing directory (the figures go there)", o.plot));
-  if (!o.plot.empty()) output::require_writable_directory(o.plot, "--plot " + o.plot);
+  // --plot DIR: an existing directory, or one made once the fit has succeeded (in a directory that
+  // can be written: checked now, so that a refusal leaves nothing behind).
+  bool make_plot_directory = false;
+  if (!o.plot.empty()) {
+    std::error_code error;
+    if (std::filesystem::exists(o.plot, error) && !std::filesystem::is_directory(o.plot, error))
+      throw UsageError(fmt::format("--plot {}: not a directory (the figures go in one)", o.plot));
+    make_plot_directory = !std::filesystem::exists(o.plot, error);
+    const std::filesystem::path parent = std::filesystem::path(o.plot).parent_path();
+    const std::filesystem::path writable =
+        make_plot_directory ? (parent.empty() ? std::filesystem::path(".") : parent)
+                            : std::filesystem::path(o.plot);
+    if (make_plot_directory && !std::filesystem::is_directory(writable, error))
+      throw UsageError(
+          fmt::format("--plot {}: {} is not a directory (crawlq makes the last one only)", o.plot,
+                      writable.string()));
+    output::require_writable_directory(writable.string(), "--plot " + o.plot);
+  }
   nlohmann::json base;
   std::string time_unit;  // the base's: the log's times are read in it
   if (!o.scenario.empty()) {
@@ -141,10 +155,12 @@ int run_arrivals(const FitArrivalsOptions& o) {
                                    o.scenario);
     if (!o.robots) request.robots = read.model.modes();
   }
-  fit::LogOrder order;
+  fit::LogOrder order;  // what reading the log in time order moved
   request.times =
       fit::read_timestamps(scenarios::locate_log(o.log).string(), o.column, o.strict_order, &order);
   nlohmann::json j = api::fit_arrivals(request);
+  if (j.contains("batch_gap_note"))
+    add_note(fmt::format("{}: {}", o.log, j["batch_gap_note"].get<std::string>()));
   if (order.lines_moved > 0) {
     j["reordered"] = {{"lines", order.lines_moved},
                       {"largest_step_back", order.largest_step_back},
@@ -174,7 +190,16 @@ int run_arrivals(const FitArrivalsOptions& o) {
     j["out"] = o.out;
   }
   std::vector<std::string> drawn;
-  if (!o.plot.empty()) drawn = draw_fit(j, o.plot, o.log);
+  if (!o.plot.empty()) {
+    if (make_plot_directory) {
+      std::error_code error;
+      std::filesystem::create_directory(o.plot, error);
+      if (error)
+        throw UsageError(
+            fmt::format("--plot {}: cannot make the directory ({})", o.plot, error.message()));
+    }
+    drawn = draw_fit(j, o.plot, o.log);
+  }
   if (out) out->commit();  // last: a figure that failed leaves NEW unwritten
   if (o.json) {
     std::cout << j.dump(2) << '\n';

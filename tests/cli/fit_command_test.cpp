@@ -109,6 +109,28 @@ TEST_CASE("fit arrivals: a log a little out of order is read in time order, with
   CHECK(j["batches"] == same["batches"]);
 }
 
+TEST_CASE("fit arrivals: a default batch gap of 0 is said, a given one is not", "[cli][fit]") {
+  // Gaps from 0.5 to 1.5, with no split 100 times wide: batching is off by default.
+  std::ostringstream log;
+  log.precision(17);
+  std::mt19937_64 engine(9);
+  std::uniform_real_distribution<double> gap(0.5, 1.5);
+  double t = 0;
+  for (int i = 0; i < 400; ++i) log << (t += gap(engine)) << '\n';
+  TempDirectory dir;
+  const std::string file = dir.write("even.log", log.str());
+  const auto run = crawlq({"fit", "arrivals", file});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  CHECK_THAT(run.err, Catch::Contains("the batch gap is 0, so only deliveries at equal times make "
+                                      "a batch; if the robots deliver in batches, give "
+                                      "--batch-gap G"));
+  CHECK(json_of(crawlq({"fit", "arrivals", file, "--json"})).contains("batch_gap_note"));
+  const auto given = crawlq({"fit", "arrivals", file, "--batch-gap", "0", "--json"});
+  CHECK_FALSE(json_of(given).contains("batch_gap_note"));
+  CHECK(given.err.empty());
+}
+
 TEST_CASE("fit arrivals: broken logs are refused with the line", "[cli][fit]") {
   TempDirectory dir;
   check_refused(crawlq({"fit", "arrivals", dir.write("empty.log", "")}),
@@ -226,9 +248,17 @@ TEST_CASE("fit arrivals: the shipped crawler log, fitted back and optimised", "[
   CHECK(drawn.exit_status == 0);
   for (const char* figure : {"autocorrelation.svg", "batch-sizes.svg", "quantiles.svg"})
     CHECK(std::filesystem::file_size(dir.path() / figure) > 1000);
-  check_refused(
-      crawlq({"fit", "arrivals", kShippedLog, "--plot", (dir.path() / "no-such").string()}),
-      {"--plot", "directory"});
+  // A directory that is not there yet is made (its parent must be).
+  const auto made =
+      crawlq({"fit", "arrivals", kShippedLog, "--plot", (dir.path() / "figures").string()});
+  INFO(report(made));
+  CHECK(made.exit_status == 0);
+  CHECK(std::filesystem::file_size(dir.path() / "figures" / "quantiles.svg") > 1000);
+  check_refused(crawlq({"fit", "arrivals", kShippedLog, "--plot",
+                        (dir.path() / "no-such" / "figures").string()}),
+                {"--plot", "not a directory"});
+  check_refused(crawlq({"fit", "arrivals", kShippedLog, "--plot", dir.write("a-file.txt", "x")}),
+                {"--plot", "not a directory"});
   // The quantiles of a Q-Q plot: the log's and the fit's at 1% .. 99%, each increasing.
   const auto& quantiles = j["quantiles"];
   REQUIRE(quantiles["fitted"].size() == 99);

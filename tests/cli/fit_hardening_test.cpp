@@ -171,8 +171,9 @@ TEST_CASE("fit arrivals --out: nothing written when the run is refused", "[cli][
   TempDirectory dir;
   const std::string out = (dir.path() / "new.yaml").string();
   const std::string base = shipped("paper-example-1.yaml");
+  // --plot makes its last directory, not a missing parent.
   check_refused(crawlq({"fit", "arrivals", kLog, "--scenario", base, "--out", out, "--plot",
-                        (dir.path() / "no-such-dir").string()}),
+                        (dir.path() / "no-such-dir" / "figures").string()}),
                 {"--plot"});
   CHECK_FALSE(std::filesystem::exists(out));
   // The base's policy needs four modes: one robot's BMAP cannot take it.
