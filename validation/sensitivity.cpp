@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "model/costs.hpp"
 #include "model/input_error.hpp"

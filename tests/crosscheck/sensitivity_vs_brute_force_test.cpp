@@ -3,6 +3,7 @@
 // (all arrivals, each mode's own arrivals built here from the matrices, service, obsolescence) on
 // random models and policies of each form, for every scalar measure (the sojourn means by the
 // brute-force tagged page); the cost weights against the cost's own terms.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
