@@ -279,6 +279,8 @@ nlohmann::json fit_law(const FitLawRequest& request) {
       {"beta", std::vector<double>(ph.beta.data(), ph.beta.data() + ph.beta.size())},
       {"S", matrix_json(ph.s)}};
   if (!request.sample.empty()) j["sample"]["size"] = request.sample.size();
+  // The law's order at the top as the contract names it (issue 32), beside `fitted.phases`.
+  j["phases"] = ph.s.rows();
   // The likelihood of the sample under the law fitted to it (not under one rescaled away from it).
   j["fitted"]["log_likelihood"] =
       request.sample.empty() || request.mean

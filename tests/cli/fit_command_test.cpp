@@ -156,7 +156,11 @@ TEST_CASE("fit service: three moments matched, --mean rescales, the contract's k
   INFO(report(run));
   REQUIRE(run.exit_status == 0);
   const nlohmann::json j = json_of(run);
-  for (const char* key : {"sample", "fitted", "beta", "S"}) CHECK(j.contains(key));
+  for (const char* key : {"sample", "fitted", "beta", "S", "phases"}) CHECK(j.contains(key));
+  // The order at the top (the contract's "phases"), the size of beta and S.
+  CHECK(j["phases"] == j["beta"].size());
+  CHECK(j["phases"] == j["S"].size());
+  CHECK(j["phases"] == j["fitted"]["phases"]);
   CHECK(j["fitted"]["log_likelihood"].is_null());
   const auto& m = j["fitted"]["moments"];
   CHECK(nearly_equal(m[0], 8.2, 1e-9));
