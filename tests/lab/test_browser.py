@@ -188,7 +188,9 @@ def test_a_slow_solve_says_it_is_working_with_its_time(lab):
           window.fetch = original;
           return r;
         })()""")
-        assert re.match(r"solving these settings: [23] s so far", report["during"]), report
+        # At least two seconds had passed (a loaded machine may show more).
+        shown = re.match(r"solving these settings: (\d+) s so far", report["during"])
+        assert shown and int(shown.group(1)) >= 2, report
         assert report["dimmed"]
         assert report["after"].startswith("solved in"), report
         assert browser.errors() == []
