@@ -7,6 +7,7 @@
 
 #include "analytic/stationary/memory_estimate.hpp"
 #include "api/json_output.hpp"
+#include "model/time_unit.hpp"
 
 namespace crawlq::api {
 
@@ -66,6 +67,10 @@ nlohmann::json describe(const DescribeRequest& request) {
   nlohmann::json j{
       {"name", m.name},
       {"time_unit", m.time_unit},
+      // The unit's words as the tables print them, for a reader (the lab) that keeps no rules of
+      // its own for plurals.
+      {"time_units", model::time_unit_plural(m.time_unit)},
+      {"per_time_unit", model::per_time_unit(m.time_unit)},
       {"capacity", m.capacity},
       {"admission", model::kAdmissionNames.name(m.admission)},
       {"arrival_phases", m.arrivals.phases()},

@@ -8,7 +8,6 @@ import { buildSliders, currentPolicy, drawPolicy, drawTable, modelKey, resizeLev
 import { measureDimensions, measureLabels, refresh, showGap, showSolved } from "./results.js";
 import { simulate } from "./simulation_view.js";
 import { drawTransient, transientFields } from "./transient_view.js";
-import { timeUnits } from "./units.js";
 import { $, body, capacity, levelsOf, modes, state, thresholdsOf } from "./state.js";
 
 // ---- optimum and teaching -------------------------------------------------------------------------
@@ -72,7 +71,7 @@ async function useScenario(scenario, name, text) {
   state.changes = {}; state.optimum = null; state.landscapeKey = null;
   state.filePolicy = described.policy ? Array.from(described.policy.levels) : Array(described.capacity + 1).fill(described.modes.length);
   state.levels = state.filePolicy.slice();
-  for (const label of document.querySelectorAll(".time-unit")) label.textContent = timeUnits(described.time_unit);
+  for (const label of document.querySelectorAll(".time-unit")) label.textContent = described.time_units;
   state.text = text ?? JSON.stringify(scenario, null, 2);
   $("scenario-text").value = state.text;
   $("editor-error").textContent = "";

@@ -5,7 +5,6 @@ import { drawLandscape } from "./landscape_view.js";
 import { currentPolicy, settingsKey } from "./policy_view.js";
 import { drawTransient, transientFields } from "./transient_view.js";
 import { $, body, state } from "./state.js";
-import { measureUnit } from "./units.js";
 
 // The measures the solve view shows, by their JSON keys; their names come from the server's measure
 // list (GET /api/measures), the one the command line prints.
@@ -18,13 +17,20 @@ export const measureLabels = {};
 export function measureLabel(key) { return measureLabels[key] ?? key; }
 // "pages/time", "time" or "" for a key, from the same list.
 export const measureDimensions = {};
+// A measure's unit in the words the server gives for the scenario's time unit.
+function measureUnit(key) {
+  const dimension = measureDimensions[key], described = state.described;
+  if (dimension === "pages/time") return `pages ${described.per_time_unit}`;
+  if (dimension === "time") return described.time_units;
+  return "";
+}
 
 // ---- results -------------------------------------------------------------------------------------
 export function showSolved() {
   const r = state.solved;
   $("cost").textContent = r.cost.toFixed(4);
   const tbody = $("measures").querySelector("tbody");
-  tbody.innerHTML = MEASURES.map((key) => `<tr><td>${measureLabel(key)}</td><td>${Number(r[key]).toPrecision(5)}</td><td class="unit">${measureUnit(measureDimensions[key], r.time_unit)}</td></tr>`).join("");
+  tbody.innerHTML = MEASURES.map((key) => `<tr><td>${measureLabel(key)}</td><td>${Number(r[key]).toPrecision(5)}</td><td class="unit">${measureUnit(key)}</td></tr>`).join("");
   const svg = $("levels"), p = r.level_probabilities;
   const width = svg.clientWidth || 400, height = 160, bottom = 22, above = 24;
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);

@@ -5,7 +5,6 @@
 // since the start beside the long run's rates. The simulator's 95% band for the same start and
 // outage is drawn under each exact curve once it arrives (state.band, cleared by every new solve).
 import { $, state } from "./state.js";
-import { timeUnits } from "./units.js";
 
 const POINTS = 60;
 
@@ -40,7 +39,7 @@ function chart(svg, { yLabel, curves, outage }) {
   for (const v of ticks(0, yMax)) out += `<line class="grid" x1="${left}" x2="${width - right}" y1="${y(v)}" y2="${y(v)}"/><text x="${left - 6}" y="${y(v) + 5}" text-anchor="end">${v}</text>`;
   for (const t of ticks(0, tMax)) out += `<text x="${x(t)}" y="${height - bottom + 20}" text-anchor="middle">${t}</text>`;
   out += `<line class="axis" x1="${left}" x2="${width - right}" y1="${y(0)}" y2="${y(0)}"/><line class="axis" x1="${left}" x2="${left}" y1="${top}" y2="${y(0)}"/>`;
-  out += `<text x="${(left + width - right) / 2}" y="${height - 6}" text-anchor="middle">time since the start (${timeUnits(state.solved?.time_unit)})</text>`;
+  out += `<text x="${(left + width - right) / 2}" y="${height - 6}" text-anchor="middle">time since the start (${state.described.time_units})</text>`;
   out += `<text transform="translate(14 ${(top + height - bottom) / 2}) rotate(-90)" text-anchor="middle">${yLabel}</text>`;
   for (const c of curves.filter((c) => c.band)) {
     const upper = c.band.map(([t, lo, hi]) => `${x(t).toFixed(1)},${y(hi).toFixed(1)}`);

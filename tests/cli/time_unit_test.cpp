@@ -36,6 +36,10 @@ TEST_CASE("time_unit: solve prints rates per the unit and times in it", "[cli][t
   CHECK_THAT(run.out, !Catch::Contains("time unit"));
   const json solved = json_of(crawlq({"solve", file, "--json"}));
   CHECK(solved.at("time_unit") == "minute");
+  // The words the tables use, for readers (the lab) with no plural rules of their own.
+  const json described = json_of(crawlq({"describe", file, "--json"}));
+  CHECK(described.at("time_units") == "minutes");
+  CHECK(described.at("per_time_unit") == "per minute");
   // The unit names the numbers; it changes none of them.
   check_same_measures(solved,
                       json_of(crawlq({"solve", shipped("teaching-two-robots.yaml"), "--json"})), 0);
