@@ -28,9 +28,10 @@ std::optional<std::string> read_time_unit(std::string_view written) {
 
 std::string time_unit_plural(std::string_view unit) {
   if (unit.empty()) return "time units";
-  // An abbreviation ("s", "ms", "h", "min") has no plural; "day" has.
-  constexpr std::array<std::string_view, 5> kAbbreviations{"min", "sec", "hr", "hrs", "yr"};
-  if (unit.size() <= 2 ||
+  // An abbreviation ("s", "ms", "h", "min", "hrs") has no plural; "day" has. A unit still ending in
+  // s is one read_time_unit kept ("hrs", "yrs"): already plural.
+  constexpr std::array<std::string_view, 4> kAbbreviations{"min", "sec", "hr", "yr"};
+  if (unit.size() <= 2 || unit.back() == 's' ||
       std::find(kAbbreviations.begin(), kAbbreviations.end(), unit) != kAbbreviations.end())
     return std::string(unit);
   return fmt::format("{}s", unit);

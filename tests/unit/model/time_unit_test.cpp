@@ -26,6 +26,8 @@ TEST_CASE("time unit: plurals, rates and durations in words", "[model][time-unit
   CHECK(time_unit_plural("minute") == "minutes");
   CHECK(time_unit_plural("ms") == "ms");
   CHECK(time_unit_plural("min") == "min");
+  CHECK(time_unit_plural("hrs") == "hrs");
+  CHECK(time_unit_plural("yrs") == "yrs");  // kept plural by read_time_unit, not "yrss"
   CHECK(time_unit_plural("") == "time units");
   CHECK(per_time_unit("hour") == "per hour");
   CHECK(per_time_unit("") == "per unit time");
