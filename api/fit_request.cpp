@@ -15,6 +15,7 @@
 #include "fit/regime_map_fit.hpp"
 #include "fit/sample_statistics.hpp"
 #include "fit/time_scale.hpp"
+#include "model/bmap.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::api {
@@ -177,8 +178,8 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
 
 namespace {
 
-// Each mode's D_0 diagonal written as the loader recomputes it (minus the row's other rates, summed
-// as scenario_loader.cpp sums them), so that a file crawlq wrote reads back with no repair notes.
+// Each mode's D_0 diagonal written as the loader recomputes it (model::d0_diagonal), so that a file
+// crawlq wrote reads back with no repair notes.
 void exact_diagonals(nlohmann::json& arrivals) {
   if (!arrivals.contains("modes")) return;
   for (nlohmann::json& mode : arrivals["modes"]) {
@@ -193,12 +194,9 @@ void exact_diagonals(nlohmann::json& arrivals) {
           m(i, j) = rows.at(static_cast<std::size_t>(i)).at(static_cast<std::size_t>(j));
       matrices.push_back(std::move(m));
     }
-    const model::Matrix& d0 = matrices[0];
-    for (Eigen::Index i = 0; i < d0.rows(); ++i) {
-      double others = d0.row(i).sum() - d0(i, i);
-      for (std::size_t k = 1; k < matrices.size(); ++k) others += matrices[k].row(i).sum();
-      d[0][static_cast<std::size_t>(i)][static_cast<std::size_t>(i)] = -others;
-    }
+    for (Eigen::Index i = 0; i < matrices[0].rows(); ++i)
+      d[0][static_cast<std::size_t>(i)][static_cast<std::size_t>(i)] =
+          model::d0_diagonal(matrices, i);
   }
 }
 

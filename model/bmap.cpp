@@ -7,6 +7,12 @@
 
 namespace crawlq::model {
 
+double d0_diagonal(const std::vector<Matrix>& d, Eigen::Index row) {
+  double others = d[0].row(row).sum() - d[0](row, row);
+  for (std::size_t k = 1; k < d.size(); ++k) others += d[k].row(row).sum();
+  return -others;
+}
+
 void check_bmap_shapes(const std::vector<Matrix>& d, const std::string& key_path) {
   if (d.size() < 2)
     throw InputError(key_path, fmt::format("{} matrices: need at least D0 and D1", d.size()));

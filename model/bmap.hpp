@@ -12,6 +12,11 @@ namespace crawlq::model {
 // Anything that reads the matrices together (a repair of D_0's diagonal, say) must call it first.
 void check_bmap_shapes(const std::vector<Matrix>& d, const std::string& key_path);
 
+// Minus every other rate of row `row` of D_0 and of each D_k: the diagonal that makes D(1)'s row
+// sum to zero. One summation order for `repair-diagonal` and for the files crawlq writes, so that
+// what it writes reads back unrepaired. The shapes must have passed check_bmap_shapes.
+double d0_diagonal(const std::vector<Matrix>& d, Eigen::Index row);
+
 class Bmap {
  public:
   // Checks every rule and throws InputError naming `key_path` (e.g. "arrivals.modes[1].D").

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <variant>
 
+#include "model/bmap.hpp"
 #include "model/input_error.hpp"
 #include "model/rate_checks.hpp"
 #include "scenarios/law_reader.hpp"
@@ -31,9 +32,7 @@ using model::Matrix;
 void repair_d0(std::vector<Matrix>& d, const std::string& key, std::vector<std::string>& repairs) {
   Matrix& d0 = d[0];
   for (Eigen::Index i = 0; i < d0.rows(); ++i) {
-    double others = d0.row(i).sum() - d0(i, i);
-    for (std::size_t k = 1; k < d.size(); ++k) others += d[k].row(i).sum();
-    const double repaired = -others;
+    const double repaired = model::d0_diagonal(d, i);
     if (std::abs(repaired - d0(i, i)) > 1e-15 * std::max(1.0, std::abs(repaired))) {
       repairs.push_back(fmt::format("{}[0] row {}: diagonal {} replaced by {} (minus the row sums)",
                                     key, i, d0(i, i), repaired));
