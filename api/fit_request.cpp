@@ -143,6 +143,10 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
                      {"D1", matrix_json(map.d1)}}},
                    {"arrivals", arrivals_section(map, log.size_probabilities, request.robots)}};
   if (!map.note.empty()) j["fitted"]["note"] = map.note;
+  if (const fit::LogOrder& order = request.order; order.lines_moved > 0)
+    j["reordered"] = {{"lines", order.lines_moved},
+                      {"largest_step_back", order.largest_step_back},
+                      {"line", order.line_of_largest}};
   // The default found no split between the gaps inside batches and those between them: batching is
   // off, which a log of batches a millisecond apart needs said (its correlations hide in them).
   if (!request.batch_gap && batch_gap == 0)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api/caller_words.hpp"
+#include "fit/timestamp_log.hpp"
 
 namespace crawlq::api {
 
@@ -22,6 +23,8 @@ struct FitArrivalsRequest {
   std::optional<int> phases;  // the MAP's order at most; default: what the log asks
   int robots = 1;             // modes of the BMAP of pages: mode r is r D (the paper's D^(r))
   Caller caller = Caller::kCommandLine;  // whose words the messages use
+  // What reading the log in time order moved (fit::read_timestamps): said under "reordered".
+  fit::LogOrder order = {};
 
   // False with `why` naming the field (in the caller's words) and the value.
   bool is_valid(std::string* why) const;

@@ -155,22 +155,18 @@ int run_arrivals(const FitArrivalsOptions& o) {
                                    o.scenario);
     if (!o.robots) request.robots = read.model.modes();
   }
-  fit::LogOrder order;  // what reading the log in time order moved
-  request.times =
-      fit::read_timestamps(scenarios::locate_log(o.log).string(), o.column, o.strict_order, &order);
+  request.times = fit::read_timestamps(scenarios::locate_log(o.log).string(), o.column,
+                                       o.strict_order, &request.order);
   nlohmann::json j = api::fit_arrivals(request);
+  const fit::LogOrder& order = request.order;
   if (j.contains("batch_gap_note"))
     add_note(fmt::format("{}: {}", o.log, j["batch_gap_note"].get<std::string>()));
-  if (order.lines_moved > 0) {
-    j["reordered"] = {{"lines", order.lines_moved},
-                      {"largest_step_back", order.largest_step_back},
-                      {"line", order.line_of_largest}};
+  if (order.lines_moved > 0)
     add_note(fmt::format(
         "{}: sorted into time order: {} came before a line above it (the largest step back "
         "{:.6g}, at line {}); --strict-order refuses such a log",
         o.log, model::counted(static_cast<long long>(order.lines_moved), "line"),
         order.largest_step_back, order.line_of_largest));
-  }
   // NEW must read back under the same rules as any scenario (BASE's policy may need more modes than
   // --robots gives): checked on its text, before it is written.
   std::unique_ptr<output::OutputFile> out;

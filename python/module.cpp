@@ -503,16 +503,10 @@ py::object fit_arrivals(const std::string& path, const std::string& column,
                                   .caller = api::Caller::kPython};
   return to_python(run_released([request, path, column](const api::Cancellation* cancel) mutable {
     const EmStopScope stop(cancel);
-    fit::LogOrder order;
-    request.times =
-        fit::read_timestamps(crawlq::scenarios::locate_log(path).string(), column, false, &order);
-    nlohmann::json j = api::fit_arrivals(request);
     // A log a little out of order is read in time order, as the command line reads it.
-    if (order.lines_moved > 0)
-      j["reordered"] = {{"lines", order.lines_moved},
-                        {"largest_step_back", order.largest_step_back},
-                        {"line", order.line_of_largest}};
-    return j;
+    request.times = fit::read_timestamps(crawlq::scenarios::locate_log(path).string(), column,
+                                         false, &request.order);
+    return api::fit_arrivals(request);
   }));
 }
 
