@@ -243,8 +243,9 @@ void add_sojourn_laws(SolveResult& result, const SolveRequest& request,
 }  // namespace
 
 std::string large_solve_warning(const std::string& source, const analytic::MemoryEstimate& need) {
-  return fmt::format("{}: {:.0f} states, about {:.2g} GiB at most: the solve may take a while",
-                     source, need.states, need.bytes / (1 << 30));
+  return fmt::format(
+      "{}: {:.0f} states, about {:.2g} GiB at most: the solve may take a while (Ctrl-C stops it)",
+      source, need.states, need.bytes / (1 << 30));
 }
 
 SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {

@@ -39,8 +39,6 @@ namespace crawlq::app {
 
 namespace {
 
-// Past this many states a solve is announced before it starts.
-
 struct SolveOptions {
   std::string file;
   PolicyFlags policy;
@@ -297,7 +295,7 @@ int run(const SolveOptions& o, const CLI::App& command) {
         fmt::format("--plot {}: give --times or --until (the figure is of a transient)", o.plot));
   // A chain past a million states takes from seconds to minutes: said before the work starts.
   if (const analytic::MemoryEstimate need = api::check(request); need.states > api::kStatesToWarnOf)
-    fmt::print(stderr, "crawlq: {} (Ctrl-C stops it)\n", api::large_solve_warning(o.file, need));
+    fmt::print(stderr, "crawlq: {}\n", api::large_solve_warning(o.file, need));
   ProgressLine progress("solve " + o.file, ProgressLine::wanted());
   request.stage = [&progress](const std::string& step) { progress.stage(step); };
   const api::SolveResult result = api::solve(request);

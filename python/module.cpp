@@ -353,10 +353,8 @@ py::tuple solve(const Source& s, const py::dict& keywords, const py::object& pro
   // Before minutes of work, a warning a notebook shows (Python's filters may silence it), pointing
   // at the caller's line: four frames up, past the lambda, run_with and Scenario.solve.
   if (const analytic::MemoryEstimate need = api::check(request); need.states > api::kStatesToWarnOf)
-    if (PyErr_WarnEx(
-            PyExc_UserWarning,
-            (api::large_solve_warning(s.source().label, need) + " (Ctrl-C stops it)").c_str(),
-            4) != 0)
+    if (PyErr_WarnEx(PyExc_UserWarning, api::large_solve_warning(s.source().label, need).c_str(),
+                     4) != 0)
       throw py::error_already_set();
   const api::SolveResult result = run_released(
       [request](const api::Cancellation* cancel) { return api::solve(request, cancel); }, &reports);
