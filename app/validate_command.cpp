@@ -68,20 +68,16 @@ void print_row(const std::string& name, const validation::MeasureVerdict& v) {
 // A transient's comparison, curve by curve: each key's worst time (the largest |z|), and every
 // time at which a value disagrees (all of them in --json).
 void print_curves(const validation::EngineComparison& r, std::string_view unit) {
-  struct Curve {
-    const validation::MeasureVerdict* worst = nullptr;
-    int times = 0;
-  };
-  std::vector<std::pair<std::string, Curve>> curves;
+  // Each curve with its worst value.
+  std::vector<std::pair<std::string, const validation::MeasureVerdict*>> curves;
   for (const auto& v : r.measures) {
     const std::string curve =
         v.name.starts_with("level_probabilities") ? "level_probabilities" : v.name;
     auto found =
         std::find_if(curves.begin(), curves.end(), [&](const auto& c) { return c.first == curve; });
-    if (found == curves.end()) found = curves.insert(curves.end(), {curve, {}});
-    Curve& c = found->second;
-    ++c.times;
-    if (!c.worst || std::abs(v.z) > std::abs(c.worst->z)) c.worst = &v;
+    if (found == curves.end()) found = curves.insert(curves.end(), {curve, nullptr});
+    const validation::MeasureVerdict*& worst = found->second;
+    if (!worst || std::abs(v.z) > std::abs(worst->z)) worst = &v;
   }
   fmt::print(
       "\n  each curve at its worst time (largest |z|); the rates are averages over the "
@@ -89,9 +85,8 @@ void print_curves(const validation::EngineComparison& r, std::string_view unit) 
   fmt::print("  {:<{}} {:>12}  {:>22}  {:>6}  {}\n",
              fmt::format("curve, at t ({})", model::time_unit_plural(unit)), kNameWidth, "exact",
              "simulated (95%)", "z", "verdict");
-  for (const auto& c : curves | std::views::values)
-    print_row(fmt::format("{}, at {:g}", measure_words(c.worst->name, unit), *c.worst->t),
-              *c.worst);
+  for (const validation::MeasureVerdict* worst : curves | std::views::values)
+    print_row(fmt::format("{}, at {:g}", measure_words(worst->name, unit), *worst->t), *worst);
   bool header = false;
   for (const auto& v : r.measures) {
     if (v.verdict != validation::Verdict::kDiffers) continue;
