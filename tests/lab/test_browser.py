@@ -86,6 +86,18 @@ def test_screenshots_for_the_record(lab, size):
         browser.close()
 
 
+@pytest.fixture
+def small_page(lab):
+    """The page open and ready at 1024x768, the size of a projector or a small laptop."""
+    opened = Browser(1024, 768)
+    try:
+        opened.open(lab.url + "/")
+        opened.evaluate("window.crawlqReady")
+        yield opened
+    finally:
+        opened.close()
+
+
 # Waits in the page until the cost on show differs from `before` (a solve answered).
 WAIT_FOR_SOLVE = """
 async function waitForSolve(before) {
@@ -97,102 +109,92 @@ async function waitForSolve(before) {
 """
 
 
-def test_readable_at_1024x768_with_units_a_reset_and_paced_replications(lab):
-    browser = Browser(1024, 768)
-    try:
-        browser.open(lab.url + "/")
-        browser.evaluate("window.crawlqReady")
-        report = browser.evaluate(WAIT_FOR_SOLVE + """(async () => {
-          const sizes = () => [...document.querySelectorAll("svg text")].map((t) => parseFloat(getComputedStyle(t).fontSize));
-          const r = { smallest: Math.min(...sizes()), texts: sizes().length };
-          r.units = [...document.querySelectorAll("#measures td.unit")].map((td) => td.textContent);
-          r.editor = document.getElementById("scenario-text").value;
-          const projector = document.getElementById("projector");
-          projector.checked = true; projector.dispatchEvent(new Event("change"));
-          r.smallestProjected = Math.min(...sizes());
-          r.bodyProjected = parseFloat(getComputedStyle(document.body).fontSize);
-          projector.checked = false; projector.dispatchEvent(new Event("change"));
-          // Reset: a slider, a bar and the transient's end changed, then back to the file's.
-          r.startCost = document.body.dataset.solvedCost;
-          const capacity = document.getElementById("slider-capacity");
-          capacity.value = "8"; capacity.dispatchEvent(new Event("input"));
-          r.changedCost = await waitForSolve(r.startCost);
-          document.getElementById("transient-until").value = "5";
-          document.getElementById("replication-pace").value = "500";
-          document.getElementById("reset").click();
-          r.resetCost = await waitForSolve(r.changedCost);
-          r.resetCapacity = capacity.value === undefined ? null : document.getElementById("slider-capacity").value;
-          r.resetUntil = document.getElementById("transient-until").value;
-          r.resetPace = document.getElementById("replication-pace").value;
-          r.resetBars = document.querySelectorAll("#policy rect[data-level]").length;
-          // The replications at two a second: the estimates are seen growing, not all at once.
-          document.getElementById("replication-pace").value = "500";
-          document.getElementById("simulate").click();
-          const seen = [];
-          let first = null;
-          const deadline = performance.now() + 60000;
-          while (performance.now() < deadline) {
-            const m = document.getElementById("simulate").textContent.match(/\\((\\d+) replications/);
-            const shown = m ? Number(m[1]) : 0;
-            if (shown && seen[seen.length - 1] !== shown) seen.push(shown);
-            if (shown && first === null) first = performance.now();
-            if (shown === 20) { r.showingSeconds = (performance.now() - first) / 1000; break; }
-            await new Promise((r) => setTimeout(r, 50));
-          }
-          r.seen = seen;
-          return r;
-        })()""")
-        # Every label of every figure at 14 px or more at 1024x768; 18 px with large text on.
-        assert report["texts"] > 20 and report["smallest"] >= 14, report
-        assert report["smallestProjected"] >= 18 and report["bodyProjected"] >= 20, report
-        # Rates and times carry their unit (the shipped scenarios name none).
-        assert "pages per unit time" in report["units"] and "time units" in report["units"], report["units"]
-        # The editor shows the file as written, comments and all, not a JSON form of it.
-        assert report["editor"].startswith("#") and "\nname: paper-example-1\n" in report["editor"], report["editor"][:300]
-        # Reset: the file's capacity, costs and policy, and the controls' first values.
-        assert report["changedCost"] != report["startCost"]
-        assert report["resetCost"] == report["startCost"]
-        assert report["resetCapacity"] == "5" and report["resetBars"] == 6
-        assert report["resetUntil"] == "20" and report["resetPace"] == "0"
-        # Paced: the count of replications on show went up in steps that could be watched.
-        assert report["seen"][-1] == 20, report["seen"]
-        assert len(report["seen"]) >= 3 and report["seen"] == sorted(report["seen"]), report["seen"]
-        # Ten rounds of two at least half a second apart: 4.5 s at the least, however fast the machine.
-        assert report["showingSeconds"] >= 4.4, report
-        browser.screenshot(ARTEFACTS / "lab-1024x768-after-reset.png")
-        assert browser.errors() == []
-    finally:
-        browser.close()
+def test_readable_at_1024x768_with_units_a_reset_and_paced_replications(small_page):
+    browser = small_page
+    report = browser.evaluate(WAIT_FOR_SOLVE + """(async () => {
+      const sizes = () => [...document.querySelectorAll("svg text")].map((t) => parseFloat(getComputedStyle(t).fontSize));
+      const r = { smallest: Math.min(...sizes()), texts: sizes().length };
+      r.units = [...document.querySelectorAll("#measures td.unit")].map((td) => td.textContent);
+      r.editor = document.getElementById("scenario-text").value;
+      const projector = document.getElementById("projector");
+      projector.checked = true; projector.dispatchEvent(new Event("change"));
+      r.smallestProjected = Math.min(...sizes());
+      r.bodyProjected = parseFloat(getComputedStyle(document.body).fontSize);
+      projector.checked = false; projector.dispatchEvent(new Event("change"));
+      // Reset: a slider, a bar and the transient's end changed, then back to the file's.
+      r.startCost = document.body.dataset.solvedCost;
+      const capacity = document.getElementById("slider-capacity");
+      capacity.value = "8"; capacity.dispatchEvent(new Event("input"));
+      r.changedCost = await waitForSolve(r.startCost);
+      document.getElementById("transient-until").value = "5";
+      document.getElementById("replication-pace").value = "500";
+      document.getElementById("reset").click();
+      r.resetCost = await waitForSolve(r.changedCost);
+      r.resetCapacity = capacity.value === undefined ? null : document.getElementById("slider-capacity").value;
+      r.resetUntil = document.getElementById("transient-until").value;
+      r.resetPace = document.getElementById("replication-pace").value;
+      r.resetBars = document.querySelectorAll("#policy rect[data-level]").length;
+      // The replications at two a second: the estimates are seen growing, not all at once.
+      document.getElementById("replication-pace").value = "500";
+      document.getElementById("simulate").click();
+      const seen = [];
+      let first = null;
+      const deadline = performance.now() + 60000;
+      while (performance.now() < deadline) {
+        const m = document.getElementById("simulate").textContent.match(/\\((\\d+) replications/);
+        const shown = m ? Number(m[1]) : 0;
+        if (shown && seen[seen.length - 1] !== shown) seen.push(shown);
+        if (shown && first === null) first = performance.now();
+        if (shown === 20) { r.showingSeconds = (performance.now() - first) / 1000; break; }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      r.seen = seen;
+      return r;
+    })()""")
+    # Every label of every figure at 14 px or more at 1024x768; 18 px with large text on.
+    assert report["texts"] > 20 and report["smallest"] >= 14, report
+    assert report["smallestProjected"] >= 18 and report["bodyProjected"] >= 20, report
+    # Rates and times carry their unit (the shipped scenarios name none).
+    assert "pages per unit time" in report["units"] and "time units" in report["units"], report["units"]
+    # The editor shows the file as written, comments and all, not a JSON form of it.
+    assert report["editor"].startswith("#") and "\nname: paper-example-1\n" in report["editor"], report["editor"][:300]
+    # Reset: the file's capacity, costs and policy, and the controls' first values.
+    assert report["changedCost"] != report["startCost"]
+    assert report["resetCost"] == report["startCost"]
+    assert report["resetCapacity"] == "5" and report["resetBars"] == 6
+    assert report["resetUntil"] == "20" and report["resetPace"] == "0"
+    # Paced: the count of replications on show went up in steps that could be watched.
+    assert report["seen"][-1] == 20, report["seen"]
+    assert len(report["seen"]) >= 3 and report["seen"] == sorted(report["seen"]), report["seen"]
+    # Ten rounds of two at least half a second apart: 4.5 s at the least, however fast the machine.
+    assert report["showingSeconds"] >= 4.4, report
+    browser.screenshot(ARTEFACTS / "lab-1024x768-after-reset.png")
+    assert browser.errors() == []
 
 
-def test_a_slow_solve_says_it_is_working_with_its_time(lab):
-    browser = Browser(1024, 768)
-    try:
-        browser.open(lab.url + "/")
-        browser.evaluate("window.crawlqReady")
-        report = browser.evaluate(WAIT_FOR_SOLVE + """(async () => {
-          // Every solve answered three seconds late, as a large chain would be.
-          const original = window.fetch;
-          window.fetch = async (...args) => {
-            if (String(args[0]).includes("/api/solve")) await new Promise((r) => setTimeout(r, 3000));
-            return original(...args);
-          };
-          const before = document.body.dataset.solvedCost;
-          const cost = document.getElementById("slider-costs.loss");
-          cost.value = "7"; cost.dispatchEvent(new Event("input"));
-          await new Promise((r) => setTimeout(r, 2600));
-          const r = { during: document.getElementById("status").textContent,
-                      dimmed: document.getElementById("results").classList.contains("pending") };
-          await waitForSolve(before);
-          r.after = document.getElementById("status").textContent;
-          window.fetch = original;
-          return r;
-        })()""")
-        # At least two seconds had passed (a loaded machine may show more).
-        shown = re.match(r"solving these settings: (\d+) s so far", report["during"])
-        assert shown and int(shown.group(1)) >= 2, report
-        assert report["dimmed"]
-        assert report["after"].startswith("solved in"), report
-        assert browser.errors() == []
-    finally:
-        browser.close()
+def test_a_slow_solve_says_it_is_working_with_its_time(small_page):
+    browser = small_page
+    report = browser.evaluate(WAIT_FOR_SOLVE + """(async () => {
+      // Every solve answered three seconds late, as a large chain would be.
+      const original = window.fetch;
+      window.fetch = async (...args) => {
+        if (String(args[0]).includes("/api/solve")) await new Promise((r) => setTimeout(r, 3000));
+        return original(...args);
+      };
+      const before = document.body.dataset.solvedCost;
+      const cost = document.getElementById("slider-costs.loss");
+      cost.value = "7"; cost.dispatchEvent(new Event("input"));
+      await new Promise((r) => setTimeout(r, 2600));
+      const r = { during: document.getElementById("status").textContent,
+                  dimmed: document.getElementById("results").classList.contains("pending") };
+      await waitForSolve(before);
+      r.after = document.getElementById("status").textContent;
+      window.fetch = original;
+      return r;
+    })()""")
+    # At least two seconds had passed (a loaded machine may show more).
+    shown = re.match(r"solving these settings: (\d+) s so far", report["during"])
+    assert shown and int(shown.group(1)) >= 2, report
+    assert report["dimmed"]
+    assert report["after"].startswith("solved in"), report
+    assert browser.errors() == []
