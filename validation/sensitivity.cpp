@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <array>
 #include <cmath>
 #include <stdexcept>
@@ -45,13 +44,19 @@ std::optional<double> elasticity(double derivative, double parameter, double mea
   return derivative * parameter / measure;
 }
 
-}  // namespace
-
-std::vector<std::string> sensitivity_parameters(const model::Model& model) {
+// The scale groups of `model`: each multiplies rates, so each is a solve of a shifted model.
+std::vector<std::string> scale_parameters(const model::Model& model) {
   std::vector<std::string> names{"arrival-scale"};
   for (int r = 1; r <= model.modes(); ++r) names.push_back(fmt::format("arrival-scale:{}", r));
   names.emplace_back("service-scale");
   if (model.obsolescence) names.emplace_back("obsolescence-scale");
+  return names;
+}
+
+}  // namespace
+
+std::vector<std::string> sensitivity_parameters(const model::Model& model) {
+  std::vector<std::string> names = scale_parameters(model);
   for (const model::CostWeight& w : model::cost_weights())
     names.push_back(fmt::format("costs.{}", w.key));
   return names;
@@ -88,23 +93,7 @@ std::vector<Sensitivity> sensitivities(const model::Model& model,
                                        int threads) {
   const auto& measures = model::scalar_measures<double>();
   std::vector<Sensitivity> rows;
-  for (const std::string& parameter : sensitivity_parameters(model)) {
-    if (parameter.starts_with("costs.")) {
-      // J is linear in each weight and no other measure sees the weights.
-      const model::CostWeight& weight = *std::find_if(
-          model::cost_weights().begin(), model::cost_weights().end(),
-          [&](const model::CostWeight& w) { return parameter == fmt::format("costs.{}", w.key); });
-      model::Costs shifted = model.costs;
-      shifted.*weight.weight += 1;
-      for (const auto& measure : measures) {
-        const bool cost = measure.name.key == "cost";
-        const double derivative =
-            cost ? model::cost_criterion(shifted, at) - model::cost_criterion(model.costs, at) : 0;
-        rows.push_back({parameter, std::string(measure.name.key), derivative,
-                        elasticity(derivative, model.costs.*weight.weight, at.*measure.field)});
-      }
-      continue;
-    }
+  for (const std::string& parameter : scale_parameters(model)) {
     std::array<analytic::Measures, 4> shifted;  // at 1 - h, 1 + h, 1 - h/2, 1 + h/2
     const std::array<double, 4> scales{1 - kStep, 1 + kStep, 1 - kStep / 2, 1 + kStep / 2};
     for (std::size_t i = 0; i < scales.size(); ++i)
@@ -117,6 +106,19 @@ std::vector<Sensitivity> sensitivities(const model::Model& model,
       const double derivative = (4 * narrow - wide) / 3;
       rows.push_back({parameter, std::string(measure.name.key), derivative,
                       elasticity(derivative, 1, at.*measure.field)});
+    }
+  }
+  // J is linear in each weight and no other measure sees the weights.
+  for (const model::CostWeight& weight : model::cost_weights()) {
+    model::Costs shifted = model.costs;
+    shifted.*weight.weight += 1;
+    for (const auto& measure : measures) {
+      const bool cost = measure.name.key == "cost";
+      const double derivative =
+          cost ? model::cost_criterion(shifted, at) - model::cost_criterion(model.costs, at) : 0;
+      rows.push_back({fmt::format("costs.{}", weight.key), std::string(measure.name.key),
+                      derivative,
+                      elasticity(derivative, model.costs.*weight.weight, at.*measure.field)});
     }
   }
   return rows;
