@@ -359,9 +359,9 @@ std::function<int()> add_fit_command(CLI::App& app) {
     CLI::App* command = fit->add_subcommand(
         what, fmt::format("A phase-type law for the {} time from a SAMPLE (one time a line) or "
                           "from three moments:\n"
-                          "a mixture of two exponentials (scv > 1) or of two Erlang laws (scv <= "
-                          "1) with the three\n"
-                          "moments exactly, as the paper fits its service time; --mean T rescales "
+                          "the acyclic law of fewest phases with the three moments exactly (two "
+                          "exponentials where\n"
+                          "they reach them, as the paper fits its service time); --mean T rescales "
                           "it to the mean T.\n"
                           "Prints the `{}:` section of a scenario.\n"
                           "Examples: crawlq fit {} times.txt\n"

@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "fit/fewest_phase_fit.hpp"
 #include "fit/map_statistics.hpp"
 #include "fit/regime_map_fit.hpp"
 #include "fit/time_scale.hpp"
@@ -52,6 +53,23 @@ PhaseTypeFit erlang_mixture(int k, const TwoPoints& t) {
   return fit;
 }
 
+// Two Erlang-k laws with mean 1 and moments n2, n3, if they reach them.
+std::optional<PhaseTypeFit> erlang_mixture_with(int k, double n2, double n3) {
+  // Erlang-k shape factors: E[X^n] = mean^n k (k+1) ... (k+n-1) / k^n; k = 1 is the exponential.
+  const double c2 = (k + 1.0) / k, c3 = (k + 1.0) * (k + 2.0) / (k * static_cast<double>(k));
+  const auto t = two_points(1, n2 / c2, n3 / c3);
+  if (!t) return std::nullopt;
+  // Far apart means (scv 10^8) lose the moments to rounding: such a mixture is no match. Its
+  // moments are c_n (p x^n + (1 - p) y^n).
+  const auto moment = [&](int n, double c) {
+    return c * (t->p * std::pow(t->x, n) + (1 - t->p) * std::pow(t->y, n));
+  };
+  if (std::abs(moment(1, 1) - 1) > 1e-10 || std::abs(moment(2, c2) / n2 - 1) > 1e-10 ||
+      std::abs(moment(3, c3) / n3 - 1) > 1e-10)
+    return std::nullopt;
+  return erlang_mixture(k, *t);
+}
+
 }  // namespace
 
 PhaseTypeFit fit_three_moments(double m1, double m2, double m3) {
@@ -75,26 +93,27 @@ PhaseTypeFit fit_three_moments(double m1, double m2, double m3) {
                     "phase-type law",
                     m1, m2));
   PhaseTypeFit fit;
-  // Two Erlang-k laws reach scv >= 1/k only; the fewest phases that reach all three moments win.
-  // Below 1/kMostErlangPhases none does: the closest, Erlang-kMostErlangPhases, below.
+  // Two exponentials (the paper's hyperexponential) first: where they reach the moments no law has
+  // fewer phases but the exponential, and their rates read as two kinds of page.
+  if (auto h2 = erlang_mixture_with(1, n2, n3)) {
+    h2->s /= m1;
+    return *h2;
+  }
+  // Every phase multiplies the size of the chain the law enters: the fewest that reach the moments.
+  if (auto law = fewest_phase_law(n2, n3, kMostErlangPhases)) {
+    fit.beta = law->beta;
+    fit.s = law->s / m1;
+    return fit;
+  }
+  // Beyond kMostErlangPhases acyclic phases, two Erlang-k laws (2k phases) may still reach them.
+  // Below scv 1/kMostErlangPhases none does: the closest, Erlang-kMostErlangPhases, below.
   if (scv * kMostErlangPhases >= 1) {
-    // Erlang-k shape factors: E[X^n] = mean^n k (k+1) ... (k+n-1) / k^n; k = 1 is the exponential.
     const int fewest = scv >= 1 ? 1 : static_cast<int>(std::ceil(1 / scv - 1e-12));
     for (int k = fewest; k <= kMostErlangPhases; ++k) {
-      const double c2 = (k + 1.0) / k, c3 = (k + 1.0) * (k + 2.0) / (k * static_cast<double>(k));
-      const auto t = two_points(1, n2 / c2, n3 / c3);
-      if (!t) continue;
-      // Far apart means (scv 10^8) lose the moments to rounding: such a mixture is no match. Its
-      // moments are c_n (p x^n + (1 - p) y^n).
-      const auto moment = [&](int n, double c) {
-        return c * (t->p * std::pow(t->x, n) + (1 - t->p) * std::pow(t->y, n));
-      };
-      if (std::abs(moment(1, 1) - 1) > 1e-8 || std::abs(moment(2, c2) / n2 - 1) > 1e-8 ||
-          std::abs(moment(3, c3) / n3 - 1) > 1e-8)
-        continue;
-      fit = erlang_mixture(k, *t);
-      fit.s /= m1;
-      return fit;
+      if (auto mixture = erlang_mixture_with(k, n2, n3)) {
+        mixture->s /= m1;
+        return *mixture;
+      }
     }
   }
   // No k reaches m3: the first two moments alone, or the mean alone below scv 1/kMostErlangPhases.
@@ -109,11 +128,16 @@ PhaseTypeFit fit_three_moments(double m1, double m2, double m3) {
         "scv {:.6g} would need {:.3g} phases; Erlang-{} (scv {:g}), the closest law fitted, matches "
         "the mean alone",
         scv, std::ceil(1 / scv), kMostErlangPhases, 1.0 / kMostErlangPhases);
+  else if (n3 < n2 * n2)
+    fit.note = fmt::format(
+        "m1 m3 < m2^2: no law of times > 0 has m3 = {:.6g} with these m1 and m2; the first two "
+        "moments are matched",
+        m3);
   else
     fit.note = fmt::format(
-        "no mixture of two Erlang or exponential laws has m3 = {:.6g} with these m1 and m2; the "
-        "first two moments are matched",
-        m3);
+        "no acyclic law of {} phases or fewer, nor a mixture of two Erlang laws, has m3 = {:.6g} "
+        "with these m1 and m2; the first two moments are matched",
+        kMostErlangPhases, m3);
   return fit;
 }
 

@@ -2,14 +2,15 @@
 // A phase-type law matched to three moments, as the paper fits its service time (a hyperexponential
 // from three moments of the content size, section 7).
 //
-// Both forms are a mixture of two laws of one shape with means x and y, weights p and 1 - p: with
-// scv > 1 two exponentials (a hyperexponential H2) when they reach m3, else two Erlang-k laws, k
-// the smallest with scv >= 1/k that reaches it (up to 100). Dividing the moments by the shape's
-// factors leaves b_1, b_2, b_3, the moments of a two-point law on {x, y}: x and y are the roots of
-// t^2 - s t + q with s = (b_3 - b_1 b_2) / (b_2 - b_1^2), q = s b_1 - b_2 (Prony), and p = (b_1 -
-// y)/(x - y). Moments that need more than 100 phases, or are no law's (m1 m3 < m2^2), are out of
-// reach; then the first two are matched (Tijms' Erlang(k-1)/Erlang(k) mixture, or balanced means),
-// or below scv 1/100 the mean alone (Erlang-100), and the note says so.
+// The law is the acyclic one of fewest phases (fit/fewest_phase_fit.hpp), up to 100 phases: one
+// for an exponential's moments, two wherever an order-2 law has them (the paper's hyperexponential
+// among them). Past 100, a mixture of two laws of one shape with means x and y, weights p and
+// 1 - p: two Erlang-k laws, k the smallest with scv >= 1/k that reaches m3 (up to 100). Dividing
+// the moments by the shape's factors leaves b_1, b_2, b_3, the moments of a two-point law on {x,
+// y}: x and y are the roots of t^2 - s t + q with s = (b_3 - b_1 b_2) / (b_2 - b_1^2), q = s b_1 -
+// b_2 (Prony), and p = (b_1 - y)/(x - y). Moments that need more phases, or are no law's (m1 m3 <
+// m2^2), are out of reach; then the first two are matched (Tijms' Erlang(k-1)/Erlang(k) mixture,
+// or balanced means), or below scv 1/100 the mean alone (Erlang-100), and the note says so.
 #include <string>
 #include <vector>
 

@@ -458,8 +458,8 @@ def fit_service(sample: str | os.PathLike | None = None, *, moments: Sequence[fl
                 mean: float | None = None, column: str = "", method: str = "moments", phases: int = 2) -> Result:
     """``crawlq fit service --json``: a phase-type law from a sample file or three moments.
 
-    ``method="moments"``: two exponentials (scv > 1) or two Erlang laws with the three moments exactly,
-    as the paper fits its service time; ``method="em"``: maximum likelihood over ``phases`` exponentials
+    ``method="moments"``: the acyclic law of fewest phases with the three moments exactly (two
+    exponentials where they reach them, as the paper fits its service time); ``method="em"``: maximum likelihood over ``phases`` exponentials
     mixed (a sample only). ``mean`` rescales the law to that mean time. ``beta`` and ``S`` are the
     scenario's ``service:`` section.
     """

@@ -4,7 +4,9 @@
 #include <Eigen/Eigenvalues>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 #include <numeric>
+#include <random>
 #include <unsupported/Eigen/MatrixFunctions>
 
 #include "fit/batched_log.hpp"
@@ -21,20 +23,33 @@ namespace {
 
 double relative(double a, double b) { return std::abs(a - b) / std::abs(b); }
 
-TEST_CASE("fit: three moments matched to 1e-9 by two exponentials or two Erlang laws", "[fit]") {
+TEST_CASE("fit: three moments matched to 1e-9 by the acyclic law of fewest phases", "[fit]") {
   struct Case {
     double m1, m2, m3;
     int phases;
   };
-  // H2 (scv 2 and a heavy one), a gamma of shape 2.5 (scv 0.4: two Erlang-3 laws), a lognormal of
-  // scv 0.25 (m_n = exp(n^2 sigma^2 / 2)), a mixture of two Erlang-4 laws (scv 0.3).
-  const double sigma2 = std::log(1.25);
-  const std::vector<Case> cases{
-      {1, 3, 15, 2},
-      {8.2, 8.2 * 8.2 * 30, 8.2 * 8.2 * 8.2 * 2000, 2},
-      {2.5, 2.5 * 3.5, 2.5 * 3.5 * 4.5, 6},
-      {std::exp(sigma2 / 2), std::exp(2 * sigma2), std::exp(4.5 * sigma2), 0},
-      {1, 1.3, 2.1, 0}};
+  // Each order is the least n whose region (m2 / m1^2 >= (n + 1) / n and m3 between the bounds of
+  // Bobbio, Horvath and Telek 2005, Theorem 2) holds the triple, computed from those closed forms
+  // apart from this code: H2 (scv 2 and a heavy one), an exponential, Erlang-2 and Erlang-5, a
+  // gamma of shape 2.5 (scv 0.4), a lognormal of scv 0.25 (m_n = exp(n^2 sigma^2 / 2)) and one of
+  // scv 0.02, a mixture of two Erlang-4 laws (scv 0.3), a uniform(0, 2).
+  const auto lognormal = [](double scv) {
+    const double sigma2 = std::log(1 + scv);
+    return Case{std::exp(sigma2 / 2), std::exp(2 * sigma2), std::exp(4.5 * sigma2), 0};
+  };
+  Case heavy_lognormal = lognormal(0.25), light_lognormal = lognormal(0.02);
+  heavy_lognormal.phases = 6;
+  light_lognormal.phases = 52;
+  const std::vector<Case> cases{{1, 3, 15, 2},
+                                {8.2, 8.2 * 8.2 * 30, 8.2 * 8.2 * 8.2 * 2000, 2},
+                                {0.7, 2 * 0.49, 6 * 0.343, 1},
+                                {1, 1.5, 3, 2},
+                                {3, 9 * 1.2, 27 * 1.2 * 1.4, 5},
+                                {2.5, 2.5 * 3.5, 2.5 * 3.5 * 4.5, 3},
+                                heavy_lognormal,
+                                light_lognormal,
+                                {1, 1.3, 2.1, 4},
+                                {1, 4.0 / 3, 2, 9}};
   for (const auto& c : cases) {
     INFO(c.m1 << ", " << c.m2 << ", " << c.m3);
     const fit::PhaseTypeFit ph = fit::fit_three_moments(c.m1, c.m2, c.m3);
@@ -43,23 +58,74 @@ TEST_CASE("fit: three moments matched to 1e-9 by two exponentials or two Erlang 
     CHECK(relative(m[0], c.m1) < 1e-9);
     CHECK(relative(m[1], c.m2) < 1e-9);
     CHECK(relative(m[2], c.m3) < 1e-9);
-    if (c.phases) CHECK(ph.s.rows() == c.phases);
+    CHECK(ph.s.rows() == c.phases);
     CHECK(std::abs(ph.beta.sum() - 1) < 1e-12);
     CHECK((ph.beta.array() >= 0).all());
+    // Acyclic: S upper triangular, so each phase is left for a later one or the exit.
+    CHECK(ph.s.isUpperTriangular());
+  }
+}
+
+// The bounds of m3 / (m1 m2) over the acyclic laws of order n with m2 / m1^2 = n2 (Bobbio, Horvath
+// and Telek 2005, Theorem 2), written here from the paper apart from the fit, which never uses
+// them.
+double third_moment_floor(double n2, int n) {
+  if (n2 >= (n + 4.0) / (n + 1)) return (n + 1.0) / n * n2;
+  const double p = (n + 1) * (n2 - 2) / (3 * n2 * (n - 1)) *
+                   (-2 * std::sqrt(n + 1.0) / std::sqrt(-3 * n * n2 + 4 * n + 4) - 1);
+  const double a = (n2 - 2) / (p * (1 - n2) + std::sqrt(p * p + p * n * (n2 - 2) / (n - 1)));
+  return ((3 + a) * (n - 1) + 2 * a) / ((n - 1) * (1 + a * p)) -
+         2 * a * (n + 1) / (2 * (n - 1) + a * p * (n * a + 2 * n - 2));
+}
+double third_moment_ceiling(double n2, int n) {
+  if (n2 > n / (n - 1.0)) return std::numeric_limits<double>::infinity();
+  return (2 * (n - 2) * (n * n2 - n - 1) * std::sqrt(1 + n * (n2 - 2) / (n - 1)) +
+          (n + 2) * (3 * n * n2 - 2 * n - 2)) /
+         (n * n * n2);
+}
+
+TEST_CASE("fit: random triples an acyclic law of order n has are fitted with n phases or fewer",
+          "[fit]") {
+  std::mt19937_64 random(2005);
+  std::uniform_real_distribution<double> unit(0.02, 0.98);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int n = 2 + trial % 11;
+    const double spreads[] = {0.01, 0.2, 1, 5};
+    const double n2 = (n + 1.0) / n + unit(random) * spreads[trial % 4];
+    const double floor = third_moment_floor(n2, n);
+    double ceiling = third_moment_ceiling(n2, n);
+    if (!std::isfinite(ceiling)) ceiling = floor * (1 + 3 * unit(random));
+    const double n3 = floor + (ceiling - floor) * unit(random);
+    const double m1 = 0.3 + trial, m2 = n2 * m1 * m1, m3 = n3 * m1 * m2;
+    INFO("order " << n << ": " << m1 << ", " << m2 << ", " << m3);
+    const fit::PhaseTypeFit ph = fit::fit_three_moments(m1, m2, m3);
+    REQUIRE(ph.third_moment_matched);
+    CHECK(ph.s.rows() <= n);
+    const auto m = fit::phase_type_moments(ph.beta, ph.s, 3);
+    CHECK(relative(m[0], m1) < 1e-9);
+    CHECK(relative(m[1], m2) < 1e-9);
+    CHECK(relative(m[2], m3) < 1e-9);
+  }
+  // Just past order n's ceiling, or below its floor, order n is not enough.
+  for (const int n : {2, 3, 5, 8}) {
+    const double n2 = (n + 1.0) / n + 0.01;
+    for (const double n3 :
+         {third_moment_ceiling(n2, n) * 1.001, third_moment_floor(n2, n) * 0.999}) {
+      INFO("order " << n << ", m2 " << n2 << ", m3 / m2 " << n3);
+      const fit::PhaseTypeFit ph = fit::fit_three_moments(1, n2, n3 * n2);
+      CHECK(ph.third_moment_matched);
+      CHECK(ph.s.rows() > n);
+    }
   }
 }
 
 TEST_CASE("fit: a third moment no mixture reaches keeps the first two and says so", "[fit]") {
-  // A uniform(0, 2) is out of reach of two exponentials or two Erlang laws of few phases, not of
-  // many.
-  const fit::PhaseTypeFit uniform = fit::fit_three_moments(1, 4.0 / 3, 2);
-  REQUIRE(uniform.third_moment_matched);
-  CHECK(relative(fit::phase_type_moments(uniform.beta, uniform.s, 3)[2], 2) < 1e-9);
   // m1 m3 < m2^2: the moments of no law on the positive times; the first two are matched, and said
   // so.
   const fit::PhaseTypeFit ph = fit::fit_three_moments(1, 3, 2);
   CHECK_FALSE(ph.third_moment_matched);
   CHECK_THAT(ph.note, Catch::Contains("first two moments"));
+  CHECK_THAT(ph.note, Catch::Contains("no law of times > 0"));
   const auto m = fit::phase_type_moments(ph.beta, ph.s, 2);
   CHECK(relative(m[0], 1) < 1e-12);
   CHECK(relative(m[1], 3) < 1e-12);
