@@ -60,12 +60,17 @@ RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<doub
   RegimeMapFit fit;
   if (variance == 0)
     fit.note = fmt::format("the times between batches are all {:.6g}: no MAP's are constant", mean);
-  // The geometric decay: least squares of log r_k on k over the lags whose correlation is positive
-  // and outside its band, lag 1 matched exactly.
+  // The geometric decay: least squares of log |r_k| on k over the lags of the decay's sign
+  // (positive; or (-1)^k for regimes that tend to alternate, rho < 0) outside their bands, lag 1
+  // matched exactly.
+  const double band1 = bands.empty() ? 0 : bands[0];
+  const bool alternating = !lags.empty() && lags[0] < -band1;
   std::vector<std::pair<double, double>> points;
-  for (std::size_t k = 0; k < lags.size(); ++k)
-    if (lags[k] > 0 && lags[k] > (k < bands.size() ? bands[k] : 0))
-      points.emplace_back(k + 1.0, std::log(lags[k]));
+  for (std::size_t k = 0; k < lags.size(); ++k) {
+    const double sign = alternating && k % 2 == 0 ? -1 : 1;
+    if (sign * lags[k] > 0 && sign * lags[k] > (k < bands.size() ? bands[k] : 0))
+      points.emplace_back(k + 1.0, std::log(sign * lags[k]));
+  }
   double rho = 0, height = 0;
   if (!lags.empty() && !points.empty() && points.front().first == 1) {
     if (points.size() >= 2) {
@@ -85,7 +90,7 @@ RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<doub
     } else {
       rho = 0.5;  // lag 1 alone: the lags after it inside their bands
     }
-    rho = std::clamp(rho, 0.01, 0.999);
+    rho = std::clamp(rho, 0.01, 0.999) * (alternating ? -1 : 1);
     height = lags[0] / rho;
     if (height > kHighestHeight) {
       fit.note = fmt::format(
@@ -94,11 +99,6 @@ RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<doub
           height, kHighestHeight);
       height = kHighestHeight;
     }
-  } else if (!lags.empty() && lags[0] < 0 && lags[0] < -(bands.empty() ? 0 : bands[0])) {
-    fit.note = fmt::format(
-        "the lag-1 correlation {:.3g} is negative: this MAP has none, and was fitted as a renewal "
-        "process",
-        lags[0]);
   }
   fit.correlation_height = height;
   fit.correlation_decay = rho;
@@ -123,8 +123,19 @@ RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<doub
     return fit;
   }
   // mu_2 > 0 needs p < m^2 / (m^2 + Var(mu_J)): half of that bound, at most 1/2.
-  const double p = std::min(0.5, 0.5 * m2 / (m2 + between));
+  double p = std::min(0.5, 0.5 * m2 / (m2 + between));
+  // Regimes that alternate keep the rarer one with probability (1 - rho) p + rho >= 0: p as large
+  // as that needs, within 0.95 of mu_2's bound.
+  if (rho < 0) p = std::max(p, std::min(-rho / (1 - rho), 0.95 * m2 / (m2 + between)));
   fit.regime_share = p;
+  if (rho < -p / (1 - p) * (1 + 1e-12)) {
+    rho = -p / (1 - p);
+    fit.correlation_decay = rho;
+    fit.note += fmt::format(
+        "{}the lag-1 correlation {:.3g} asks the regimes to alternate more often than these "
+        "times allow; {:.3g} was fitted",
+        fit.note.empty() ? "" : "; ", lags[0], height * rho);
+  }
   fit.regime_means = {mean + std::sqrt(between * (1 - p) / p),
                       mean - std::sqrt(between * p / (1 - p))};
   std::vector<model::RowVector> alphas(2);
@@ -141,7 +152,8 @@ RegimeMapFit fit_regime_map(double mean, double variance, const std::vector<doub
   for (int from = 0; from < 2; ++from) {
     const model::Vector exits = -ts[from] * model::Vector::Ones(size[from]);
     for (int to = 0; to < 2; ++to) {
-      const double next = (1 - rho) * share[to] + (from == to ? rho : 0.0);
+      // At rho's bound the rarer regime's stay is 0 up to rounding.
+      const double next = std::max(0.0, (1 - rho) * share[to] + (from == to ? rho : 0.0));
       fit.d1.block(offset[from], offset[to], size[from], size[to]) = next * exits * alphas[to];
     }
   }

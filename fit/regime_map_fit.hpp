@@ -10,7 +10,10 @@
 // (c^2 - 1) / (2 c^2), 0.061 for the paper's data.
 //
 // Fitted exactly: the mean, the variance and the lag-1 correlation; rho by least squares on the
-// logarithms of the positive lag correlations. The regimes' laws are exponential (w = 1),
+// logarithms of the positive lag correlations. A negative lag-1 correlation takes rho < 0: regimes
+// that tend to alternate, lag correlations of alternating sign (what a MAP of order 2 with a
+// negative lag-1 correlation has, c gamma^k with gamma < 0); the rarer regime's chance to stay,
+// (1 - rho) p + rho, bounds rho from below. The regimes' laws are exponential (w = 1),
 // hyperexponential with balanced means (w > 1) or a mixture of Erlang(k-1) and Erlang(k) of one
 // rate (w < 1, Tijms), so the order is 2 for a renewal sample with scv >= 1 and at most 2k
 // otherwise.

@@ -153,6 +153,28 @@ TEST_CASE(
   // A generator: rows of D0 + D1 sum to zero, D1 >= 0.
   CHECK(((map.d0 + map.d1).rowwise().sum().array().abs() < 1e-12).all());
   CHECK((map.d1.array() >= 0).all());
+  // A negative lag 1: regimes that alternate, lags of alternating sign, each A rho^k exactly.
+  const std::vector<double> alternating{-0.2, 0.12, -0.072, 0.0432};
+  const fit::RegimeMapFit swings = fit::fit_regime_map(3, 20, alternating, bands);
+  CHECK_THAT(swings.note, Catch::Equals(""));
+  CHECK(swings.correlation_decay == Approx(-0.6).epsilon(1e-9));
+  const fit::MapStatistics w = fit::map_statistics(swings.d0, swings.d1, 4);
+  CHECK(relative(w.mean, 3) < 1e-9);
+  CHECK(relative(w.variance, 20) < 1e-9);
+  for (int k = 0; k < 4; ++k) CHECK(std::abs(w.lag_correlations[k] - alternating[k]) < 1e-9);
+  CHECK(((swings.d0 + swings.d1).rowwise().sum().array().abs() < 1e-12).all());
+  CHECK((swings.d1.array() >= 0).all());
+  // Times of scv 22 leave the regimes little room to alternate: the lag-1 correlation that fits
+  // is weaker, said, and exactly the MAP's.
+  const fit::RegimeMapFit bounded = fit::fit_regime_map(3, 200, {-0.3}, {0.01});
+  CHECK_THAT(bounded.note, Catch::Contains("alternate more often"));
+  const fit::MapStatistics b = fit::map_statistics(bounded.d0, bounded.d1, 1);
+  CHECK(b.lag_correlations[0] < 0);
+  CHECK(b.lag_correlations[0] > -0.3);
+  CHECK(std::abs(b.lag_correlations[0] - bounded.correlation_height * bounded.correlation_decay) <
+        1e-9);
+  CHECK(relative(b.variance, 200) < 1e-9);
+  CHECK((bounded.d1.array() >= 0).all());
   // No correlation at all: a renewal process of the marginal.
   const fit::RegimeMapFit renewal = fit::fit_regime_map(2, 8, {0.001, -0.002}, {0.01, 0.01});
   CHECK(renewal.correlation_height == 0);
@@ -164,7 +186,8 @@ TEST_CASE(
 
 TEST_CASE("fit: logs simulated from known MAPs are fitted back within the logs' sampling error",
           "[fit]") {
-  // Three generators: the regimes' MAP itself (10 phases), an MMPP-like 3-phase MAP, a renewal H2.
+  // Four generators: the regimes' MAP itself (10 phases), an MMPP-like 3-phase MAP, a renewal H2,
+  // and a MAP of order 2 whose short and long times tend to alternate (lag 1 about -0.16).
   model::Matrix mmpp_d0(3, 3), mmpp_d1(3, 3);
   mmpp_d0 << -1.02, 0.01, 0.01, 0.005, -0.2, 0.005, 0.002, 0.002, -0.054;
   mmpp_d1 << 1.0, 0, 0, 0, 0.19, 0, 0, 0, 0.05;
@@ -174,8 +197,10 @@ TEST_CASE("fit: logs simulated from known MAPs are fitted back within the logs' 
   h2_d0(0, 0) = -2;
   h2_d0(1, 1) = -0.25;
   h2_d1 << 2 * 0.7, 2 * 0.3, 0.25 * 0.7, 0.25 * 0.3;
+  model::Matrix swing_d1(2, 2);
+  swing_d1 << 2 * 0.2, 2 * 0.8, 0.25 * 0.8, 0.25 * 0.2;
   const std::vector<std::pair<model::Matrix, model::Matrix>> generators{
-      {regimes.d0, regimes.d1}, {mmpp_d0, mmpp_d1}, {h2_d0, h2_d1}};
+      {regimes.d0, regimes.d1}, {mmpp_d0, mmpp_d1}, {h2_d0, h2_d1}, {h2_d0, swing_d1}};
   int seed = 1;
   for (const auto& [d0, d1] : generators) {
     INFO("generator " << seed);
@@ -200,6 +225,8 @@ TEST_CASE("fit: logs simulated from known MAPs are fitted back within the logs' 
     CHECK(relative(sample.mean, truth.mean) <
           0.1);  // a slowly switching MMPP's sample mean wanders
     CHECK(std::abs(sample.lag_correlations[0] - truth.lag_correlations[0]) < 0.15);
+    // A negative lag 1 is fitted negative, not as a renewal process.
+    if (truth.lag_correlations[0] < -0.05) CHECK(fitted.lag_correlations[0] < -0.05);
     ++seed;
   }
 }
