@@ -66,7 +66,9 @@ bool FitArrivalsRequest::is_valid(std::string* why) const {
 nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
   const std::vector<double>& times = request.times;
-  const double batch_gap = request.batch_gap.value_or(fit::default_batch_gap(times));
+  const fit::BatchGapChoice chosen =
+      request.batch_gap ? fit::BatchGapChoice{} : fit::choose_batch_gap(times);
+  const double batch_gap = request.batch_gap.value_or(chosen.gap);
   const double censor_gap = request.censor_gap.value_or(fit::default_censor_gap(times, batch_gap));
   const fit::BatchedLog log = fit::split_batches(times, batch_gap, censor_gap);
   const fit::SampleStatistics sample = fit::sample_statistics(log.intervals, request.lags);
@@ -149,10 +151,19 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
                       {"line", order.line_of_largest}};
   // The default found no split between the gaps inside batches and those between them: batching is
   // off, which a log of batches a millisecond apart needs said (its correlations hide in them).
-  if (!request.batch_gap && batch_gap == 0)
+  if (!request.batch_gap && chosen.rule == fit::BatchGapChoice::Rule::kNone)
     j["batch_gap_note"] = fmt::format(
-        "no split of the gaps between deliveries 100 times wide: the batch gap is 0, so only "
-        "deliveries at equal times make a batch; if the robots deliver in batches, give {}",
+        "no split of the gaps between deliveries 100 times wide and no tight cluster of small "
+        "ones: the batch gap is 0, so only deliveries at equal times make a batch; if the robots "
+        "deliver in batches, give {}",
+        field_given(request.caller, Field::kBatchGap, "G", false));
+  // A batch gap found as a cluster is a judgement the user should see and may overrule.
+  if (!request.batch_gap && chosen.rule == fit::BatchGapChoice::Rule::kCluster)
+    j["batch_gap_note"] = fmt::format(
+        "{:.3g}% of the gaps between deliveries cluster tightly at {:.3g}, 20 times or more below "
+        "the rest: taken for deliveries of one batch, with a batch gap of {:.3g}; {} chooses "
+        "another",
+        100 * chosen.cluster_share, chosen.cluster_median, batch_gap,
         field_given(request.caller, Field::kBatchGap, "G", false));
   if (em) {
     j["fitted"].erase("correlation_height");

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <optional>
 
 namespace crawlq::fit {
 
@@ -24,28 +26,76 @@ void batch_starts(const std::vector<double>& times, double batch_gap, std::vecto
   }
 }
 
+// The gaps inside batches as a tight cluster at the bottom of the sorted gaps' first `searched`
+// (batched_log.hpp says when one counts).
+std::optional<BatchGapChoice> tight_cluster(const std::vector<double>& gaps, std::size_t searched) {
+  if (searched < 20) return std::nullopt;
+  std::vector<double> logs(searched);
+  for (std::size_t i = 0; i < searched; ++i) logs[i] = std::log(gaps[i]);
+  // Otsu: the split into [0, i) and [i, searched) of the largest between-class variance, w0 w1
+  // (mu0 - mu1)^2, from prefix sums.
+  const double total = std::accumulate(logs.begin(), logs.end(), 0.0);
+  double below = 0, best = -1;
+  std::size_t split = 0;
+  const double n = static_cast<double>(searched);
+  for (std::size_t i = 1; i < searched; ++i) {
+    below += logs[i - 1];
+    const double w0 = i / n, w1 = 1 - w0;
+    const double mu0 = below / i, mu1 = (total - below) / (n - i);
+    const double between = w0 * w1 * (mu0 - mu1) * (mu0 - mu1);
+    if (between > best) {
+      best = between;
+      split = i;
+    }
+  }
+  if (split < 1 || split < 0.05 * n) return std::nullopt;
+  const auto median_of = [](std::vector<double> values) {
+    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+    return values[values.size() / 2];
+  };
+  const std::vector<double> lower(logs.begin(), logs.begin() + split);
+  const double centre = median_of(lower);
+  std::vector<double> deviations(lower.size());
+  for (std::size_t i = 0; i < lower.size(); ++i) deviations[i] = std::abs(lower[i] - centre);
+  const double spread = 1.4826 * median_of(deviations);
+  const double upper_centre = median_of({logs.begin() + split, logs.end()});
+  if (!(spread <= 0.3) || upper_centre - centre < std::log(20.0)) return std::nullopt;
+  BatchGapChoice choice;
+  choice.rule = BatchGapChoice::Rule::kCluster;
+  choice.cluster_median = std::exp(centre);
+  choice.cluster_share = split / n;
+  choice.gap = std::min(std::exp(centre) * std::max(2.0, std::exp(4 * spread)),
+                        std::sqrt(gaps[split - 1] * gaps[split]));
+  return choice;
+}
+
 }  // namespace
 
-double default_batch_gap(const std::vector<double>& times) {
+BatchGapChoice choose_batch_gap(const std::vector<double>& times) {
+  BatchGapChoice choice;
   std::vector<double> gaps;
   gaps.reserve(times.size());
   for (std::size_t i = 1; i < times.size(); ++i)
     if (times[i] > times[i - 1]) gaps.push_back(times[i] - times[i - 1]);
-  if (gaps.empty()) return 0;  // every time equal
+  if (gaps.empty()) return choice;  // every time equal
   std::sort(gaps.begin(), gaps.end());
   // The widest split of the sorted gaps, by ratio: deliveries of one batch come far closer together
-  // than batches do. Only a split of 100 times or more is taken for one; else equal times alone
-  // join. The widest 1% are left out of the search: there the crawler stopped, which is censoring's
-  // business.
-  double best_ratio = kClearSplit, gap = 0;
+  // than batches do. Only a split of 100 times or more is taken for one. The widest 1% are left out
+  // of the search: there the crawler stopped, which is censoring's business.
+  double best_ratio = kClearSplit;
   const std::size_t searched = gaps.size() - std::max<std::size_t>(1, gaps.size() / 100);
   for (std::size_t i = 1; i < searched; ++i)
     if (gaps[i] / gaps[i - 1] >= best_ratio) {
       best_ratio = gaps[i] / gaps[i - 1];
-      gap = std::sqrt(gaps[i] * gaps[i - 1]);
+      choice.gap = std::sqrt(gaps[i] * gaps[i - 1]);
+      choice.rule = BatchGapChoice::Rule::kSplit;
     }
-  return gap;
+  if (choice.rule == BatchGapChoice::Rule::kSplit) return choice;
+  if (const auto cluster = tight_cluster(gaps, searched)) choice = *cluster;
+  return choice;
 }
+
+double default_batch_gap(const std::vector<double>& times) { return choose_batch_gap(times).gap; }
 
 double default_censor_gap(const std::vector<double>& times, double batch_gap) {
   std::vector<double> starts;

@@ -131,6 +131,38 @@ TEST_CASE("fit arrivals: a default batch gap of 0 is said, a given one is not", 
   CHECK(given.err.empty());
 }
 
+TEST_CASE("fit arrivals: batches a millisecond apart are found and the gap chosen is said",
+          "[cli][fit]") {
+  // Batch starts an exponential time of mean 5 apart, each batch of three pages 1 ms apart: the
+  // shortest times between batches are 10 ms, no split is 100 times wide. A start within 20 ms of
+  // the last page is no batch a log can tell apart: skipped.
+  std::ostringstream log;
+  log.precision(17);
+  std::mt19937_64 engine(10);
+  std::exponential_distribution<double> gap(0.2);
+  double t = 0, last = -1;
+  int batches = 0;
+  while (batches < 1000) {
+    t += gap(engine);
+    if (t - last < 0.02) continue;
+    ++batches;
+    log << t << '\n' << t + 0.001 << '\n' << t + 0.002 << '\n';
+    last = t + 0.002;
+  }
+  TempDirectory dir;
+  const std::string file = dir.write("milli.log", log.str());
+  const auto run = crawlq({"fit", "arrivals", file, "--json"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  const nlohmann::json j = json_of(run);
+  CHECK(j["batches"] == 1000);
+  CHECK(j["size_probabilities"].size() == 3);
+  CHECK(j["size_probabilities"][2] == Approx(1));
+  REQUIRE(j.contains("batch_gap_note"));
+  CHECK_THAT(j["batch_gap_note"].get<std::string>(),
+             Catch::Contains("cluster tightly at 0.001") && Catch::Contains("--batch-gap G"));
+}
+
 TEST_CASE("fit arrivals: broken logs are refused with the line", "[cli][fit]") {
   TempDirectory dir;
   check_refused(crawlq({"fit", "arrivals", dir.write("empty.log", "")}),

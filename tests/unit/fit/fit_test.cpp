@@ -252,6 +252,56 @@ TEST_CASE("fit: batches and censored gaps on a log written by hand", "[fit]") {
   CHECK(fit::default_batch_gap({0, 1, 2.5, 3, 4.2}) == 0);
 }
 
+TEST_CASE("fit: deliveries a millisecond apart are found as batches without a split 100 wide",
+          "[fit]") {
+  // A correlated MAP's batch starts (mean 10), each batch of 1-3 pages 0.8-1.2 ms apart: the
+  // smallest gaps between batches come as close as those inside them, so no split is 100 wide.
+  const fit::RegimeMapFit regimes = fit::fit_regime_map(10, 150, {0.5, 0.45, 0.4}, {0.01, 0.01});
+  const std::vector<double> starts = fit_test::map_times(regimes.d0, regimes.d1, 20000, 31);
+  std::mt19937_64 engine(32);
+  std::uniform_real_distribution<double> jitter(0.8e-3, 1.2e-3);
+  std::discrete_distribution<int> extra{0.5, 0.3, 0.2};
+  std::vector<double> times;
+  long batches = 0;
+  for (const double start : starts) {
+    // A batch that would run into the next start is not one the log can tell apart: skipped.
+    if (!times.empty() && start - times.back() < 0.05) continue;
+    ++batches;
+    double t = start;
+    times.push_back(t);
+    for (int k = extra(engine); k > 0; --k) times.push_back(t += jitter(engine));
+  }
+  const fit::BatchGapChoice choice = fit::choose_batch_gap(times);
+  CHECK(choice.rule == fit::BatchGapChoice::Rule::kCluster);
+  CHECK(choice.cluster_median == Approx(1e-3).epsilon(0.1));
+  CHECK(choice.gap > 1.2e-3);
+  CHECK(choice.gap < 0.05);
+  const fit::BatchedLog log = fit::split_batches(times, choice.gap, 0);
+  CHECK(log.batches == batches);
+  // The lags the batches carry are found again (each within its band and the fit's 0.02).
+  const fit::SampleStatistics sample = fit::sample_statistics(log.intervals, 3);
+  const fit::MapStatistics truth = fit::map_statistics(regimes.d0, regimes.d1, 3);
+  for (int k = 0; k < 3; ++k)
+    CHECK(std::abs(sample.lag_correlations[k] - truth.lag_correlations[k]) <
+          3 * sample.lag_bands[k] + 0.05);
+  // Logs of no batches keep the batch gap 0: exponential gaps, bursty ones (scv 9) and even ones.
+  model::Matrix d0 = model::Matrix::Zero(2, 2), d1(2, 2);
+  d0(0, 0) = -1.9;
+  d0(1, 1) = -0.1;
+  d1 << 1.9 * 0.95, 1.9 * 0.05, 0.1 * 0.95, 0.1 * 0.05;
+  const model::Matrix exponential = model::Matrix::Constant(1, 1, -1);
+  const std::vector<std::pair<model::Matrix, model::Matrix>> unbatched{{exponential, -exponential},
+                                                                       {d0, d1}};
+  for (const auto& [generator_d0, generator_d1] : unbatched) {
+    const std::vector<double> plain = fit_test::map_times(generator_d0, generator_d1, 20000, 33);
+    CHECK(fit::choose_batch_gap(plain).rule == fit::BatchGapChoice::Rule::kNone);
+  }
+  std::vector<double> even{0};
+  std::uniform_real_distribution<double> even_gap(0.5, 1.5);
+  for (int i = 0; i < 5000; ++i) even.push_back(even.back() + even_gap(engine));
+  CHECK(fit::choose_batch_gap(even).rule == fit::BatchGapChoice::Rule::kNone);
+}
+
 TEST_CASE("fit: a log out of order is read in time order, each line that went back counted",
           "[fit]") {
   fit::LogOrder order;
