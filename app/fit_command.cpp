@@ -327,10 +327,11 @@ std::function<int()> add_fit_command(CLI::App& app) {
                      "refuse a log with a line earlier than one above it (by default such lines, "
                      "as concurrent robots stamp them, are read in time order with a note)");
   arrivals->add_option("--batch-gap", o->batch_gap,
-                       "deliveries closer than this are one batch (default: 1% of the median gap)");
+                       "deliveries closer than this are one batch (default: where the sorted gaps "
+                       "jump 100 times, or above a tight cluster of small ones; else 0)");
   arrivals->add_option("--censor-gap", o->censor_gap,
                        "gaps between batches longer than this are left out (default: 50 times the "
-                       "mean time between batches)");
+                       "mean time between batches, or past the log's own tail)");
   arrivals->add_option("--lags", o->lags, "lag correlations to measure and match")
       ->capture_default_str();
   arrivals

@@ -38,7 +38,10 @@ struct BatchGapChoice {
 // (1.4826 times the median absolute deviation of the log gaps) of 0.3 or less, where an
 // exponential's gaps have 1.28 whatever the rate, and sits 20 times or more below the upper's
 // median; the gap is then the cluster's median times the larger of 2 and exp(4 spread). Else 0.
-// The censor gap: 50 times the mean time between batches.
+// The censor gap: 50 times the mean time between batches, or further where the log's own tail
+// reaches further (fewer than 100 times between batches: 50 means), the 99th percentile of the
+// times between batches plus ln(n) times (q99 - q90) / ln 10: an exponential tail of that spacing
+// passes it once in a hundred logs of n times.
 BatchGapChoice choose_batch_gap(const std::vector<double>& times);
 double default_batch_gap(const std::vector<double>& times);
 double default_censor_gap(const std::vector<double>& times, double batch_gap);

@@ -302,6 +302,27 @@ TEST_CASE("fit: deliveries a millisecond apart are found as batches without a sp
   CHECK(fit::choose_batch_gap(even).rule == fit::BatchGapChoice::Rule::kNone);
 }
 
+TEST_CASE("fit: the default censor gap leaves out the crawler's stops, not a bursty log's tail",
+          "[fit]") {
+  // Times between batches of scv 9.5 (mean 1: 0.526 with probability 0.95, else 10), with four
+  // stops of 2000. 50 means would drop about 17 of the log's own gaps, 13% of its variance.
+  model::Matrix d0 = model::Matrix::Zero(2, 2), d1(2, 2);
+  d0(0, 0) = -1.9;
+  d0(1, 1) = -0.1;
+  d1 << 1.9 * 0.95, 1.9 * 0.05, 0.1 * 0.95, 0.1 * 0.05;
+  std::vector<double> times = fit_test::map_times(d0, d1, 50000, 41);
+  for (std::size_t i = 0; i < times.size(); ++i) times[i] += 2000.0 * (i / 10000);
+  const double censor_gap = fit::default_censor_gap(times, 0);
+  CHECK(censor_gap > 60);
+  CHECK(censor_gap < 2000);
+  const fit::BatchedLog log = fit::split_batches(times, 0, censor_gap);
+  CHECK(log.censored >= 4);
+  CHECK(log.censored <= 6);
+  // Fewer than 100 times between batches: 50 means.
+  const std::vector<double> few(times.begin(), times.begin() + 51);
+  CHECK(fit::default_censor_gap(few, 0) == Approx(50 * (few.back() - few.front()) / 50));
+}
+
 TEST_CASE("fit: a log out of order is read in time order, each line that went back counted",
           "[fit]") {
   fit::LogOrder order;
