@@ -170,6 +170,10 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
     j["fitted"].erase("correlation_decay");
     j["fitted"]["iterations"] = em->log_likelihoods.size() - 1;
     j["fitted"]["converged"] = em->converged;
+    // How far from converged: the last cycle's gain, a share of |log L| (1e-9 is converged).
+    const std::vector<double>& trace = em->log_likelihoods;
+    j["fitted"]["last_gain"] =
+        trace.size() < 2 ? 0.0 : (trace.back() - trace[trace.size() - 2]) / std::abs(trace.back());
     j["fitted"]["regimes"] = em->means.size();
     j["fitted"]["shape"] = em->shape;
     j["fitted"]["regime_means"] = em->means;

@@ -231,7 +231,11 @@ int run_arrivals(const FitArrivalsOptions& o) {
         "\nMAP of batches by EM: {} phases ({} regimes of Erlang-{} times, {} iterations{}), "
         "log-likelihood {:.6g}\n",
         fitted["phases"].get<int>(), fitted["regimes"].get<int>(), fitted["shape"].get<int>(),
-        fitted["iterations"].get<int>(), fitted["converged"].get<bool>() ? "" : ", not converged",
+        fitted["iterations"].get<int>(),
+        fitted["converged"].get<bool>()
+            ? ""
+            : fmt::format(", not converged: the last gained {:.2g} of log L",
+                          fitted["last_gain"].get<double>()),
         fitted["log_likelihood"].get<double>());
   if (fitted.contains("note")) fmt::print("note: {}\n", fitted["note"].get<std::string>());
   if (!o.out.empty())

@@ -92,7 +92,39 @@ RegimeMapEm fit_regime_map_em(const std::vector<std::vector<double>>& runs, int 
       if (weighted_time[i] > 0) rate[i] = shape * weight[i] / weighted_time[i];
     }
   };
-  const EmTrace trace = iterate_em(e_step, m_step, most_iterations, kRegimeRelativeGain);
+  // The parameters as one vector for SQUAREM's jumps: the first regime's law, P row by row, and
+  // the log of each rate (so that a jump keeps rates > 0; the jumps are affine, so rows keep
+  // summing to 1).
+  const auto pack = [&] {
+    Eigen::VectorXd x(n + n * n + n);
+    for (int i = 0; i < n; ++i) {
+      x(i) = start(i);
+      for (int j = 0; j < n; ++j) x(n + i * n + j) = transitions(i, j);
+      x(n + n * n + i) = std::log(rate[i]);
+    }
+    return x;
+  };
+  const auto unpack = [&](const Eigen::VectorXd& x) {
+    for (int i = 0; i < n; ++i) {
+      start(i) = x(i);
+      for (int j = 0; j < n; ++j) transitions(i, j) = x(n + i * n + j);
+      rate[i] = std::exp(x(n + n * n + i));
+    }
+  };
+  const auto em_map = [&](const Eigen::VectorXd& x) {
+    unpack(x);
+    const double log_likelihood = e_step();
+    m_step();
+    return std::make_pair(pack(), log_likelihood);
+  };
+  const auto valid = [&](const Eigen::VectorXd& x) {
+    const auto probabilities = x.head(n + n * n).array();
+    return (probabilities >= 0).all() && (probabilities <= 1).all() && x.allFinite();
+  };
+  Eigen::VectorXd parameters = pack();
+  const EmTrace trace =
+      iterate_squarem(parameters, em_map, valid, most_iterations, kRegimeRelativeGain);
+  unpack(parameters);
   fit.log_likelihoods = trace.log_likelihoods;
   fit.converged = trace.converged;
   // The MAP: regime j an Erlang chain of `shape` phases at rate[j]; its end starts regime k's chain

@@ -477,5 +477,28 @@ TEST_CASE("fit: EM over the regimes never lowers the likelihood and finds the ge
         3 * sample.lag_bands[0]);
 }
 
+TEST_CASE("fit: EM over the regimes converges on a renewal log, where plain EM crawled", "[fit]") {
+  // Gamma(2.5) times: no regimes to tell apart, a flat likelihood. Plain EM took its 300 steps
+  // and stopped unconverged at -16127.65 on such a log; SQUAREM's jumps reach the top.
+  std::mt19937_64 engine(51);
+  std::gamma_distribution<double> gamma(2.5, 0.4);
+  std::vector<double> intervals(20000);
+  for (double& x : intervals) x = gamma(engine);
+  model::Matrix start(2, 2);
+  start << 0.75, 0.25, 0.25, 0.75;
+  const fit::RegimeMapEm em = fit::fit_regime_map_em({intervals}, 3, {0.45, 1.07}, start);
+  INFO(em.log_likelihoods.size() << " cycles");
+  CHECK(em.converged);
+  for (std::size_t i = 1; i < em.log_likelihoods.size(); ++i)
+    CHECK(em.log_likelihoods[i] >= em.log_likelihoods[i - 1]);
+  // Converged means the top within the gain asked: 100 more steps from there gain nothing more.
+  const fit::RegimeMapEm further =
+      fit::fit_regime_map_em({intervals}, 3, em.means, em.transitions, 100);
+  CHECK(further.log_likelihoods.back() - em.log_likelihoods.back() <
+        1e-6 * std::abs(em.log_likelihoods.back()));
+  CHECK(((em.transitions.array() >= 0) && (em.transitions.array() <= 1)).all());
+  CHECK((em.transitions.rowwise().sum().array() - 1).abs().maxCoeff() < 1e-12);
+}
+
 }  // namespace
 }  // namespace crawlq
