@@ -1,9 +1,13 @@
 #include "fit/batched_log.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <optional>
+
+#include "model/input_error.hpp"
 
 namespace crawlq::fit {
 
@@ -144,6 +148,26 @@ BatchedLog split_batches(const std::vector<double>& times, double batch_gap, dou
   }
   if (log.intervals.back().empty()) log.intervals.pop_back();
   return log;
+}
+
+model::ArrivalTrace batch_trace(const std::vector<double>& times, double batch_gap,
+                                double censor_gap, const std::string& source) {
+  std::vector<double> starts;
+  std::vector<long> sizes;
+  batch_starts(times, batch_gap, starts, sizes);
+  model::ArrivalTrace trace;
+  trace.source = source;
+  for (std::size_t i = 1; i < starts.size(); ++i) {
+    const double gap = starts[i] - starts[i - 1];
+    if (censor_gap > 0 && gap > censor_gap) continue;
+    trace.gaps.push_back(gap);
+    trace.sizes.push_back(static_cast<int>(std::min<long>(sizes[i], 1'000'000'000)));
+  }
+  if (trace.gaps.empty())
+    throw model::InputError(
+        fmt::format("{}: {} deliveries in {} batch{} leave no time between two batches to replay",
+                    source, times.size(), starts.size(), starts.size() == 1 ? "" : "es"));
+  return trace;
 }
 
 }  // namespace crawlq::fit

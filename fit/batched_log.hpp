@@ -3,7 +3,10 @@
 // data: deliveries closer than `batch_gap` are one batch; a gap between batches longer than
 // `censor_gap` is the crawler stopped, so it is left out, and no lag correlation is taken across
 // it.
+#include <string>
 #include <vector>
+
+#include "model/arrival_trace.hpp"
 
 namespace crawlq::fit {
 
@@ -48,5 +51,10 @@ double default_censor_gap(const std::vector<double>& times, double batch_gap);
 
 // `times` in order (timestamp_log.hpp); gaps >= 0.
 BatchedLog split_batches(const std::vector<double>& times, double batch_gap, double censor_gap);
+
+// The batches as a replay takes them: each with the time since the one before, the first and
+// those after a censored gap left out. InputError when none is left.
+model::ArrivalTrace batch_trace(const std::vector<double>& times, double batch_gap,
+                                double censor_gap, const std::string& source);
 
 }  // namespace crawlq::fit

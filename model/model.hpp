@@ -1,9 +1,11 @@
 #pragma once
 // The whole system of the paper, as data: engines take it by const reference and never change it.
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "model/arrival_modes.hpp"
+#include "model/arrival_trace.hpp"
 #include "model/control_policy.hpp"
 #include "model/costs.hpp"
 #include "model/name_table.hpp"
@@ -34,6 +36,8 @@ struct Model {
   Costs costs;
   std::optional<ControlPolicy> policy;  // absent: the command line gives one
   std::string time_unit{};              // the rates' unit of time, singular ("minute"); empty: none
+  // Set: the simulator replays this log in place of `arrivals` (the exact engine keeps them).
+  std::shared_ptr<const ArrivalTrace> replayed_arrivals{};
 
   int modes() const { return arrivals.modes(); }
   // The file's policy when it is a level map, the form every engine runs; otherwise nothing.

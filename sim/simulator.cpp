@@ -1,11 +1,14 @@
 #include "sim/simulator.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 
 #include "model/admission.hpp"
+#include "model/input_error.hpp"
 #include "sim/page_buffer.hpp"
 #include "sim/phase_level_run.hpp"
 #include "sim/statistics_observer.hpp"
@@ -47,9 +50,25 @@ class ObserverFanOut {
 }  // namespace
 
 Simulator::Simulator(const model::Model& model, const Policy& policy)
-    : model_(model), policy_(policy), arrivals_(model.arrivals), service_(model.service) {
+    : model_(model),
+      policy_(policy),
+      arrivals_(model.arrivals),
+      service_(model.service),
+      trace_(model.replayed_arrivals.get()) {
   if (model.obsolescence) obsolescence_.emplace(*model.obsolescence);
   double shortest = std::numeric_limits<double>::infinity();
+  if (trace_) {
+    if (policy.needs_phases())
+      throw model::InputError(fmt::format(
+          "{}: a policy by the robots' phase needs the phase of the arrival law, and a replayed "
+          "log has none",
+          trace_->source));
+    double end = 0;
+    for (const double gap : trace_->gaps) {
+      trace_ends_.push_back(end += gap);
+      shortest = std::min(shortest, gap / model.modes());
+    }
+  }
   for (int r = 1; r <= model.modes(); ++r)
     for (int phase = 0; phase < arrivals_.phases(); ++phase)
       shortest = std::min(shortest, arrivals_.mean_stay(r, phase));
@@ -129,7 +148,27 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
   int phase = setup.arrival_law.empty() ? arrivals_.initial_phase(robots, arrival_random)
                                         : draw_from(setup.arrival_law, arrival_random);
   if (setup.robots == 0) robots = controller.robots(SystemView{level, phase, robots, 0.0, level});
-  double next_move = arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);
+  // A replayed log: the batch `replayed` comes after its gap's `log_left` of the log's time, which
+  // r robots cover r times as fast; a replication starts at a point uniform over the log.
+  std::size_t replayed = 0;
+  double next_move = 0;
+  if (trace_) {
+    phase = 0;
+    const double at = arrival_random.uniform() * trace_ends_.back();
+    replayed = std::min<std::size_t>(
+        std::upper_bound(trace_ends_.begin(), trace_ends_.end(), at) - trace_ends_.begin(),
+        trace_ends_.size() - 1);
+    next_move = (trace_ends_[replayed] - at) / robots;
+  } else {
+    next_move = arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);
+  }
+  // A new mode from `now`: the robots' pending move redrawn (exact: the time to it is
+  // exponential), or a replayed log's time left rescaled to the new number of robots.
+  const auto rescale_move = [&](double now, int decided) {
+    next_move = trace_
+                    ? now + (next_move - now) * robots / decided
+                    : now + arrival_random.unit_exponential() * arrivals_.mean_stay(decided, phase);
+  };
   // The moments at which the run changes its rules (absolute times, in order): the indexer stops,
   // resumes, the controller is asked again.
   std::array<double, 3> boundaries{setup.pause_from, setup.pause_to, setup.switch_at};
@@ -174,9 +213,8 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
       const int decided =
           controller.robots(SystemView{level, phase, robots, origin + next_boundary, level});
       if (decided != robots) {
+        rescale_move(next_boundary, decided);
         robots = decided;
-        next_move =
-            next_boundary + arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);
       }
       continue;
     }
@@ -211,7 +249,13 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
       --level;
       refresh_expiry();
     } else {
-      const ArrivalJump jump = arrivals_.jump(robots, phase, arrival_random);
+      ArrivalJump jump;
+      if (trace_) {
+        jump.batch = trace_->sizes[replayed];
+        replayed = (replayed + 1) % trace_->gaps.size();
+      } else {
+        jump = arrivals_.jump(robots, phase, arrival_random);
+      }
       phase = jump.next_phase;
       phase_moved = true;
       if (jump.batch > 0) {
@@ -241,9 +285,12 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
     // exact because the time to it is exponential.
     const int decided =
         controller.robots(SystemView{level, phase, robots, origin + t, level_before});
-    if (phase_moved || decided != robots) {
+    if (trace_ && phase_moved) {
       robots = decided;
-      next_move = t + arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);
+      next_move = t + trace_->gaps[replayed] / robots;
+    } else if (phase_moved || decided != robots) {
+      rescale_move(t, decided);
+      robots = decided;
     }
     if (observed && sink.wants_state()) sink.on_state(origin + t, level, robots);
     if (t > rebase_after_) rebase(t);

@@ -25,7 +25,8 @@ namespace crawlq::sim {
 
 class Simulator {
  public:
-  // `model` and `policy` must outlive the simulator.
+  // `model` and `policy` must outlive the simulator. A replayed log takes no policy by phase (it
+  // has none): model::InputError.
   Simulator(const model::Model& model, const Policy& policy);
 
   // Simulates from the start `setup` describes (by default an empty system) until `until` (or a
@@ -50,6 +51,10 @@ class Simulator {
   ArrivalSampler arrivals_;
   PhaseTypeSampler service_;
   std::optional<PhaseTypeSampler> obsolescence_;
+  // A log replayed in place of the arrival law (model/arrival_trace.hpp), and its gaps summed:
+  // [i] the log's time at the end of gap i.
+  const model::ArrivalTrace* trace_;
+  std::vector<double> trace_ends_;
   double rebase_after_;  // local time at which the loop's origin moves up (simulator.cpp)
 };
 

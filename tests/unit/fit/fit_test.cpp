@@ -250,6 +250,12 @@ TEST_CASE("fit: batches and censored gaps on a log written by hand", "[fit]") {
   CHECK(gap < 1);
   // No split 100 times wide: only equal times join.
   CHECK(fit::default_batch_gap({0, 1, 2.5, 3, 4.2}) == 0);
+  // As a replay takes them: each batch after its gap, the first and the one after the stop out.
+  const model::ArrivalTrace trace = fit::batch_trace(times, 0.01, 100, "hand.log");
+  CHECK(trace.gaps == std::vector<double>{5, 5, 1});
+  CHECK(trace.sizes == std::vector<int>{2, 1, 1});
+  CHECK_THROWS_WITH(fit::batch_trace({3, 3, 3}, 0, 0, "one.log"),
+                    Catch::Contains("one.log") && Catch::Contains("1 batch leave"));
 }
 
 TEST_CASE("fit: deliveries a millisecond apart are found as batches without a split 100 wide",
