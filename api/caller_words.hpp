@@ -49,7 +49,8 @@ enum class Field {
   kTimes,
   kFrom,
   kOutage,
-  kDrainTo
+  kDrainTo,
+  kArrivalsLog
 };
 
 // The field as `caller` writes it: "--class", "policy_class", "class".

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "api/json_output.hpp"
+#include "api/replayed_log.hpp"
 #include "api/simulate_request.hpp"
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"
@@ -58,6 +59,11 @@ nlohmann::json transient_json(const CompareRequest& request, const CompareResult
 }  // namespace
 
 CompareResult compare(const CompareRequest& request, const Cancellation* cancel) {
+  if (!request.settings.arrivals_log.empty() && !request.model.replayed_arrivals) {
+    CompareRequest replay = request;
+    replay.model = with_replayed_log(request.model, request.settings.arrivals_log, request.caller);
+    return compare(replay, cancel);
+  }
   if (!request.settings.times.empty()) return compare_over_time(request, cancel);
   const model::Model& m = request.model;
   const validation::SimulationSettings& settings = request.settings;

@@ -206,6 +206,7 @@ SimulationChoices choices_of(Reader& r, bool has_precision) {
   choices.times = r.numbers(Field::kTimes);
   choices.from = *r.text(Field::kFrom);
   choices.outage = *r.number(Field::kOutage);
+  choices.arrivals_log = r.text(Field::kArrivalsLog).value_or("");
   return choices;
 }
 
@@ -390,6 +391,11 @@ template <class T>
 nlohmann::json or_null(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json();
 }
+// A file a field names, null when none was.
+nlohmann::json or_null_text(const std::string& text) {
+  return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text);
+}
+
 }  // namespace
 
 nlohmann::json to_document(const SolveRequest& request) {
@@ -445,7 +451,8 @@ nlohmann::json to_document(const CompareRequest& request) {
           {key(Field::kFrom), s.from_file.empty()
                                   ? std::string(analytic::kTransientStartNames.name(s.from))
                                   : s.from_file},
-          {key(Field::kOutage), s.outage}};
+          {key(Field::kOutage), s.outage},
+          {key(Field::kArrivalsLog), or_null_text(s.arrivals_log)}};
 }
 
 nlohmann::json to_document(const LiveSimulationRequest& request) {
@@ -463,7 +470,8 @@ nlohmann::json to_document(const SimulateRequest& request) {
           {key(Field::kReplications), s.replications},
           {key(Field::kTimes), s.times},
           {key(Field::kFrom), analytic::kTransientStartNames.name(s.from)},
-          {key(Field::kOutage), s.outage}};
+          {key(Field::kOutage), s.outage},
+          {key(Field::kArrivalsLog), or_null_text(s.arrivals_log)}};
 }
 
 nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy) {
@@ -477,7 +485,8 @@ nlohmann::json to_document(const SimulationChoices& choices, const model::Contro
           {key(Field::kTimeLimit), choices.time_limit},
           {key(Field::kTimes), choices.times},
           {key(Field::kFrom), choices.from},
-          {key(Field::kOutage), choices.outage}};
+          {key(Field::kOutage), choices.outage},
+          {key(Field::kArrivalsLog), or_null_text(choices.arrivals_log)}};
 }
 
 }  // namespace crawlq::api

@@ -35,6 +35,16 @@ constexpr RequestField kClassField{
     Field::kClass, "string", R"("thresholds")", R"("levels")",
     "the class of policies searched (all: each class, with the price of each restriction)"};
 
+// A log the simulator replays (api/replayed_log.hpp): a file, so never the lab's.
+constexpr RequestField kArrivalsLogField{
+    Field::kArrivalsLog,
+    "string",
+    "null",
+    R"("synthetic-crawler")",
+    "a crawler's delivery log (or a shipped log's name) whose own batches the simulator replays in "
+    "place of the arrival law, cut as fit arrivals cuts it; r robots replay it r times as fast",
+    kNotTheLab};
+
 // A transient's outage, as every kind with times takes it (each naming its takers).
 constexpr RequestField kOutageField{
     Field::kOutage,
@@ -133,6 +143,7 @@ constexpr std::array kSimulationFields{
                  "files may be read",
                  kNotTheLab, Field::kTimes},
     taken_by(kOutageField, kNotTheLab),
+    kArrivalsLogField,
 };
 
 constexpr std::array kCompareFields{
@@ -156,6 +167,7 @@ constexpr std::array kCompareFields{
                  "policy file's long run",
                  kPythonTakes, Field::kTimes},
     taken_by(kOutageField, kPythonTakes),
+    taken_by(kArrivalsLogField, kPythonTakes),
 };
 
 constexpr std::array kSweepFields{

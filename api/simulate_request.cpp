@@ -11,6 +11,7 @@
 
 #include "analytic/stationary/memory_estimate.hpp"
 #include "api/json_output.hpp"
+#include "api/replayed_log.hpp"
 #include "model/input_error.hpp"
 #include "model/transient_keys.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -167,6 +168,13 @@ SimulateResult simulate_over_time(const SimulateRequest& request, const Cancella
 }  // namespace
 
 SimulateResult simulate(const SimulateRequest& request, const Cancellation* cancel) {
+  if (!request.settings.arrivals_log.empty() && !request.model.replayed_arrivals) {
+    SimulateRequest replay = request;
+    replay.model = with_replayed_log(request.model, request.settings.arrivals_log, request.caller);
+    SimulateResult result = simulate(replay, cancel);
+    result.replayed_arrivals = replayed_log_json(replay.model);
+    return result;
+  }
   if (!request.settings.times.empty()) return simulate_over_time(request, cancel);
   const model::Model& m = request.model;
   const validation::SimulationSettings& settings = request.settings;
@@ -241,6 +249,7 @@ nlohmann::json transient_json(const SimulateRequest& request, const SimulateResu
                    {"events", t.events},
                    {"seconds", t.seconds},
                    {"time_unit", request.model.time_unit}};
+  if (!result.replayed_arrivals.is_null()) j["arrivals_log"] = result.replayed_arrivals;
   return j;
 }
 }  // namespace
@@ -270,6 +279,7 @@ nlohmann::json to_json(const SimulateRequest& request, const SimulateResult& res
     j["precise"] = result.precise;
   }
   j["fewest_pages"] = s.fewest_pages;
+  if (!result.replayed_arrivals.is_null()) j["arrivals_log"] = result.replayed_arrivals;
   put_measures(j, s);
   return j;
 }

@@ -36,6 +36,7 @@ struct SimulateResult {
   std::optional<sim::TransientSimulation> transient = std::nullopt;  // when they were
   sim::ReplicationPlan plan;  // the horizon and warm-up that ran
   bool precise = true;        // the sequential mode reached its precision within the time limit
+  nlohmann::json replayed_arrivals = nullptr;  // the log replayed (replayed_log_json); null: none
 };
 
 // Refuses (model::InputError naming the source, the flag, the value and the bound) a run that could

@@ -59,7 +59,8 @@ validation::SimulationSettings transient_settings(const SimulationChoices& c, Ca
       .precision = 0,
       .time_limit = c.time_limit,
       .times = c.times,
-      .outage = c.outage};
+      .outage = c.outage,
+      .arrivals_log = c.arrivals_log};
   if (analytic::kTransientStartNames.contains(c.from))
     settings.from = analytic::kTransientStartNames.parse(c.from);
   else
@@ -87,7 +88,8 @@ validation::SimulationSettings simulation_settings(const SimulationChoices& c, C
       .warmup = c.warmup,
       .threads = c.threads,
       .precision = replications_alone ? 0.0 : c.precision.value_or(0.01),
-      .time_limit = c.time_limit};
+      .time_limit = c.time_limit,
+      .arrivals_log = c.arrivals_log};
   if (const std::string why = settings_problem(settings, caller); !why.empty())
     throw model::InputError(why);
   return settings;

@@ -31,6 +31,7 @@ struct SimulationChoices {
   std::vector<double> times = {};
   std::string from = "empty";
   double outage = 0;
+  std::string arrivals_log = {};  // a log the simulator replays (api/replayed_log.hpp); empty: none
 };
 
 // The replications of a transient when none are given: each is short (it runs to the last time),

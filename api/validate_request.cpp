@@ -6,6 +6,7 @@
 
 #include "analytic/stationary/policy_forms.hpp"
 #include "api/json_output.hpp"
+#include "api/replayed_log.hpp"
 #include "api/request_checks.hpp"
 #include "api/simulate_request.hpp"
 #include "api/solve_request.hpp"
@@ -43,6 +44,16 @@ ValidateResult validate_over_time(const ValidateRequest& request, const std::str
 }  // namespace
 
 ValidateResult validate(const ValidateRequest& request) {
+  // The log replayed by the simulator alone: the exact engine answers for the fitted law.
+  if (!request.settings.arrivals_log.empty() && request.settings.times.empty() &&
+      !(request.simulated_model && request.simulated_model->replayed_arrivals)) {
+    ValidateRequest replay = request;
+    replay.simulated_model = with_replayed_log(request.simulated_model.value_or(request.model),
+                                               request.settings.arrivals_log, request.caller);
+    ValidateResult result = validate(replay);
+    result.replayed_arrivals = replayed_log_json(*replay.simulated_model);
+    return result;
+  }
   std::string absent = analytic::exact_refusal(request.policy);
   if (absent.empty()) absent = request.exact_absent;
   if (!request.settings.times.empty()) return validate_over_time(request, absent);
@@ -104,6 +115,7 @@ nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& res
                    {"time_unit", request.model.time_unit},
                    {"policy", control_policy_json(request.policy)},
                    {"exact_engine", result.exact_absent.empty()},
+                   {"arrivals_log", result.replayed_arrivals},
                    {"z_bound", r.z_bound},
                    {"measures", measures},
                    {"replications", r.replications},

@@ -30,6 +30,8 @@ struct ValidateRequest {
 struct ValidateResult {
   validation::EngineComparison comparison;
   std::string exact_absent;  // why only the simulator ran; empty when both did
+  // The log the simulator replayed in place of the arrival law (replayed_log_json); null: none.
+  nlohmann::json replayed_arrivals = nullptr;
 };
 
 // Throws model::InputError naming the source when the two models do not pair or the time limit

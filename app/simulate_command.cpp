@@ -45,6 +45,16 @@ using processes::ProcessReplications;
 
 namespace {
 
+// The log replayed in place of the arrival law, when one was (--arrivals-log).
+void print_replayed_log(const nlohmann::json& log, const std::string& time_unit) {
+  if (log.is_null()) return;
+  fmt::print(
+      "arrivals: {} replayed in place of the scenario's law ({} batches, {:.0f} pages over {}; r "
+      "robots replay it r times as fast)\n",
+      log["log"].get<std::string>(), log["batches"].get<std::size_t>(), log["pages"].get<double>(),
+      model::duration_text(log["length"].get<double>(), time_unit));
+}
+
 // A sample path is for reading and plotting: beyond this it is a disk filled by a typo in
 // --horizon.
 constexpr double kMostTraceBytes = 1024.0 * 1024 * 1024;
@@ -204,6 +214,7 @@ int run_over_time(const SimulateOptions& o, const scenarios::Scenario& scenario,
                                 : "the long run of " + settings.from_file;
   fmt::print("{} ({}): K = {}, {}\npolicy: {}\n", m.name.empty() ? "scenario" : m.name, o.file,
              m.capacity, model::counted(m.modes(), "mode"), policy_words(policy));
+  print_replayed_log(result.replayed_arrivals, m.time_unit);
   fmt::print("over time from {}{}: {} replications, seed {}{}; {} events in {:.3g} s\n", start,
              settings.outage > 0
                  ? fmt::format(", the indexer stopped during [0, {:g})", settings.outage)
@@ -356,6 +367,7 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
   }
   fmt::print("{} ({}): K = {}, {}\npolicy: {}\n", m.name.empty() ? "scenario" : m.name, o.file,
              m.capacity, model::counted(m.modes(), "mode"), policy_words(policy));
+  print_replayed_log(result.replayed_arrivals, m.time_unit);
   fmt::print(
       "{} replications of {} after a warm-up of {} ({}), seed {}: {} events in {:.3g} s "
       "({:.3g} million events/s)\n\n",
@@ -399,6 +411,7 @@ std::function<int()> add_simulate_command(CLI::App& app, const ProcessGroup& pro
   add_scenario_argument(cmd, o->file);
   add_policy_flags(cmd, o->policy);
   add_simulation_flags(cmd, o->simulation);
+  add_arrivals_log_flag(cmd, o->simulation);
   add_transient_flags(cmd, o->transient,
                       "where --times start: empty (no pages), full (K pages), stationary (the "
                       "policy's long run, reached by a warm-up: --warmup, else MSER-5), or "

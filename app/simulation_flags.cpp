@@ -55,6 +55,15 @@ void add_simulation_flags(CLI::App* command, SimulationFlags& flags) {
       ->capture_default_str();
 }
 
+void add_arrivals_log_flag(CLI::App* command, SimulationFlags& flags) {
+  command->add_option(
+      "--arrivals-log", flags.arrivals_log,
+      "LOG: replay a crawler's own deliveries (one timestamp a line, or a shipped log's name) in "
+      "place of the scenario's arrival law, cut into batches as fit arrivals cuts it; r robots "
+      "replay it r times as fast, as a fitted scenario's mode r is r D, each replication from its "
+      "own point of the log, looped");
+}
+
 validation::SimulationSettings simulation_settings(const SimulationFlags& f,
                                                    const TransientFlags* transient) {
   api::SimulationChoices choices{
@@ -64,7 +73,8 @@ validation::SimulationSettings simulation_settings(const SimulationFlags& f,
       .warmup = f.warmup,
       .threads = f.threads,
       .precision = f.precision_given ? std::optional<double>(f.precision) : std::nullopt,
-      .time_limit = f.time_limit};
+      .time_limit = f.time_limit,
+      .arrivals_log = f.arrivals_log};
   if (transient) {
     choices.times = transient_times(*transient);
     choices.from = transient->from;

@@ -26,6 +26,7 @@ struct SimulationFlags {
   double precision = 0.01;
   bool precision_given = false;
   double time_limit = 50;
+  std::string arrivals_log;  // --arrivals-log (simulate, validate): a log replayed; empty: none
 };
 
 // --threads of every command that takes it: 0 (every core) to model::kMostThreads, refused naming
@@ -34,6 +35,10 @@ CLI::Option* add_threads_option(CLI::App* command, int& threads, const std::stri
 
 // Adds --seed, --replications, --horizon, --warmup, --threads, --precision and --time-limit.
 void add_simulation_flags(CLI::App* command, SimulationFlags& flags);
+
+// Adds --arrivals-log (simulate and validate): a crawler's log replayed in place of the arrival
+// law.
+void add_arrivals_log_flag(CLI::App* command, SimulationFlags& flags);
 
 // The checked settings (UsageError naming the flag and the value otherwise), with a transient's
 // times, start and outage when the command takes them.

@@ -97,11 +97,18 @@ void print_curves(const validation::EngineComparison& r, std::string_view unit) 
 }
 
 void print_comparison(const ValidationCase& c, const validation::EngineComparison& r,
-                      const std::string& simulated_file) {
+                      const std::string& simulated_file, const nlohmann::json& replayed) {
   const model::Model& m = c.scenario.model;
   fmt::print("{} ({}): K = {}, {}\npolicy: {}\n", m.name.empty() ? "scenario" : m.name, c.file,
              m.capacity, model::counted(m.modes(), "mode"), policy_words(c.policy));
   if (!simulated_file.empty()) fmt::print("  the simulator runs the model of {}\n", simulated_file);
+  if (!replayed.is_null())
+    fmt::print(
+        "  the simulator replays {} ({} batches, {:.0f} pages over {}) in place of the arrival "
+        "law: a disagreement is the fitted law's error, not the simulation's\n",
+        replayed["log"].get<std::string>(), replayed["batches"].get<std::size_t>(),
+        replayed["pages"].get<double>(),
+        model::duration_text(replayed["length"].get<double>(), m.time_unit));
   fmt::print("  {} replications, {} events in {:.3g} s{}\n", r.replications, r.events, r.seconds,
              r.precise ? "" : " (the precision was not reached within the time limit)");
   if (!c.exact_absent.empty()) {
@@ -202,7 +209,7 @@ int run(const ValidateOptions& o, const CLI::App& command) {
     if (o.json)
       all.push_back(api::to_json(request, result));
     else
-      print_comparison(c, r, o.simulator_file);
+      print_comparison(c, r, o.simulator_file, result.replayed_arrivals);
   }
   progress.finish();
   if (o.json) {
@@ -234,6 +241,7 @@ std::function<int()> add_validate_command(CLI::App& app) {
   add_scenario_argument(cmd, o->files)->required();
   add_policy_flags(cmd, o->policy);
   add_simulation_flags(cmd, o->simulation);
+  add_arrivals_log_flag(cmd, o->simulation);
   add_transient_flags(cmd, o->transient,
                       "where --times start: empty (no pages), full (K pages), stationary (the "
                       "long run: exact, and reached by a warm-up in the simulator), or FILE: the "

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "fit/ph_moment_fit.hpp"
+#include "fit/phase_type_moments.hpp"
 
 namespace crawlq::fit {
 

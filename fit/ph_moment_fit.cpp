@@ -141,20 +141,6 @@ PhaseTypeFit fit_three_moments(double m1, double m2, double m3) {
   return fit;
 }
 
-std::vector<double> phase_type_moments(const model::RowVector& beta, const model::Matrix& s,
-                                       int count) {
-  const auto lu = (-s).partialPivLu();
-  std::vector<double> moments;
-  model::Vector x = model::Vector::Ones(s.rows());
-  double factorial = 1;
-  for (int n = 1; n <= count; ++n) {
-    x = lu.solve(x);
-    factorial *= n;
-    moments.push_back(factorial * beta.dot(x));
-  }
-  return moments;
-}
-
 std::vector<double> sample_moments(const std::vector<double>& sample, int count) {
   std::vector<double> moments(static_cast<std::size_t>(count), 0.0);
   for (const double x : sample) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "fit/phase_type_moments.hpp"
 #include "model/linear_algebra.hpp"
 
 namespace crawlq::fit {
@@ -29,9 +30,6 @@ struct PhaseTypeFit {
 // fit/time_scale.hpp's range; InputError otherwise. A scv below 1/100 gets Erlang-100 and a note.
 PhaseTypeFit fit_three_moments(double m1, double m2, double m3);
 
-// E[X^n] = n! beta (-S)^-n e, n = 1..count.
-std::vector<double> phase_type_moments(const model::RowVector& beta, const model::Matrix& s,
-                                       int count);
 // The sample's raw moments E[X^n], n = 1..count.
 std::vector<double> sample_moments(const std::vector<double>& sample, int count);
 // sum log(beta exp(S x) S_0) over the sample.

@@ -29,6 +29,9 @@ class Policy {
   // True when the policy reads the server's and the clocks' phases: the simulator then runs every
   // phase as a state (phase_level_run.hpp) instead of drawing whole service times and clocks.
   virtual bool needs_phases() const { return false; }
+  // True when the policy reads the robots' phase, which a replayed log (model/arrival_trace.hpp)
+  // does not have.
+  virtual bool reads_arrival_phase() const { return needs_phases(); }
 };
 
 // Any robots-per-level map: the paper's threshold policies and everything else that looks only at
@@ -94,6 +97,7 @@ class PhaseAwarePolicy final : public Policy {
   int robots(const SystemView& view) const override {
     return robots_[view.level][view.arrival_phase];
   }
+  bool reads_arrival_phase() const override { return true; }
 
  private:
   std::vector<std::vector<int>> robots_;

@@ -58,7 +58,7 @@ Simulator::Simulator(const model::Model& model, const Policy& policy)
   if (model.obsolescence) obsolescence_.emplace(*model.obsolescence);
   double shortest = std::numeric_limits<double>::infinity();
   if (trace_) {
-    if (policy.needs_phases())
+    if (policy.reads_arrival_phase())
       throw model::InputError(fmt::format(
           "{}: a policy by the robots' phase needs the phase of the arrival law, and a replayed "
           "log has none",

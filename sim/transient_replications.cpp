@@ -25,6 +25,9 @@ class SwitchedPolicy final : public Policy {
     return view.time < at_ ? before_.robots(view) : after_.robots(view);
   }
   bool needs_phases() const override { return before_.needs_phases() || after_.needs_phases(); }
+  bool reads_arrival_phase() const override {
+    return before_.reads_arrival_phase() || after_.reads_arrival_phase();
+  }
 
  private:
   const Policy &before_, &after_;

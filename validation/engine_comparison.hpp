@@ -34,6 +34,9 @@ struct SimulationSettings {
   analytic::TransientStart from = analytic::TransientStart::kEmpty;
   std::string from_file = {};
   double outage = 0;
+  // A crawler's log replayed in place of the simulated model's arrival law (api/replayed_log.hpp):
+  // its path, or a shipped log's name; empty: none.
+  std::string arrivals_log = {};
 };
 
 enum class Verdict { kAgrees, kDiffers, kSimulatedOnly };

@@ -50,6 +50,15 @@ def test_simulate_and_validate_equal_the_command_line(cli):
         cli.json("validate", PAPER, "--replications", 4, "--seed", 3, "--horizon", 3000))
 
 
+def test_simulate_replaying_a_log_equals_the_command_line(cli):
+    got = crawlq.load(PAPER).simulate(arrivals_log="synthetic-crawler", replications=3, seed=2,
+                                      horizon=20000, warmup=0)
+    assert got.to_dict()["arrivals_log"]["log"] == "synthetic-crawler"
+    assert without_timing(got.to_dict()) == without_timing(
+        cli.json("simulate", PAPER, "--arrivals-log", "synthetic-crawler", "--replications", 3,
+                 "--seed", 2, "--horizon", 20000, "--warmup", 0))
+
+
 def test_validate_of_a_chain_beyond_the_exact_engine_equals_the_command_line(cli, tmp_path):
     # K = 40 with two-phase clocks is past the exact engine: shown simulated, counted as such in the
     # summary (not as agreeing), as the command line counts it.

@@ -59,7 +59,9 @@ def test_a_request_document_takes_each_field_the_command_line_takes(cli, schema,
     path = tmp_path / "request.json"
     path.write_text(json.dumps(document(schema, kind, field, "key")))
     done = cli.run(kind, PAPER, "--request", path, "--json", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
+    # validate's 1 is an answer: some measure disagrees (as a log replayed beside a model not fitted
+    # to it does).
+    assert done.returncode in ((0, 1) if kind == "validate" else (0,)), done.stderr
     assert json.loads(done.stdout)
     # The same field as its flag and in the document: refused, naming the flag.
     if field["type"] in ("integer", "number", "string"):

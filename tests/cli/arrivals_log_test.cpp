@@ -1,0 +1,87 @@
+// simulate and validate --arrivals-log: the log's own batches replayed in place of the arrival law,
+// said in the table and the JSON; every refusal names the flag. That the replay is exact is
+// checked against the MAP that wrote a log (tests/crosscheck/replay_vs_exact_test.cpp).
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/cli/cli_support.hpp"
+
+namespace crawlq::cli_test {
+namespace {
+
+using nlohmann::json;
+
+TEST_CASE("simulate --arrivals-log: the shipped log replayed, said in the table and the JSON",
+          "[cli][replay]") {
+  const std::vector<std::string> run_flags{"simulate",       shipped("paper-example-1.yaml"),
+                                           "--arrivals-log", "synthetic-crawler",
+                                           "--replications", "3",
+                                           "--horizon",      "20000",
+                                           "--warmup",       "0"};
+  std::vector<std::string> with_json = run_flags;
+  with_json.push_back("--json");
+  const ProcessResult run = crawlq(with_json);
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  const json j = json_of(run);
+  const json& log = j.at("arrivals_log");
+  CHECK(log.at("log") == "synthetic-crawler");
+  CHECK(log.at("batches").get<int>() > 1000);
+  CHECK(log.at("pages").get<double>() >= log.at("batches").get<double>());
+  CHECK(log.at("length").get<double>() > 0);
+  // The replay, not the scenario's law: the paper's example offers about 1.8 pages per unit time
+  // under this policy, the log's crawler far fewer.
+  CHECK(j.at("lambda").at("mean").get<double>() < 0.5);
+  const json plain = json_of(crawlq({"simulate", shipped("paper-example-1.yaml"), "--replications",
+                                     "3", "--horizon", "2000", "--json"}));
+  CHECK_FALSE(plain.contains("arrivals_log"));
+  CHECK(plain.at("lambda").at("mean").get<double>() > 1);
+  const ProcessResult table = crawlq(run_flags);
+  CHECK_THAT(table.out, Catch::Contains("arrivals: synthetic-crawler replayed in place of the "
+                                        "scenario's law"));
+}
+
+TEST_CASE("validate --arrivals-log: the fitted law's answer beside the log's", "[cli][replay]") {
+  TempDirectory dir;
+  const std::string fitted = (dir.path() / "fitted.yaml").string();
+  const ProcessResult fit = crawlq({"fit", "arrivals", "synthetic-crawler", "--scenario",
+                                    shipped("paper-example-1.yaml"), "--out", fitted});
+  INFO(report(fit));
+  REQUIRE(fit.exit_status == 0);
+  const ProcessResult run =
+      crawlq({"validate", fitted, "--arrivals-log", "synthetic-crawler", "--replications", "3",
+              "--horizon", "200000", "--warmup", "0", "--json"});
+  INFO(report(run));
+  // 1: some measure disagrees, which is what the replay is for (the fitted law's own error).
+  REQUIRE((run.exit_status == 0 || run.exit_status == 1));
+  const json all = json_of(run);
+  const json& scenario = all.at("scenarios").at(0);
+  CHECK(scenario.at("arrivals_log").at("log") == "synthetic-crawler");
+  CHECK(scenario.at("exact_engine") == true);
+  CHECK_FALSE(scenario.at("measures").empty());
+}
+
+TEST_CASE("simulate --arrivals-log: refusals name the flag", "[cli][replay]") {
+  TempDirectory dir;
+  const ProcessResult missing = crawlq({"simulate", shipped("paper-example-1.yaml"),
+                                        "--arrivals-log", (dir.path() / "none.log").string()});
+  CHECK(missing.exit_status == 2);
+  CHECK_THAT(missing.err, Catch::Contains("--arrivals-log"));
+  const ProcessResult one_batch =
+      crawlq({"simulate", shipped("paper-example-1.yaml"), "--arrivals-log",
+              dir.write("one.log", "5\n5\n5\n"), "--replications", "3", "--horizon", "10"});
+  CHECK(one_batch.exit_status == 2);
+  CHECK_THAT(one_batch.err,
+             Catch::Contains("--arrivals-log") && Catch::Contains("no time between two batches"));
+  // A policy by arrival phase: a log has no phases.
+  const std::string policy =
+      dir.write("phases.yaml", "phase-aware: [[1, 3], [1, 3], [1, 3], [1, 1], [1, 1], [1, 1]]\n");
+  const ProcessResult phases =
+      crawlq({"simulate", shipped("paper-example-1.yaml"), "--policy", policy, "--arrivals-log",
+              "synthetic-crawler", "--replications", "3", "--horizon", "10"});
+  CHECK(phases.exit_status == 2);
+  CHECK_THAT(phases.err, Catch::Contains("has none"));
+}
+
+}  // namespace
+}  // namespace crawlq::cli_test
