@@ -53,16 +53,22 @@ std::optional<Candidate> candidate(Form form, int k, double r, double n2, double
 // (0, 4], and dense on both sides of the point where the form's parameters diverge (r = 1 for
 // U + B V, r = 2 / c2 for V + B U), where the roots of heavy tails sit.
 std::vector<double> scan_points(Form form, int k) {
-  std::vector<double> points;
-  for (int i = 0; i <= 6400; ++i) points.push_back(std::pow(10.0, -16 + i / 200.0));
-  for (int i = 1; i <= 4000; ++i) points.push_back(i / 1000.0);
+  // The part that depends on no order, computed once: a fit tries up to 100 orders.
+  static const std::vector<double> everywhere = [] {
+    std::vector<double> points;
+    for (int i = 0; i <= 6400; ++i) points.push_back(std::pow(10.0, -16 + i / 200.0));
+    for (int i = 1; i <= 4000; ++i) points.push_back(i / 1000.0);
+    std::sort(points.begin(), points.end());
+    return points;
+  }();
   const double pole = form == Form::kErlangFirst ? 1.0 : 2.0 * k / (k + 1.0);
-  for (int i = 0; i <= 1500; ++i) {
-    const double gap = std::pow(10.0, -1 - i / 100.0);
-    points.push_back(pole * (1 - gap));
-    points.push_back(pole * (1 + gap));
-  }
-  std::sort(points.begin(), points.end());
+  std::vector<double> near_pole;
+  // Increasing: gaps from 10^-1 down to 10^-16 below the pole, then back up above it.
+  for (int i = 0; i <= 1500; ++i) near_pole.push_back(pole * (1 - std::pow(10.0, -1 - i / 100.0)));
+  for (int i = 1500; i >= 0; --i) near_pole.push_back(pole * (1 + std::pow(10.0, -1 - i / 100.0)));
+  std::vector<double> points(everywhere.size() + near_pole.size());
+  std::merge(everywhere.begin(), everywhere.end(), near_pole.begin(), near_pole.end(),
+             points.begin());
   return points;
 }
 

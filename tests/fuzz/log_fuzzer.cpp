@@ -20,6 +20,7 @@
 #include "fit/regime_map_fit.hpp"
 #include "fit/sample_statistics.hpp"
 #include "fit/timestamp_log.hpp"
+#include "model/input_error.hpp"
 #include "tests/fuzz/refusal_check.hpp"
 
 namespace {
@@ -35,8 +36,21 @@ void require_finite(double value, const char* what) {
 
 void fit_log(const std::vector<double>& times, int lags, bool em) {
   const double batch_gap = crawlq::fit::default_batch_gap(times);
-  const crawlq::fit::BatchedLog log = crawlq::fit::split_batches(
-      times, batch_gap, crawlq::fit::default_censor_gap(times, batch_gap));
+  const double censor_gap = crawlq::fit::default_censor_gap(times, batch_gap);
+  const crawlq::fit::BatchedLog log = crawlq::fit::split_batches(times, batch_gap, censor_gap);
+  // The batches a replay takes (simulate --arrivals-log): every gap > 0 and every batch a page or
+  // more, else the log is refused.
+  try {
+    const crawlq::model::ArrivalTrace trace =
+        crawlq::fit::batch_trace(times, batch_gap, censor_gap, kLabel);
+    for (std::size_t i = 0; i < trace.gaps.size(); ++i)
+      if (!(trace.gaps[i] > 0) || !std::isfinite(trace.gaps[i]) || trace.sizes[i] < 1) {
+        std::fprintf(stderr, "replayed batch %zu: gap %g, %d pages\n", i, trace.gaps[i],
+                     trace.sizes[i]);
+        std::abort();
+      }
+  } catch (const crawlq::model::InputError&) {
+  }
   const crawlq::fit::SampleStatistics sample = crawlq::fit::sample_statistics(log.intervals, lags);
   if (sample.size < 2) return;  // refused by the request, naming the log
   crawlq::fit::RegimeMapFit map = crawlq::fit::fit_regime_map(
