@@ -141,6 +141,24 @@ class Result:
         half-widths beside them. A rate with no estimate (a stretch of no length) is nan."""
         return self._over_time(key, "mean")
 
+    def elasticities(self, measure: str | None = None,
+                     parameter: str | None = None) -> list[tuple[str, str, float | None]]:
+        """``solve(sensitivity=True)``'s rows as (parameter, measure, elasticity), the largest
+        first, as the command line's table sorts them: the percent change of the measure per percent
+        change of the parameter (None where the measure is 0). ``measure`` or ``parameter`` keeps
+        one measure's or one parameter's rows; ``to_dict()["sensitivity"]`` has the derivatives."""
+        if "sensitivity" not in self._data:
+            raise AttributeError("no sensitivities in this result: give solve() sensitivity=True")
+        rows = [(r["parameter"], r["measure"], r["elasticity"]) for r in self._data["sensitivity"]
+                if (measure is None or r["measure"] == measure)
+                and (parameter is None or r["parameter"] == parameter)]
+        if not rows and (measure is not None or parameter is not None):
+            known = sorted({r["measure"] for r in self._data["sensitivity"]}) if measure is not None \
+                else sorted({r["parameter"] for r in self._data["sensitivity"]})
+            raise KeyError(f"{measure if measure is not None else parameter!r}: not in the sensitivities "
+                           f"(there: {', '.join(known)})")
+        return sorted(rows, key=lambda r: (r[2] is None, -abs(r[2] or 0.0)))
+
     def band(self, key: str) -> tuple[np.ndarray, np.ndarray]:
         """A simulated transient's ``key`` at each time: the means and the 95% half-widths, as
         two numpy arrays (matrices for ``level_probabilities``)."""

@@ -1,5 +1,6 @@
 """Results as a notebook user reads them: numpy arrays of the right shape and type, intervals."""
 import numpy as np
+import pytest
 
 import crawlq
 from conftest import PAPER
@@ -23,6 +24,21 @@ def test_simulated_measures_are_intervals():
     levels = s.level_probabilities
     assert isinstance(levels, crawlq.IntervalArray) and levels.mean.shape == (6,) and levels.half_width.shape == (6,)
     assert abs(levels.mean.sum() - 1) < 1e-9
+
+
+def test_elasticities_are_the_sensitivity_rows_largest_first():
+    r = crawlq.load(PAPER).solve(sensitivity=True)
+    rows = r.elasticities("p_loss")
+    json_rows = [x for x in r.to_dict()["sensitivity"] if x["measure"] == "p_loss"]
+    assert sorted(rows) == sorted((x["parameter"], x["measure"], x["elasticity"]) for x in json_rows)
+    sizes = [abs(e) for _, _, e in rows if e is not None]
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] > 0
+    assert all(m == "p_loss" for _, m, _ in rows)
+    assert {p for p, _, _ in r.elasticities(parameter="service-scale")} == {"service-scale"}
+    with pytest.raises(KeyError, match="p_nothing"):
+        r.elasticities("p_nothing")
+    with pytest.raises(AttributeError, match="sensitivity=True"):
+        crawlq.load(PAPER).solve().elasticities()
 
 
 def test_results_are_read_only_and_to_dict_is_a_copy():
