@@ -382,8 +382,9 @@ std::function<int()> add_solve_command(CLI::App& app) {
       "sojourn times of accepted, served and obsolete pages: mean, sd, median, 90% and 99%");
   cmd->add_flag("--sensitivity", o->sensitivity,
                 "how much each measure moves with each parameter group (arrival-scale, "
-                "arrival-scale:r, service-scale, obsolescence-scale, costs.KEY): elasticities, "
-                "largest first; derivatives too in --json");
+                "arrival-scale:r, service-scale, obsolescence-scale, costs.KEY, and capacity for "
+                "a level map: a page more and one less): elasticities, largest first; "
+                "derivatives too in --json");
   cmd->add_option("--lst", o->transforms,
                   "u1,u2,...: Laplace-Stieltjes transforms v(u) (Theorem 4)");
   cmd->add_option("--cdf", o->cdf_points,

@@ -2,14 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <variant>
 
 #include "model/costs.hpp"
 #include "model/input_error.hpp"
 #include "model/measure_list.hpp"
+#include "model/policy.hpp"
 #include "validation/parameter_sweep.hpp"
 
 namespace crawlq::validation {
@@ -53,7 +56,22 @@ std::vector<std::string> scale_parameters(const model::Model& model) {
   return names;
 }
 
+// `policy` at capacity `capacity`, one page from its own: it keeps its levels and gives a new top
+// level the robots of the old top (a threshold vector's last band reaches K), or loses its top.
+model::Policy level_map_at(const model::Policy& policy, int capacity) {
+  std::vector<int> levels = policy.levels();
+  levels.resize(static_cast<std::size_t>(capacity) + 1, levels.back());
+  return model::Policy::from_levels(levels, policy.modes(), capacity);
+}
+
 }  // namespace
+
+model::Model with_capacity(const model::Model& model, const model::Policy& policy, int capacity) {
+  model::Model m = model;
+  m.capacity = capacity;
+  m.policy = level_map_at(policy, capacity);
+  return m;
+}
 
 std::vector<std::string> sensitivity_parameters(const model::Model& model) {
   std::vector<std::string> names = scale_parameters(model);
@@ -106,6 +124,23 @@ std::vector<Sensitivity> sensitivities(const model::Model& model,
       const double derivative = (4 * narrow - wide) / 3;
       rows.push_back({parameter, std::string(measure.name.key), derivative,
                       elasticity(derivative, 1, at.*measure.field)});
+    }
+  }
+  // Capacity is whole: the difference over K - 1 and K + 1 (K and K + 1 at K = 1), a level map's
+  // top level kept for the page added.
+  if (const auto* levels = std::get_if<model::Policy>(&policy)) {
+    const int capacity = model.capacity;
+    const int low = std::max(1, capacity - 1), high = capacity + 1;
+    const auto measures_with = [&](int k) {
+      if (k == capacity) return at;
+      const model::Model m = with_capacity(model, *levels, k);
+      return measures_at(m, *m.policy, method, threads, "capacity");
+    };
+    const analytic::Measures below = measures_with(low), above = measures_with(high);
+    for (const auto& measure : measures) {
+      const double derivative = (above.*measure.field - below.*measure.field) / (high - low);
+      rows.push_back({"capacity", std::string(measure.name.key), derivative,
+                      elasticity(derivative, capacity, at.*measure.field)});
     }
   }
   // J is linear in each weight and no other measure sees the weights.

@@ -9,6 +9,9 @@
 // divided by the step, so a direct solve gives about 10 correct digits. (An adjoint, one solve per
 // measure, is the way for the rates one by one; for these few groups the differences cost no
 // more.) The cost weights enter the cost linearly and nothing else: their derivatives are exact.
+// Capacity is whole: for a level-map policy, the difference of the measures at K + 1 and K - 1
+// over 2 (at K = 1, K + 1 and K), the policy keeping its top level's robots for the page added
+// (as a threshold vector does); the other forms' tables have no such rule, and no capacity row.
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +37,10 @@ std::vector<std::string> sensitivity_parameters(const model::Model& model);
 // `model` with mode r's arrival matrices D_k^(r) (D_0 included) times `scale`, the other modes as
 // they are. Throws std::invalid_argument naming the parameter when the scaled model breaks a rule.
 model::Model with_mode_arrival_scale(const model::Model& model, int mode, double scale);
+
+// `model` at capacity `capacity` under `policy` moved there (its top level's robots for a level
+// added; its top level dropped for one taken away), that policy set as the model's own.
+model::Model with_capacity(const model::Model& model, const model::Policy& policy, int capacity);
 
 // Every (parameter, scalar measure) pair for `policy`, whose measures at the model as given are
 // `at`. Throws std::runtime_error naming the parameter when a shifted model's solve fails.

@@ -33,14 +33,17 @@ TEST_CASE("solve --sensitivity --json: every group with every measure", "[cli][s
     if (measure == 0) {
       CHECK(row.at("elasticity").is_null());
     } else if (!row.at("parameter").get<std::string>().starts_with("costs.")) {
-      CHECK(row.at("elasticity").get<double>() == Approx(derivative / measure).epsilon(1e-12));
+      // A scale is 1 at the model as given; capacity is paper-example-1's K = 5.
+      const double parameter = row.at("parameter") == "capacity" ? 5 : 1;
+      CHECK(row.at("elasticity").get<double>() ==
+            Approx(derivative * parameter / measure).epsilon(1e-12));
     }
   }
   const std::set<std::string> expected{
       "arrival-scale",      "arrival-scale:1", "arrival-scale:2",    "arrival-scale:3",
       "arrival-scale:4",    "service-scale",   "obsolescence-scale", "costs.loss",
       "costs.obsolescence", "costs.sojourn",   "costs.robot",        "costs.starvation",
-      "costs.holding"};
+      "costs.holding",      "capacity"};
   CHECK(parameters == expected);
   CHECK(measures.size() == 12);
   CHECK(rows.size() == parameters.size() * measures.size());

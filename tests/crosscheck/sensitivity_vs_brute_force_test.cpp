@@ -64,6 +64,24 @@ std::map<std::string, double> brute_measures(const model::Model& model,
           {"mean_in_queue", m.mean_in_queue}};
 }
 
+// A level map at capacity k, written here apart from validation/sensitivity.cpp: its top level's
+// robots repeated for a level added, its top level dropped for one taken away.
+model::ControlPolicy level_map_with(const model::Policy& policy, int k) {
+  std::vector<int> levels(policy.levels().begin(), policy.levels().end());
+  while (static_cast<int>(levels.size()) < k + 1) levels.push_back(levels.back());
+  while (static_cast<int>(levels.size()) > k + 1) levels.pop_back();
+  return model::Policy::from_levels(levels, policy.modes(), k);
+}
+
+// The brute force's measures at capacity k under the level map moved there.
+std::map<std::string, double> brute_at_capacity(const model::Model& model,
+                                                const model::Policy& policy, int k) {
+  model::Model m = model;
+  m.capacity = k;
+  m.policy = level_map_with(policy, k);
+  return brute_measures(m, *m.policy);
+}
+
 void check_against_brute_force(const model::Model& model, const model::ControlPolicy& policy) {
   INFO(describe(model));
   const analytic::PolicyEvaluator evaluator(model);
@@ -72,8 +90,21 @@ void check_against_brute_force(const model::Model& model, const model::ControlPo
       validation::sensitivities(model, policy, at, analytic::Method::kAuto, 1);
   std::map<std::string, std::map<std::string, double>> below, above;
   int compared = 0;
+  const auto* levels = std::get_if<model::Policy>(&policy);
   for (const validation::Sensitivity& s : rows) {
     if (s.parameter.starts_with("costs.")) continue;
+    if (s.parameter == "capacity") {
+      // A difference over whole pages: both engines exact, so they agree to the solves' digits.
+      REQUIRE(levels);
+      const int low = std::max(1, model.capacity - 1), high = model.capacity + 1;
+      const double brute = (brute_at_capacity(model, *levels, high)[s.measure] -
+                            brute_at_capacity(model, *levels, low)[s.measure]) /
+                           (high - low);
+      INFO("capacity, " << s.measure << ": engine " << s.derivative << ", brute force " << brute);
+      CHECK(std::abs(s.derivative - brute) <= 1e-8 * std::max(1.0, std::abs(brute)));
+      ++compared;
+      continue;
+    }
     if (!below.contains(s.parameter)) {
       below[s.parameter] = brute_measures(scaled(model, s.parameter, 1 - kStep), policy);
       above[s.parameter] = brute_measures(scaled(model, s.parameter, 1 + kStep), policy);
@@ -85,8 +116,10 @@ void check_against_brute_force(const model::Model& model, const model::ControlPo
     CHECK(std::abs(s.derivative - brute) <= kTolerance * std::max(1.0, std::abs(brute)));
     ++compared;
   }
-  // arrival-scale, each mode's, service-scale and (when pages expire) obsolescence-scale.
-  CHECK(compared == 12 * (model.modes() + 2 + (model.obsolescence ? 1 : 0)));
+  // arrival-scale, each mode's, service-scale, (when pages expire) obsolescence-scale and (for a
+  // level map) capacity.
+  CHECK(compared ==
+        12 * (model.modes() + 2 + (model.obsolescence ? 1 : 0) + (levels != nullptr ? 1 : 0)));
 }
 
 TEST_CASE("sensitivity: every scale group against the brute force's central differences",
