@@ -227,15 +227,15 @@ void print_sensitivity(const std::vector<validation::Sensitivity>& rows) {
   fmt::print(
       "\n  sensitivity: the percent change of each measure per percent change of the parameter\n"
       "  (elasticity; a scale multiplies its rates, as sweep --param does)\n");
-  fmt::print("  {:<20} {:<32} {:>11} {:>13}\n", "parameter", "measure", "elasticity", "derivative");
+  fmt::print("  {:<20} {:<24} {:>11} {:>13}\n", "parameter", "measure", "elasticity", "derivative");
   for (std::size_t i = 0; i < std::min(kShown, moving.size()); ++i) {
     const validation::Sensitivity& s = *moving[i];
-    std::string measure = s.measure;
-    // The tables' symbol, or the words of a measure that has none.
+    // The tables' symbol, or the words of a measure that has none ("P(level 2)" for an entry).
+    std::string measure = measure_words(s.measure, "");
     for (const auto& m : model::scalar_measures<double>())
       if (m.name.key == s.measure)
         measure = std::string(m.name.symbol.empty() ? m.name.description : m.name.symbol);
-    fmt::print("  {:<20} {:<22} {:>11} {:>13.6g}\n", s.parameter, measure,
+    fmt::print("  {:<20} {:<24} {:>11} {:>13.6g}\n", s.parameter, measure,
                s.elasticity ? fmt::format("{:.4f}", *s.elasticity) : "-", s.derivative);
   }
   if (moving.size() > kShown)

@@ -117,14 +117,29 @@ std::vector<Sensitivity> sensitivities(const model::Model& model,
     for (std::size_t i = 0; i < scales.size(); ++i)
       shifted[i] = measures_at(scaled_model(model, parameter, scales[i]), policy, method, threads,
                                parameter);
-    for (const auto& measure : measures) {
-      const auto value = [&](std::size_t i) { return shifted[i].*measure.field; };
+    // value(i): the quantity in shifted[i].
+    const auto extrapolated = [&](const auto& value) {
       const double wide = (value(1) - value(0)) / (2 * kStep);
       const double narrow = (value(3) - value(2)) / kStep;
-      const double derivative = (4 * narrow - wide) / 3;
+      return (4 * narrow - wide) / 3;
+    };
+    for (const auto& measure : measures) {
+      const double derivative =
+          extrapolated([&](std::size_t i) { return shifted[i].*measure.field; });
       rows.push_back({parameter, std::string(measure.name.key), derivative,
                       elasticity(derivative, 1, at.*measure.field)});
     }
+    // Each level's and each mode's probability, named as validate names them.
+    const auto entries = [&](std::vector<double> analytic::Measures::*list, const char* key) {
+      for (std::size_t e = 0; e < (at.*list).size(); ++e) {
+        const double derivative =
+            extrapolated([&](std::size_t i) { return (shifted[i].*list)[e]; });
+        rows.push_back({parameter, fmt::format("{}[{}]", key, e), derivative,
+                        elasticity(derivative, 1, (at.*list)[e])});
+      }
+    };
+    entries(&analytic::Measures::level_probabilities, "level_probabilities");
+    entries(&analytic::Measures::mode_probabilities, "mode_probabilities");
   }
   // Capacity is whole: the difference over K - 1 and K + 1 (K and K + 1 at K = 1), a level map's
   // top level kept for the page added.

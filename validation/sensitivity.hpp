@@ -24,7 +24,9 @@ namespace crawlq::validation {
 
 struct Sensitivity {
   std::string parameter;  // "service-scale", "arrival-scale:2", "costs.loss", ...
-  std::string measure;    // a scalar key of `solve --json`
+  // A scalar key of `solve --json`, or (for the scales) an entry of its vectors,
+  // "level_probabilities[2]", "mode_probabilities[0]" (r - 1 for r robots).
+  std::string measure;
   double derivative = 0;
   // derivative x parameter / measure; none where the measure is 0.
   std::optional<double> elasticity;
@@ -42,8 +44,10 @@ model::Model with_mode_arrival_scale(const model::Model& model, int mode, double
 // added; its top level dropped for one taken away), that policy set as the model's own.
 model::Model with_capacity(const model::Model& model, const model::Policy& policy, int capacity);
 
-// Every (parameter, scalar measure) pair for `policy`, whose measures at the model as given are
-// `at`. Throws std::runtime_error naming the parameter when a shifted model's solve fails.
+// Every (parameter, scalar measure) pair for `policy`, and for each scale every level's and mode's
+// probability (capacity changes the levels, and a cost weight moves the cost alone), whose
+// measures at the model as given are `at`. Throws std::runtime_error naming the parameter when a
+// shifted model's solve fails.
 std::vector<Sensitivity> sensitivities(const model::Model& model,
                                        const model::ControlPolicy& policy,
                                        const analytic::Measures& at, analytic::Method method,

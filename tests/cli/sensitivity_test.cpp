@@ -28,7 +28,13 @@ TEST_CASE("solve --sensitivity --json: every group with every measure", "[cli][s
     parameters.insert(row.at("parameter").get<std::string>());
     measures.insert(row.at("measure").get<std::string>());
     const double derivative = row.at("derivative");
-    const double measure = j.at(row.at("measure").get<std::string>());
+    // A scalar's key, or an entry of a vector: "level_probabilities[2]".
+    const std::string key = row.at("measure");
+    const std::size_t open = key.find('[');
+    const double measure =
+        open == std::string::npos
+            ? j.at(key).get<double>()
+            : j.at(key.substr(0, open)).at(std::stoul(key.substr(open + 1))).get<double>();
     CHECK(std::isfinite(derivative));
     if (measure == 0) {
       CHECK(row.at("elasticity").is_null());
@@ -45,8 +51,9 @@ TEST_CASE("solve --sensitivity --json: every group with every measure", "[cli][s
       "costs.obsolescence", "costs.sojourn",   "costs.robot",        "costs.starvation",
       "costs.holding",      "capacity"};
   CHECK(parameters == expected);
-  CHECK(measures.size() == 12);
-  CHECK(rows.size() == parameters.size() * measures.size());
+  // 12 scalars, and for each of the 7 scales the 6 levels' and 4 modes' probabilities too.
+  CHECK(measures.size() == 12 + 6 + 4);
+  CHECK(rows.size() == 7 * (12 + 6 + 4) + (1 + 6) * 12);
   CHECK(j.at("seconds_sensitivity").get<double>() >= 0);
   // Without the flag, no key.
   CHECK_FALSE(json_of(crawlq({"solve", shipped("paper-example-1.yaml"), "--thresholds", "-1,2,2",

@@ -50,18 +50,25 @@ std::map<std::string, double> brute_measures(const model::Model& model,
   const ChainMeasures& m = chain.measures();
   const BruteForceSojourn sojourn(model, chain);
   const double served = sojourn.mean(Fate::kServed);
-  return {{"mean_sojourn", sojourn.mean(Fate::kAccepted)},
-          {"mean_sojourn_served", served},
-          {"mean_sojourn_obsolete", sojourn.mean(Fate::kObsolete)},
-          {"cost", brute_force_cost(model.costs, m, served)},
-          {"lambda", m.lambda},
-          {"p_loss", m.p_loss},
-          {"p_obsolete", m.p_obsolete},
-          {"p_served", m.p_served},
-          {"p_starvation", m.p_starvation},
-          {"mean_active_robots", m.mean_active_robots},
-          {"mean_in_system", m.mean_in_system},
-          {"mean_in_queue", m.mean_in_queue}};
+  std::map<std::string, double> entries;
+  for (std::size_t i = 0; i < m.level_probabilities.size(); ++i)
+    entries["level_probabilities[" + std::to_string(i) + "]"] = m.level_probabilities[i];
+  for (std::size_t i = 0; i < m.mode_probabilities.size(); ++i)
+    entries["mode_probabilities[" + std::to_string(i) + "]"] = m.mode_probabilities[i];
+  std::map<std::string, double> scalars{{"mean_sojourn", sojourn.mean(Fate::kAccepted)},
+                                        {"mean_sojourn_served", served},
+                                        {"mean_sojourn_obsolete", sojourn.mean(Fate::kObsolete)},
+                                        {"cost", brute_force_cost(model.costs, m, served)},
+                                        {"lambda", m.lambda},
+                                        {"p_loss", m.p_loss},
+                                        {"p_obsolete", m.p_obsolete},
+                                        {"p_served", m.p_served},
+                                        {"p_starvation", m.p_starvation},
+                                        {"mean_active_robots", m.mean_active_robots},
+                                        {"mean_in_system", m.mean_in_system},
+                                        {"mean_in_queue", m.mean_in_queue}};
+  scalars.insert(entries.begin(), entries.end());
+  return scalars;
 }
 
 // A level map at capacity k, written here apart from validation/sensitivity.cpp: its top level's
@@ -97,8 +104,8 @@ void check_against_brute_force(const model::Model& model, const model::ControlPo
       // A difference over whole pages: both engines exact, so they agree to the solves' digits.
       REQUIRE(levels);
       const int low = std::max(1, model.capacity - 1), high = model.capacity + 1;
-      const double brute = (brute_at_capacity(model, *levels, high)[s.measure] -
-                            brute_at_capacity(model, *levels, low)[s.measure]) /
+      const double brute = (brute_at_capacity(model, *levels, high).at(s.measure) -
+                            brute_at_capacity(model, *levels, low).at(s.measure)) /
                            (high - low);
       INFO("capacity, " << s.measure << ": engine " << s.derivative << ", brute force " << brute);
       CHECK(std::abs(s.derivative - brute) <= 1e-8 * std::max(1.0, std::abs(brute)));
@@ -109,8 +116,9 @@ void check_against_brute_force(const model::Model& model, const model::ControlPo
       below[s.parameter] = brute_measures(scaled(model, s.parameter, 1 - kStep), policy);
       above[s.parameter] = brute_measures(scaled(model, s.parameter, 1 + kStep), policy);
     }
+    REQUIRE(above[s.parameter].contains(s.measure));
     const double brute =
-        (above[s.parameter][s.measure] - below[s.parameter][s.measure]) / (2 * kStep);
+        (above[s.parameter].at(s.measure) - below[s.parameter].at(s.measure)) / (2 * kStep);
     INFO(s.parameter << ", " << s.measure << ": engine " << s.derivative << ", brute force "
                      << brute);
     CHECK(std::abs(s.derivative - brute) <= kTolerance * std::max(1.0, std::abs(brute)));
@@ -118,8 +126,10 @@ void check_against_brute_force(const model::Model& model, const model::ControlPo
   }
   // arrival-scale, each mode's, service-scale, (when pages expire) obsolescence-scale and (for a
   // level map) capacity.
+  // Each scale also moves every level's and every mode's probability.
+  const int scales = model.modes() + 2 + (model.obsolescence ? 1 : 0);
   CHECK(compared ==
-        12 * (model.modes() + 2 + (model.obsolescence ? 1 : 0) + (levels != nullptr ? 1 : 0)));
+        (12 + model.capacity + 1 + model.modes()) * scales + (levels != nullptr ? 12 : 0));
 }
 
 TEST_CASE("sensitivity: every scale group against the brute force's central differences",
