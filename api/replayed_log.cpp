@@ -12,14 +12,17 @@
 
 namespace crawlq::api {
 
-model::Model with_replayed_log(const model::Model& model, const std::string& log, Caller caller) {
+model::Model with_replayed_log(const model::Model& model, const std::string& log,
+                               std::optional<double> batch_gap, std::optional<double> censor_gap,
+                               Caller caller) {
   const std::string given = field_given(caller, Field::kArrivalsLog, log);
   try {
     const std::vector<double> times = fit::read_timestamps(scenarios::locate_log(log).string());
-    const double batch_gap = fit::default_batch_gap(times);
+    const double batch = batch_gap.value_or(fit::default_batch_gap(times));
+    const double censor = censor_gap.value_or(fit::default_censor_gap(times, batch));
     model::Model replayed = model;
-    replayed.replayed_arrivals = std::make_shared<const model::ArrivalTrace>(
-        fit::batch_trace(times, batch_gap, fit::default_censor_gap(times, batch_gap), log));
+    replayed.replayed_arrivals =
+        std::make_shared<const model::ArrivalTrace>(fit::batch_trace(times, batch, censor, log));
     return replayed;
   } catch (const model::InputError& e) {
     throw model::InputError(fmt::format("{}: {}", given, e.what()));

@@ -5,6 +5,7 @@
 // default batch and censor gaps, so that a scenario fitted to the log and the log replayed see
 // the same batches.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "api/caller_words.hpp"
@@ -14,7 +15,11 @@ namespace crawlq::api {
 
 // `model` with the log set as its replayed arrivals; model::InputError naming the field (in
 // `caller`'s words) and the log when it cannot be read or holds no two batches.
-model::Model with_replayed_log(const model::Model& model, const std::string& log, Caller caller);
+// `batch_gap` and `censor_gap` cut the log as fit arrivals' flags of those names do (none: its
+// defaults).
+model::Model with_replayed_log(const model::Model& model, const std::string& log,
+                               std::optional<double> batch_gap, std::optional<double> censor_gap,
+                               Caller caller);
 
 // What a JSON answer says of the replay: {"log", "batches", "pages", "length"} (length: the log's
 // time its batches span, gaps left out excluded); null when none was replayed.

@@ -207,6 +207,8 @@ SimulationChoices choices_of(Reader& r, bool has_precision) {
   choices.from = *r.text(Field::kFrom);
   choices.outage = *r.number(Field::kOutage);
   choices.arrivals_log = r.text(Field::kArrivalsLog).value_or("");
+  choices.batch_gap = r.number(Field::kBatchGap);
+  choices.censor_gap = r.number(Field::kCensorGap);
   return choices;
 }
 
@@ -452,7 +454,9 @@ nlohmann::json to_document(const CompareRequest& request) {
                                   ? std::string(analytic::kTransientStartNames.name(s.from))
                                   : s.from_file},
           {key(Field::kOutage), s.outage},
-          {key(Field::kArrivalsLog), or_null_text(s.arrivals_log)}};
+          {key(Field::kArrivalsLog), or_null_text(s.arrivals_log)},
+          {key(Field::kBatchGap), or_null(s.batch_gap)},
+          {key(Field::kCensorGap), or_null(s.censor_gap)}};
 }
 
 nlohmann::json to_document(const LiveSimulationRequest& request) {
@@ -471,7 +475,9 @@ nlohmann::json to_document(const SimulateRequest& request) {
           {key(Field::kTimes), s.times},
           {key(Field::kFrom), analytic::kTransientStartNames.name(s.from)},
           {key(Field::kOutage), s.outage},
-          {key(Field::kArrivalsLog), or_null_text(s.arrivals_log)}};
+          {key(Field::kArrivalsLog), or_null_text(s.arrivals_log)},
+          {key(Field::kBatchGap), or_null(s.batch_gap)},
+          {key(Field::kCensorGap), or_null(s.censor_gap)}};
 }
 
 nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy) {
@@ -486,7 +492,9 @@ nlohmann::json to_document(const SimulationChoices& choices, const model::Contro
           {key(Field::kTimes), choices.times},
           {key(Field::kFrom), choices.from},
           {key(Field::kOutage), choices.outage},
-          {key(Field::kArrivalsLog), or_null_text(choices.arrivals_log)}};
+          {key(Field::kArrivalsLog), or_null_text(choices.arrivals_log)},
+          {key(Field::kBatchGap), or_null(choices.batch_gap)},
+          {key(Field::kCensorGap), or_null(choices.censor_gap)}};
 }
 
 }  // namespace crawlq::api

@@ -45,6 +45,25 @@ constexpr RequestField kArrivalsLogField{
     "place of the arrival law, cut as fit arrivals cuts it; r robots replay it r times as fast",
     kNotTheLab};
 
+// How a replayed log is cut into batches, as fit arrivals cuts it.
+constexpr RequestField kReplayBatchGapField{
+    Field::kBatchGap,
+    "number",
+    "null",
+    "0.05",
+    "with arrivals_log: deliveries closer than this are one batch (none: fit arrivals' default)",
+    kNotTheLab,
+    Field::kArrivalsLog};
+constexpr RequestField kReplayCensorGapField{
+    Field::kCensorGap,
+    "number",
+    "null",
+    "10000",
+    "with arrivals_log: gaps between batches longer than this are left out (none: fit arrivals' "
+    "default)",
+    kNotTheLab,
+    Field::kArrivalsLog};
+
 // A transient's outage, as every kind with times takes it (each naming its takers).
 constexpr RequestField kOutageField{
     Field::kOutage,
@@ -144,6 +163,8 @@ constexpr std::array kSimulationFields{
                  kNotTheLab, Field::kTimes},
     taken_by(kOutageField, kNotTheLab),
     kArrivalsLogField,
+    kReplayBatchGapField,
+    kReplayCensorGapField,
 };
 
 constexpr std::array kCompareFields{
@@ -168,6 +189,8 @@ constexpr std::array kCompareFields{
                  kPythonTakes, Field::kTimes},
     taken_by(kOutageField, kPythonTakes),
     taken_by(kArrivalsLogField, kPythonTakes),
+    taken_by(kReplayBatchGapField, kPythonTakes),
+    taken_by(kReplayCensorGapField, kPythonTakes),
 };
 
 constexpr std::array kSweepFields{

@@ -33,6 +33,15 @@ std::string settings_problem(const validation::SimulationSettings& s, Caller cal
                        name(Field::kTimeLimit), s.time_limit);
   if (s.threads < 0)
     return fmt::format("{}: {}: must be 0 (all cores) or more", name(Field::kThreads), s.threads);
+  for (const auto& [field, gap] :
+       {std::pair{Field::kBatchGap, s.batch_gap}, std::pair{Field::kCensorGap, s.censor_gap}}) {
+    if (!gap) continue;
+    if (s.arrivals_log.empty())
+      return fmt::format("{}: {}: cuts the log of {}; give {} too", name(field), *gap,
+                         name(Field::kArrivalsLog), name(Field::kArrivalsLog));
+    if (!(*gap >= 0) || !std::isfinite(*gap))
+      return fmt::format("{}: {}: give a time >= 0", name(field), *gap);
+  }
   return "";
 }
 
@@ -60,7 +69,9 @@ validation::SimulationSettings transient_settings(const SimulationChoices& c, Ca
       .time_limit = c.time_limit,
       .times = c.times,
       .outage = c.outage,
-      .arrivals_log = c.arrivals_log};
+      .arrivals_log = c.arrivals_log,
+      .batch_gap = c.batch_gap,
+      .censor_gap = c.censor_gap};
   if (analytic::kTransientStartNames.contains(c.from))
     settings.from = analytic::kTransientStartNames.parse(c.from);
   else
@@ -89,7 +100,9 @@ validation::SimulationSettings simulation_settings(const SimulationChoices& c, C
       .threads = c.threads,
       .precision = replications_alone ? 0.0 : c.precision.value_or(0.01),
       .time_limit = c.time_limit,
-      .arrivals_log = c.arrivals_log};
+      .arrivals_log = c.arrivals_log,
+      .batch_gap = c.batch_gap,
+      .censor_gap = c.censor_gap};
   if (const std::string why = settings_problem(settings, caller); !why.empty())
     throw model::InputError(why);
   return settings;

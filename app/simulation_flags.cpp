@@ -62,6 +62,12 @@ void add_arrivals_log_flag(CLI::App* command, SimulationFlags& flags) {
       "place of the scenario's arrival law, cut into batches as fit arrivals cuts it; r robots "
       "replay it r times as fast, as a fitted scenario's mode r is r D, each replication from its "
       "own point of the log, looped");
+  command->add_option("--batch-gap", flags.batch_gap,
+                      "with --arrivals-log: deliveries closer than this are one batch (default: as "
+                      "fit arrivals chooses it)");
+  command->add_option("--censor-gap", flags.censor_gap,
+                      "with --arrivals-log: gaps between batches longer than this are left out "
+                      "(default: as fit arrivals chooses it)");
 }
 
 validation::SimulationSettings simulation_settings(const SimulationFlags& f,
@@ -74,7 +80,9 @@ validation::SimulationSettings simulation_settings(const SimulationFlags& f,
       .threads = f.threads,
       .precision = f.precision_given ? std::optional<double>(f.precision) : std::nullopt,
       .time_limit = f.time_limit,
-      .arrivals_log = f.arrivals_log};
+      .arrivals_log = f.arrivals_log,
+      .batch_gap = f.batch_gap,
+      .censor_gap = f.censor_gap};
   if (transient) {
     choices.times = transient_times(*transient);
     choices.from = transient->from;

@@ -27,6 +27,7 @@ struct SimulationFlags {
   bool precision_given = false;
   double time_limit = 50;
   std::string arrivals_log;  // --arrivals-log (simulate, validate): a log replayed; empty: none
+  std::optional<double> batch_gap, censor_gap;  // how it is cut; none: fit arrivals' defaults
 };
 
 // --threads of every command that takes it: 0 (every core) to model::kMostThreads, refused naming
@@ -37,7 +38,7 @@ CLI::Option* add_threads_option(CLI::App* command, int& threads, const std::stri
 void add_simulation_flags(CLI::App* command, SimulationFlags& flags);
 
 // Adds --arrivals-log (simulate and validate): a crawler's log replayed in place of the arrival
-// law.
+// law, with --batch-gap and --censor-gap, which cut it as fit arrivals' flags do.
 void add_arrivals_log_flag(CLI::App* command, SimulationFlags& flags);
 
 // The checked settings (UsageError naming the flag and the value otherwise), with a transient's

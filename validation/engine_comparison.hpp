@@ -37,6 +37,8 @@ struct SimulationSettings {
   // A crawler's log replayed in place of the simulated model's arrival law (api/replayed_log.hpp):
   // its path, or a shipped log's name; empty: none.
   std::string arrivals_log = {};
+  // How the replay cuts the log (fit/batched_log.hpp); none: fit arrivals' defaults.
+  std::optional<double> batch_gap = std::nullopt, censor_gap = std::nullopt;
 };
 
 enum class Verdict { kAgrees, kDiffers, kSimulatedOnly };

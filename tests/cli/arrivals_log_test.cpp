@@ -36,6 +36,14 @@ TEST_CASE("simulate --arrivals-log: the shipped log replayed, said in the table 
                                      "3", "--horizon", "2000", "--json"}));
   CHECK_FALSE(plain.contains("arrivals_log"));
   CHECK(plain.at("lambda").at("mean").get<double>() > 1);
+  // --batch-gap 0 cuts the log as fit arrivals --batch-gap 0 does: only equal times join, so every
+  // delivery of the shipped log is a batch of its own.
+  std::vector<std::string> unbatched = with_json;
+  unbatched.insert(unbatched.end(), {"--batch-gap", "0"});
+  const json each = json_of(crawlq(unbatched));
+  CHECK(each.at("arrivals_log").at("batches").get<double>() ==
+        each.at("arrivals_log").at("pages").get<double>());
+  CHECK(each.at("arrivals_log").at("batches").get<int>() > log.at("batches").get<int>());
   const ProcessResult table = crawlq(run_flags);
   CHECK_THAT(table.out, Catch::Contains("arrivals: synthetic-crawler replayed in place of the "
                                         "scenario's law"));
@@ -73,6 +81,16 @@ TEST_CASE("simulate --arrivals-log: refusals name the flag", "[cli][replay]") {
   CHECK(one_batch.exit_status == 2);
   CHECK_THAT(one_batch.err,
              Catch::Contains("--arrivals-log") && Catch::Contains("no time between two batches"));
+  // The cuts mean nothing without a log to cut.
+  const ProcessResult alone = crawlq({"simulate", shipped("paper-example-1.yaml"), "--batch-gap",
+                                      "0.1", "--replications", "3", "--horizon", "10"});
+  CHECK(alone.exit_status == 2);
+  CHECK_THAT(alone.err, Catch::Contains("--batch-gap") && Catch::Contains("--arrivals-log"));
+  const ProcessResult negative =
+      crawlq({"simulate", shipped("paper-example-1.yaml"), "--arrivals-log", "synthetic-crawler",
+              "--censor-gap", "-1", "--replications", "3", "--horizon", "10"});
+  CHECK(negative.exit_status == 2);
+  CHECK_THAT(negative.err, Catch::Contains("--censor-gap"));
   // A policy by arrival phase: a log has no phases.
   const std::string policy =
       dir.write("phases.yaml", "phase-aware: [[1, 3], [1, 3], [1, 3], [1, 1], [1, 1], [1, 1]]\n");
