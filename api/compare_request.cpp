@@ -61,9 +61,7 @@ nlohmann::json transient_json(const CompareRequest& request, const CompareResult
 CompareResult compare(const CompareRequest& request, const Cancellation* cancel) {
   if (!request.settings.arrivals_log.empty() && !request.model.replayed_arrivals) {
     CompareRequest replay = request;
-    replay.model =
-        with_replayed_log(request.model, request.settings.arrivals_log, request.settings.batch_gap,
-                          request.settings.censor_gap, request.caller);
+    replay.model = with_replayed_log(request.model, request.settings, request.caller);
     return compare(replay, cancel);
   }
   if (!request.settings.times.empty()) return compare_over_time(request, cancel);

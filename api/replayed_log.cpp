@@ -12,14 +12,14 @@
 
 namespace crawlq::api {
 
-model::Model with_replayed_log(const model::Model& model, const std::string& log,
-                               std::optional<double> batch_gap, std::optional<double> censor_gap,
-                               Caller caller) {
+model::Model with_replayed_log(const model::Model& model,
+                               const validation::SimulationSettings& settings, Caller caller) {
+  const std::string& log = settings.arrivals_log;
   const std::string given = field_given(caller, Field::kArrivalsLog, log);
   try {
     const std::vector<double> times = fit::read_timestamps(scenarios::locate_log(log).string());
-    const double batch = batch_gap.value_or(fit::default_batch_gap(times));
-    const double censor = censor_gap.value_or(fit::default_censor_gap(times, batch));
+    const double batch = settings.batch_gap.value_or(fit::default_batch_gap(times));
+    const double censor = settings.censor_gap.value_or(fit::default_censor_gap(times, batch));
     model::Model replayed = model;
     replayed.replayed_arrivals =
         std::make_shared<const model::ArrivalTrace>(fit::batch_trace(times, batch, censor, log));

@@ -170,9 +170,7 @@ SimulateResult simulate_over_time(const SimulateRequest& request, const Cancella
 SimulateResult simulate(const SimulateRequest& request, const Cancellation* cancel) {
   if (!request.settings.arrivals_log.empty() && !request.model.replayed_arrivals) {
     SimulateRequest replay = request;
-    replay.model =
-        with_replayed_log(request.model, request.settings.arrivals_log, request.settings.batch_gap,
-                          request.settings.censor_gap, request.caller);
+    replay.model = with_replayed_log(request.model, request.settings, request.caller);
     SimulateResult result = simulate(replay, cancel);
     result.replayed_arrivals = replayed_log_json(replay.model);
     return result;

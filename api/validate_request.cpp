@@ -48,9 +48,8 @@ ValidateResult validate(const ValidateRequest& request) {
   if (!request.settings.arrivals_log.empty() && request.settings.times.empty() &&
       !(request.simulated_model && request.simulated_model->replayed_arrivals)) {
     ValidateRequest replay = request;
-    replay.simulated_model = with_replayed_log(
-        request.simulated_model.value_or(request.model), request.settings.arrivals_log,
-        request.settings.batch_gap, request.settings.censor_gap, request.caller);
+    replay.simulated_model = with_replayed_log(request.simulated_model.value_or(request.model),
+                                               request.settings, request.caller);
     ValidateResult result = validate(replay);
     result.replayed_arrivals = replayed_log_json(*replay.simulated_model);
     return result;

@@ -108,7 +108,8 @@ PhaseTypeFit fit_three_moments(double m1, double m2, double m3) {
   // Beyond kMostErlangPhases acyclic phases, two Erlang-k laws (2k phases) may still reach them.
   // Below scv 1/kMostErlangPhases none does: the closest, Erlang-kMostErlangPhases, below.
   if (scv * kMostErlangPhases >= 1) {
-    const int fewest = scv >= 1 ? 1 : static_cast<int>(std::ceil(1 / scv - 1e-12));
+    // k = 1, the hyperexponential, was tried first.
+    const int fewest = scv >= 1 ? 2 : static_cast<int>(std::ceil(1 / scv - 1e-12));
     for (int k = fewest; k <= kMostErlangPhases; ++k) {
       if (auto mixture = erlang_mixture_with(k, n2, n3)) {
         mixture->s /= m1;

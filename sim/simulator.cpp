@@ -148,8 +148,9 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
   int phase = setup.arrival_law.empty() ? arrivals_.initial_phase(robots, arrival_random)
                                         : draw_from(setup.arrival_law, arrival_random);
   if (setup.robots == 0) robots = controller.robots(SystemView{level, phase, robots, 0.0, level});
-  // A replayed log: the batch `replayed` comes after its gap's `log_left` of the log's time, which
-  // r robots cover r times as fast; a replication starts at a point uniform over the log.
+  // A replayed log: the next batch is `replayed`, due when the rest of its gap (in the log's time,
+  // which r robots cover r times as fast) has passed; a replication starts at a point uniform over
+  // the log.
   std::size_t replayed = 0;
   double next_move = 0;
   if (trace_) {

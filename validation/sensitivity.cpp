@@ -22,8 +22,7 @@ namespace {
 // Richardson's pair of steps: D(h) = f' + c h^2 + O(h^4), so (4 D(h/2) - D(h)) / 3 = f' + O(h^4).
 constexpr double kStep = 1e-3;
 
-// `model` with the scale of `parameter` (a group of sensitivity_parameters() that is a scale) at
-// `scale`.
+// `model` with the scale of `parameter` (a group of scale_parameters()) at `scale`.
 model::Model scaled_model(const model::Model& model, const std::string& parameter, double scale) {
   constexpr std::string_view kModePrefix = "arrival-scale:";
   if (parameter.starts_with(kModePrefix))
@@ -65,20 +64,6 @@ model::Policy level_map_at(const model::Policy& policy, int capacity) {
 }
 
 }  // namespace
-
-model::Model with_capacity(const model::Model& model, const model::Policy& policy, int capacity) {
-  model::Model m = model;
-  m.capacity = capacity;
-  m.policy = level_map_at(policy, capacity);
-  return m;
-}
-
-std::vector<std::string> sensitivity_parameters(const model::Model& model) {
-  std::vector<std::string> names = scale_parameters(model);
-  for (const model::CostWeight& w : model::cost_weights())
-    names.push_back(fmt::format("costs.{}", w.key));
-  return names;
-}
 
 model::Model with_mode_arrival_scale(const model::Model& model, int mode, double scale) {
   if (mode < 1 || mode > model.modes())
@@ -148,7 +133,9 @@ std::vector<Sensitivity> sensitivities(const model::Model& model,
     const int low = std::max(1, capacity - 1), high = capacity + 1;
     const auto measures_with = [&](int k) {
       if (k == capacity) return at;
-      const model::Model m = with_capacity(model, *levels, k);
+      model::Model m = model;
+      m.capacity = k;
+      m.policy = level_map_at(*levels, k);
       return measures_at(m, *m.policy, method, threads, "capacity");
     };
     const analytic::Measures below = measures_with(low), above = measures_with(high);

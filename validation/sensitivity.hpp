@@ -32,22 +32,16 @@ struct Sensitivity {
   std::optional<double> elasticity;
 };
 
-// The parameter groups of `model`, in order: arrival-scale, arrival-scale:r for each mode r,
-// service-scale, obsolescence-scale (when pages expire), then costs.KEY for each weight.
-std::vector<std::string> sensitivity_parameters(const model::Model& model);
-
 // `model` with mode r's arrival matrices D_k^(r) (D_0 included) times `scale`, the other modes as
 // they are. Throws std::invalid_argument naming the parameter when the scaled model breaks a rule.
 model::Model with_mode_arrival_scale(const model::Model& model, int mode, double scale);
 
-// `model` at capacity `capacity` under `policy` moved there (its top level's robots for a level
-// added; its top level dropped for one taken away), that policy set as the model's own.
-model::Model with_capacity(const model::Model& model, const model::Policy& policy, int capacity);
-
 // Every (parameter, scalar measure) pair for `policy`, and for each scale every level's and mode's
 // probability (capacity changes the levels, and a cost weight moves the cost alone), whose
-// measures at the model as given are `at`. Throws std::runtime_error naming the parameter when a
-// shifted model's solve fails.
+// measures at the model as given are `at`. The parameters in order: arrival-scale,
+// arrival-scale:r for each mode r, service-scale, obsolescence-scale (when pages expire),
+// capacity (for a level map), then costs.KEY for each weight. Throws std::runtime_error naming the
+// parameter when a shifted model's solve fails.
 std::vector<Sensitivity> sensitivities(const model::Model& model,
                                        const model::ControlPolicy& policy,
                                        const analytic::Measures& at, analytic::Method method,
