@@ -15,7 +15,7 @@ struct FieldWords {
 
 // One row per field a message names. Python's keywords are those of crawlq/__init__.py; the lab's
 // keys those its routes read (a field the lab does not take is named as its JSON key would be).
-constexpr std::array<FieldWords, 38> kWords{{
+constexpr std::array<FieldWords, 40> kWords{{
     {Field::kClass, "--class", "policy_class", "class"},
     {Field::kSearch, "--search", "search", "search"},
     {Field::kMethod, "--method", "method", "method"},
@@ -62,6 +62,8 @@ constexpr std::array<FieldWords, 38> kWords{{
     {Field::kOutage, "--outage", "outage", "outage"},
     {Field::kDrainTo, "--drain-to", "drain_to", "drain_to"},
     {Field::kArrivalsLog, "--arrivals-log", "arrivals_log", "arrivals_log"},
+    {Field::kBootstrap, "--bootstrap", "bootstrap", "bootstrap"},
+    {Field::kEnsemble, "--ensemble", "ensemble", "ensemble"},
 }};
 
 }  // namespace

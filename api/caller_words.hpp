@@ -50,7 +50,9 @@ enum class Field {
   kFrom,
   kOutage,
   kDrainTo,
-  kArrivalsLog
+  kArrivalsLog,
+  kBootstrap,
+  kEnsemble
 };
 
 // The field as `caller` writes it: "--class", "policy_class", "class".

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
 #include "api/json_output.hpp"
 #include "fit/batched_log.hpp"
+#include "fit/block_bootstrap.hpp"
 #include "fit/hyperexponential_em.hpp"
 #include "fit/map_statistics.hpp"
 #include "fit/ph_moment_fit.hpp"
@@ -21,6 +23,9 @@
 namespace crawlq::api {
 
 namespace {
+
+// Refits a bootstrap may ask for: each is a fit, and EM's take a second each on a large log.
+constexpr int kMostBootstrapRefits = 10'000;
 
 // The BMAP of pages, D_0 = D0 and D_k = d_k D1, for r robots scaled as the paper's D^(r) = r D: the
 // `arrivals:` section of a scenario with `robots` modes.
@@ -36,6 +41,136 @@ nlohmann::json arrivals_section(const fit::RegimeMapFit& map, const std::vector<
 }
 
 double scv_of(const std::vector<double>& m) { return m[1] / (m[0] * m[0]) - 1; }
+
+// The MAP of batches for a log cut into batches: the moments fit, and EM from it when asked.
+struct MapFit {
+  fit::RegimeMapFit map;
+  std::optional<fit::RegimeMapEm> em;
+};
+
+MapFit fit_batches(const FitArrivalsRequest& request, const fit::BatchedLog& log,
+                   const fit::SampleStatistics& sample) {
+  MapFit fitted;
+  fit::RegimeMapFit& map = fitted.map;
+  try {
+    map = fit::fit_regime_map(sample.mean, sample.variance, sample.lag_correlations,
+                              sample.lag_bands, request.phases.value_or(0));
+  } catch (const model::InputError& e) {
+    throw model::InputError(fmt::format("{}: {}", request.source, e.what()));
+  }
+  std::optional<fit::RegimeMapEm>& em = fitted.em;
+  if (request.method == "em") {
+    // From the moments fit: its regimes' means (spread around the mean for more regimes, or for
+    // none), its persistence, and the Erlang shape nearest its regimes' scv.
+    const int shape =
+        request.phases ? std::clamp(*request.phases / request.regimes, 1, 50)
+        : map.regime_scv >= 1
+            ? 1
+            : static_cast<int>(std::lround(std::clamp(1 / map.regime_scv, 1.0, 50.0)));
+    const int n = request.regimes;
+    std::vector<double> means;
+    if (n == 2 && map.regime_means.size() == 2) {
+      means = map.regime_means;
+    } else {
+      for (int r = 0; r < n; ++r) means.push_back(sample.mean * std::pow(2.0, r - 0.5 * (n - 1)));
+    }
+    const double keep = map.correlation_decay > 0 ? map.correlation_decay : 0.5;
+    const model::Matrix transitions =
+        (1 - keep) * model::Matrix::Constant(n, n, 1.0 / n) + keep * model::Matrix::Identity(n, n);
+    em = fit::fit_regime_map_em(log.intervals, shape, means, transitions);
+    map.d0 = em->d0;
+    map.d1 = em->d1;
+    map.note.clear();
+  }
+  return fitted;
+}
+
+// What a bootstrap spreads: the fitted MAP's mean, scv and lag correlations, and the batch size
+// and page rate they give with the log's batch sizes.
+struct FitSummary {
+  double mean = 0, scv = 0, batch_size_mean = 0, page_rate = 0;
+  std::vector<double> lag_correlations;
+};
+
+FitSummary summary_of(const fit::RegimeMapFit& map, const std::vector<double>& size_probabilities,
+                      int lags) {
+  const fit::MapStatistics fitted = fit::map_statistics(map.d0, map.d1, lags);
+  FitSummary summary{
+      .mean = fitted.mean, .scv = fitted.scv, .lag_correlations = fitted.lag_correlations};
+  for (std::size_t k = 0; k < size_probabilities.size(); ++k)
+    summary.batch_size_mean += static_cast<double>(k + 1) * size_probabilities[k];
+  summary.page_rate = summary.batch_size_mean / summary.mean;
+  return summary;
+}
+
+nlohmann::json summary_json(const FitSummary& s) {
+  return {{"mean", s.mean},
+          {"scv", s.scv},
+          {"lag_correlations", s.lag_correlations},
+          {"batch_size_mean", s.batch_size_mean},
+          {"page_rate", s.page_rate}};
+}
+
+// The sample standard deviation and the 2.5% and 97.5% quantiles (linear between order
+// statistics) of one quantity over the refits.
+std::pair<double, std::array<double, 2>> spread_of(std::vector<double> values) {
+  const auto n = static_cast<double>(values.size());
+  double mean = 0;
+  for (const double v : values) mean += v / n;
+  double squares = 0;
+  for (const double v : values) squares += (v - mean) * (v - mean);
+  std::sort(values.begin(), values.end());
+  const auto quantile = [&values](double p) {
+    const double at = p * static_cast<double>(values.size() - 1);
+    const auto below = static_cast<std::size_t>(std::floor(at));
+    const std::size_t above = std::min(below + 1, values.size() - 1);
+    return values[below] + (at - static_cast<double>(below)) * (values[above] - values[below]);
+  };
+  return {values.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0,
+          {quantile(0.025), quantile(0.975)}};
+}
+
+// The fit repeated on block-bootstrap resamples of the log's batches, and how far its summary
+// spreads over them.
+nlohmann::json bootstrap_spread(const FitArrivalsRequest& request, double batch_gap,
+                                double censor_gap, const FitSummary& point,
+                                double correlation_decay) {
+  const model::ArrivalTrace trace =
+      fit::batch_trace(request.times, batch_gap, censor_gap, request.source);
+  const int block = fit::bootstrap_block_length(trace.gaps.size(), request.lags, correlation_decay);
+  std::vector<FitSummary> refits;
+  for (int b = 1; b <= request.bootstrap; ++b) {
+    const fit::BatchedLog log = fit::block_resample(trace, block, request.seed, b);
+    const fit::SampleStatistics sample = fit::sample_statistics(log.intervals, request.lags);
+    const MapFit refit = fit_batches(request, log, sample);
+    refits.push_back(summary_of(refit.map, log.size_probabilities, request.lags));
+    if (request.refitted)
+      request.refitted(b, arrivals_section(refit.map, log.size_probabilities, request.robots));
+  }
+  nlohmann::json errors, intervals;
+  const auto spread = [&](const char* key, auto value_of) {
+    std::vector<double> values;
+    for (const FitSummary& refit : refits) values.push_back(value_of(refit));
+    const auto [sd, interval] = spread_of(std::move(values));
+    errors[key] = sd;
+    intervals[key] = interval;
+  };
+  spread("mean", [](const FitSummary& s) { return s.mean; });
+  spread("scv", [](const FitSummary& s) { return s.scv; });
+  spread("batch_size_mean", [](const FitSummary& s) { return s.batch_size_mean; });
+  spread("page_rate", [](const FitSummary& s) { return s.page_rate; });
+  errors["lag_correlations"] = nlohmann::json::array();
+  intervals["lag_correlations"] = nlohmann::json::array();
+  for (std::size_t k = 0; k < point.lag_correlations.size(); ++k) {
+    std::vector<double> values;
+    for (const FitSummary& refit : refits) values.push_back(refit.lag_correlations[k]);
+    const auto [sd, interval] = spread_of(std::move(values));
+    errors["lag_correlations"].push_back(sd);
+    intervals["lag_correlations"].push_back(interval);
+  }
+  return {{"replicates", request.bootstrap}, {"block_length", block},     {"seed", request.seed},
+          {"point", summary_json(point)},    {"standard_errors", errors}, {"intervals", intervals}};
+}
 
 }  // namespace
 
@@ -55,6 +190,9 @@ bool FitArrivalsRequest::is_valid(std::string* why) const {
     problem = fmt::format("{}: give 1 to 1000", given(Field::kLags, lags));
   else if (robots < 1)
     problem = fmt::format("{}: give 1 or more", given(Field::kRobots, robots));
+  else if (bootstrap < 0 || bootstrap > kMostBootstrapRefits)
+    problem =
+        fmt::format("{}: give 0 to {}", given(Field::kBootstrap, bootstrap), kMostBootstrapRefits);
   for (const auto& [field, value] :
        {std::pair{Field::kBatchGap, batch_gap}, std::pair{Field::kCensorGap, censor_gap}})
     if (problem.empty() && value && !(*value >= 0 && std::isfinite(*value)))
@@ -86,37 +224,9 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
         "nearly every delivery?)",
         request.source, sample.size, sample.size == 1 ? "" : "s",
         field_given(request.caller, Field::kBatchGap, fmt::format("{}", batch_gap), false)));
-  fit::RegimeMapFit map;
-  try {
-    map = fit::fit_regime_map(sample.mean, sample.variance, sample.lag_correlations,
-                              sample.lag_bands, request.phases.value_or(0));
-  } catch (const model::InputError& e) {
-    throw model::InputError(fmt::format("{}: {}", request.source, e.what()));
-  }
-  std::optional<fit::RegimeMapEm> em;
-  if (request.method == "em") {
-    // From the moments fit: its regimes' means (spread around the mean for more regimes, or for
-    // none), its persistence, and the Erlang shape nearest its regimes' scv.
-    const int shape =
-        request.phases ? std::clamp(*request.phases / request.regimes, 1, 50)
-        : map.regime_scv >= 1
-            ? 1
-            : static_cast<int>(std::lround(std::clamp(1 / map.regime_scv, 1.0, 50.0)));
-    const int n = request.regimes;
-    std::vector<double> means;
-    if (n == 2 && map.regime_means.size() == 2) {
-      means = map.regime_means;
-    } else {
-      for (int r = 0; r < n; ++r) means.push_back(sample.mean * std::pow(2.0, r - 0.5 * (n - 1)));
-    }
-    const double keep = map.correlation_decay > 0 ? map.correlation_decay : 0.5;
-    const model::Matrix transitions =
-        (1 - keep) * model::Matrix::Constant(n, n, 1.0 / n) + keep * model::Matrix::Identity(n, n);
-    em = fit::fit_regime_map_em(log.intervals, shape, means, transitions);
-    map.d0 = em->d0;
-    map.d1 = em->d1;
-    map.note.clear();
-  }
+  const MapFit point = fit_batches(request, log, sample);
+  const fit::RegimeMapFit& map = point.map;
+  const std::optional<fit::RegimeMapEm>& em = point.em;
   const fit::MapStatistics fitted = fit::map_statistics(map.d0, map.d1, request.lags);
   nlohmann::json j{{"units", log.units},
                    {"batches", log.batches},
@@ -179,6 +289,10 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
     j["fitted"]["regime_means"] = em->means;
     j["fitted"]["transitions"] = matrix_json(em->transitions);
   }
+  if (request.bootstrap > 0)
+    j["bootstrap"] = bootstrap_spread(request, batch_gap, censor_gap,
+                                      summary_of(map, log.size_probabilities, request.lags),
+                                      point.map.correlation_decay);
   // Quantiles of the times between batches, the log's beside the fit's: a Q-Q plot's points.
   std::vector<double> all;
   for (const auto& run : log.intervals) all.insert(all.end(), run.begin(), run.end());

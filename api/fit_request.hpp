@@ -2,6 +2,8 @@
 // `fit` as requests (issue 19): a delivery log to a MAP of batches and the BMAP of pages; a sample
 // or three moments to a phase-type law. The answers are the JSON of `crawlq fit arrivals|service
 // --json`, for the command line and the Python package alike.
+#include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -25,14 +27,22 @@ struct FitArrivalsRequest {
   Caller caller = Caller::kCommandLine;  // whose words the messages use
   // What reading the log in time order moved (fit::read_timestamps): said under "reordered".
   fit::LogOrder order = {};
+  // Refits on this many block-bootstrap resamples of the log's batches (fit/block_bootstrap.hpp),
+  // their spread said under "bootstrap"; 0: none.
+  int bootstrap = 0;
+  std::uint64_t seed = 1;  // the resamples': the same seed gives the same refits
+  // Told each refit's `arrivals:` section as it is made (replicate 1 to bootstrap): files,
+  // progress.
+  std::function<void(int replicate, const nlohmann::json& arrivals)> refitted = {};
 
   // False with `why` naming the field (in the caller's words) and the value.
   bool is_valid(std::string* why) const;
 };
 
 // {"units", "batches", "censored", "batch_gap", "censor_gap", "size_probabilities", "sample",
-// "fitted", "arrivals"} (interface.md); model::InputError when the request is not valid or the log
-// leaves fewer than two times between batches.
+// "fitted", "arrivals"} (interface.md), and "bootstrap" when asked: {"replicates", "block_length",
+// "seed", "point", "standard_errors", "intervals"}; model::InputError when the request is not valid
+// or the log leaves fewer than two times between batches.
 nlohmann::json fit_arrivals(const FitArrivalsRequest& request);
 
 // `scenario` (a scenario's JSON form) with its `arrivals:` replaced by the fit's, each D_0 diagonal

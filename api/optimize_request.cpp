@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 #include "analytic/control/table_summary.hpp"
 #include "analytic/stationary/memory_estimate.hpp"
+#include "api/ensemble.hpp"
 #include "api/json_output.hpp"
 #include "api/request_checks.hpp"
 #include "api/state_table.hpp"
@@ -166,8 +168,112 @@ analytic::MemoryEstimate check(const OptimizeRequest& request) {
   return need;
 }
 
+BestPolicy best_of(const OptimizeResult& result) {
+  return std::visit(
+      model::Overloaded{[](const analytic::ThresholdSearch& s) {
+                          return BestPolicy{s.best.policy, s.best.cost};
+                        },
+                        [](const analytic::LocalThresholdSearch& s) {
+                          return BestPolicy{s.best.policy, s.best.cost};
+                        },
+                        [](const analytic::LevelSearch& s) {
+                          return BestPolicy{s.best.policy, s.best.cost};
+                        },
+                        [](const analytic::TableClassSearch& s) {
+                          return BestPolicy{s.best->policy, s.best->measures.cost};
+                        },
+                        [](const analytic::MarkovSearch& s) {
+                          return BestPolicy{s.best->policy, s.best->measures.cost};
+                        },
+                        [](const analytic::ClassComparison& c) {
+                          const auto least = std::min_element(
+                              c.rows.begin(), c.rows.end(),
+                              [](const analytic::ClassRow& a, const analytic::ClassRow& b) {
+                                return a.cost < b.cost;
+                              });
+                          return BestPolicy{least->policy, least->cost};
+                        }},
+      result.search);
+}
+
+namespace {
+// Each member searched as the point was, and the point's best policy solved on it.
+nlohmann::json optimize_ensemble(const OptimizeRequest& request, const BestPolicy& point,
+                                 const std::vector<EnsembleMember>& members,
+                                 const Cancellation* cancel) {
+  std::vector<double> best_costs, kept_costs, regrets, relative_regrets;
+  std::map<std::string, std::pair<nlohmann::json, int>> decisions;
+  nlohmann::json files = nlohmann::json::array(), by_member = nlohmann::json::array();
+  const std::string point_key = control_policy_json(point.policy).dump();
+  for (std::size_t m = 0; m < members.size(); ++m) {
+    if (request.progress)
+      request.progress(fmt::format("the ensemble: model {} of {}", m + 1, members.size()));
+    OptimizeRequest searched = request;
+    searched.source = members[m].file;
+    searched.model = members[m].model;
+    searched.export_policy.clear();
+    searched.ensemble.clear();
+    searched.progress = {};
+    const BestPolicy best = best_of(optimize(searched, cancel));
+    const SolveRequest kept{.source = members[m].file,
+                            .model = members[m].model,
+                            .policy = point.policy,
+                            .method = request.method,
+                            .threads = request.threads,
+                            .caller = request.caller};
+    const double kept_cost = solve(kept, cancel).evaluation.measures.cost;
+    best_costs.push_back(best.cost);
+    kept_costs.push_back(kept_cost);
+    regrets.push_back(kept_cost - best.cost);
+    relative_regrets.push_back(best.cost > 0 ? (kept_cost - best.cost) / best.cost : 0.0);
+    const nlohmann::json policy = control_policy_json(best.policy);
+    auto& decision = decisions[policy.dump()];
+    decision.first = policy;
+    ++decision.second;
+    files.push_back(members[m].file);
+    by_member.push_back({{"file", members[m].file},
+                         {"best", policy},
+                         {"best_cost", best.cost},
+                         {"point_policy_cost", kept_cost},
+                         {"regret", kept_cost - best.cost}});
+  }
+  const double n = static_cast<double>(members.size());
+  std::vector<std::pair<std::string, std::pair<nlohmann::json, int>>> ranked(decisions.begin(),
+                                                                             decisions.end());
+  // Most often best first; ties in the policies' own order, so that the list never depends on
+  // anything but the answers.
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+  nlohmann::json listed = nlohmann::json::array();
+  for (const auto& [key, decision] : ranked)
+    listed.push_back(
+        {{"policy", decision.first}, {"share", decision.second / n}, {"point", key == point_key}});
+  const auto found = decisions.find(point_key);
+  double mean_regret = 0, mean_relative = 0;
+  for (std::size_t m = 0; m < regrets.size(); ++m) {
+    mean_regret += regrets[m] / n;
+    mean_relative += relative_regrets[m] / n;
+  }
+  return {{"members", members.size()},
+          {"files", files},
+          {"best_cost", spread_json(point.cost, best_costs)},
+          {"point_policy_cost", spread_json(point.cost, kept_costs)},
+          {"decisions", listed},
+          {"stability", found == decisions.end() ? 0.0 : found->second.second / n},
+          {"regret",
+           {{"mean", mean_regret},
+            {"max", *std::max_element(regrets.begin(), regrets.end())},
+            {"relative_mean", mean_relative}}},
+          {"by_member", by_member}};
+}
+}  // namespace
+
 OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* cancel) {
   check(request);
+  // Read before the work: a member that does not load is refused at once.
+  const std::vector<EnsembleMember> members = request.ensemble.empty()
+                                                  ? std::vector<EnsembleMember>{}
+                                                  : read_ensemble(request.ensemble, request.caller);
   // The least work passed the check; the meter bounds what a descent does beyond it.
   analytic::WorkMeter meter(analytic::kMostSearchWork);
   const analytic::PolicyEvaluator evaluator(request.model, request.method, 1, cancel);
@@ -227,6 +333,12 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
     OptimizeResult result{
         .search = search(),
         .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+    if (!members.empty()) {
+      const auto ensemble_start = std::chrono::steady_clock::now();
+      result.ensemble = optimize_ensemble(request, best_of(result), members, cancel);
+      result.seconds_ensemble =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - ensemble_start).count();
+    }
     return result;
   } catch (const analytic::SearchBeyondBudget& e) {
     throw model::InputError(fmt::format(
@@ -290,7 +402,7 @@ nlohmann::json markov_json(const OptimizeRequest& request, const analytic::Marko
 nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& result) {
   const model::Model& model = request.model;
   const std::int64_t count = analytic::threshold_policy_count(model.modes(), model.capacity);
-  return std::visit(
+  nlohmann::json j = std::visit(
       model::Overloaded{
           [&](const analytic::ThresholdSearch& search) {
             nlohmann::json j{{"best", best_json(search.best)},
@@ -369,6 +481,11 @@ nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& res
                 {"seconds", result.seconds}};
           }},
       result.search);
+  if (result.ensemble) {
+    j["ensemble"] = *result.ensemble;
+    j["seconds_ensemble"] = result.seconds_ensemble;
+  }
+  return j;
 }
 
 }  // namespace crawlq::api

@@ -48,6 +48,9 @@ struct OptimizeRequest {
   std::string export_policy = {};
   std::function<void(const std::string&)> progress = {};  // a line per stage of a long search
   Caller caller = Caller::kCommandLine;                   // whose words the messages use
+  // A set of models (api/ensemble.hpp) each searched as this one: how the best policy and its cost
+  // move, and what keeping this model's best costs on each.
+  std::string ensemble = {};
 
   // False with `why` naming the field (in the caller's words) and its value.
   bool is_valid(std::string* why) const;
@@ -63,7 +66,18 @@ struct OptimizeResult {
                analytic::TableClassSearch, analytic::MarkovSearch, analytic::ClassComparison>
       search;
   double seconds = 0;
+  // When an ensemble was asked for: {"members", "files", "best_cost", "point_policy_cost",
+  // "decisions", "stability", "regret", "by_member"} (interface.md).
+  std::optional<nlohmann::json> ensemble = std::nullopt;
+  double seconds_ensemble = 0;
 };
+
+// The search's best policy and its cost (2), whatever the class: a class comparison's least.
+struct BestPolicy {
+  model::ControlPolicy policy;
+  double cost = 0;
+};
+BestPolicy best_of(const OptimizeResult& result);
 
 // Checks first what every front end needs (require_exact_engine_fits, require_markov_control_fits,
 // and the search's least work against analytic::kMostSearchWork, search_work.hpp), then searches.

@@ -270,7 +270,8 @@ SolveRequest solve_request(const nlohmann::json& document, const DocumentScenari
                        .outage = *r.number(Field::kOutage),
                        .drain_to = r.whole<int>(Field::kDrainTo),
                        .sensitivity = r.boolean(Field::kSensitivity),
-                       .caller = caller};
+                       .caller = caller,
+                       .ensemble = r.text(Field::kEnsemble).value_or("")};
   // A start by name, or (where files may be read) a file's.
   const std::string from = *r.text(Field::kFrom);
   if (analytic::kTransientStartNames.contains(from)) {
@@ -298,7 +299,8 @@ OptimizeRequest optimize_request(const nlohmann::json& document, const DocumentS
           .starts = *r.whole<int>(Field::kStarts),
           .export_policy = r.text(Field::kExportPolicy).value_or(""),
           .progress = nullptr,
-          .caller = caller};
+          .caller = caller,
+          .ensemble = r.text(Field::kEnsemble).value_or("")};
 }
 
 SweepRequest sweep_request(const nlohmann::json& document, const DocumentScenario& scenario,
@@ -413,7 +415,8 @@ nlohmann::json to_document(const SolveRequest& request) {
                                   ? std::string(analytic::kTransientStartNames.name(request.from))
                                   : request.from_file},
           {key(Field::kOutage), request.outage},
-          {key(Field::kDrainTo), or_null(request.drain_to)}};
+          {key(Field::kDrainTo), or_null(request.drain_to)},
+          {key(Field::kEnsemble), or_null_text(request.ensemble)}};
 }
 
 nlohmann::json to_document(const OptimizeRequest& request) {
@@ -425,7 +428,8 @@ nlohmann::json to_document(const OptimizeRequest& request) {
       {key(Field::kThreads), request.threads},
       {key(Field::kStarts), request.starts},
       {key(Field::kExportPolicy),
-       request.export_policy.empty() ? nlohmann::json() : nlohmann::json(request.export_policy)}};
+       request.export_policy.empty() ? nlohmann::json() : nlohmann::json(request.export_policy)},
+      {key(Field::kEnsemble), or_null_text(request.ensemble)}};
 }
 
 nlohmann::json to_document(const SweepRequest& request) {

@@ -45,6 +45,17 @@ constexpr RequestField kArrivalsLogField{
     "place of the arrival law, cut as fit arrivals cuts it; r robots replay it r times as fast",
     kNotTheLab};
 
+// A set of models asked the same question (api/ensemble.hpp): files, so never the lab's.
+constexpr RequestField kEnsembleField{
+    Field::kEnsemble,
+    "string",
+    "null",
+    R"("paper-example-1,paper-example-1")",
+    "a set of models over the same states: a directory of scenarios (as fit arrivals --bootstrap B "
+    "--out DIR writes in DIR/bootstrap) or files separated by commas; each is asked the same "
+    "question, and the answer's spread over them is given beside this model's",
+    kNotTheLab};
+
 // How a replayed log is cut into batches, as fit arrivals cuts it.
 constexpr RequestField kReplayBatchGapField{
     Field::kBatchGap,
@@ -106,6 +117,7 @@ constexpr std::array kSolveFields{
     RequestField{Field::kDrainTo, "integer", "null", "2",
                  "x from 0 to K: the time from the start until the level first drops to x or "
                  "below, its mean and its distribution function at the times"},
+    kEnsembleField,
 };
 
 constexpr std::array kOptimizeFields{
@@ -121,6 +133,7 @@ constexpr std::array kOptimizeFields{
     RequestField{Field::kExportPolicy, "string", "null", R"("best-policy.yaml")",
                  "a file to write the best policy to, in a form a policy field reads back",
                  kNotTheLab},
+    kEnsembleField,
 };
 
 // A simulation's rows that simulate, validate and Python's compare share (each kind says who takes

@@ -10,6 +10,7 @@
 #include "analytic/stationary/memory_estimate.hpp"
 #include "analytic/stationary/policy_forms.hpp"
 #include "analytic/transient/transient_chain.hpp"
+#include "api/ensemble.hpp"
 #include "api/json_output.hpp"
 #include "api/request_checks.hpp"
 #include "api/transient_fields.hpp"
@@ -242,6 +243,41 @@ void add_sojourn_laws(SolveResult& result, const SolveRequest& request,
 }
 }  // namespace
 
+namespace {
+// Each member solved under the request's policy, and each measure's spread over them.
+nlohmann::json solve_ensemble(const SolveRequest& request, const analytic::Measures& point,
+                              const std::vector<EnsembleMember>& members,
+                              const Cancellation* cancel) {
+  std::vector<analytic::Measures> solved;
+  nlohmann::json files = nlohmann::json::array(), by_member = nlohmann::json::array();
+  for (std::size_t m = 0; m < members.size(); ++m) {
+    if (request.stage)
+      request.stage(fmt::format("the ensemble: model {} of {}", m + 1, members.size()));
+    const SolveRequest member{.source = members[m].file,
+                              .model = members[m].model,
+                              .policy = request.policy,
+                              .method = request.method,
+                              .threads = request.threads,
+                              .caller = request.caller};
+    solved.push_back(solve(member, cancel).evaluation.measures);
+    files.push_back(members[m].file);
+    nlohmann::json row{{"file", members[m].file}};
+    put_measures(row, solved.back(), false);
+    by_member.push_back(std::move(row));
+  }
+  nlohmann::json measures;
+  for (const auto& measure : model::scalar_measures<double>()) {
+    std::vector<double> values;
+    for (const analytic::Measures& m : solved) values.push_back(m.*measure.field);
+    measures[std::string(measure.name.key)] = spread_json(point.*measure.field, std::move(values));
+  }
+  return {{"members", members.size()},
+          {"files", files},
+          {"measures", measures},
+          {"by_member", by_member}};
+}
+}  // namespace
+
 std::string large_solve_warning(const std::string& source, const analytic::MemoryEstimate& need) {
   return fmt::format(
       "{}: {:.0f} states, about {:.2g} GiB at most: the solve may take a while (Ctrl-C stops it)",
@@ -251,6 +287,10 @@ std::string large_solve_warning(const std::string& source, const analytic::Memor
 SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   const auto start = std::chrono::steady_clock::now();
   check(request);
+  // Read before the work: a member that does not load is refused at once.
+  const std::vector<EnsembleMember> members = request.ensemble.empty()
+                                                  ? std::vector<EnsembleMember>{}
+                                                  : read_ensemble(request.ensemble, request.caller);
   const model::Model solved = with_policy(request);
   const auto step = [&request](const char* name) {
     if (request.stage) request.stage(name);
@@ -300,6 +340,11 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
       throw model::InputError(request.source, refusal.what());
     }
     result.seconds_sensitivity = seconds_since(sensitivity_start);
+  }
+  if (!members.empty()) {
+    const auto ensemble_start = std::chrono::steady_clock::now();
+    result.ensemble = solve_ensemble(request, result.evaluation.measures, members, cancel);
+    result.seconds_ensemble = seconds_since(ensemble_start);
   }
   result.seconds = seconds_since(start);
   return result;
@@ -389,6 +434,10 @@ nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
                       {"elasticity", s.elasticity ? nlohmann::json(*s.elasticity) : nullptr}});
     j["sensitivity"] = std::move(rows);
     j["seconds_sensitivity"] = result.seconds_sensitivity;
+  }
+  if (result.ensemble) {
+    j["ensemble"] = *result.ensemble;
+    j["seconds_ensemble"] = result.seconds_ensemble;
   }
   return j;
 }

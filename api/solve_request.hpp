@@ -63,6 +63,9 @@ struct SolveRequest {
   Caller caller = Caller::kCommandLine;  // whose words the messages use
   // Told each step as it starts ("the stationary solve"), for a progress line; none: nothing.
   std::function<void(const std::string& step)> stage = {};
+  // A set of models (api/ensemble.hpp: a directory or files separated by commas) each solved under
+  // this policy: every measure's spread beside this model's value.
+  std::string ensemble = {};
 
   // Whether the request's fields can run: false with `why` naming the field (in the caller's words)
   // and the value.
@@ -91,10 +94,13 @@ struct SolveResult {
   std::optional<analytic::TransientResult> transient = std::nullopt;  // when times were asked for
   std::optional<analytic::DrainResult> drain = std::nullopt;          // when drain_to was
   std::vector<validation::Sensitivity> sensitivity = {};              // when asked for
+  // When an ensemble was asked for: {"members", "files", "measures": {KEY: spread_json},
+  // "by_member"}.
+  std::optional<nlohmann::json> ensemble = std::nullopt;
   // Wall times: the whole solve, and the parts of it (the stationary solve; the tagged page's
   // chain, its moments and laws; the transient and the drain; the sensitivities' shifted solves).
   double seconds = 0, seconds_stationary = 0, seconds_sojourn = 0, seconds_transient = 0,
-         seconds_sensitivity = 0;
+         seconds_sensitivity = 0, seconds_ensemble = 0;
 };
 
 // Throws model::InputError when check() refuses the request or the solve stops unconverged (naming

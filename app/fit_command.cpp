@@ -5,16 +5,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "api/fit_request.hpp"
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
+#include "app/progress_line.hpp"
 #include "fit/timestamp_log.hpp"
 #include "model/number_text.hpp"
 #include "model/time_unit.hpp"
@@ -42,7 +45,42 @@ struct FitArrivalsOptions {
   std::string plot;  // a directory for the figures
   bool json = false;
   bool strict_order = false;  // refuse a log out of time order instead of reading it in order
+  int bootstrap = 0;          // refits on block resamples of the log (api::FitArrivalsRequest)
+  std::uint64_t seed = 1;
 };
+
+// --bootstrap B --out DIR: DIR/fitted.yaml and the refits in DIR/bootstrap/, a set of its own. DIR
+// must be new or empty (refits of an earlier run left beside these would join their ensemble), in a
+// directory that exists: checked before any work.
+void require_fresh_directory(const std::string& directory) {
+  std::error_code error;
+  const std::filesystem::path path(directory);
+  if (std::filesystem::exists(path, error)) {
+    if (!std::filesystem::is_directory(path, error))
+      throw UsageError(fmt::format(
+          "--out {}: not a directory (with --bootstrap, --out names the directory that gets "
+          "fitted.yaml and bootstrap/)",
+          directory));
+    if (!std::filesystem::is_empty(path, error))
+      throw UsageError(fmt::format(
+          "--out {}: not empty; a bootstrap writes a set of its own (refits of another run would "
+          "join its ensemble): give a new directory",
+          directory));
+    output::require_writable_directory(path, "--out " + directory);
+    return;
+  }
+  const std::filesystem::path parent =
+      path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  if (!std::filesystem::is_directory(parent, error))
+    throw UsageError(fmt::format("--out {}: {} is not a directory (crawlq makes the last one only)",
+                                 directory, parent.string()));
+  output::require_writable_directory(parent, "--out " + directory);
+}
+
+std::string zero_padded(int n, int total) {
+  return fmt::format("{:0{}}", n,
+                     std::to_string(total).size() < 3 ? 3 : std::to_string(total).size());
+}
 
 // The fit's three figures: the lag correlations of the log and of the fit (with the band of no
 // correlation), the batch sizes, and the quantiles of the times between batches (a Q-Q plot).
@@ -113,6 +151,30 @@ void overload_note(const model::Model& fitted, const std::string& file) {
         file, least, most));
 }
 
+// The fit's spread over the refits, beside the fit.
+void print_bootstrap(const nlohmann::json& b, int lags) {
+  fmt::print(
+      "\nbootstrap: {} refits on resamples of the log's batches in blocks of {} (seed {}):\n",
+      b["replicates"].get<int>(), b["block_length"].get<int>(), b["seed"].get<std::uint64_t>());
+  fmt::print("  {:<26} {:>12} {:>12}   {}\n", "", "fitted", "std. error", "95% of the refits");
+  const auto row = [](const std::string& label, double point, double error,
+                      const nlohmann::json& interval) {
+    fmt::print("  {:<26} {:>12.6g} {:>12.3g}   {:.6g} to {:.6g}\n", label, point, error,
+               interval[0].get<double>(), interval[1].get<double>());
+  };
+  const auto& point = b["point"];
+  const auto& errors = b["standard_errors"];
+  const auto& intervals = b["intervals"];
+  const std::pair<const char*, const char*> keys[] = {{"mean", "mean time between batches"},
+                                                      {"scv", "scv"},
+                                                      {"batch_size_mean", "pages a batch"},
+                                                      {"page_rate", "pages per unit time"}};
+  for (const auto& [key, label] : keys) row(label, point[key], errors[key], intervals[key]);
+  for (int k = 0; k < lags; ++k)
+    row(fmt::format("lag-{} correlation", k + 1), point["lag_correlations"][k],
+        errors["lag_correlations"][k], intervals["lag_correlations"][k]);
+}
+
 int run_arrivals(const FitArrivalsOptions& o) {
   if (o.out.empty() != o.scenario.empty())
     throw UsageError(
@@ -155,9 +217,34 @@ int run_arrivals(const FitArrivalsOptions& o) {
                                    o.scenario);
     if (!o.robots) request.robots = read.model.modes();
   }
+  const bool bootstrap_files = o.bootstrap > 0 && !o.out.empty();
+  if (bootstrap_files) require_fresh_directory(o.out);
+  const std::string point_file =
+      bootstrap_files ? (std::filesystem::path(o.out) / "fitted.yaml").string() : o.out;
   request.times = fit::read_timestamps(scenarios::locate_log(o.log).string(), o.column,
                                        o.strict_order, &request.order);
+  request.bootstrap = o.bootstrap;
+  request.seed = o.seed;
+  ProgressLine progress(fmt::format("fit arrivals {}", o.log),
+                        o.bootstrap > 0 && ProgressLine::wanted());
+  std::vector<std::string> refit_texts;
+  request.refitted = [&](int replicate, const nlohmann::json& arrivals) {
+    progress.done(replicate, o.bootstrap, "refits");
+    if (!bootstrap_files) return;
+    nlohmann::json scenario = api::with_fitted_arrivals(base, {{"arrivals", arrivals}}, o.log);
+    scenario["name"] = scenario.value("name", std::string("fitted")) + "-bootstrap-" +
+                       zero_padded(replicate, o.bootstrap);
+    scenario["source"] =
+        fmt::format("block-bootstrap resample {} of {} (seed {}) of {}; {}", replicate, o.bootstrap,
+                    o.seed, o.log, scenario.value("source", std::string()));
+    refit_texts.push_back(
+        fmt::format("# {} with its arrivals fitted to resample {} of {}'s batches (`crawlq fit "
+                    "arrivals --bootstrap {} --seed {}`)\n",
+                    o.scenario, replicate, o.log, o.bootstrap, o.seed) +
+        scenario.dump(2) + "\n");
+  };
   nlohmann::json j = api::fit_arrivals(request);
+  progress.finish();
   const fit::LogOrder& order = request.order;
   if (j.contains("batch_gap_note"))
     add_note(fmt::format("{}: {}", o.log, j["batch_gap_note"].get<std::string>()));
@@ -170,6 +257,7 @@ int run_arrivals(const FitArrivalsOptions& o) {
   // NEW must read back under the same rules as any scenario (BASE's policy may need more modes than
   // --robots gives): checked on its text, before it is written.
   std::unique_ptr<output::OutputFile> out;
+  std::vector<std::unique_ptr<output::OutputFile>> refit_files;
   if (!o.out.empty()) {
     const std::string text =
         fmt::format(
@@ -177,13 +265,36 @@ int run_arrivals(const FitArrivalsOptions& o) {
             "are read in {}'s unit of time ({})\n",
             o.scenario, o.log, o.scenario, model::time_unit_plural(time_unit)) +
         api::with_fitted_arrivals(base, j, o.log).dump(2) + "\n";
-    const std::filesystem::path directory = std::filesystem::path(o.out).parent_path();
-    const scenarios::Scenario written = scenarios::parse_scenario(
-        text, fmt::format("--out {} (not written)", o.out), directory.empty() ? "." : directory);
-    overload_note(written.model, o.out);
-    out = std::make_unique<output::OutputFile>(o.out, "--out " + o.out);
+    // Relative files the base names (a policy table) are read from where each file will be.
+    const std::filesystem::path directory = std::filesystem::path(point_file).parent_path();
+    const std::filesystem::path refit_directory = std::filesystem::path(o.out) / "bootstrap";
+    const scenarios::Scenario written =
+        scenarios::parse_scenario(text, fmt::format("--out {} (not written)", point_file),
+                                  directory.empty() ? "." : directory);
+    overload_note(written.model, point_file);
+    // Each refit must read back as the point does.
+    for (std::size_t b = 0; b < refit_texts.size(); ++b)
+      scenarios::parse_scenario(refit_texts[b],
+                                fmt::format("--out {}: refit {} (not written)", o.out, b + 1),
+                                refit_directory);
+    if (bootstrap_files) {
+      std::error_code error;
+      std::filesystem::create_directories(std::filesystem::path(o.out) / "bootstrap", error);
+      if (error)
+        throw UsageError(
+            fmt::format("--out {}: cannot make the directory ({})", o.out, error.message()));
+      for (std::size_t b = 0; b < refit_texts.size(); ++b) {
+        const std::string file = (std::filesystem::path(o.out) / "bootstrap" /
+                                  (zero_padded(static_cast<int>(b + 1), o.bootstrap) + ".yaml"))
+                                     .string();
+        refit_files.push_back(std::make_unique<output::OutputFile>(file, "--out " + o.out));
+        refit_files.back()->stream() << refit_texts[b];
+      }
+      j["bootstrap"]["out"] = (std::filesystem::path(o.out) / "bootstrap").string();
+    }
+    out = std::make_unique<output::OutputFile>(point_file, "--out " + point_file);
     out->stream() << text;
-    j["out"] = o.out;
+    j["out"] = point_file;
   }
   std::vector<std::string> drawn;
   if (!o.plot.empty()) {
@@ -196,7 +307,9 @@ int run_arrivals(const FitArrivalsOptions& o) {
     }
     drawn = draw_fit(j, o.plot, o.log);
   }
-  if (out) out->commit();  // last: a figure that failed leaves NEW unwritten
+  // Last: a figure that failed leaves NEW unwritten.
+  for (const auto& file : refit_files) file->commit();
+  if (out) out->commit();
   if (o.json) {
     std::cout << j.dump(2) << '\n';
     return 0;
@@ -238,9 +351,16 @@ int run_arrivals(const FitArrivalsOptions& o) {
                           fitted["last_gain"].get<double>()),
         fitted["log_likelihood"].get<double>());
   if (fitted.contains("note")) fmt::print("note: {}\n", fitted["note"].get<std::string>());
-  if (!o.out.empty())
+  if (j.contains("bootstrap")) print_bootstrap(j["bootstrap"], o.lags);
+  if (bootstrap_files)
+    fmt::print(
+        "wrote {} and {} refits in {}/: crawlq optimize {} --ensemble {} (how the best policy "
+        "stands)\n",
+        point_file, o.bootstrap, j["bootstrap"]["out"].get<std::string>(), point_file,
+        j["bootstrap"]["out"].get<std::string>());
+  else if (!o.out.empty())
     fmt::print("wrote {}: {} with this BMAP of pages for {} mode{} (D_k = d_k D1, mode r: r D)\n",
-               o.out, o.scenario, request.robots, request.robots == 1 ? "" : "s");
+               point_file, o.scenario, request.robots, request.robots == 1 ? "" : "s");
   else
     fmt::print(
         "(--scenario BASE.yaml --out NEW.yaml writes a scenario with it; --json prints the "
@@ -353,7 +473,15 @@ std::function<int()> add_fit_command(CLI::App& app) {
   arrivals->add_option(
       "--scenario", o->scenario,
       "a scenario (file or shipped name) whose arrivals the fit replaces (with --out)");
-  arrivals->add_option("--out", o->out, "where to write that scenario");
+  arrivals->add_option("--out", o->out,
+                       "where to write that scenario (with --bootstrap: a new directory, which "
+                       "gets fitted.yaml and the refits in bootstrap/)");
+  arrivals->add_option("--bootstrap", o->bootstrap,
+                       "refit on B block resamples of the log's batches (blocks keep its "
+                       "correlation): standard errors and 95% intervals of the fit; with --out, "
+                       "B refitted scenarios for --ensemble");
+  arrivals->add_option("--seed", o->seed, "the resamples' seed: the same seed, the same refits")
+      ->capture_default_str();
   arrivals->add_option("--plot", o->plot,
                        "a directory for three figures (gnuplot): autocorrelation.svg, "
                        "batch-sizes.svg, quantiles.svg");

@@ -33,6 +33,7 @@ struct OptimizeOptions {
   int threads = 0;
   int starts = 1;
   std::string export_policy;
+  std::string ensemble;  // a set of models each searched too (api/ensemble.hpp)
   bool json = false;
   std::string request;  // --request FILE: the fields as a document
 };
@@ -227,6 +228,38 @@ void print_comparison(const OptimizeOptions& o, const model::Model& model,
       comparison.markov->lower_bound);
 }
 
+// How the decision stands over the ensemble: the best cost's spread, how often each policy is the
+// best, and what keeping this model's best costs on the others.
+void print_decision_spread(const nlohmann::json& e, const std::string& spec) {
+  const int members = e["members"].get<int>();
+  const auto& best = e["best_cost"];
+  const auto& kept = e["point_policy_cost"];
+  fmt::print("\nover the ensemble ({} models, {}):\n", members, spec);
+  fmt::print("  {:<44} {:>12} {:>12} {:>12} {:>12}\n", "cost (2)", "this model", "mean", "5%",
+             "95%");
+  fmt::print("  {:<44} {:>12.6g} {:>12.6g} {:>12.6g} {:>12.6g}\n", "each model's own best",
+             best["point"].get<double>(), best["mean"].get<double>(), best["low"].get<double>(),
+             best["high"].get<double>());
+  fmt::print("  {:<44} {:>12.6g} {:>12.6g} {:>12.6g} {:>12.6g}\n",
+             "this model's best policy on each", kept["point"].get<double>(),
+             kept["mean"].get<double>(), kept["low"].get<double>(), kept["high"].get<double>());
+  fmt::print("  the best policy, model by model (share of the {} models):\n", members);
+  const std::size_t kShown = 8;
+  const auto& decisions = e["decisions"];
+  for (std::size_t i = 0; i < std::min(decisions.size(), kShown); ++i)
+    fmt::print("    {:>6.1f}%  {}{}\n", 100 * decisions[i]["share"].get<double>(),
+               decisions[i]["policy"].dump(),
+               decisions[i]["point"].get<bool>() ? "   <- this model's best" : "");
+  if (decisions.size() > kShown)
+    fmt::print("    ... {} more policies (every one in --json)\n", decisions.size() - kShown);
+  const auto& regret = e["regret"];
+  fmt::print(
+      "  stability: this model's best is the best on {:.1f}% of the models; keeping it costs "
+      "{:.4g} more on average ({:.3g}%), {:.4g} at most\n",
+      100 * e["stability"].get<double>(), regret["mean"].get<double>(),
+      100 * regret["relative_mean"].get<double>(), regret["max"].get<double>());
+}
+
 api::OptimizeRequest flags_request(const OptimizeOptions& o) {
   const api::PolicyClass policy_class = api::parse_policy_class(o.policy_class);
   const analytic::Search search = flag_choice("--search", o.search, analytic::parse_search);
@@ -239,7 +272,8 @@ api::OptimizeRequest flags_request(const OptimizeOptions& o) {
           .threads = o.threads,
           .starts = o.starts,
           .export_policy = o.export_policy,
-          .progress = nullptr};
+          .progress = nullptr,
+          .ensemble = o.ensemble};
 }
 
 api::OptimizeRequest document_request(const OptimizeOptions& o, const CLI::App& command) {
@@ -298,6 +332,7 @@ int run(const OptimizeOptions& flags, const CLI::App& command) {
             },
             [&](const analytic::ClassComparison&) { print_comparison(o, model, result); }},
         result.search);
+    if (result.ensemble) print_decision_spread(*result.ensemble, request.ensemble);
     return 0;
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const model::InputError*>(&e)) throw;
@@ -366,6 +401,11 @@ std::function<int()> add_optimize_command(CLI::App& app) {
       ->capture_default_str();
   add_threads_option(cmd, o->threads,
                      "policies solved at once (0: all cores); same answer for any count");
+  cmd->add_option("--ensemble", o->ensemble,
+                  "DIR or FILE,FILE,...: search each of a set of models as well (the refits fit "
+                  "arrivals --bootstrap B --out DIR writes in DIR/bootstrap): the best cost's "
+                  "spread, how often each policy is the best, and the regret of keeping this "
+                  "model's best");
   add_request_option(cmd, o->request, api::RequestKind::kOptimize);
   cmd->add_flag("--json", o->json, "machine output on stdout (keys of interface.md)");
   return [cmd, o] { return cmd->parsed() ? run(*o, *cmd) : -1; };

@@ -52,6 +52,7 @@ struct SolveOptions {
   std::string plot;  // FILE.svg: the transient's curves beside their long-run levels
   bool sojourn = false;
   bool sensitivity = false;
+  std::string ensemble;  // a set of models each solved under the policy (api/ensemble.hpp)
   bool json = false;
   std::string request;  // --request FILE: the fields as a document
 };
@@ -242,6 +243,24 @@ void print_sensitivity(const std::vector<validation::Sensitivity>& rows) {
     fmt::print("  ... {} more pairs (every one in --json)\n", moving.size() - kShown);
 }
 
+// Each measure at this model beside its spread over the ensemble.
+void print_measure_spread(const nlohmann::json& ensemble, const std::string& spec) {
+  fmt::print(
+      "\n  over the ensemble ({} models, {}): each measure of this model beside its spread\n",
+      ensemble["members"].get<int>(), spec);
+  fmt::print("  {:<22} {:>12} {:>12} {:>10} {:>12} {:>12}\n", "measure", "this model", "mean", "sd",
+             "5%", "95%");
+  const auto shown = [](const nlohmann::json& v) {
+    return v.is_null() ? std::string("-") : fmt::format("{:.6g}", v.get<double>());
+  };
+  for (const auto& measure : model::scalar_measures<double>()) {
+    const nlohmann::json& s = ensemble["measures"][std::string(measure.name.key)];
+    fmt::print("  {:<22} {:>12} {:>12} {:>10} {:>12} {:>12}  {}\n", measure.name.key,
+               shown(s["point"]), shown(s["mean"]), shown(s["sd"]), shown(s["low"]),
+               shown(s["high"]), measure.name.description);
+  }
+}
+
 void print_drain(const api::SolveRequest& request, const analytic::DrainResult& drain) {
   const std::string& unit = request.model.time_unit;
   fmt::print("\n  time from {} until the level first drops to {} or below: mean {}\n",
@@ -267,7 +286,8 @@ api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario
       .times = transient_times(o.transient),
       .outage = o.transient.outage,
       .drain_to = o.drain_to,
-      .sensitivity = o.sensitivity};
+      .sensitivity = o.sensitivity,
+      .ensemble = o.ensemble};
   // A start by name, or a file's (a distribution solve --export wrote, or a long run).
   if (analytic::kTransientStartNames.contains(o.transient.from))
     request.from = analytic::kTransientStartNames.parse(o.transient.from);
@@ -355,6 +375,7 @@ int run(const SolveOptions& o, const CLI::App& command) {
   if (result.transient) print_transient(request, *result.transient, e.measures);
   if (result.drain) print_drain(request, *result.drain);
   if (request.sensitivity) print_sensitivity(result.sensitivity);
+  if (result.ensemble) print_measure_spread(*result.ensemble, request.ensemble);
   if (!o.export_csv.empty()) fmt::print("\nstationary vector written to {}\n", o.export_csv);
   if (!plotted.empty()) fmt::print("\n{}\n", plotted);
   return 0;
@@ -385,6 +406,10 @@ std::function<int()> add_solve_command(CLI::App& app) {
                 "arrival-scale:r, service-scale, obsolescence-scale, costs.KEY, and capacity for "
                 "a level map: a page more and one less): elasticities, largest first; "
                 "derivatives too in --json");
+  cmd->add_option("--ensemble", o->ensemble,
+                  "DIR or FILE,FILE,...: solve each of a set of models (the refits fit arrivals "
+                  "--bootstrap B --out DIR writes in DIR/bootstrap) under this policy: every "
+                  "measure's spread beside this model's");
   cmd->add_option("--lst", o->transforms,
                   "u1,u2,...: Laplace-Stieltjes transforms v(u) (Theorem 4)");
   cmd->add_option("--cdf", o->cdf_points,

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -488,7 +489,7 @@ py::object refresh(const std::string& text, const std::string& label, bool simul
 py::object fit_arrivals(const std::string& path, const std::string& column,
                         std::optional<double> batch_gap, std::optional<double> censor_gap, int lags,
                         int robots, const std::string& method, int regimes,
-                        std::optional<int> phases) {
+                        std::optional<int> phases, int bootstrap, std::uint64_t seed) {
   api::FitArrivalsRequest request{.source = path,
                                   .times = {},
                                   .batch_gap = batch_gap,
@@ -498,7 +499,9 @@ py::object fit_arrivals(const std::string& path, const std::string& column,
                                   .regimes = regimes,
                                   .phases = phases,
                                   .robots = robots,
-                                  .caller = api::Caller::kPython};
+                                  .caller = api::Caller::kPython,
+                                  .bootstrap = bootstrap,
+                                  .seed = seed};
   return to_python(run_released([request, path, column](const api::Cancellation* cancel) mutable {
     const EmStopScope stop(cancel);
     // A log a little out of order is read in time order, as the command line reads it.
@@ -597,7 +600,7 @@ PYBIND11_MODULE(_crawlq, m) {
         py::arg("seed"), py::arg("replications"), py::arg("horizon"), py::arg("threads"));
   m.def("fit_arrivals", &fit_arrivals, py::arg("path"), py::arg("column"), py::arg("batch_gap"),
         py::arg("censor_gap"), py::arg("lags"), py::arg("robots"), py::arg("method"),
-        py::arg("regimes"), py::arg("phases"));
+        py::arg("regimes"), py::arg("phases"), py::arg("bootstrap"), py::arg("seed"));
   m.def("fit_law", &fit_law, py::arg("path"), py::arg("column"), py::arg("moments"),
         py::arg("mean"), py::arg("method"), py::arg("phases"));
   m.def("with_fitted_arrivals", &with_fitted_arrivals, py::arg("scenario_json"),

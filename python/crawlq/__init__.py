@@ -431,7 +431,7 @@ def refresh(path: str | os.PathLike, *, simulate: bool = False, seed: int = 1, r
 def fit_arrivals(path: str | os.PathLike, *, column: str = "", batch_gap: float | None = None,
                  censor_gap: float | None = None, lags: int = 6, robots: int | None = None,
                  scenario: "Scenario | str | os.PathLike | None" = None, method: str = "moments",
-                 regimes: int = 2, phases: int | None = None) -> Result:
+                 regimes: int = 2, phases: int | None = None, bootstrap: int = 0, seed: int = 1) -> Result:
     """``crawlq fit arrivals LOG --json``: a crawler's delivery log to a MAP of batches.
 
     Deliveries closer than ``batch_gap`` are one batch, gaps between batches longer than ``censor_gap``
@@ -439,6 +439,10 @@ def fit_arrivals(path: str | os.PathLike, *, column: str = "", batch_gap: float 
     lag-1 correlation of the times between batches exactly and the decay of the next ``lags``;
     ``method="em"`` then maximises the likelihood (Baum-Welch over ``regimes`` hidden regimes);
     ``phases`` caps the MAP's order.
+    ``bootstrap=B`` refits on B block resamples of the log's batches (blocks long enough to keep its
+    correlations; ``seed`` fixes them): the result's ``bootstrap`` gives each fitted quantity's
+    standard error and 95% interval (``crawlq fit arrivals --bootstrap B --out DIR`` writes the
+    refitted scenarios, for ``solve``/``optimize`` with ``ensemble=DIR``).
     With ``scenario`` (a Scenario or a file), the result's ``scenario`` is a copy of it with its
     arrivals replaced by the BMAP of pages (``robots`` modes, default the scenario's).
     """
@@ -446,7 +450,7 @@ def fit_arrivals(path: str | os.PathLike, *, column: str = "", batch_gap: float 
     if robots is None:
         robots = len(base.describe().to_dict()["modes"]) if base is not None else 1
     fitted = _crawlq.fit_arrivals(os.fspath(path), column, batch_gap, censor_gap, lags, robots, method, regimes,
-                                  phases)
+                                  phases, bootstrap, seed)
     result = Result(fitted)
     if base is not None:
         changed = _crawlq.with_fitted_arrivals(json.dumps(base.to_dict()), json.dumps(fitted))

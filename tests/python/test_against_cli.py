@@ -127,3 +127,21 @@ def test_fits_equal_the_command_line(cli, tmp_path):
         bad = tmp_path / "bad.log"
         bad.write_text("5\nthree\n")
         crawlq.fit_arrivals(bad)
+
+
+def test_a_bootstrap_and_an_ensemble_equal_the_command_line(cli, tmp_path):
+    fitted = crawlq.fit_arrivals("synthetic-crawler", bootstrap=12, seed=5)
+    assert fitted.to_dict() == cli.json("fit", "arrivals", "synthetic-crawler", "--bootstrap", 12, "--seed", 5)
+    assert fitted.bootstrap.standard_errors.mean > 0
+    out = tmp_path / "refits"
+    cli.run("fit", "arrivals", "synthetic-crawler", "--bootstrap", 3, "--scenario", PAPER, "--out", out)
+    assert sorted(p.name for p in (out / "bootstrap").iterdir()) == ["001.yaml", "002.yaml", "003.yaml"]
+    point = crawlq.load(out / "fitted.yaml")
+    solved = point.solve(ensemble=str(out / "bootstrap"))
+    assert without_timing(solved.to_dict()) == without_timing(
+        cli.json("solve", out / "fitted.yaml", "--ensemble", out / "bootstrap"))
+    assert solved.ensemble.members == 3
+    searched = point.optimize(ensemble=str(out / "bootstrap"))
+    assert without_timing(searched.to_dict()) == without_timing(
+        cli.json("optimize", out / "fitted.yaml", "--ensemble", out / "bootstrap"))
+    assert 0 <= searched.ensemble.stability <= 1

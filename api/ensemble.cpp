@@ -1,0 +1,91 @@
+#include "api/ensemble.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "model/input_error.hpp"
+#include "scenarios/scenario_loader.hpp"
+
+namespace crawlq::api {
+
+namespace {
+
+std::vector<std::string> files_named(const std::string& spec, Caller caller) {
+  const std::string given = field_given(caller, Field::kEnsemble, spec);
+  std::vector<std::string> files;
+  std::error_code error;
+  if (std::filesystem::is_directory(spec, error)) {
+    for (const auto& entry : std::filesystem::directory_iterator(spec, error)) {
+      const std::string extension = entry.path().extension().string();
+      if (entry.is_regular_file(error) && (extension == ".yaml" || extension == ".yml"))
+        files.push_back(entry.path().string());
+    }
+    if (error)
+      throw model::InputError(given,
+                              fmt::format("cannot list the directory ({})", error.message()));
+    std::sort(files.begin(), files.end());
+    if (files.size() < 2)
+      throw model::InputError(
+          given, fmt::format("the directory holds {} scenario file{} (.yaml or .yml): an ensemble "
+                             "needs two or more (fit arrivals --bootstrap B --out DIR writes one)",
+                             files.size(), files.size() == 1 ? "" : "s"));
+    return files;
+  }
+  std::stringstream list(spec);
+  for (std::string file; std::getline(list, file, ',');)
+    if (!file.empty()) files.push_back(file);
+  if (files.size() < 2)
+    throw model::InputError(
+        given, "give a directory of scenarios, or two or more files separated by commas");
+  return files;
+}
+
+}  // namespace
+
+std::vector<EnsembleMember> read_ensemble(const std::string& spec, Caller caller) {
+  const std::vector<std::string> files = files_named(spec, caller);
+  if (files.size() > static_cast<std::size_t>(kMostEnsembleMembers))
+    throw model::InputError(
+        field_given(caller, Field::kEnsemble, spec),
+        fmt::format("{} models: give {} at most", files.size(), kMostEnsembleMembers));
+  std::vector<EnsembleMember> members;
+  members.reserve(files.size());
+  for (const std::string& file : files)
+    members.push_back({file, scenarios::load_scenario(file).model});
+  return members;
+}
+
+nlohmann::json spread_json(double point, std::vector<double> values) {
+  std::erase_if(values, [](double v) { return !std::isfinite(v); });
+  const auto or_null = [](double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+  };
+  if (values.empty())
+    return {{"point", or_null(point)}, {"mean", nullptr}, {"sd", nullptr}, {"low", nullptr},
+            {"high", nullptr},         {"min", nullptr},  {"max", nullptr}};
+  const auto n = static_cast<double>(values.size());
+  double mean = 0;
+  for (const double v : values) mean += v / n;
+  double squares = 0;
+  for (const double v : values) squares += (v - mean) * (v - mean);
+  std::sort(values.begin(), values.end());
+  const auto quantile = [&values](double p) {
+    const double at = p * static_cast<double>(values.size() - 1);
+    const auto below = static_cast<std::size_t>(std::floor(at));
+    const std::size_t above = std::min(below + 1, values.size() - 1);
+    return values[below] + (at - static_cast<double>(below)) * (values[above] - values[below]);
+  };
+  return {{"point", or_null(point)},
+          {"mean", mean},
+          {"sd", values.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0},
+          {"low", quantile(0.05)},
+          {"high", quantile(0.95)},
+          {"min", values.front()},
+          {"max", values.back()}};
+}
+
+}  // namespace crawlq::api
