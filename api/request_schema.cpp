@@ -97,11 +97,12 @@ constexpr std::array kSolveFields{
     RequestField{Field::kSojourn, "boolean", "false", "true",
                  "the sojourn times of accepted, served and obsolete pages: mean, sd, median, 90% "
                  "and 99%"},
-    RequestField{Field::kSensitivity, "boolean", "false", "true",
-                 "the derivative and elasticity of every measure by each parameter group: "
-                 "arrival-scale (and arrival-scale:r, mode r's), service-scale, "
-                 "obsolescence-scale, costs.KEY (4 shifted solves per scale)",
-                 kNotTheLab},
+    RequestField{
+        Field::kSensitivity, "boolean", "false", "true",
+        "the derivative and elasticity of every measure by each parameter group: "
+        "arrival-scale (and arrival-scale:r, mode r's), service-scale, "
+        "obsolescence-scale, costs.KEY (4 shifted solves per scale; the lab's up to 50,000 "
+        "states)"},
     RequestField{Field::kTransforms, "numbers", "[]", "[0.5]",
                  "u >= 0 (per unit time): the sojourn times' Laplace-Stieltjes transforms v(u)"},
     RequestField{Field::kCdf, "numbers", "[]", "[2]",

@@ -66,7 +66,16 @@ analytic::MemoryEstimate check(const SolveRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
   const model::Model solved = with_policy(request);
   require_exact_engine_fits(solved, request.source, request.method, request.caller);
-  return analytic::estimate_memory(solved);
+  const analytic::MemoryEstimate need = analytic::estimate_memory(solved);
+  // The sensitivities are a few dozen shifted solves that no client can stop: the lab runs them on
+  // chains where each is a blink.
+  if (request.sensitivity && request.caller == Caller::kLab && need.states > kLabSensitivityStates)
+    throw model::InputError(
+        field_given(request.caller, Field::kSensitivity, "true", false),
+        fmt::format("{:.0f} states: the lab computes sensitivities up to {:.0f} states (4 shifted "
+                    "solves per parameter group); crawlq solve --sensitivity has no such bound",
+                    need.states, kLabSensitivityStates));
+  return need;
 }
 
 namespace {

@@ -34,6 +34,9 @@ inline constexpr double kStatesToWarnOf = 1e6;
 // What they say: the states and the memory, and how to stop it.
 std::string large_solve_warning(const std::string& source, const analytic::MemoryEstimate& need);
 
+// The largest chain whose sensitivities the lab computes (about 60 solves on the paper's examples).
+inline constexpr double kLabSensitivityStates = 5e4;
+
 // The most work of a transient the lab runs: products x Q times the chain's states.
 inline constexpr double kLabTransientWork = 3e9;
 

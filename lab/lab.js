@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { drawLandscape, fillAxes } from "./landscape_view.js";
 import { buildSliders, currentPolicy, drawPolicy, drawTable, modelKey, resizeLevels, settingsKey } from "./policy_view.js";
 import { measureDimensions, measureLabels, refresh, showGap, showSolved } from "./results.js";
+import { showSensitivity } from "./sensitivity_view.js";
 import { simulate } from "./simulation_view.js";
 import { drawTransient, transientFields } from "./transient_view.js";
 import { $, body, capacity, levelsOf, modes, state, thresholdsOf } from "./state.js";
@@ -132,6 +133,7 @@ async function start() {
   $("table-from-bars").onclick = () => { state.table = state.levels.map((r) => Array(state.described.arrival_phases).fill(r)); drawTable(); refresh(); };
   $("table-off").onclick = () => { state.table = null; drawTable(); refresh(); };
   $("classes").onclick = () => compareClasses().catch((e) => { $("status").textContent = e.message; });
+  $("sensitivity").onclick = () => showSensitivity();
   for (const id of ["transient-from", "transient-outage", "transient-until"]) $(id).onchange = () => refresh();
   window.addEventListener("resize", () => { drawPolicy(); if (state.solved) { showSolved(); drawTransient(); } });
   await useScenario(scenarios[0].scenario, scenarios[0].name, scenarios[0].text);
@@ -219,6 +221,14 @@ async function selfTest() {
   report.classHeader = document.querySelector("#class-table tr").textContent;
   report.classBlankCells = [...document.querySelectorAll("#class-table td")].filter((td) => ["", "-"].includes(td.textContent.trim())).length;
   report.policyKind = $("policy-kind").textContent;
+  // How sensitive: the page's first row is the API's largest elasticity of the measures it lists.
+  await showSensitivity();
+  report.sensitivityRows = document.querySelectorAll("#sensitivity-table tr").length;
+  report.sensitivityFirst = document.querySelectorAll("#sensitivity-table tr")[1]?.textContent ?? "";
+  const exact = await api("/api/solve", body({ policy: currentPolicy(), sensitivity: true }));
+  const listed = exact.sensitivity.filter((row) => ["cost", "p_loss", "p_obsolete", "p_served", "mean_sojourn_served"].includes(row.measure) && row.elasticity !== null);
+  report.sensitivityApiTop = Math.max(...listed.map((row) => Math.abs(row.elasticity)));
+  report.sensitivityNote = $("sensitivity-note").textContent;
   // A scenario of two modes has no plane of two thresholds: the last landscape goes with it.
   const choice = $("scenario-choice"), two = state.offered.findIndex((s) => s.name === "teaching-two-robots");
   if (two >= 0) {
@@ -230,6 +240,8 @@ async function selfTest() {
     report.levelsAfterSwitch = state.solved.level_probabilities.length;
     report.verdictAfterSwitch = $("verdict").textContent;
     report.classRowsAfterSwitch = document.querySelectorAll("#class-table tr").length;
+    report.sensitivityRowsAfterSwitch = document.querySelectorAll("#sensitivity-table tr").length;
+    report.sensitivityNoteAfterSwitch = $("sensitivity-note").textContent;
     await drawLandscape();
     const canvas = $("landscape");
     report.landscapeNoteAfterSwitch = $("landscape-note").textContent;

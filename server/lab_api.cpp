@@ -125,8 +125,8 @@ nlohmann::json lab_solve(const nlohmann::json& body, const LabRun& run) {
   request.threads = 1;  // requests run side by side; one thread each
   // Refused before it waits for memory: a request that cannot run never holds a place in the queue.
   const analytic::MemoryEstimate need = api::check(request);
-  const auto ticket =
-      admitted(run, need.bytes, request.sojourn || need.states > kLargestQuickStates);
+  const auto ticket = admitted(
+      run, need.bytes, request.sojourn || request.sensitivity || need.states > kLargestQuickStates);
   return api::to_json(request, api::solve(request, run.cancel));
 }
 

@@ -42,6 +42,14 @@ def test_the_page_moves_a_threshold_shows_the_apis_cost_and_animates(lab, browse
     assert report["levelsAfterSwitch"] == 5                  # its K = 4, solved
     assert report["verdictAfterSwitch"] == ""                # the last scenario's verdict went with it
     assert report["classRowsAfterSwitch"] == 0               # and its table of classes
+    # How sensitive: twelve rows under a header, the first the API's largest elasticity (the page
+    # prints it to 3 decimals), gone with the scenario they were computed for.
+    assert report["sensitivityRows"] == 13, report["sensitivityNote"]
+    first = float(re.search(r"([+-][0-9.]+)%$", report["sensitivityFirst"]).group(1))
+    assert abs(first) == pytest.approx(report["sensitivityApiTop"], abs=6e-4)
+    assert report["sensitivityNote"].startswith("Derivatives of these settings by the exact engine")
+    assert report["sensitivityRowsAfterSwitch"] == 0
+    assert report["sensitivityNoteAfterSwitch"] == "The settings changed: compute again for these."
     assert "rate" in report["editorError"] and "-2" in report["editorError"]  # a pasted file's broken rule
     # Over time: the outage asked for with the solve, both charts drawn with their long-run lines, and
     # the page's count at t = 20 what the API gives for the same request.

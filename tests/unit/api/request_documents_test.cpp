@@ -156,8 +156,8 @@ TEST_CASE("request documents: wrong documents are refused naming the field", "[a
     return refusal([&] { read_back(kind, nlohmann::json::parse(text), caller); });
   };
   CHECK(refused(Kind::kSolve, "[1, 2]") ==
-        "a solve request is a JSON object of its fields (policy, method, sojourn, transforms, "
-        "cdf, times, from, outage, drain_to), not [1,2]");
+        "a solve request is a JSON object of its fields (policy, method, sojourn, sensitivity, "
+        "transforms, cdf, times, from, outage, drain_to), not [1,2]");
   CHECK(refused(Kind::kSolve, R"({"sojourn": 1})") == "sojourn: 1: give true or false");
   CHECK(refused(Kind::kSolve, R"({"sojourn": null})") == "sojourn: null: give true or false");
   CHECK(refused(Kind::kSolve, R"({"transforms": [1, "a"]})") ==
