@@ -44,7 +44,7 @@ function(crawlq_part name)
   # inline code compiled once per source was most of a build (README's first command: 3 min 15 s to
   # build the program on two cores, 1 min 45 s so). The price: names in one file's anonymous namespace
   # must differ from those of the other files of its part (the compiler says when they do not).
-  # The sanitizer build of CI turns it off (CRAWLQ_UNITY_BUILD=OFF), so that every source still
-  # compiles alone, with the includes it needs.
+  # -DCRAWLQ_UNITY_BUILD=OFF compiles every source alone, which proves it has the includes it needs
+  # (README, Build options); CI no longer does, for its time.
   set_target_properties(crawlq_${name} PROPERTIES UNITY_BUILD ${CRAWLQ_UNITY_BUILD})
 endfunction()

@@ -105,7 +105,8 @@ void check_same_interval(double mean, double half_width, const json& interval) {
   CHECK(half_width == Approx(interval.at("half_width").get<double>()).epsilon(1e-12).margin(1e-15));
 }
 
-TEST_CASE("reproduce --json: rows, labels and flags of the paper's tables", "[cli][reproduce]") {
+TEST_CASE("reproduce --json: rows, labels and flags of the paper's tables",
+          "[cli][reproduce][heavy]") {
   const ProcessResult run =
       crawlq({"reproduce", "--json", "--quick", "--sections", "tables", "--seed", "4"},
              std::chrono::seconds(300));
@@ -171,7 +172,7 @@ TEST_CASE("reproduce --json: rows, labels and flags of the paper's tables", "[cl
 // validation/printed_tables.cpp; the paper prints "–" where a row has no threshold.
 TEST_CASE(
     "reproduce --json: printed numbers typed from the paper, simulated rows and the simulator's word recomputed",
-    "[cli][reproduce][oracle]") {
+    "[cli][reproduce][oracle][heavy]") {
   const std::string seed = "4";
   const ProcessResult run =
       crawlq({"reproduce", "--json", "--quick", "--sections", "tables", "--seed", seed},

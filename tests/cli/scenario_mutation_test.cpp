@@ -31,7 +31,7 @@ namespace {
 
 constexpr std::uint64_t kSeed = 20240611;
 // Mutants per shipped scenario; every fourth also goes through simulate and optimize (and refresh).
-const int kMutants = testing::budget(120, 16);
+const int kMutants = testing::budget(120, 8);
 constexpr int kSubsetEvery = 4;
 // A run past these limits hangs: each is ten times and more what the slowest run takes here on a
 // loaded two-core machine (a solve of a 100,000-page buffer: 2 s; a search at 1,000 pages: 5 s), so

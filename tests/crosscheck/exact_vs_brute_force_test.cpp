@@ -208,7 +208,7 @@ TEST_CASE("exact engine vs brute force: full-state tables on random models",
 
 TEST_CASE(
     "exact engine vs brute force: the paper's example at K = 8, where the tagged page's blocks take Schur forms",
-    "[crosscheck]") {
+    "[crosscheck][heavy]") {
   // With 6 pages ahead its block has 2 x 2^7 = 256 states: past the dense limit of 64, so the
   // moments and transforms go through Kronecker-sum solves, the distribution through the operator.
   model::Model model = scenarios::load_scenario(std::filesystem::path(CRAWLQ_SOURCE_DIR) /

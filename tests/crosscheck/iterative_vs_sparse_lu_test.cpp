@@ -32,7 +32,7 @@ void check_same(const std::vector<double>& iterative, const std::vector<double>&
 }  // namespace
 
 TEST_CASE("iterative solver equals sparse-lu at K = 12: vector and measures to 1e-9",
-          "[crosscheck][slow]") {
+          "[crosscheck][slow][heavy]") {
   model::Model m = scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) +
                                             "/scenarios/data/paper-example-1.yaml")
                        .model;

@@ -4,7 +4,7 @@
 
 #include "table2_check.hpp"
 
-TEST_CASE("Table 2: buffer size K = 10", "[paper][table2][slow]") {
+TEST_CASE("Table 2: buffer size K = 10", "[paper][table2][slow][heavy]") {
   crawlq::testing::check_table2(10, 10);
 }
 
@@ -13,7 +13,7 @@ TEST_CASE("Table 2: buffer size K = 10", "[paper][table2][slow]") {
 #include "validation/paper_reproduction.hpp"
 
 TEST_CASE("reproduce's control section: every class of every model, none below the best of all",
-          "[paper][control][slow]") {
+          "[paper][control][slow][heavy]") {
   crawlq::validation::ReproductionOptions options;
   options.sections = {"control"};
   options.threads = 2;

@@ -9,7 +9,7 @@
 
 using namespace crawlq;
 
-TEST_CASE("simulator vs iterative exact engine at K = 18", "[crosscheck][slow]") {
+TEST_CASE("simulator vs iterative exact engine at K = 18", "[crosscheck][slow][heavy]") {
   model::Model m = scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) +
                                             "/scenarios/data/paper-example-1.yaml")
                        .model;

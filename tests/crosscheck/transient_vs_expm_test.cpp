@@ -190,7 +190,7 @@ TEST_CASE("transients vs matrix exponentials: level maps on random models",
 }
 
 TEST_CASE("transients vs matrix exponentials: phase-aware, memory and hysteresis policies",
-          "[crosscheck][transient]") {
+          "[crosscheck][transient][heavy]") {
   compare_random(801, 8, PolicyForm::kPhaseAware);
   compare_random(811, 8, PolicyForm::kMemory);
   compare_random(821, 6, PolicyForm::kHysteresis);
@@ -320,7 +320,7 @@ void compare_drain(const model::Model& model, const model::ControlPolicy& policy
 }
 
 TEST_CASE("transients: the time to drain to a level, its law and mean, vs the brute force",
-          "[crosscheck][transient]") {
+          "[crosscheck][transient][heavy]") {
   const std::array forms{PolicyForm::kLevels, PolicyForm::kPhaseAware, PolicyForm::kMemory,
                          PolicyForm::kTable};
   for (std::uint64_t seed = 1001; seed < 1017; ++seed) {

@@ -104,7 +104,8 @@ TEST_CASE(
   CHECK(json_of(one).at("rows").at(2).at("class_best").at("class") == policy_class);
 }
 
-TEST_CASE("sweep under mpirun -np 2: the JSON, table and CSV of one process", "[mpi][sweep]") {
+TEST_CASE("sweep under mpirun -np 2: the JSON, table and CSV of one process",
+          "[mpi][sweep][heavy]") {
   const TempDirectory dir;
   const auto [name, param, values, rows] =
       GENERATE(table<std::string, std::string, std::string, int>(
@@ -216,11 +217,13 @@ TEST_CASE("the time limit stops a round under mpirun -np 2, not only between rou
           "[mpi][simulate]") {
   // Each replication takes many seconds, though the bound up front (1e8 events a second) lets it
   // start; the sequential mode's first round is cut inside it on both processes, and 0 replications
-  // cannot make an interval.
+  // cannot make an interval. The refusal is the proof: a limit checked only between rounds would
+  // finish the first round's replications and answer with them. The wall time is bounded only
+  // against a hang, with the margin a loaded machine or the sanitizers need.
   const auto start = std::chrono::steady_clock::now();
   const ProcessResult cut = mpirun({"simulate", shipped("paper-example-1.yaml"), "--horizon", "4e7",
                                     "--warmup", "0", "--time-limit", "3", "--threads", "1"});
-  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(120));
   check_refused(cut, {"--time-limit 3 s: 0 replications", "--horizon"});
 }
 
