@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "api/value_spread.hpp"
 #include "model/input_error.hpp"
 #include "scenarios/scenario_loader.hpp"
 
@@ -67,25 +68,14 @@ nlohmann::json spread_json(double point, std::vector<double> values) {
   if (values.empty())
     return {{"point", or_null(point)}, {"mean", nullptr}, {"sd", nullptr}, {"low", nullptr},
             {"high", nullptr},         {"min", nullptr},  {"max", nullptr}};
-  const auto n = static_cast<double>(values.size());
-  double mean = 0;
-  for (const double v : values) mean += v / n;
-  double squares = 0;
-  for (const double v : values) squares += (v - mean) * (v - mean);
-  std::sort(values.begin(), values.end());
-  const auto quantile = [&values](double p) {
-    const double at = p * static_cast<double>(values.size() - 1);
-    const auto below = static_cast<std::size_t>(std::floor(at));
-    const std::size_t above = std::min(below + 1, values.size() - 1);
-    return values[below] + (at - static_cast<double>(below)) * (values[above] - values[below]);
-  };
+  const ValueSpread spread = spread_of(std::move(values));
   return {{"point", or_null(point)},
-          {"mean", mean},
-          {"sd", values.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0},
-          {"low", quantile(0.05)},
-          {"high", quantile(0.95)},
-          {"min", values.front()},
-          {"max", values.back()}};
+          {"mean", spread.mean},
+          {"sd", spread.sd},
+          {"low", spread.quantile(0.05)},
+          {"high", spread.quantile(0.95)},
+          {"min", spread.sorted.front()},
+          {"max", spread.sorted.back()}};
 }
 
 }  // namespace crawlq::api

@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
 
 #include "api/json_output.hpp"
+#include "api/value_spread.hpp"
 #include "fit/batched_log.hpp"
 #include "fit/block_bootstrap.hpp"
 #include "fit/hyperexponential_em.hpp"
@@ -111,25 +111,6 @@ nlohmann::json summary_json(const FitSummary& s) {
           {"page_rate", s.page_rate}};
 }
 
-// The sample standard deviation and the 2.5% and 97.5% quantiles (linear between order
-// statistics) of one quantity over the refits.
-std::pair<double, std::array<double, 2>> spread_of(std::vector<double> values) {
-  const auto n = static_cast<double>(values.size());
-  double mean = 0;
-  for (const double v : values) mean += v / n;
-  double squares = 0;
-  for (const double v : values) squares += (v - mean) * (v - mean);
-  std::sort(values.begin(), values.end());
-  const auto quantile = [&values](double p) {
-    const double at = p * static_cast<double>(values.size() - 1);
-    const auto below = static_cast<std::size_t>(std::floor(at));
-    const std::size_t above = std::min(below + 1, values.size() - 1);
-    return values[below] + (at - static_cast<double>(below)) * (values[above] - values[below]);
-  };
-  return {values.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0,
-          {quantile(0.025), quantile(0.975)}};
-}
-
 // The fit repeated on block-bootstrap resamples of the log's batches, and how far its summary
 // spreads over them.
 nlohmann::json bootstrap_spread(const FitArrivalsRequest& request, double batch_gap,
@@ -151,9 +132,9 @@ nlohmann::json bootstrap_spread(const FitArrivalsRequest& request, double batch_
   const auto spread = [&](const char* key, auto value_of) {
     std::vector<double> values;
     for (const FitSummary& refit : refits) values.push_back(value_of(refit));
-    const auto [sd, interval] = spread_of(std::move(values));
-    errors[key] = sd;
-    intervals[key] = interval;
+    const ValueSpread spread = spread_of(std::move(values));
+    errors[key] = spread.sd;
+    intervals[key] = {spread.quantile(0.025), spread.quantile(0.975)};
   };
   spread("mean", [](const FitSummary& s) { return s.mean; });
   spread("scv", [](const FitSummary& s) { return s.scv; });
@@ -164,9 +145,9 @@ nlohmann::json bootstrap_spread(const FitArrivalsRequest& request, double batch_
   for (std::size_t k = 0; k < point.lag_correlations.size(); ++k) {
     std::vector<double> values;
     for (const FitSummary& refit : refits) values.push_back(refit.lag_correlations[k]);
-    const auto [sd, interval] = spread_of(std::move(values));
-    errors["lag_correlations"].push_back(sd);
-    intervals["lag_correlations"].push_back(interval);
+    const ValueSpread spread = spread_of(std::move(values));
+    errors["lag_correlations"].push_back(spread.sd);
+    intervals["lag_correlations"].push_back({spread.quantile(0.025), spread.quantile(0.975)});
   }
   return {{"replicates", request.bootstrap}, {"block_length", block},     {"seed", request.seed},
           {"point", summary_json(point)},    {"standard_errors", errors}, {"intervals", intervals}};
