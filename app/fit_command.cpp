@@ -49,37 +49,46 @@ struct FitArrivalsOptions {
   std::uint64_t seed = 1;
 };
 
-// --bootstrap B --out DIR: DIR/fitted.yaml and the refits in DIR/bootstrap/, a set of its own. DIR
-// must be new or empty (refits of an earlier run left beside these would join their ensemble), in a
-// directory that exists: checked before any work.
-void require_fresh_directory(const std::string& directory) {
+// A directory a flag names, for files written once the work has succeeded: an existing one (not a
+// file: `holds` says what goes in it), or one crawlq will make in a directory that exists; either
+// way one that can be written, checked now so that a refusal leaves nothing behind. True when it
+// is to be made.
+bool directory_to_make(const std::string& flag, const std::string& directory,
+                       const std::string& holds) {
   std::error_code error;
   const std::filesystem::path path(directory);
+  const std::string label = flag + " " + directory;
   if (std::filesystem::exists(path, error)) {
     if (!std::filesystem::is_directory(path, error))
-      throw UsageError(fmt::format(
-          "--out {}: not a directory (with --bootstrap, --out names the directory that gets "
-          "fitted.yaml and bootstrap/)",
-          directory));
-    if (!std::filesystem::is_empty(path, error))
-      throw UsageError(fmt::format(
-          "--out {}: not empty; a bootstrap writes a set of its own (refits of another run would "
-          "join its ensemble): give a new directory",
-          directory));
-    output::require_writable_directory(path, "--out " + directory);
-    return;
+      throw UsageError(fmt::format("{}: not a directory ({})", label, holds));
+    output::require_writable_directory(path, label);
+    return false;
   }
   const std::filesystem::path parent =
       path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
   if (!std::filesystem::is_directory(parent, error))
-    throw UsageError(fmt::format("--out {}: {} is not a directory (crawlq makes the last one only)",
-                                 directory, parent.string()));
-  output::require_writable_directory(parent, "--out " + directory);
+    throw UsageError(fmt::format("{}: {} is not a directory (crawlq makes the last one only)",
+                                 label, parent.string()));
+  output::require_writable_directory(parent, label);
+  return true;
+}
+
+// --bootstrap B --out DIR: DIR/fitted.yaml and the refits in DIR/bootstrap/, a set of its own. DIR
+// must be new or empty: refits of an earlier run left beside these would join their ensemble.
+void require_fresh_directory(const std::string& directory) {
+  std::error_code error;
+  if (!directory_to_make(
+          "--out", directory,
+          "with --bootstrap, --out names the directory that gets fitted.yaml and bootstrap/") &&
+      !std::filesystem::is_empty(directory, error))
+    throw UsageError(fmt::format(
+        "--out {}: not empty; a bootstrap writes a set of its own (refits of another run would "
+        "join its ensemble): give a new directory",
+        directory));
 }
 
 std::string zero_padded(int n, int total) {
-  return fmt::format("{:0{}}", n,
-                     std::to_string(total).size() < 3 ? 3 : std::to_string(total).size());
+  return fmt::format("{:0{}}", n, std::max<std::size_t>(3, std::to_string(total).size()));
 }
 
 // The fit's three figures: the lag correlations of the log and of the fit (with the band of no
@@ -190,24 +199,9 @@ int run_arrivals(const FitArrivalsOptions& o) {
                                   .phases = o.phases,
                                   .robots = o.robots.value_or(1)};
   // Every check before any work or any write: a refusal leaves no file behind.
-  // --plot DIR: an existing directory, or one made once the fit has succeeded (in a directory that
-  // can be written: checked now, so that a refusal leaves nothing behind).
-  bool make_plot_directory = false;
-  if (!o.plot.empty()) {
-    std::error_code error;
-    if (std::filesystem::exists(o.plot, error) && !std::filesystem::is_directory(o.plot, error))
-      throw UsageError(fmt::format("--plot {}: not a directory (the figures go in one)", o.plot));
-    make_plot_directory = !std::filesystem::exists(o.plot, error);
-    const std::filesystem::path parent = std::filesystem::path(o.plot).parent_path();
-    const std::filesystem::path writable =
-        make_plot_directory ? (parent.empty() ? std::filesystem::path(".") : parent)
-                            : std::filesystem::path(o.plot);
-    if (make_plot_directory && !std::filesystem::is_directory(writable, error))
-      throw UsageError(
-          fmt::format("--plot {}: {} is not a directory (crawlq makes the last one only)", o.plot,
-                      writable.string()));
-    output::require_writable_directory(writable.string(), "--plot " + o.plot);
-  }
+  // --plot DIR: an existing directory, or one made once the fit has succeeded.
+  const bool make_plot_directory =
+      !o.plot.empty() && directory_to_make("--plot", o.plot, "the figures go in one");
   nlohmann::json base;
   std::string time_unit;  // the base's: the log's times are read in it
   if (!o.scenario.empty()) {
