@@ -6,6 +6,7 @@
 
 #include "api/json_output.hpp"
 #include "api/replayed_log.hpp"
+#include "api/request_checks.hpp"
 #include "api/simulate_request.hpp"
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"
@@ -59,6 +60,7 @@ nlohmann::json transient_json(const CompareRequest& request, const CompareResult
 }  // namespace
 
 CompareResult compare(const CompareRequest& request, const Cancellation* cancel) {
+  require_no_rhythm(request.model, request.source, "compare");
   if (!request.settings.arrivals_log.empty() && !request.model.replayed_arrivals) {
     CompareRequest replay = request;
     replay.model = with_replayed_log(request.model, request.settings, request.caller);

@@ -81,6 +81,7 @@ nlohmann::json describe(const DescribeRequest& request) {
       {"states", states_json(m, states)},
       {"repairs", request.repairs}};
   if (m.level_map()) j["policy"] = policy_json(*m.level_map());
+  if (m.rhythm) j["rhythm"] = {{"period", m.rhythm->period}, {"scales", m.rhythm->scales}};
   return j;
 }
 

@@ -22,6 +22,7 @@ std::vector<int> through(const LandscapeRequest& request) {
 }  // namespace
 
 analytic::MemoryEstimate check(const LandscapeRequest& request) {
+  require_no_rhythm(request.model, request.source, "landscape");
   const model::Model model = searched_model(request.model);
   const int modes = model.modes(), capacity = model.capacity;
   const std::vector<int> thresholds = through(request);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/json_output.hpp"
+#include "api/request_checks.hpp"
 #include "api/sample_path_request.hpp"
 #include "model/input_error.hpp"
 #include "sim/horizon.hpp"
@@ -53,6 +54,7 @@ class PathRecorder final : public sim::Observer {
 }  // namespace
 
 LiveSimulationPlan check(const LiveSimulationRequest& request) {
+  require_no_rhythm(request.model, request.source, "simulate");
   const auto name = [&](Field field) { return std::string(field_name(request.caller, field)); };
   if (request.replications < 2 || request.replications > kMostLiveReplications)
     throw model::InputError(

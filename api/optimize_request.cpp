@@ -155,6 +155,7 @@ void require_optimize_fits(const OptimizeRequest& request, const model::Model& s
 
 analytic::MemoryEstimate check(const OptimizeRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
+  require_no_rhythm(request.model, request.source, "optimize");
   const model::Model searched = searched_model(request.model);
   require_exact_engine_fits(searched, request.source, request.method, request.caller);
   analytic::MemoryEstimate need = analytic::estimate_memory(searched);

@@ -148,4 +148,14 @@ model::ControlPolicy policy_or_default(const model::Model& model, const std::str
       fmt::format("{}: no policy: the file has no `policy:` section; {}", source, how));
 }
 
+void require_no_rhythm(const model::Model& model, const std::string& source,
+                       const std::string& command) {
+  if (!model.rhythm) return;
+  throw model::InputError(
+      source + ": rhythm",
+      fmt::format("crawlq {} does not follow a rhythm yet; crawlq solve computes its periodic "
+                  "regime (remove `rhythm:` to {} the scenario at its base rates)",
+                  command, command));
+}
+
 }  // namespace crawlq::api

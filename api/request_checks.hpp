@@ -59,6 +59,11 @@ void require_class_search_fits(const model::Model& model, const std::string& sou
                                      const analytic::StationarySummary& summary,
                                      Caller caller = Caller::kCommandLine);
 
+// Refuses (model::InputError naming `source`) a model with a rhythm for `command` ("simulate"),
+// which does not follow one yet: solve computes its periodic regime.
+void require_no_rhythm(const model::Model& model, const std::string& source,
+                       const std::string& command);
+
 // The scenario's own policy, or the only one a one-mode model has; model::InputError naming
 // `source` and how to give one (`how`, e.g. "give --thresholds j1,...,j3 or --levels m0,...,m5")
 // otherwise.

@@ -5,12 +5,14 @@
 #include <cmath>
 #include <memory>
 
+#include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 #include "sim/policy.hpp"
 
 namespace crawlq::api {
 
 void check(const SamplePathRequest& request) {
+  require_no_rhythm(request.model, request.source, "simulate");
   if (!(request.horizon > 0) || !std::isfinite(request.horizon))
     throw model::InputError(
         std::string(field_name(request.caller, Field::kPathHorizon)),

@@ -12,6 +12,7 @@
 #include "analytic/stationary/memory_estimate.hpp"
 #include "api/json_output.hpp"
 #include "api/replayed_log.hpp"
+#include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 #include "model/transient_keys.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -168,6 +169,7 @@ SimulateResult simulate_over_time(const SimulateRequest& request, const Cancella
 }  // namespace
 
 SimulateResult simulate(const SimulateRequest& request, const Cancellation* cancel) {
+  require_no_rhythm(request.model, request.source, "simulate");
   if (!request.settings.arrivals_log.empty() && !request.model.replayed_arrivals) {
     SimulateRequest replay = request;
     replay.model = with_replayed_log(request.model, request.settings, request.caller);

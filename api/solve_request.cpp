@@ -12,6 +12,7 @@
 #include "analytic/transient/transient_chain.hpp"
 #include "api/ensemble.hpp"
 #include "api/json_output.hpp"
+#include "api/periodic_solve.hpp"
 #include "api/request_checks.hpp"
 #include "api/transient_fields.hpp"
 #include "model/input_error.hpp"
@@ -50,6 +51,20 @@ bool SolveRequest::is_valid(std::string* why) const {
                               field_name(caller, Field::kDrainTo), *drain_to, model.capacity));
   if (const std::string refusal = analytic::exact_refusal(policy); !refusal.empty())
     return refuse("policy: " + refusal);
+  if (model.rhythm) {
+    // What a periodic long run does not answer yet, named in the caller's words.
+    const auto not_with_rhythm = [&](Field field, std::string_view what) {
+      return refuse(
+          fmt::format("{}: {} under a rhythm is not computed; solve gives the periodic "
+                      "regime (the period's averages and each piece's)",
+                      field_name(caller, field), what));
+    };
+    if (!times.empty()) return not_with_rhythm(Field::kTimes, "a transient");
+    if (drain_to) return not_with_rhythm(Field::kDrainTo, "the time to drain");
+    if (outage > 0) return not_with_rhythm(Field::kOutage, "an outage");
+    if (sensitivity) return not_with_rhythm(Field::kSensitivity, "the sensitivity");
+    if (!ensemble.empty()) return not_with_rhythm(Field::kEnsemble, "an ensemble");
+  }
   return true;
 }
 
@@ -218,8 +233,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // The laws of the sojourn times the request asks for: quantiles, transforms, distribution
 // functions.
 void add_sojourn_laws(SolveResult& result, const SolveRequest& request,
-                      const analytic::PolicyEvaluator& evaluator, const Cancellation* cancel) {
-  const analytic::SojournTimes laws = evaluator.sojourn_times(result.evaluation);
+                      const analytic::SojournTimes& laws, const Cancellation* cancel) {
   if (request.sojourn) {
     result.sojourn.emplace();
     for (std::size_t f = 0; f < kFates.size(); ++f) {
@@ -304,27 +318,39 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   const auto step = [&request](const char* name) {
     if (request.stage) request.stage(name);
   };
-  step("the stationary solve");
-  const analytic::PolicyEvaluator evaluator(request.model, request.method,
+  const bool periodic = request.model.rhythm.has_value();
+  step(periodic ? "the periodic regime" : "the stationary solve");
+  // Under a rhythm the evaluator solves the period's mean arrivals, where the iterations start
+  // (it holds the model by reference).
+  const model::Model evaluated = periodic ? averaged_model(request.model) : request.model;
+  const analytic::PolicyEvaluator evaluator(evaluated, request.method,
                                             model::resolved_threads(request.threads), cancel);
-  SolveResult result{
-      .evaluation =
-          [&] {
-            try {
-              return evaluator.evaluate(request.policy);
-            } catch (const std::invalid_argument& refusal) {  // the method refuses this model
-              throw model::InputError(request.source, refusal.what());
-            }
-          }(),
-      .sojourn = std::nullopt,
-      .transforms = {},
-      .cdf = {}};
+  std::optional<PeriodicSolve> periodic_solve;
+  if (periodic)
+    periodic_solve =
+        solve_periodic(request.model, request.policy, evaluator, request.source, request.caller,
+                       model::resolved_threads(request.threads), cancel);
+  SolveResult result{.evaluation = periodic_solve ? periodic_solve->evaluation : [&] {
+    try {
+      return evaluator.evaluate(request.policy);
+    } catch (const std::invalid_argument& refusal) {  // the method refuses this model
+      throw model::InputError(request.source, refusal.what());
+    }
+  }(),
+                     .sojourn = std::nullopt,
+                     .transforms = {},
+                     .cdf = {}};
+  result.seconds_stationary = result.evaluation.stationary.summary.seconds;
+  if (periodic_solve) {
+    result.periodic = std::move(periodic_solve->regime);
+    result.seconds_stationary = periodic_solve->seconds_start;
+    result.seconds_periodic = result.evaluation.stationary.summary.seconds;
+  }
   const analytic::StationarySummary& summary = result.evaluation.stationary.summary;
   if (cancel && *cancel) throw Cancelled();
   // A valid model the method did not solve: say which method will.
   if (summary.status != analytic::SolverStatus::kConverged)
     refuse_unconverged(solved, request.source, summary, request.caller);
-  result.seconds_stationary = summary.seconds;
   result.seconds_sojourn = evaluator.chain_seconds() + result.evaluation.sojourn_seconds;
   if (!request.times.empty() || request.drain_to) {
     const auto transient_start = std::chrono::steady_clock::now();
@@ -335,7 +361,11 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   if (request.sojourn || !request.transforms.empty() || !request.cdf_points.empty()) {
     const auto laws_start = std::chrono::steady_clock::now();
     step("the sojourn times' laws");
-    add_sojourn_laws(result, request, evaluator, cancel);
+    const analytic::SojournTimes laws =
+        result.periodic
+            ? analytic::SojournTimes(evaluator.tagged_chain(), result.periodic->arrival_start)
+            : evaluator.sojourn_times(result.evaluation);
+    add_sojourn_laws(result, request, laws, cancel);
     result.seconds_sojourn += seconds_since(laws_start);
   }
   if (request.sensitivity) {
@@ -433,6 +463,11 @@ nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
   j["seconds"] = result.seconds;
   j["seconds_stationary"] = result.seconds_stationary;
   j["seconds_sojourn"] = result.seconds_sojourn;
+  if (result.periodic) {
+    j["rhythm"] = rhythm_json(*request.model.rhythm, *result.periodic);
+    j["pieces"] = pieces_json(*result.periodic);
+    j["seconds_periodic"] = result.seconds_periodic;
+  }
   if (result.transient || result.drain) j["seconds_transient"] = result.seconds_transient;
   if (request.sensitivity) {
     nlohmann::json rows = nlohmann::json::array();

@@ -14,6 +14,7 @@
 #include "analytic/sojourn/sojourn_times.hpp"
 #include "analytic/stationary/memory_estimate.hpp"
 #include "analytic/stationary/stationary_solver.hpp"
+#include "analytic/transient/periodic_regime.hpp"
 #include "analytic/transient/transient_analysis.hpp"
 #include "api/caller_words.hpp"
 #include "api/transient_fields.hpp"
@@ -96,14 +97,18 @@ struct SolveResult {
   std::vector<std::array<double, 3>> transforms, cdf;  // one row per u or x, in kFates order
   std::optional<analytic::TransientResult> transient = std::nullopt;  // when times were asked for
   std::optional<analytic::DrainResult> drain = std::nullopt;          // when drain_to was
-  std::vector<validation::Sensitivity> sensitivity = {};              // when asked for
+  // A scenario with a rhythm: its periodic regime, whose averages are evaluation's measures.
+  std::optional<analytic::PeriodicRegime> periodic = std::nullopt;
+  std::vector<validation::Sensitivity> sensitivity = {};  // when asked for
   // When an ensemble was asked for: {"members", "files", "measures": {KEY: spread_json},
   // "by_member"}.
   std::optional<nlohmann::json> ensemble = std::nullopt;
   // Wall times: the whole solve, and the parts of it (the stationary solve; the tagged page's
   // chain, its moments and laws; the transient and the drain; the sensitivities' shifted solves).
+  // With a rhythm, seconds_stationary is the mean arrivals' solve the iterations start from and
+  // seconds_periodic the periods.
   double seconds = 0, seconds_stationary = 0, seconds_sojourn = 0, seconds_transient = 0,
-         seconds_sensitivity = 0, seconds_ensemble = 0;
+         seconds_sensitivity = 0, seconds_ensemble = 0, seconds_periodic = 0;
 };
 
 // Throws model::InputError when check() refuses the request or the solve stops unconverged (naming

@@ -58,6 +58,7 @@ bool SweepRequest::is_valid(std::string* why) const {
 
 void check(const SweepRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
+  require_no_rhythm(request.model, request.source, "sweep");
   require_sweep_fits(request);
 }
 

@@ -44,6 +44,7 @@ ValidateResult validate_over_time(const ValidateRequest& request, const std::str
 }  // namespace
 
 ValidateResult validate(const ValidateRequest& request) {
+  require_no_rhythm(request.model, request.source, "validate");
   // The log replayed by the simulator alone: the exact engine answers for the fitted law.
   if (!request.settings.arrivals_log.empty() && request.settings.times.empty() &&
       !(request.simulated_model && request.simulated_model->replayed_arrivals)) {

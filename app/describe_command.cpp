@@ -86,6 +86,18 @@ int run(const DescribeOptions& o) {
     ph("obsolescence", *m.obsolescence);
   else
     fmt::print("  obsolescence  none: waiting pages never expire\n");
+  if (m.rhythm) {
+    const model::Rhythm& rhythm = *m.rhythm;
+    fmt::print(
+        "  rhythm        a period of {:.6g} {} in {} pieces of {:.6g}; in each, every arrival rate "
+        "times its scale\n                (mean {:.4g}): {}\n                the long run is "
+        "periodic: crawlq solve gives the period's averages and each piece's\n",
+        rhythm.period, unit, rhythm.pieces(), rhythm.piece_length(), rhythm.mean_scale(),
+        rhythm.pieces() <= 24
+            ? fmt::format("{}", fmt::join(rhythm.scales, " "))
+            : fmt::format("{} ... (all in --json)",
+                          fmt::join(rhythm.scales.begin(), rhythm.scales.begin() + 24, " ")));
+  }
   fmt::print("\nthe matrices the engines use (laws given by name written out):\n");
   for (int r = 1; r <= m.modes(); ++r) {
     const auto& d = m.arrivals.mode(r).matrices();

@@ -110,14 +110,27 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
             };
           }},
       e.policy);
-  fmt::print(
-      "\nsolved by {}, residual ||pQ||_1 = {:.2e}; {:.3g} s in all: {:.3g} s the stationary "
-      "solve, {:.3g} s the sojourn times{}\n\n",
-      analytic::method_name(s.method), s.residual, result.seconds, result.seconds_stationary,
-      result.seconds_sojourn,
-      result.transient || result.drain
-          ? fmt::format(", {:.3g} s the transient", result.seconds_transient)
-          : std::string());
+  if (result.periodic) {
+    const model::Rhythm& rhythm = *model.rhythm;
+    fmt::print(
+        "\narrivals follow a rhythm: a period of {} {} in {} pieces; the long run is periodic.\n"
+        "The distribution at the period's start maps to itself after {} periods (residual "
+        "||xM - x||_1 = {:.2e}),\nstarted from the mean arrivals' long run ({}); {:.3g} s in all: "
+        "{:.3g} s the periods, {:.3g} s the sojourn times\n\nthe period's averages "
+        "(probabilities: expected pages over expected pages offered)\n",
+        rhythm.period, model::time_unit_plural(model.time_unit), rhythm.pieces(), s.iterations,
+        s.residual, analytic::method_name(s.method), result.seconds, result.seconds_periodic,
+        result.seconds_sojourn);
+  } else {
+    fmt::print(
+        "\nsolved by {}, residual ||pQ||_1 = {:.2e}; {:.3g} s in all: {:.3g} s the stationary "
+        "solve, {:.3g} s the sojourn times{}\n\n",
+        analytic::method_name(s.method), s.residual, result.seconds, result.seconds_stationary,
+        result.seconds_sojourn,
+        result.transient || result.drain
+            ? fmt::format(", {:.3g} s the transient", result.seconds_transient)
+            : std::string());
+  }
   for (const auto& measure : model::scalar_measures<double>()) {
     const std::string unit = model::measure_unit_words(measure.name.unit, model.time_unit);
     fmt::print("  {:<34} {:<10} {:>12.6g}{}\n", measure.name.description, measure.name.symbol,
@@ -136,6 +149,27 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
   fmt::print("\n  robots  probability\n");
   for (int r = 1; r <= model.modes(); ++r)
     fmt::print("  {:>6}  {:>11.6f}\n", r, m.mode_probabilities[r - 1]);
+}
+
+// Each piece of a rhythm's period: its averages, and what becomes of the pages offered during it.
+void print_pieces(const model::Model& model, const analytic::PeriodicRegime& regime) {
+  const std::string time = model::measure_unit_words(model::MeasureUnit::kTime, model.time_unit);
+  fmt::print(
+      "\nthe period piece by piece: each piece's averages, and of the pages offered during it the "
+      "share lost,\nlater served and gone stale (their mean sojourn V(1) if served); starts and V(1) "
+      "in {}\n\n",
+      time);
+  fmt::print("  {:>9}  {:>6}  {:>9}  {:>7}  {:>7}  {:>7}  {:>6}  {:>9}  {:>9}  {:>9}\n", "start",
+             "scale", "lambda", "lost", "served", "stale", "N_act", "in system", "V(1)", "J");
+  for (const analytic::PeriodicPiece& piece : regime.pieces) {
+    const analytic::Measures& m = piece.measures;
+    fmt::print(
+        "  {:>9.4g}  {:>6.3g}  {:>9.4g}  {:>7.4f}  {:>7.4f}  {:>7.4f}  {:>6.3f}  {:>9.4g}  {:>9.4g}  "
+        "{:>9.4g}\n",
+        piece.start, piece.scale, m.lambda, m.p_loss, piece.served_by_arrival,
+        piece.obsolete_by_arrival, m.mean_active_robots, m.mean_in_system, m.mean_sojourn_served,
+        m.cost);
+  }
 }
 
 void print_transient(const api::SolveRequest& request, const analytic::TransientResult& transient,
@@ -337,6 +371,7 @@ int run(const SolveOptions& o, const CLI::App& command) {
     return 0;
   }
   print_table(scenario, o, result);
+  if (result.periodic) print_pieces(scenario.model, *result.periodic);
   const std::string& unit = request.model.time_unit;
   if (result.sojourn) {
     fmt::print("\n  sojourn times in {}\n", model::time_unit_plural(unit));
@@ -389,7 +424,9 @@ std::function<int()> add_solve_command(CLI::App& app) {
       "solve",
       "Exact stationary measures of one policy: loss, obsolescence, starvation, robots, sojourn "
       "times and the cost (2); with --times, the same over time from a start, through an outage of "
-      "the indexer or back to a level.\nExamples: crawlq solve paper-example-1 --thresholds "
+      "the indexer or back to a level. A scenario whose arrivals follow a rhythm (`rhythm: {period: "
+      "24, scales: [...]}`) has a periodic long run: its averages over the period and over each "
+      "piece.\nExamples: crawlq solve paper-example-1 --thresholds "
       "-1,2,2 --sojourn\n          crawlq solve paper-example-1 --from stationary --outage 2 "
       "--times 1,2,4,8");
   add_scenario_argument(cmd, o->file);

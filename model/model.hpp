@@ -11,6 +11,7 @@
 #include "model/name_table.hpp"
 #include "model/phase_type.hpp"
 #include "model/policy.hpp"
+#include "model/rhythm.hpp"
 
 namespace crawlq::model {
 
@@ -38,6 +39,8 @@ struct Model {
   std::string time_unit{};              // the rates' unit of time, singular ("minute"); empty: none
   // Set: the simulator replays this log in place of `arrivals` (the exact engine keeps them).
   std::shared_ptr<const ArrivalTrace> replayed_arrivals{};
+  // Set: the arrivals follow this rhythm (model/rhythm.hpp); the long run is periodic.
+  std::optional<Rhythm> rhythm{};
 
   int modes() const { return arrivals.modes(); }
   // The file's policy when it is a level map, the form every engine runs; otherwise nothing.

@@ -219,6 +219,44 @@ model::Costs costs(const YamlReader& r) {
   return c;
 }
 
+// rhythm: {period: T, scales: [s_1, ..., s_n]}, each piece's arrivals checked as a model's.
+model::Rhythm read_rhythm(const YamlReader& r, const model::Model& model) {
+  r.require_map();
+  r.allow_only({"period", "scales"});
+  model::Rhythm rhythm;
+  const YamlReader period = r.at("period");
+  rhythm.period = period.number();
+  if (!(rhythm.period > 0) || !std::isfinite(rhythm.period) || rhythm.period > model::kLargestRate)
+    throw model::InputError(period.path(),
+                            fmt::format("{}: the period must be a positive time, at most {:g}",
+                                        rhythm.period, model::kLargestRate));
+  const YamlReader scales = r.at("scales");
+  scales.require_sequence();
+  if (scales.size() == 0)
+    throw model::InputError(scales.path(), "empty: give one arrival scale per piece of the period");
+  if (scales.size() > model::kMostRhythmPieces)
+    throw model::InputError(scales.path(), fmt::format("{} pieces: a rhythm may have at most {}",
+                                                       scales.size(), model::kMostRhythmPieces));
+  for (std::size_t i = 0; i < scales.size(); ++i) {
+    const YamlReader scale = scales.at(i);
+    const double s = scale.number();
+    if (!(s > 0) || !std::isfinite(s))
+      throw model::InputError(
+          scale.path(),
+          fmt::format("{}: an arrival scale must be finite and greater than 0 (a piece without "
+                      "arrivals is a scale near 0, such as 1e-6)",
+                      s));
+    try {
+      (void)model::scaled_arrivals(model.arrivals, s);
+    } catch (const model::InputError& e) {
+      throw model::InputError(
+          scale.path(), fmt::format("{}: the piece's arrivals break a rule: {}", s, e.what()));
+    }
+    rhythm.scales.push_back(s);
+  }
+  return rhythm;
+}
+
 // The dimensions a `policy:` section of `model`'s sizes is read against.
 PolicyDimensions dimensions_of(int modes, int capacity, int phases, int service_phases,
                                int clock_phases, const std::filesystem::path& directory) {
@@ -236,7 +274,7 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
     throw model::InputError(
         "refresh", "a page refresh scenario: run `crawlq refresh` on it, not a queue command");
   root.allow_only({"name", "source", "time_unit", "capacity", "admission", "arrivals", "service",
-                   "obsolescence", "costs", "policy", "repair-diagonal"});
+                   "obsolescence", "costs", "policy", "rhythm", "repair-diagonal"});
   const bool repair = root.has("repair-diagonal") && root.at("repair-diagonal").boolean();
 
   const YamlReader capacity_reader = root.at("capacity");
@@ -281,8 +319,10 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
                                  .obsolescence = std::move(obsolescence),
                                  .costs = c,
                                  .policy = std::move(p),
-                                 .time_unit = time_unit_key(root)},
+                                 .time_unit = time_unit_key(root),
+                                 .rhythm = std::nullopt},
                     loader.take_repairs(), root.has("source") ? root.at("source").text() : ""};
+  if (root.has("rhythm")) scenario.model.rhythm = read_rhythm(root.at("rhythm"), scenario.model);
   return scenario;
 }
 

@@ -12,6 +12,7 @@
 
 #include "analytic/stationary/memory_estimate.hpp"
 #include "model/input_error.hpp"
+#include "model/rhythm.hpp"
 #include "model/thread_count.hpp"
 #include "model/worker_threads.hpp"
 
@@ -47,18 +48,6 @@ model::PhaseType scaled(const model::PhaseType& law, double s, const std::string
                         const std::string& initial_key, const std::string& matrix_key) {
   return model::PhaseType(law.initial(), scaled(law.subgenerator(), s, key_path + "." + matrix_key),
                           key_path, initial_key, matrix_key);
-}
-
-model::ArrivalModes scaled(const model::ArrivalModes& arrivals, double s) {
-  std::vector<model::Bmap> modes;
-  for (int r = 1; r <= arrivals.modes(); ++r) {
-    const std::string key = fmt::format("arrivals.modes[{}].D", r - 1);
-    std::vector<model::Matrix> d;
-    for (const auto& matrix : arrivals.mode(r).matrices())
-      d.push_back(scaled(matrix, s, fmt::format("{}[{}]", key, d.size())));
-    modes.emplace_back(std::move(d), key);
-  }
-  return model::ArrivalModes(std::move(modes));
 }
 
 SweepRow solve_one(const model::Model& model, double value, const std::string& policy_class) {
@@ -165,7 +154,7 @@ model::Model with_parameter(const model::Model& model, SweepParameter parameter,
     else if (parameter == SweepParameter::kObsolescenceScale)
       m.obsolescence = scaled(*model.obsolescence, value, "obsolescence", "gamma", "Gamma");
     else
-      m.arrivals = scaled(model.arrivals, value);
+      m.arrivals = model::scaled_arrivals(model.arrivals, value);
   } catch (const model::InputError& e) {
     // Only extreme factors get here (rates overflowing or vanishing): the file itself was valid.
     refuse(parameter, value, fmt::format("the scaled model breaks a rule: {}", e.what()));

@@ -62,6 +62,8 @@ class PolicyEvaluator {
   // The sojourn-time laws of an evaluated policy (needs the stationary vector of `evaluation`).
   SojournTimes sojourn_times(const PolicyEvaluation& evaluation) const;
   const model::Model& model() const { return model_; }
+  // The tagged page's chain (it depends on the service, the clocks and K alone).
+  const TaggedPageChain& tagged_chain() const { return chain_; }
   // Wall time of building the tagged page's chain and its moment vectors (once, for every policy).
   double chain_seconds() const { return chain_seconds_; }
   // The chain under full-state policies (built on first use: it assembles the N constant

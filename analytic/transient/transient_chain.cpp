@@ -83,6 +83,12 @@ Measures TransientChain::measures(const Eigen::VectorXd& p) const {
   return full_ ? full_->measures(robots_, p) : compute_measures(*model_, *arrivals_, space(), p);
 }
 
+Eigen::RowVectorXd TransientChain::arrival_start(const TaggedPageChain& tagged,
+                                                 const Eigen::VectorXd& p) const {
+  return full_ ? tagged.arrival_distribution(*model_, robots_, space(), p)
+               : tagged.arrival_distribution(*model_, *arrivals_, space(), p);
+}
+
 Eigen::VectorXd TransientChain::page_law(int level) const {
   const StateSpace& s = space();
   Eigen::VectorXd law(s.level_size(level));

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "analytic/sojourn/tagged_page_chain.hpp"
 #include "analytic/stationary/controlled_arrivals.hpp"
 #include "analytic/stationary/full_state_chain.hpp"
 #include "analytic/stationary/generator_operator.hpp"
@@ -39,6 +40,11 @@ class TransientChain {
   // The same as sums linear in p (the rates times lambda rather than ratios), on `threads`
   // threads (the same bits for any count).
   TransientSums sums(const Eigen::VectorXd& p, int threads = 1) const;
+
+  // Where the pages `p` offers start their journey in `tagged` (the chain of this model's service
+  // and clocks), per page offered, lost pages weighing nothing: TaggedPageChain::
+  // arrival_distribution under this chain's arrivals.
+  Eigen::RowVectorXd arrival_start(const TaggedPageChain& tagged, const Eigen::VectorXd& p) const;
 
   // No pages; the arrival phase in the long-run law of the phase process of the mode in force at
   // level 0 (with memory: the mode the empty system keeps in the long run).

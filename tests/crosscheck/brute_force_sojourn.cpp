@@ -5,11 +5,12 @@
 
 namespace crawlq::crosscheck {
 
-BruteForceSojourn::BruteForceSojourn(const model::Model& model, const BruteForceChain& chain)
+BruteForceSojourn::BruteForceSojourn(const model::Model& model, const BruteForceChain& chain,
+                                     const Eigen::VectorXd* occupancy)
     : laws_(model) {
   enumerate_states(model.capacity);
   build_subgenerator();
-  build_start(model, chain);
+  build_start(model, chain, occupancy ? *occupancy : chain.probabilities());
   fundamental_ = (-t_).fullPivLu().inverse();
 }
 
@@ -97,12 +98,13 @@ void BruteForceSojourn::build_subgenerator() {
     t_(from, from) = -(t_.row(from).sum() + served_exit_(from) + obsolete_exit_(from));
 }
 
-void BruteForceSojourn::build_start(const model::Model& model, const BruteForceChain& chain) {
+void BruteForceSojourn::build_start(const model::Model& model, const BruteForceChain& chain,
+                                    const Eigen::VectorXd& occupancy) {
   start_ = Eigen::RowVectorXd::Zero(size());
-  const double lambda = chain.measures().lambda;
+  const double lambda = chain.measures_of(occupancy).lambda;
   for (Eigen::Index s = 0; s < chain.size(); ++s) {
     const ChainState& state = chain.states()[s];
-    const double p = chain.probabilities()(s);
+    const double p = occupancy(s);
     const model::Bmap& bmap = model.arrivals.mode(state.robots);
     const int free_places = model.capacity - state.level;
     for (int k = 1; k <= bmap.max_batch(); ++k) {

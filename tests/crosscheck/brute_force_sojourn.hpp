@@ -23,7 +23,10 @@ struct TaggedState {
 
 class BruteForceSojourn {
  public:
-  BruteForceSojourn(const model::Model& model, const BruteForceChain& chain);
+  // `occupancy`: the time spent in each of `chain`'s states over a stretch (a periodic regime's
+  // piece), whose arriving pages start the tagged chain in place of the stationary vector's.
+  BruteForceSojourn(const model::Model& model, const BruteForceChain& chain,
+                    const Eigen::VectorXd* occupancy = nullptr);
 
   Eigen::Index size() const { return static_cast<Eigen::Index>(states_.size()); }
   // P(fate | a page arrives); the accepted fate gives 1 - P_loss.
@@ -41,7 +44,8 @@ class BruteForceSojourn {
   void enumerate_states(int capacity);
   void add_rate(Eigen::Index from, const TaggedState& to, double rate);
   void build_subgenerator();
-  void build_start(const model::Model& model, const BruteForceChain& chain);
+  void build_start(const model::Model& model, const BruteForceChain& chain,
+                   const Eigen::VectorXd& occupancy);
   // Where a page accepted at position `position` of a batch arriving in `state` starts.
   void add_start(const ChainState& state, int position, double weight);
   Eigen::VectorXd exit(Fate fate) const;

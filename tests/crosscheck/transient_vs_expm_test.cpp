@@ -18,21 +18,13 @@
 #include "analytic/transient/transient_chain.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "tests/crosscheck/brute_force_chain.hpp"
+#include "tests/crosscheck/expm_checks.hpp"
 #include "tests/crosscheck/operator_checks.hpp"
 #include "tests/crosscheck/random_models.hpp"
 #include "tests/crosscheck/shipped_scenarios.hpp"
 
 namespace crawlq::crosscheck {
 namespace {
-
-constexpr double kRelative = 1e-9;
-constexpr double kAbsolute = 1e-11;
-
-void check_close(const std::string& what, double engine, double brute) {
-  INFO(what << ": engine " << engine << ", brute force " << brute);
-  CHECK_THAT(engine, Catch::Matchers::WithinRel(brute, kRelative) ||
-                         Catch::Matchers::WithinAbs(brute, kAbsolute));
-}
 
 // The engine's place of each brute-force state (a table's chain has no mode variable: the
 // constant policy's arrivals number it).
@@ -76,19 +68,6 @@ struct BruteForcePair {
   BruteForceChain serving, paused;
   std::vector<Eigen::Index> at;
 };
-
-// exp(Q t) and the integral of exp(Q s) over [0, t], from one exponential of a block matrix.
-struct Propagation {
-  Eigen::MatrixXd at_end, area;
-};
-Propagation propagate(const Eigen::MatrixXd& q, double t) {
-  const Eigen::Index n = q.rows();
-  Eigen::MatrixXd block = Eigen::MatrixXd::Zero(2 * n, 2 * n);
-  block.topLeftCorner(n, n) = q * t;
-  block.topRightCorner(n, n) = Eigen::MatrixXd::Identity(n, n) * t;
-  const Eigen::MatrixXd e = block.exp();
-  return {e.topLeftCorner(n, n), e.topRightCorner(n, n)};
-}
 
 struct Case {
   bool full = false;

@@ -1,0 +1,39 @@
+#pragma once
+// `solve` on a scenario with a rhythm: the periodic regime (analytic/transient/periodic_regime.hpp)
+// as the long run, started from the stationary vector of the period's mean arrivals, and its JSON
+// (`"rhythm"` and `"pieces"`, interface.md).
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "analytic/control/policy_evaluation.hpp"
+#include "analytic/transient/periodic_regime.hpp"
+#include "api/caller_words.hpp"
+#include "model/model.hpp"
+
+namespace crawlq::api {
+
+// What a rhythm's long run is solved from: the model with the period's mean arrival scale and no
+// rhythm (its stationary vector is the iterations' start; its tagged page's chain is the model's).
+model::Model averaged_model(const model::Model& model);
+
+struct PeriodicSolve {
+  analytic::PolicyEvaluation evaluation;  // the period averages as the measures; x as the vector
+  analytic::PeriodicRegime regime;
+  double seconds_start = 0;  // the mean arrivals' stationary solve
+};
+
+// The periodic regime of `model` under `policy` with `evaluator` (of averaged_model(model)) giving
+// the start; model::InputError naming `source` when the start's solve or the iterations do not
+// converge. Cancelled when `cancel` is set.
+PeriodicSolve solve_periodic(const model::Model& model, const model::ControlPolicy& policy,
+                             const analytic::PolicyEvaluator& evaluator, const std::string& source,
+                             Caller caller, int threads, const std::atomic<bool>* cancel = nullptr);
+
+// {"period", "pieces", "residual", "converged", "periods", "extrapolations", "products",
+//  "truncation_error", "transient_method"}
+nlohmann::json rhythm_json(const model::Rhythm& rhythm, const analytic::PeriodicRegime& regime);
+// One object per piece: "start", "length", "scale", every measure's key, and
+// "level_probabilities_at_start".
+nlohmann::json pieces_json(const analytic::PeriodicRegime& regime);
+
+}  // namespace crawlq::api
