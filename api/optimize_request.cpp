@@ -13,6 +13,7 @@
 #include "analytic/stationary/memory_estimate.hpp"
 #include "api/ensemble.hpp"
 #include "api/json_output.hpp"
+#include "api/periodic_optimize.hpp"
 #include "api/request_checks.hpp"
 #include "api/state_table.hpp"
 #include "model/input_error.hpp"
@@ -93,6 +94,22 @@ void export_policy(const OptimizeRequest& request, const model::ControlPolicy& p
       label);
 }
 
+// The per-piece best as a scenario's `policy: {by_piece: [...]}` section.
+void export_piece_policies(const OptimizeRequest& request,
+                           const analytic::PeriodicThresholdSearch& search) {
+  if (request.export_policy.empty()) return;
+  std::string pieces;
+  for (const std::vector<int>& t : search.by_piece)
+    pieces += fmt::format("    - {{thresholds: [{}]}}\n", fmt::join(t, ", "));
+  output::write_whole_file(
+      request.export_policy,
+      fmt::format("# The best threshold vector per piece of the rhythm, `crawlq optimize {}`; "
+                  "put it in the scenario (one vector for the whole period, cost {:.6g}: "
+                  "thresholds [{}])\npolicy:\n  by_piece:\n{}",
+                  request.source, search.single_cost, fmt::join(search.single, ", "), pieces),
+      "--export-policy " + request.export_policy);
+}
+
 analytic::TableClass table_class_of(PolicyClass c) {
   return c == PolicyClass::kMemory ? analytic::TableClass::kMemory
                                    : analytic::TableClass::kPhaseAware;
@@ -153,9 +170,24 @@ void require_optimize_fits(const OptimizeRequest& request, const model::Model& s
 
 }  // namespace
 
+namespace {
+// What a rhythm's search takes: the thresholds class alone, no ensemble.
+void check_periodic(const OptimizeRequest& request) {
+  if (request.policy_class != PolicyClass::kThresholds)
+    throw model::InputError(
+        field_given(request.caller, Field::kClass, policy_class_name(request.policy_class)),
+        "under a rhythm optimize searches threshold vectors (one for the whole period, and one "
+        "per piece of it): give the thresholds class");
+  if (!request.ensemble.empty())
+    throw model::InputError(
+        field_given(request.caller, Field::kEnsemble, request.ensemble),
+        "an ensemble under a rhythm is not searched; crawlq optimize gives each model's day");
+}
+}  // namespace
+
 analytic::MemoryEstimate check(const OptimizeRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
-  require_no_rhythm(request.model, request.source, "optimize");
+  if (request.model.rhythm) check_periodic(request);
   const model::Model searched = searched_model(request.model);
   require_exact_engine_fits(searched, request.source, request.method, request.caller);
   analytic::MemoryEstimate need = analytic::estimate_memory(searched);
@@ -193,6 +225,11 @@ BestPolicy best_of(const OptimizeResult& result) {
                                 return a.cost < b.cost;
                               });
                           return BestPolicy{least->policy, least->cost};
+                        },
+                        [](const analytic::PeriodicThresholdSearch& s) {
+                          return BestPolicy{model::Policy::from_thresholds(s.by_piece.front(),
+                                                                           s.modes, s.capacity),
+                                            s.by_piece_cost};
                         }},
       result.search);
 }
@@ -275,6 +312,21 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
   const std::vector<EnsembleMember> members = request.ensemble.empty()
                                                   ? std::vector<EnsembleMember>{}
                                                   : read_ensemble(request.ensemble, request.caller);
+  if (request.model.rhythm) {
+    const auto began = std::chrono::steady_clock::now();
+    analytic::PeriodicThresholdSearch periodic = optimize_periodic(request.model, request.source,
+                                                                   {.method = request.method,
+                                                                    .search = request.search,
+                                                                    .threads = request.threads,
+                                                                    .starts = request.starts,
+                                                                    .caller = request.caller,
+                                                                    .progress = request.progress},
+                                                                   cancel);
+    export_piece_policies(request, periodic);
+    return {
+        .search = std::move(periodic),
+        .seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count()};
+  }
   // The least work passed the check; the meter bounds what a descent does beyond it.
   analytic::WorkMeter meter(analytic::kMostSearchWork);
   const analytic::PolicyEvaluator evaluator(request.model, request.method, 1, cancel);
@@ -420,6 +472,9 @@ nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& res
                                        {"levels", set.best.policy.levels()},
                                        {"cost", set.best.cost}});
             return j;
+          },
+          [&](const analytic::PeriodicThresholdSearch& search) {
+            return periodic_search_json(request.model, search, result.seconds);
           },
           [&](const analytic::LocalThresholdSearch& search) {
             // No by_modes: the search never meets most mode sets' best (interface.md's key is left

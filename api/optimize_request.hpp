@@ -11,6 +11,7 @@
 
 #include "analytic/control/class_comparison.hpp"
 #include "analytic/control/markov_search.hpp"
+#include "analytic/control/periodic_search.hpp"
 #include "analytic/control/policy_search.hpp"
 #include "analytic/control/table_search.hpp"
 #include "analytic/stationary/stationary_solver.hpp"
@@ -63,7 +64,8 @@ PolicyClass parse_policy_class(const std::string& name, Caller caller = Caller::
 
 struct OptimizeResult {
   std::variant<analytic::ThresholdSearch, analytic::LocalThresholdSearch, analytic::LevelSearch,
-               analytic::TableClassSearch, analytic::MarkovSearch, analytic::ClassComparison>
+               analytic::TableClassSearch, analytic::MarkovSearch, analytic::ClassComparison,
+               analytic::PeriodicThresholdSearch>
       search;
   double seconds = 0;
   // When an ensemble was asked for: {"members", "files", "best_cost", "point_policy_cost",
@@ -72,7 +74,8 @@ struct OptimizeResult {
   double seconds_ensemble = 0;
 };
 
-// The search's best policy and its cost (2), whatever the class: a class comparison's least.
+// The search's best policy and its cost (2), whatever the class: a class comparison's least; under
+// a rhythm, the first piece's vector with the per-piece cost.
 struct BestPolicy {
   model::ControlPolicy policy;
   double cost = 0;

@@ -17,12 +17,19 @@ model::Model averaged_model(const model::Model& model) {
   return averaged;
 }
 
-PeriodicSolve solve_periodic(const model::Model& model, const model::ControlPolicy& policy,
+std::vector<model::ControlPolicy> piece_policies(const model::Model& model,
+                                                 const model::ControlPolicy& policy) {
+  if (model.piece_policies.empty()) return {policy};
+  return model.piece_policies;
+}
+
+PeriodicSolve solve_periodic(const model::Model& model,
+                             const std::vector<model::ControlPolicy>& policies,
                              const analytic::PolicyEvaluator& evaluator, const std::string& source,
                              Caller caller, int threads, const std::atomic<bool>* cancel) {
   const analytic::PolicyEvaluation start = [&] {
     try {
-      return evaluator.evaluate(policy);
+      return evaluator.evaluate(policies.front());
     } catch (const std::invalid_argument& refusal) {  // the method refuses this model
       throw model::InputError(source, refusal.what());
     }
@@ -32,14 +39,14 @@ PeriodicSolve solve_periodic(const model::Model& model, const model::ControlPoli
     refuse_unconverged(evaluator.model(), source, start.stationary.summary, caller);
   const auto began = std::chrono::steady_clock::now();
   analytic::PeriodicRegime regime =
-      analytic::periodic_regime(model, {policy}, start.stationary.probabilities,
+      analytic::periodic_regime(model, policies, start.stationary.probabilities,
                                 evaluator.tagged_chain(), {.threads = threads, .stop = cancel});
   if (!regime.converged)
     throw model::InputError(
         source, fmt::format("the periodic regime did not settle: after {} periods the period "
                             "still moves the distribution by {:.2g} (l1)",
                             regime.periods, regime.residual));
-  PeriodicSolve out{.evaluation = {.policy = policy,
+  PeriodicSolve out{.evaluation = {.policy = policies.front(),
                                    .stationary = {.probabilities = regime.start, .summary = {}},
                                    .measures = regime.period},
                     .regime = std::move(regime),
@@ -66,10 +73,13 @@ nlohmann::json rhythm_json(const model::Rhythm& rhythm, const analytic::Periodic
           {"transient_method", analytic::kTransientMethodNames.name(regime.method)}};
 }
 
-nlohmann::json pieces_json(const analytic::PeriodicRegime& regime) {
+nlohmann::json pieces_json(const analytic::PeriodicRegime& regime,
+                           const std::vector<model::ControlPolicy>& policies) {
   nlohmann::json pieces = nlohmann::json::array();
-  for (const analytic::PeriodicPiece& piece : regime.pieces) {
+  for (std::size_t i = 0; i < regime.pieces.size(); ++i) {
+    const analytic::PeriodicPiece& piece = regime.pieces[i];
     nlohmann::json j{{"start", piece.start},
+                     {"policy", control_policy_json(policies[i % policies.size()])},
                      {"length", piece.length},
                      {"scale", piece.scale},
                      {"level_probabilities_at_start", piece.level_probabilities_at_start},

@@ -4,6 +4,7 @@
 // (`"rhythm"` and `"pieces"`, interface.md).
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "analytic/control/policy_evaluation.hpp"
 #include "analytic/transient/periodic_regime.hpp"
@@ -22,18 +23,26 @@ struct PeriodicSolve {
   double seconds_start = 0;  // the mean arrivals' stationary solve
 };
 
-// The periodic regime of `model` under `policy` with `evaluator` (of averaged_model(model)) giving
-// the start; model::InputError naming `source` when the start's solve or the iterations do not
-// converge. Cancelled when `cancel` is set.
-PeriodicSolve solve_periodic(const model::Model& model, const model::ControlPolicy& policy,
+// The policies the pieces run: the model's `by_piece` ones when it has them (a door given a policy
+// clears them), else `policy` in every piece.
+std::vector<model::ControlPolicy> piece_policies(const model::Model& model,
+                                                 const model::ControlPolicy& policy);
+
+// The periodic regime of `model` under `policies` (piece i runs policies[i % size]) with
+// `evaluator` (of averaged_model(model)) giving the start, from the first policy's long run;
+// model::InputError naming `source` when the start's solve or the iterations do not converge.
+// Cancelled when `cancel` is set.
+PeriodicSolve solve_periodic(const model::Model& model,
+                             const std::vector<model::ControlPolicy>& policies,
                              const analytic::PolicyEvaluator& evaluator, const std::string& source,
                              Caller caller, int threads, const std::atomic<bool>* cancel = nullptr);
 
 // {"period", "pieces", "residual", "converged", "periods", "extrapolations", "products",
 //  "truncation_error", "transient_method"}
 nlohmann::json rhythm_json(const model::Rhythm& rhythm, const analytic::PeriodicRegime& regime);
-// One object per piece: "start", "length", "scale", every measure's key, and
-// "level_probabilities_at_start".
-nlohmann::json pieces_json(const analytic::PeriodicRegime& regime);
+// One object per piece: "start", "length", "scale", "policy" (piece i's of `policies`, repeated),
+// every measure's key, and "level_probabilities_at_start".
+nlohmann::json pieces_json(const analytic::PeriodicRegime& regime,
+                           const std::vector<model::ControlPolicy>& policies);
 
 }  // namespace crawlq::api

@@ -272,6 +272,9 @@ SolveRequest solve_request(const nlohmann::json& document, const DocumentScenari
                        .sensitivity = r.boolean(Field::kSensitivity),
                        .caller = caller,
                        .ensemble = r.text(Field::kEnsemble).value_or("")};
+  // A policy given runs in every piece of a rhythm, in place of the scenario's by-piece ones (the
+  // schema's default for the field is null: none given).
+  if (r.value(Field::kPolicy)) request.model.piece_policies.clear();
   // A start by name, or (where files may be read) a file's.
   const std::string from = *r.text(Field::kFrom);
   if (analytic::kTransientStartNames.contains(from)) {
@@ -403,7 +406,10 @@ nlohmann::json or_null_text(const std::string& text) {
 }  // namespace
 
 nlohmann::json to_document(const SolveRequest& request) {
-  return {{key(Field::kPolicy), scenarios::policy_section(request.policy)},
+  // A scenario's policies by piece are its own: null, as a request that names none.
+  return {{key(Field::kPolicy), request.model.piece_policies.empty()
+                                    ? scenarios::policy_section(request.policy)
+                                    : nlohmann::json(nullptr)},
           {key(Field::kMethod), analytic::method_name(request.method)},
           {key(Field::kThreads), request.threads},
           {key(Field::kSojourn), request.sojourn},

@@ -51,6 +51,10 @@ bool SolveRequest::is_valid(std::string* why) const {
                               field_name(caller, Field::kDrainTo), *drain_to, model.capacity));
   if (const std::string refusal = analytic::exact_refusal(policy); !refusal.empty())
     return refuse("policy: " + refusal);
+  for (std::size_t i = 0; i < model.piece_policies.size(); ++i)
+    if (const std::string refusal = analytic::exact_refusal(model.piece_policies[i]);
+        !refusal.empty())
+      return refuse(fmt::format("policy.by_piece[{}]: {}", i, refusal));
   if (model.rhythm) {
     // What a periodic long run does not answer yet, named in the caller's words.
     const auto not_with_rhythm = [&](Field field, std::string_view what) {
@@ -327,9 +331,9 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
                                             model::resolved_threads(request.threads), cancel);
   std::optional<PeriodicSolve> periodic_solve;
   if (periodic)
-    periodic_solve =
-        solve_periodic(request.model, request.policy, evaluator, request.source, request.caller,
-                       model::resolved_threads(request.threads), cancel);
+    periodic_solve = solve_periodic(request.model, piece_policies(request.model, request.policy),
+                                    evaluator, request.source, request.caller,
+                                    model::resolved_threads(request.threads), cancel);
   SolveResult result{.evaluation = periodic_solve ? periodic_solve->evaluation : [&] {
     try {
       return evaluator.evaluate(request.policy);
@@ -343,6 +347,7 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   result.seconds_stationary = result.evaluation.stationary.summary.seconds;
   if (periodic_solve) {
     result.periodic = std::move(periodic_solve->regime);
+    result.piece_policies = piece_policies(request.model, request.policy);
     result.seconds_stationary = periodic_solve->seconds_start;
     result.seconds_periodic = result.evaluation.stationary.summary.seconds;
   }
@@ -465,7 +470,14 @@ nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
   j["seconds_sojourn"] = result.seconds_sojourn;
   if (result.periodic) {
     j["rhythm"] = rhythm_json(*request.model.rhythm, *result.periodic);
-    j["pieces"] = pieces_json(*result.periodic);
+    const std::vector<model::ControlPolicy> policies =
+        piece_policies(request.model, request.policy);
+    j["pieces"] = pieces_json(*result.periodic, policies);
+    if (policies.size() > 1) {
+      nlohmann::json by_piece = nlohmann::json::array();
+      for (const model::ControlPolicy& p : policies) by_piece.push_back(control_policy_json(p));
+      j["policy"] = {{"by_piece", std::move(by_piece)}};
+    }
     j["seconds_periodic"] = result.seconds_periodic;
   }
   if (result.transient || result.drain) j["seconds_transient"] = result.seconds_transient;

@@ -99,6 +99,8 @@ struct SolveResult {
   std::optional<analytic::DrainResult> drain = std::nullopt;          // when drain_to was
   // A scenario with a rhythm: its periodic regime, whose averages are evaluation's measures.
   std::optional<analytic::PeriodicRegime> periodic = std::nullopt;
+  // With a rhythm, what the pieces ran: piece i runs piece_policies[i % size].
+  std::vector<model::ControlPolicy> piece_policies = {};
   std::vector<validation::Sensitivity> sensitivity = {};  // when asked for
   // When an ensemble was asked for: {"members", "files", "measures": {KEY: spread_json},
   // "by_member"}.

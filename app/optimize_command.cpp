@@ -99,6 +99,37 @@ void print_local(const OptimizeOptions& o, const model::Model& model,
   fmt::print("not reported by the local search: {}\n", kLocalLeavesOut);
 }
 
+void print_periodic(const OptimizeOptions& o, const model::Model& model,
+                    const analytic::PeriodicThresholdSearch& search, double seconds) {
+  const model::Rhythm& rhythm = *model.rhythm;
+  const std::string unit = model::time_unit_plural(model.time_unit);
+  fmt::print(
+      "{} ({}): K = {}, {}; arrivals follow a rhythm of {} pieces over {} {}: {} periodic regimes "
+      "solved in {:.3g} s\n\n",
+      model.name.empty() ? "scenario" : model.name, o.file, model.capacity,
+      model::counted(model.modes(), "mode"), rhythm.pieces(), rhythm.period, unit,
+      search.policies_solved, seconds);
+  fmt::print("one vector for the whole period ({}): thresholds {}, cost {:.6g} over the period\n",
+             search.single_enumerated ? "every vector tried"
+                                      : fmt::format("a descent from the mean arrivals' best, {}",
+                                                    thresholds_text(search.start)),
+             thresholds_text(search.single), search.single_cost);
+  fmt::print(
+      "a vector per piece (a coordinate search from it, {} passes, {} moves; a local optimum):\n\n",
+      search.sweeps, search.moves);
+  fmt::print("  {:>9}  {:>6}  {:<12}\n", "start", "scale", "thresholds");
+  for (std::size_t i = 0; i < search.by_piece.size(); ++i)
+    fmt::print("  {:>9.4g}  {:>6.3g}  {:<12}\n", rhythm.piece_start(i), rhythm.scales[i],
+               thresholds_text(search.by_piece[i]));
+  fmt::print(
+      "\ncost with a vector per piece {:.6g}, with one vector {:.6g}: following the clock saves "
+      "{:.4g} ({:.2f}%)\n",
+      search.by_piece_cost, search.single_cost, search.single_cost - search.by_piece_cost,
+      search.single_cost > 0
+          ? 100 * (search.single_cost - search.by_piece_cost) / search.single_cost
+          : 0.0);
+}
+
 void print_levels(const OptimizeOptions& o, const model::Model& model,
                   const analytic::LevelSearch& search, double seconds) {
   const bool threshold_is_best =
@@ -330,7 +361,10 @@ int run(const OptimizeOptions& flags, const CLI::App& command) {
             [&](const analytic::TableClassSearch& s) {
               print_table_class(o, model, s, result.seconds);
             },
-            [&](const analytic::ClassComparison&) { print_comparison(o, model, result); }},
+            [&](const analytic::ClassComparison&) { print_comparison(o, model, result); },
+            [&](const analytic::PeriodicThresholdSearch& s) {
+              print_periodic(o, model, s, result.seconds);
+            }},
         result.search);
     if (result.ensemble) print_decision_spread(*result.ensemble, request.ensemble);
     return 0;

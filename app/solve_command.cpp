@@ -69,47 +69,52 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
   // The robots column: a level map's robots, a phase-aware row by arrival phase, a memory row by
   // the mode in force.
   std::function<std::string(int)> robots_at;
-  std::visit(
-      model::Overloaded{
-          [&](const model::Policy& levels) {
-            fmt::print("policy: {}", policy_words(levels));
-            robots_at = [&levels](int i) { return std::to_string(levels.robots(i)); };
-          },
-          [&](const model::PhaseAwarePolicy& table) {
-            fmt::print("policy: phase-aware (robots by level, one column per arrival phase)");
-            robots_at = [&table](int i) {
-              return fmt::format("{}", fmt::join(table.robots[i], "/"));
-            };
-          },
-          [&](const model::HysteresisPolicy& h) {
-            fmt::print("policy: hysteresis, {} robots until level {}, then {} until level {}",
-                       h.high, h.switch_off, h.low, h.switch_on);
-            robots_at = [](int) { return std::string("-"); };
-          },
-          [&](const model::MemoryPolicy& memory) {
-            fmt::print(
-                "policy: memory (the next mode on reaching a level, one column per mode in force)");
-            robots_at = [&memory](int i) {
-              return fmt::format("{}", fmt::join(memory.next[i], "/"));
-            };
-          },
-          [&](const model::TablePolicy& table) {
-            const auto summary = std::make_shared<analytic::TableSummary>(
-                analytic::summarize_table(analytic::StateSpace(model), table.robots, model.modes(),
-                                          &e.stationary.probabilities));
-            fmt::print(
-                "policy: full-state table {} (by level, one column per arrival phase: the robots of "
-                "most of the probability{})",
-                table.source, summary->phase_aware() ? "" : ", * where some states differ");
-            robots_at = [summary](int i) {
-              std::string text;
-              for (std::size_t nu = 0; nu < summary->robots[i].size(); ++nu)
-                text += fmt::format("{}{}{}", nu ? "/" : "", summary->robots[i][nu],
-                                    summary->share[i][nu] < 1 ? "*" : "");
-              return text;
-            };
-          }},
-      e.policy);
+  if (result.piece_policies.size() > 1) {
+    fmt::print("policy: by piece of the rhythm (each piece's below)");
+    robots_at = [](int) { return std::string("-"); };
+  } else {
+    std::visit(
+        model::Overloaded{
+            [&](const model::Policy& levels) {
+              fmt::print("policy: {}", policy_words(levels));
+              robots_at = [&levels](int i) { return std::to_string(levels.robots(i)); };
+            },
+            [&](const model::PhaseAwarePolicy& table) {
+              fmt::print("policy: phase-aware (robots by level, one column per arrival phase)");
+              robots_at = [&table](int i) {
+                return fmt::format("{}", fmt::join(table.robots[i], "/"));
+              };
+            },
+            [&](const model::HysteresisPolicy& h) {
+              fmt::print("policy: hysteresis, {} robots until level {}, then {} until level {}",
+                         h.high, h.switch_off, h.low, h.switch_on);
+              robots_at = [](int) { return std::string("-"); };
+            },
+            [&](const model::MemoryPolicy& memory) {
+              fmt::print(
+                  "policy: memory (the next mode on reaching a level, one column per mode in force)");
+              robots_at = [&memory](int i) {
+                return fmt::format("{}", fmt::join(memory.next[i], "/"));
+              };
+            },
+            [&](const model::TablePolicy& table) {
+              const auto summary = std::make_shared<analytic::TableSummary>(
+                  analytic::summarize_table(analytic::StateSpace(model), table.robots,
+                                            model.modes(), &e.stationary.probabilities));
+              fmt::print(
+                  "policy: full-state table {} (by level, one column per arrival phase: the robots of "
+                  "most of the probability{})",
+                  table.source, summary->phase_aware() ? "" : ", * where some states differ");
+              robots_at = [summary](int i) {
+                std::string text;
+                for (std::size_t nu = 0; nu < summary->robots[i].size(); ++nu)
+                  text += fmt::format("{}{}{}", nu ? "/" : "", summary->robots[i][nu],
+                                      summary->share[i][nu] < 1 ? "*" : "");
+                return text;
+              };
+            }},
+        e.policy);
+  }
   if (result.periodic) {
     const model::Rhythm& rhythm = *model.rhythm;
     fmt::print(
@@ -151,24 +156,39 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
     fmt::print("  {:>6}  {:>11.6f}\n", r, m.mode_probabilities[r - 1]);
 }
 
+// A piece's policy in a table's column: a threshold vector, a level map, or the form's name.
+std::string piece_policy_words(const model::ControlPolicy& policy) {
+  if (const auto* levels = std::get_if<model::Policy>(&policy)) {
+    if (const auto thresholds = levels->thresholds())
+      return fmt::format("thresholds {}", fmt::join(*thresholds, ","));
+    return fmt::format("levels {}", fmt::join(levels->levels(), " "));
+  }
+  return model::policy_kind(policy);
+}
+
 // Each piece of a rhythm's period: its averages, and what becomes of the pages offered during it.
-void print_pieces(const model::Model& model, const analytic::PeriodicRegime& regime) {
+void print_pieces(const model::Model& model, const api::SolveResult& result) {
+  const analytic::PeriodicRegime& regime = *result.periodic;
+  const std::vector<model::ControlPolicy>& policies = result.piece_policies;
   const std::string time = model::measure_unit_words(model::MeasureUnit::kTime, model.time_unit);
   fmt::print(
       "\nthe period piece by piece: each piece's averages, and of the pages offered during it the "
       "share lost,\nlater served and gone stale (their mean sojourn V(1) if served); starts and V(1) "
       "in {}\n\n",
       time);
-  fmt::print("  {:>9}  {:>6}  {:>9}  {:>7}  {:>7}  {:>7}  {:>6}  {:>9}  {:>9}  {:>9}\n", "start",
-             "scale", "lambda", "lost", "served", "stale", "N_act", "in system", "V(1)", "J");
-  for (const analytic::PeriodicPiece& piece : regime.pieces) {
+  fmt::print("  {:>9}  {:>6}  {:>9}  {:>7}  {:>7}  {:>7}  {:>6}  {:>9}  {:>9}  {:>9}{}\n", "start",
+             "scale", "lambda", "lost", "served", "stale", "N_act", "in system", "V(1)", "J",
+             policies.size() > 1 ? "  policy" : "");
+  for (std::size_t i = 0; i < regime.pieces.size(); ++i) {
+    const analytic::PeriodicPiece& piece = regime.pieces[i];
     const analytic::Measures& m = piece.measures;
     fmt::print(
         "  {:>9.4g}  {:>6.3g}  {:>9.4g}  {:>7.4f}  {:>7.4f}  {:>7.4f}  {:>6.3f}  {:>9.4g}  {:>9.4g}  "
-        "{:>9.4g}\n",
+        "{:>9.4g}{}\n",
         piece.start, piece.scale, m.lambda, m.p_loss, piece.served_by_arrival,
         piece.obsolete_by_arrival, m.mean_active_robots, m.mean_in_system, m.mean_sojourn_served,
-        m.cost);
+        m.cost,
+        policies.size() > 1 ? "  " + piece_policy_words(policies[i % policies.size()]) : "");
   }
 }
 
@@ -306,6 +326,9 @@ void print_drain(const api::SolveRequest& request, const analytic::DrainResult& 
 }
 
 api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario& scenario) {
+  // A policy given on the command line runs in every piece of a rhythm, in place of the file's.
+  const bool policy_given =
+      !o.policy.thresholds.empty() || !o.policy.levels.empty() || !o.policy.file.empty();
   api::SolveRequest request{
       .source = o.file,
       .model = scenario.model,
@@ -327,6 +350,7 @@ api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario
     request.from = analytic::kTransientStartNames.parse(o.transient.from);
   else
     request.from_file = o.transient.from;
+  if (policy_given) request.model.piece_policies.clear();
   return request;
 }
 
@@ -371,7 +395,7 @@ int run(const SolveOptions& o, const CLI::App& command) {
     return 0;
   }
   print_table(scenario, o, result);
-  if (result.periodic) print_pieces(scenario.model, *result.periodic);
+  if (result.periodic) print_pieces(scenario.model, result);
   const std::string& unit = request.model.time_unit;
   if (result.sojourn) {
     fmt::print("\n  sojourn times in {}\n", model::time_unit_plural(unit));

@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/arrival_modes.hpp"
 #include "model/arrival_trace.hpp"
@@ -36,7 +37,10 @@ struct Model {
   std::optional<PhaseType> obsolescence;  // absent: waiting pages never expire
   Costs costs;
   std::optional<ControlPolicy> policy;  // absent: the command line gives one
-  std::string time_unit{};              // the rates' unit of time, singular ("minute"); empty: none
+  // `policy: {by_piece: [...]}` under a rhythm: piece i runs piece_policies[i % size]; `policy`
+  // then holds the first, what a door shows when it names one policy.
+  std::vector<ControlPolicy> piece_policies{};
+  std::string time_unit{};  // the rates' unit of time, singular ("minute"); empty: none
   // Set: the simulator replays this log in place of `arrivals` (the exact engine keeps them).
   std::shared_ptr<const ArrivalTrace> replayed_arrivals{};
   // Set: the arrivals follow this rhythm (model/rhythm.hpp); the long run is periodic.

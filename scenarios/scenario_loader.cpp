@@ -257,6 +257,51 @@ model::Rhythm read_rhythm(const YamlReader& r, const model::Model& model) {
   return rhythm;
 }
 
+// policy: {by_piece: [<policy>, ...]}: a policy per piece of the rhythm, a shorter list repeated.
+std::vector<model::ControlPolicy> read_piece_policies(const YamlReader& section,
+                                                      const YamlReader& root,
+                                                      const PolicyDimensions& dimensions) {
+  section.allow_only({"by_piece"});
+  const YamlReader list = section.at("by_piece");
+  list.require_sequence();
+  if (!root.has("rhythm"))
+    throw model::InputError(list.path(),
+                            "a policy per piece needs a rhythm: add rhythm: {period: T, scales: "
+                            "[...]}, one scale per piece");
+  const std::size_t pieces =
+      root.at("rhythm").has("scales") ? root.at("rhythm").at("scales").size() : 0;
+  if (list.size() == 0)
+    throw model::InputError(list.path(), "empty: give a policy per piece of the rhythm");
+  if (pieces > 0 && list.size() > pieces)
+    throw model::InputError(list.path(),
+                            fmt::format("{} policies for {} pieces: give one per piece, or fewer "
+                                        "to repeat them",
+                                        list.size(), pieces));
+  std::vector<model::ControlPolicy> policies;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YamlReader entry = list.at(i);
+    if (entry.node().IsMap() && entry.has("by_piece"))
+      throw model::InputError(entry.path(), "a piece's policy cannot itself be by piece");
+    policies.push_back(read_policy_section(entry, dimensions));
+  }
+  // One chain runs every piece: the forms that add the mode in force to the state must agree.
+  const auto remembers = [](const model::ControlPolicy& p) {
+    return std::holds_alternative<model::MemoryPolicy>(p) ||
+           std::holds_alternative<model::HysteresisPolicy>(p);
+  };
+  for (std::size_t i = 1; i < policies.size(); ++i)
+    if (remembers(policies[i]) != remembers(policies[0]) ||
+        std::holds_alternative<model::TablePolicy>(policies[i]) !=
+            std::holds_alternative<model::TablePolicy>(policies[0]))
+      throw model::InputError(
+          fmt::format("{}[{}]", list.path(), i),
+          fmt::format("a {} policy beside a {} one: the pieces' policies must run on the same "
+                      "states (memory and hysteresis add the mode in force, a table is over the "
+                      "whole state)",
+                      model::policy_kind(policies[i]), model::policy_kind(policies[0])));
+  return policies;
+}
+
 // The dimensions a `policy:` section of `model`'s sizes is read against.
 PolicyDimensions dimensions_of(int modes, int capacity, int phases, int service_phases,
                                int clock_phases, const std::filesystem::path& directory) {
@@ -305,11 +350,19 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
     obsolescence = read_phase_type(root.at("obsolescence"), "gamma", "Gamma");
   const model::Costs c = root.has("costs") ? costs(root.at("costs")) : model::Costs{};
   std::optional<model::ControlPolicy> p;
-  if (root.has("policy"))
-    p = read_policy_section(
-        root.at("policy"),
-        dimensions_of(arrivals.modes(), capacity, arrivals.phases(), service.phases(),
-                      obsolescence ? obsolescence->phases() : 1, directory));
+  std::vector<model::ControlPolicy> by_piece;
+  const PolicyDimensions dimensions =
+      dimensions_of(arrivals.modes(), capacity, arrivals.phases(), service.phases(),
+                    obsolescence ? obsolescence->phases() : 1, directory);
+  if (root.has("policy")) {
+    const YamlReader section = root.at("policy");
+    if (section.node().IsMap() && section.has("by_piece")) {
+      by_piece = read_piece_policies(section, root, dimensions);
+      p = by_piece.front();
+    } else {
+      p = read_policy_section(section, dimensions);
+    }
+  }
 
   Scenario scenario{model::Model{.name = root.has("name") ? root.at("name").text() : "",
                                  .capacity = capacity,
@@ -319,6 +372,7 @@ Scenario build(const YamlReader& root, const std::filesystem::path& directory) {
                                  .obsolescence = std::move(obsolescence),
                                  .costs = c,
                                  .policy = std::move(p),
+                                 .piece_policies = std::move(by_piece),
                                  .time_unit = time_unit_key(root),
                                  .rhythm = std::nullopt},
                     loader.take_repairs(), root.has("source") ? root.at("source").text() : ""};

@@ -101,14 +101,13 @@ TEST_CASE("a rhythm of more than 10,000 pieces is refused", "[cli][rhythm]") {
   CHECK_THAT(run.err, Catch::Contains("10001 pieces"));
 }
 
-TEST_CASE("commands that do not follow a rhythm yet refuse it rather than ignore it",
-          "[cli][rhythm]") {
+TEST_CASE("what does not follow a rhythm yet refuses it rather than ignore it", "[cli][rhythm]") {
   const TempDirectory dir;
   const std::string file = with_rhythm(dir, kDay);
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"simulate", file},
            {"validate", file},
-           {"optimize", file},
+           {"optimize", file, "--class", "levels"},
            {"sweep", file, "--param", "capacity", "--values", "3,4"},
            {"solve", file, "--times", "1,2"},
            {"solve", file, "--sensitivity"}}) {
@@ -118,6 +117,74 @@ TEST_CASE("commands that do not follow a rhythm yet refuse it rather than ignore
     CHECK_THAT(run.err, Catch::Contains("rhythm"));
     CHECK(run.out.empty());
   }
+}
+
+TEST_CASE(
+    "optimize on a rhythm: one vector for the period and one per piece, exported as a "
+    "policy by piece that solve reads back at the same cost",
+    "[cli][rhythm]") {
+  const TempDirectory dir;
+  const std::string file = with_rhythm(dir, "rhythm: {period: 12, scales: [0.5, 1.6, 0.9]}");
+  const std::string exported = (dir.path() / "best.yaml").string();
+  const ProcessResult run = crawlq({"optimize", file, "--json", "--export-policy", exported});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  const json j = json_of(run);
+  REQUIRE(j.at("best").at("by_piece").size() == 3);
+  CHECK(j.at("best").at("by_piece")[0].at("thresholds").size() == 3);
+  const double per_piece = j.at("best").at("cost"), single = j.at("single").at("cost");
+  CHECK(per_piece <= single);
+  CHECK(j.at("single").at("thresholds").size() == 3);
+
+  // The exported section pasted into the scenario in place of its policy.
+  std::ifstream in(exported);
+  const std::string section((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(section, Catch::Contains("by_piece:"));
+  std::ifstream base(shipped("paper-example-1.yaml"));
+  std::string text((std::istreambuf_iterator<char>(base)), std::istreambuf_iterator<char>());
+  const std::size_t at = text.find("policy:");
+  REQUIRE(at != std::string::npos);
+  text = text.substr(0, at) + "rhythm: {period: 12, scales: [0.5, 1.6, 0.9]}\n" + section;
+  const std::filesystem::path with_best = dir.path() / "with-best.yaml";
+  std::ofstream(with_best) << text;
+  const ProcessResult solved = crawlq({"solve", with_best.string(), "--json"});
+  INFO(report(solved));
+  REQUIRE(solved.exit_status == 0);
+  CHECK(json_of(solved).at("cost").get<double>() == Approx(per_piece).epsilon(1e-9));
+  CHECK(json_of(solved).at("policy").at("by_piece").size() == 3);
+  // A policy given on the command line runs in every piece instead.
+  const ProcessResult overridden =
+      crawlq({"solve", with_best.string(), "--json", "--thresholds", "-1,2,2"});
+  REQUIRE(overridden.exit_status == 0);
+  CHECK_FALSE(json_of(overridden).at("policy").contains("by_piece"));
+
+  const ProcessResult table = crawlq({"optimize", file});
+  REQUIRE(table.exit_status == 0);
+  CHECK_THAT(table.out, Catch::Contains("following the clock saves"));
+}
+
+TEST_CASE("a policy by piece is refused where it cannot run", "[cli][rhythm]") {
+  const TempDirectory dir;
+  const auto [lines, expected] = GENERATE(table<std::string, std::string>(
+      {{"policy: {by_piece: [{thresholds: [-1, 2, 2]}]}", "needs a rhythm"},
+       {"rhythm: {period: 4, scales: [1, 2]}\npolicy: {by_piece: [{thresholds: [-1, 2, 2]}, "
+        "{thresholds: [0, 2, 2]}, {thresholds: [1, 2, 2]}]}",
+        "3 policies for 2 pieces"},
+       {"rhythm: {period: 4, scales: [1, 2]}\npolicy: {by_piece: []}", "empty"},
+       {"rhythm: {period: 4, scales: [1, 2]}\npolicy: {by_piece: [{thresholds: [-1, 2, 2]}, "
+        "{hysteresis: {high: 3, low: 1, switch_off: 4, switch_on: 1}}]}",
+        "same states"},
+       {"rhythm: {period: 4, scales: [1, 2]}\npolicy: {by_piece: [{thresholds: [-1, 9, 2]}]}",
+        "policy.by_piece[0]"}}));
+  std::ifstream base(shipped("paper-example-1.yaml"));
+  std::string text((std::istreambuf_iterator<char>(base)), std::istreambuf_iterator<char>());
+  text = text.substr(0, text.find("policy:")) + lines + "\n";
+  const std::filesystem::path file = dir.path() / "by-piece.yaml";
+  std::ofstream(file) << text;
+  const ProcessResult run = crawlq({"solve", file.string()});
+  INFO(lines << "\n" << report(run));
+  CHECK(run.exit_status == 2);
+  CHECK_THAT(run.err, Catch::Contains(expected));
 }
 
 }  // namespace crawlq::cli_test

@@ -3,9 +3,14 @@
 // averages are the pieces' averages weighted as counts; what a periodic long run does not compute
 // yet is refused naming the field.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <string>
+#include <variant>
+#include <vector>
 
+#include "analytic/control/policy_search.hpp"
 #include "api/json_output.hpp"
+#include "api/optimize_request.hpp"
 #include "api/solve_request.hpp"
 #include "model/input_error.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -115,6 +120,70 @@ TEST_CASE("a rhythm refuses what its long run does not compute, naming the field
   request.caller = api::Caller::kPython;
   CHECK_THROWS_WITH(api::solve(request),
                     Catch::Contains("sensitivity") && Catch::Contains("rhythm"));
+}
+
+}  // namespace crawlq
+
+namespace crawlq {
+
+TEST_CASE(
+    "optimize under a rhythm: the single vector is the least of every vector's periodic "
+    "cost, and the per-piece vectors cost no more and solve back to their cost",
+    "[api][rhythm]") {
+  model::Model day = paper();
+  day.capacity = 3;
+  day.policy.reset();
+  day.rhythm = model::Rhythm{.period = 10, .scales = {0.4, 1.7, 0.9}};
+  const api::OptimizeRequest request{.source = "paper-example-1", .model = day, .threads = 2};
+  const api::OptimizeResult result = api::optimize(request);
+  const auto& search = std::get<analytic::PeriodicThresholdSearch>(result.search);
+  CHECK(search.single_enumerated);
+  // Every threshold vector solved on its own: the least is the search's single vector.
+  double least = INFINITY;
+  std::vector<int> least_at;
+  for (int a = -1; a <= 3; ++a)
+    for (int b = a; b <= 3; ++b)
+      for (int c = b; c <= 3; ++c) {
+        model::Model m = day;
+        m.policy = model::Policy::from_thresholds({a, b, c}, 4, 3);
+        const double cost = api::solve(request_for(m)).evaluation.measures.cost;
+        if (cost < least) least = cost, least_at = {a, b, c};
+      }
+  CHECK(search.single == least_at);
+  CHECK_THAT(search.single_cost, Catch::Matchers::WithinRel(least, 1e-9));
+  CHECK(search.by_piece_cost <= search.single_cost);
+  REQUIRE(search.by_piece.size() == 3);
+  // The per-piece vectors as a scenario's policy by piece: solve gives the same cost.
+  model::Model by_piece = day;
+  for (const std::vector<int>& t : search.by_piece)
+    by_piece.piece_policies.push_back(model::Policy::from_thresholds(t, 4, 3));
+  by_piece.policy = by_piece.piece_policies.front();
+  CHECK_THAT(api::solve(request_for(by_piece)).evaluation.measures.cost,
+             Catch::Matchers::WithinRel(search.by_piece_cost, 1e-9));
+  // No single piece's neighbour lowers the cost: a local optimum of the coordinate search.
+  for (std::size_t piece = 0; piece < 3; ++piece)
+    for (const std::vector<int>& t : analytic::threshold_neighbours(search.by_piece[piece], 3)) {
+      model::Model moved = by_piece;
+      moved.piece_policies[piece] = model::Policy::from_thresholds(t, 4, 3);
+      CHECK(api::solve(request_for(moved)).evaluation.measures.cost >=
+            search.by_piece_cost * (1 - 1e-9));
+    }
+
+  const nlohmann::json j = api::to_json(request, result);
+  CHECK(j.at("best").at("by_piece").size() == 3);
+  CHECK(j.at("best").at("by_piece")[1].at("thresholds") == search.by_piece[1]);
+  CHECK(j.at("best").at("cost") == search.by_piece_cost);
+  CHECK(j.at("single").at("thresholds") == search.single);
+  CHECK(j.at("single").at("cost") == search.single_cost);
+}
+
+TEST_CASE("optimize under a rhythm searches the thresholds class alone", "[api][rhythm]") {
+  model::Model day = paper();
+  day.rhythm = model::Rhythm{.period = 10, .scales = {0.4, 1.7}};
+  const api::OptimizeRequest request{
+      .source = "paper-example-1", .model = day, .policy_class = api::PolicyClass::kLevels};
+  CHECK_THROWS_WITH(api::optimize(request),
+                    Catch::Contains("--class levels") && Catch::Contains("rhythm"));
 }
 
 }  // namespace crawlq
