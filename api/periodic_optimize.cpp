@@ -18,7 +18,7 @@ analytic::PeriodicThresholdSearch optimize_periodic(const model::Model& model,
                                                     const std::atomic<bool>* cancel) {
   // The mean arrivals' best vector, and its long run: where the search and every periodic
   // regime's iterations start.
-  const model::Model averaged = averaged_model(model);
+  const model::Model averaged = analytic::averaged_over_period(model);
   const analytic::PolicyEvaluator evaluator(averaged, settings.method, 1, cancel);
   if (settings.progress) settings.progress("the best vector for the period's mean arrivals");
   const analytic::PolicyCost start =

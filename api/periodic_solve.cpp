@@ -2,20 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
-
 #include "api/json_output.hpp"
 #include "api/request_checks.hpp"
 #include "model/input_error.hpp"
 
 namespace crawlq::api {
-
-model::Model averaged_model(const model::Model& model) {
-  model::Model averaged = model;
-  averaged.rhythm.reset();
-  averaged.arrivals = model::scaled_arrivals(model.arrivals, model.rhythm->mean_scale());
-  return averaged;
-}
 
 std::vector<model::ControlPolicy> piece_policies(const model::Model& model,
                                                  const model::ControlPolicy& policy) {
@@ -27,37 +18,15 @@ PeriodicSolve solve_periodic(const model::Model& model,
                              const std::vector<model::ControlPolicy>& policies,
                              const analytic::PolicyEvaluator& evaluator, const std::string& source,
                              Caller caller, int threads, const std::atomic<bool>* cancel) {
-  const analytic::PolicyEvaluation start = [&] {
-    try {
-      return evaluator.evaluate(policies.front());
-    } catch (const std::invalid_argument& refusal) {  // the method refuses this model
-      throw model::InputError(source, refusal.what());
-    }
-  }();
-  if (cancel && *cancel) throw analytic::Cancelled();
-  if (start.stationary.summary.status != analytic::SolverStatus::kConverged)
-    refuse_unconverged(evaluator.model(), source, start.stationary.summary, caller);
-  const auto began = std::chrono::steady_clock::now();
-  analytic::PeriodicRegime regime =
-      analytic::periodic_regime(model, policies, start.stationary.probabilities,
-                                evaluator.tagged_chain(), {.threads = threads, .stop = cancel});
-  if (!regime.converged)
-    throw model::InputError(
-        source, fmt::format("the periodic regime did not settle: after {} periods the period "
-                            "still moves the distribution by {:.2g} (l1)",
-                            regime.periods, regime.residual));
-  PeriodicSolve out{.evaluation = {.policy = policies.front(),
-                                   .stationary = {.probabilities = regime.start, .summary = {}},
-                                   .measures = regime.period},
-                    .regime = std::move(regime),
-                    .seconds_start = start.stationary.summary.seconds};
-  analytic::StationarySummary& summary = out.evaluation.stationary.summary;
-  summary.status = analytic::SolverStatus::kConverged;
-  summary.method = start.stationary.summary.method;
-  summary.residual = out.regime.residual;
-  summary.iterations = out.regime.periods;
-  summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-  return out;
+  try {
+    return analytic::evaluate_periodic(model, policies, evaluator, threads, cancel);
+  } catch (const std::invalid_argument& refusal) {  // the method refuses this model
+    throw model::InputError(source, refusal.what());
+  } catch (const analytic::StationaryFailure& failure) {
+    refuse_unconverged(evaluator.model(), source, failure.summary(), caller);
+  } catch (const analytic::UnsettledRegime& unsettled) {
+    throw model::InputError(source, unsettled.what());
+  }
 }
 
 nlohmann::json rhythm_json(const model::Rhythm& rhythm, const analytic::PeriodicRegime& regime) {

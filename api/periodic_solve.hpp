@@ -6,22 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "analytic/control/policy_evaluation.hpp"
+#include "analytic/control/periodic_evaluation.hpp"
 #include "analytic/transient/periodic_regime.hpp"
 #include "api/caller_words.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::api {
 
-// What a rhythm's long run is solved from: the model with the period's mean arrival scale and no
-// rhythm (its stationary vector is the iterations' start; its tagged page's chain is the model's).
-model::Model averaged_model(const model::Model& model);
-
-struct PeriodicSolve {
-  analytic::PolicyEvaluation evaluation;  // the period averages as the measures; x as the vector
-  analytic::PeriodicRegime regime;
-  double seconds_start = 0;  // the mean arrivals' stationary solve
-};
+using PeriodicSolve = analytic::PeriodicEvaluation;
 
 // The policies the pieces run: the model's `by_piece` ones when it has them (a door given a policy
 // clears them), else `policy` in every piece.
@@ -29,9 +21,9 @@ std::vector<model::ControlPolicy> piece_policies(const model::Model& model,
                                                  const model::ControlPolicy& policy);
 
 // The periodic regime of `model` under `policies` (piece i runs policies[i % size]) with
-// `evaluator` (of averaged_model(model)) giving the start, from the first policy's long run;
-// model::InputError naming `source` when the start's solve or the iterations do not converge.
-// Cancelled when `cancel` is set.
+// `evaluator` (of analytic::averaged_over_period(model)) giving the start, from the first policy's
+// long run; model::InputError naming `source` when the start's solve or the iterations do not
+// converge. Cancelled when `cancel` is set.
 PeriodicSolve solve_periodic(const model::Model& model,
                              const std::vector<model::ControlPolicy>& policies,
                              const analytic::PolicyEvaluator& evaluator, const std::string& source,

@@ -12,7 +12,6 @@
 namespace crawlq::api {
 
 void check(const SamplePathRequest& request) {
-  require_no_rhythm(request.model, request.source, "simulate");
   if (!(request.horizon > 0) || !std::isfinite(request.horizon))
     throw model::InputError(
         std::string(field_name(request.caller, Field::kPathHorizon)),
@@ -22,7 +21,7 @@ void check(const SamplePathRequest& request) {
 sim::RunStatistics sample_path(const SamplePathRequest& request, sim::Observer& sink,
                                const std::atomic<bool>* stop) {
   check(request);
-  const std::unique_ptr<sim::Policy> policy = sim::make_policy(request.policy);
+  const std::unique_ptr<sim::Policy> policy = sim::make_policy(request.model, request.policy);
   return sim::Simulator(request.model, *policy)
       .run(request.seed, 0, 0.0, request.horizon, {&sink}, sim::RunLimits{.stop = stop});
 }

@@ -169,7 +169,10 @@ SimulateResult simulate_over_time(const SimulateRequest& request, const Cancella
 }  // namespace
 
 SimulateResult simulate(const SimulateRequest& request, const Cancellation* cancel) {
-  require_no_rhythm(request.model, request.source, "simulate");
+  if (request.model.rhythm && !request.settings.times.empty())
+    throw model::InputError(
+        std::string(field_name(request.caller, Field::kTimes)),
+        "a transient under a rhythm is not simulated yet; simulate gives the periodic long run");
   if (!request.settings.arrivals_log.empty() && !request.model.replayed_arrivals) {
     SimulateRequest replay = request;
     replay.model = with_replayed_log(request.model, request.settings, request.caller);
@@ -180,7 +183,7 @@ SimulateResult simulate(const SimulateRequest& request, const Cancellation* canc
   if (!request.settings.times.empty()) return simulate_over_time(request, cancel);
   const model::Model& m = request.model;
   const validation::SimulationSettings& settings = request.settings;
-  const std::unique_ptr<sim::Policy> simulated = sim::make_policy(request.policy);
+  const std::unique_ptr<sim::Policy> simulated = sim::make_policy(m, request.policy);
   SimulateResult result;
   sim::ReplicationPlan& plan = result.plan;
   plan.seed = settings.seed;
@@ -196,6 +199,12 @@ SimulateResult simulate(const SimulateRequest& request, const Cancellation* canc
   // pilot).
   plan.warmup = settings.warmup ? *settings.warmup
                                 : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
+  if (m.rhythm) {
+    // Whole periods, from a period's start: the averages are then over the period, as solve's.
+    const double period = m.rhythm->period;
+    plan.warmup = std::ceil(plan.warmup / period) * period;
+    plan.horizon = std::max(1.0, std::ceil(plan.horizon / period)) * period;
+  }
   if (settings.precision == 0) {
     result.summary = sim::simulate(m, *simulated, plan);
   } else {

@@ -111,7 +111,7 @@ validation::SimulationSettings simulation_settings(const SimulationChoices& c, C
 double validation_horizon(const model::Model& simulated, const model::ControlPolicy& policy,
                           const validation::SimulationSettings& settings,
                           const std::string& source) {
-  const std::unique_ptr<sim::Policy> simulated_policy = sim::make_policy(policy);
+  const std::unique_ptr<sim::Policy> simulated_policy = sim::make_policy(simulated, policy);
   const sim::Pace pace = sim::measure_pace(simulated, *simulated_policy, settings.seed);
   require_simulation_fits(simulated, pace, settings, source);
   return settings.horizon.value_or(sim::default_horizon(pace));

@@ -326,7 +326,8 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   step(periodic ? "the periodic regime" : "the stationary solve");
   // Under a rhythm the evaluator solves the period's mean arrivals, where the iterations start
   // (it holds the model by reference).
-  const model::Model evaluated = periodic ? averaged_model(request.model) : request.model;
+  const model::Model evaluated =
+      periodic ? analytic::averaged_over_period(request.model) : request.model;
   const analytic::PolicyEvaluator evaluator(evaluated, request.method,
                                             model::resolved_threads(request.threads), cancel);
   std::optional<PeriodicSolve> periodic_solve;

@@ -44,7 +44,10 @@ ValidateResult validate_over_time(const ValidateRequest& request, const std::str
 }  // namespace
 
 ValidateResult validate(const ValidateRequest& request) {
-  require_no_rhythm(request.model, request.source, "validate");
+  if (request.model.rhythm && !request.settings.times.empty())
+    throw model::InputError(
+        std::string(field_name(request.caller, Field::kTimes)),
+        "a transient under a rhythm is not compared yet; validate compares the periodic long run");
   // The log replayed by the simulator alone: the exact engine answers for the fitted law.
   if (!request.settings.arrivals_log.empty() && request.settings.times.empty() &&
       !(request.simulated_model && request.simulated_model->replayed_arrivals)) {
@@ -61,7 +64,7 @@ ValidateResult validate(const ValidateRequest& request) {
   if (absent.empty()) absent = request.exact_absent;
   const model::Model& simulated_model =
       request.simulated_model ? *request.simulated_model : request.model;
-  const std::unique_ptr<sim::Policy> policy = sim::make_policy(request.policy);
+  const std::unique_ptr<sim::Policy> policy = sim::make_policy(simulated_model, request.policy);
   const std::optional<model::ControlPolicy> exact_policy =
       absent.empty() ? std::optional<model::ControlPolicy>(request.policy) : std::nullopt;
   try {

@@ -88,4 +88,9 @@ model::ControlPolicy SimulationDocument::policy(const std::string& file,
   });
 }
 
+bool SimulationDocument::gives_policy() const {
+  const std::string key(api::field_name(api::Caller::kLab, api::Field::kPolicy));
+  return document_.is_object() && document_.contains(key) && !document_.at(key).is_null();
+}
+
 }  // namespace crawlq::app

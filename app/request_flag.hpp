@@ -46,6 +46,8 @@ class SimulationDocument {
   SimulationDocument(const std::string& path, const CLI::App& command, api::RequestKind kind);
   validation::SimulationSettings settings() const;
   model::ControlPolicy policy(const std::string& file, const model::Model& model) const;
+  // Whether the document names a policy (else each scenario's own, by piece where it has them).
+  bool gives_policy() const;
 
  private:
   std::string path_;

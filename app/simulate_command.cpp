@@ -243,15 +243,19 @@ int run_over_time(const SimulateOptions& o, const scenarios::Scenario& scenario,
 
 int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& processes) {
   const scenarios::Scenario scenario = load(o.file);
-  const model::Model& m = scenario.model;
+  model::Model m = scenario.model;
   const std::optional<SimulationDocument> document =
       o.request.empty()
           ? std::nullopt
           : std::make_optional<SimulationDocument>(o.request, command, api::RequestKind::kSimulate);
   const model::ControlPolicy policy =
       document ? document->policy(o.file, m) : chosen_policy(scenario, o.policy, o.file);
+  // A policy given runs in every piece of a rhythm, in place of the file's by-piece ones.
+  if (document ? document->gives_policy()
+               : !o.policy.thresholds.empty() || !o.policy.levels.empty() || !o.policy.file.empty())
+    m.piece_policies.clear();
   const model::Policy* level_map = std::get_if<model::Policy>(&policy);
-  const std::unique_ptr<sim::Policy> simulated = sim::make_policy(policy);
+  const std::unique_ptr<sim::Policy> simulated = sim::make_policy(m, policy);
   const validation::SimulationSettings settings =
       document ? document->settings() : simulation_settings(o.simulation, &o.transient);
   const std::uint64_t seed = settings.seed;

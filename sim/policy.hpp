@@ -2,6 +2,7 @@
 // Control policies behind one small interface (OMNeT++'s strategies): how many robots are active,
 // given what the controller sees.
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -103,7 +104,32 @@ class PhaseAwarePolicy final : public Policy {
   std::vector<std::vector<int>> robots_;
 };
 
+// A policy per piece of a rhythm: piece i of the period runs policies[i % size], chosen by the
+// decision's time (the simulator asks again at every piece's start).
+class PiecewisePolicy final : public Policy {
+ public:
+  PiecewisePolicy(std::vector<std::unique_ptr<Policy>> policies, const model::Rhythm& rhythm)
+      : policies_(std::move(policies)),
+        piece_length_(rhythm.piece_length()),
+        pieces_(rhythm.pieces()) {}
+  int robots(const SystemView& view) const override {
+    // A decision at a piece's start belongs to the piece it starts, whatever the last bit says.
+    const auto k = static_cast<std::size_t>(std::floor(view.time / piece_length_ + 1e-9));
+    return policies_[(k % pieces_) % policies_.size()]->robots(view);
+  }
+  bool needs_phases() const override;
+  bool reads_arrival_phase() const override;
+
+ private:
+  std::vector<std::unique_ptr<Policy>> policies_;
+  double piece_length_;
+  std::size_t pieces_;
+};
+
 // The simulator runs every form of control policy.
 std::unique_ptr<Policy> make_policy(const model::ControlPolicy& policy);
+// What the model's pieces run: `policy` in every one, or the model's by-piece policies when it has
+// them.
+std::unique_ptr<Policy> make_policy(const model::Model& model, const model::ControlPolicy& policy);
 
 }  // namespace crawlq::sim

@@ -56,6 +56,15 @@ Simulator::Simulator(const model::Model& model, const Policy& policy)
       service_(model.service),
       trace_(model.replayed_arrivals.get()) {
   if (model.obsolescence) obsolescence_.emplace(*model.obsolescence);
+  if (model.rhythm) {
+    if (trace_)
+      throw model::InputError(fmt::format(
+          "{}: a replayed log under a rhythm: the log has its own rhythm; remove `rhythm:`",
+          trace_->source));
+    if (policy.needs_phases())
+      throw model::InputError(
+          "rhythm: a policy over the whole state (a table) is not simulated under a rhythm yet");
+  }
   double shortest = std::numeric_limits<double>::infinity();
   if (trace_) {
     if (policy.reads_arrival_phase())
@@ -69,9 +78,13 @@ Simulator::Simulator(const model::Model& model, const Policy& policy)
       shortest = std::min(shortest, gap / model.modes());
     }
   }
+  // A rhythm's fastest piece shortens every stay by its scale.
+  const double fastest =
+      model.rhythm ? *std::max_element(model.rhythm->scales.begin(), model.rhythm->scales.end())
+                   : 1.0;
   for (int r = 1; r <= model.modes(); ++r)
     for (int phase = 0; phase < arrivals_.phases(); ++phase)
-      shortest = std::min(shortest, arrivals_.mean_stay(r, phase));
+      shortest = std::min(shortest, arrivals_.mean_stay(r, phase) / fastest);
   const auto stays = [&](const model::PhaseType& law) {
     for (int i = 0; i < law.phases(); ++i)
       shortest = std::min(shortest, -1.0 / law.subgenerator()(i, i));
@@ -147,6 +160,12 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
       setup.robots > 0 ? setup.robots : controller.robots(SystemView{level, 0, 0, 0.0, -1});
   int phase = setup.arrival_law.empty() ? arrivals_.initial_phase(robots, arrival_random)
                                         : draw_from(setup.arrival_law, arrival_random);
+  // A rhythm: piece k covers [k h, (k + 1) h) of absolute time, the arrivals sped up by its scale
+  // (every D_k of every mode times it: the jumps' odds stay, the stays shrink).
+  const model::Rhythm* rhythm = model_.rhythm ? &*model_.rhythm : nullptr;
+  std::size_t piece = 0;
+  double scale = rhythm ? rhythm->scales.front() : 1.0;
+  double next_piece = rhythm ? rhythm->piece_length() : kNever;  // absolute
   if (setup.robots == 0) robots = controller.robots(SystemView{level, phase, robots, 0.0, level});
   // A replayed log: the next batch is `replayed`, due when the rest of its gap (in the log's time,
   // which r robots cover r times as fast) has passed; a replication starts at a point uniform over
@@ -161,14 +180,14 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
         trace_ends_.size() - 1);
     next_move = (trace_ends_[replayed] - at) / robots;
   } else {
-    next_move = arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase);
+    next_move = arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase) / scale;
   }
   // A new mode from `now`: the robots' pending move redrawn (exact: the time to it is
   // exponential), or a replayed log's time left rescaled to the new number of robots.
   const auto rescale_move = [&](double now, int decided) {
-    next_move = trace_
-                    ? now + (next_move - now) * robots / decided
-                    : now + arrival_random.unit_exponential() * arrivals_.mean_stay(decided, phase);
+    next_move = trace_ ? now + (next_move - now) * robots / decided
+                       : now + arrival_random.unit_exponential() *
+                                   arrivals_.mean_stay(decided, phase) / scale;
   };
   // The moments at which the run changes its rules (absolute times, in order): the indexer stops,
   // resumes, the controller is asked again.
@@ -198,6 +217,25 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
     const int level_before = level;
     const double event = std::min(std::min(service_end, next_expiry), next_move);
     const double next_boundary = boundaries[boundary] - origin;
+    if (const double piece_end = next_piece - origin;
+        piece_end < event && piece_end <= next_boundary) {
+      if (piece_end > until) break;
+      report_interval(piece_end);
+      last = piece_end;
+      // The pending move keeps its exponential clock, run at the new speed; the controller is
+      // asked again (a policy may follow the clock).
+      const double before = scale;
+      scale = rhythm->scales[++piece % rhythm->pieces()];
+      next_piece = rhythm->piece_length() * static_cast<double>(piece + 1);
+      next_move = piece_end + (next_move - piece_end) * before / scale;
+      const int decided =
+          controller.robots(SystemView{level, phase, robots, origin + piece_end, level});
+      if (decided != robots) {
+        rescale_move(piece_end, decided);
+        robots = decided;
+      }
+      continue;
+    }
     if (next_boundary < event) {
       if (next_boundary > until) break;
       report_interval(next_boundary);

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <limits>
 
+#include "analytic/control/periodic_evaluation.hpp"
 #include "analytic/control/policy_evaluation.hpp"
 #include "model/input_error.hpp"
 #include "sim/horizon.hpp"
@@ -65,7 +67,19 @@ EngineComparison compare_engines(const model::Model& exact_model,
         simulated_model.capacity, simulated_model.modes(), exact_model.capacity,
         exact_model.modes()));
   std::optional<analytic::PolicyEvaluation> evaluation;
-  if (exact_policy) evaluation = analytic::PolicyEvaluator(exact_model).evaluate(*exact_policy);
+  if (exact_policy && exact_model.rhythm) {
+    // The long run is periodic: the exact side is the period's averages.
+    const model::Model averaged = analytic::averaged_over_period(exact_model);
+    const analytic::PolicyEvaluator evaluator(averaged);
+    evaluation = analytic::evaluate_periodic(exact_model,
+                                             exact_model.piece_policies.empty()
+                                                 ? std::vector<model::ControlPolicy>{*exact_policy}
+                                                 : exact_model.piece_policies,
+                                             evaluator)
+                     .evaluation;
+  } else if (exact_policy) {
+    evaluation = analytic::PolicyEvaluator(exact_model).evaluate(*exact_policy);
+  }
 
   sim::ReplicationPlan plan{.seed = settings.seed,
                             .replications = settings.replications,
@@ -78,6 +92,12 @@ EngineComparison compare_engines(const model::Model& exact_model,
   plan.warmup = settings.warmup
                     ? *settings.warmup
                     : sim::mser5_warmup(simulated_model, simulated_policy, plan.seed, plan.horizon);
+  if (simulated_model.rhythm) {
+    // Whole periods, from a period's start: the estimates are then of the period's averages.
+    const double period = simulated_model.rhythm->period;
+    plan.warmup = std::ceil(plan.warmup / period) * period;
+    plan.horizon = std::max(1.0, std::ceil(plan.horizon / period)) * period;
+  }
   EngineComparison c;
   c.exact_engine_absent = exact_policy ? "" : absent_reason;
   const sim::SimulationSummary s = [&] {

@@ -2,6 +2,7 @@
 // keys of interface.md), describe's account of it, every bad rhythm refused naming its key, and
 // every command that does not follow a rhythm yet refusing it rather than ignoring it.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -105,8 +106,8 @@ TEST_CASE("what does not follow a rhythm yet refuses it rather than ignore it", 
   const TempDirectory dir;
   const std::string file = with_rhythm(dir, kDay);
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"simulate", file},
-           {"validate", file},
+           {"simulate", file, "--times", "1,2"},
+           {"validate", file, "--times", "1,2"},
            {"optimize", file, "--class", "levels"},
            {"sweep", file, "--param", "capacity", "--values", "3,4"},
            {"solve", file, "--times", "1,2"},
@@ -185,6 +186,28 @@ TEST_CASE("a policy by piece is refused where it cannot run", "[cli][rhythm]") {
   INFO(lines << "\n" << report(run));
   CHECK(run.exit_status == 2);
   CHECK_THAT(run.err, Catch::Contains(expected));
+}
+
+TEST_CASE(
+    "simulate and validate follow a rhythm: the period's averages, simulated and judged "
+    "against solve's",
+    "[cli][rhythm]") {
+  const TempDirectory dir;
+  const std::string file = with_rhythm(dir, "rhythm: {period: 6, scales: [0.5, 1.5, 1.1]}");
+  const ProcessResult validated =
+      crawlq({"validate", file, "--json", "--replications", "10", "--precision", "0"});
+  INFO(report(validated));
+  REQUIRE(validated.exit_status == 0);
+  CHECK(json_of(validated).at("agrees") == true);
+  const ProcessResult simulated = crawlq(
+      {"simulate", file, "--json", "--replications", "4", "--precision", "0", "--seed", "3"});
+  INFO(report(simulated));
+  REQUIRE(simulated.exit_status == 0);
+  const json j = json_of(simulated);
+  // Whole periods from a period's start.
+  const double horizon = j.at("horizon"), warmup = j.at("warmup");
+  CHECK(std::fmod(horizon, 6.0) == Approx(0.0).margin(1e-9));
+  CHECK(std::fmod(warmup, 6.0) == Approx(0.0).margin(1e-9));
 }
 
 }  // namespace crawlq::cli_test

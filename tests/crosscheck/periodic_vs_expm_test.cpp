@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -20,16 +19,6 @@
 
 namespace crawlq::crosscheck {
 namespace {
-
-// A rhythm of 2 to 5 pieces with scales from 0.2 to 2.5 and a period from 0.4 to 8.
-model::Rhythm random_rhythm(std::uint64_t seed) {
-  std::mt19937_64 random(seed * 7919 + 13);
-  std::uniform_real_distribution<double> scale(0.2, 2.5), period(0.4, 8.0);
-  model::Rhythm rhythm{.period = period(random), .scales = {}};
-  const int pieces = 2 + static_cast<int>(random() % 4);
-  for (int i = 0; i < pieces; ++i) rhythm.scales.push_back(scale(random));
-  return rhythm;
-}
 
 std::vector<double> by_level(const BruteForceChain& chain, const Eigen::RowVectorXd& x) {
   std::vector<double> levels(static_cast<std::size_t>(chain.states().back().level) + 1, 0.0);

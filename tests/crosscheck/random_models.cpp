@@ -230,4 +230,13 @@ std::string describe(const model::Model& model) {
   return out.str();
 }
 
+model::Rhythm random_rhythm(std::uint64_t seed) {
+  std::mt19937_64 random(seed * 7919 + 13);
+  std::uniform_real_distribution<double> scale(0.25, 2.4), period(0.4, 10.0);
+  model::Rhythm rhythm{.period = period(random), .scales = {}};
+  const int pieces = 2 + static_cast<int>(random() % 4);
+  for (int i = 0; i < pieces; ++i) rhythm.scales.push_back(scale(random));
+  return rhythm;
+}
+
 }  // namespace crawlq::crosscheck

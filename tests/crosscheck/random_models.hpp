@@ -34,6 +34,10 @@ enum class PolicyForm { kLevels, kPhaseAware, kMemory, kHysteresis, kTable };
 model::ControlPolicy random_control_policy(const model::Model& model, std::uint64_t seed,
                                            PolicyForm form);
 
+// A rhythm of 2 to 5 pieces with scales from 0.25 to 2.4 and a period from 0.4 to 10 (same seed,
+// same rhythm).
+model::Rhythm random_rhythm(std::uint64_t seed);
+
 // Number of states of xi_t: W (1 + M (1 + R + ... + R^{K-1})).
 long chain_size(const model::Model& model);
 
