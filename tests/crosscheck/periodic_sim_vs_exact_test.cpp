@@ -42,7 +42,7 @@ void check_random(std::uint64_t first_seed, int count, PolicyForm form) {
 }  // namespace
 
 TEST_CASE("simulated rhythms vs the exact periodic regime: level maps and the other forms",
-          "[crosscheck][periodic][sim]") {
+          "[crosscheck][periodic][sim][heavy]") {
   check_random(1401, 5, PolicyForm::kLevels);
   check_random(1411, 2, PolicyForm::kPhaseAware);
   check_random(1421, 2, PolicyForm::kMemory);
