@@ -413,6 +413,10 @@ std::function<int()> add_optimize_command(CLI::App& app) {
       "  --class all:        one table: constant, thresholds, levels, memory, phase-aware and the\n"
       "                      full-state optimum, each with its excess over the optimum: what\n"
       "                      each restriction on what the controller sees or remembers costs.\n"
+      "A scenario whose arrivals follow a rhythm (`rhythm:`) is judged by the periodic regime's\n"
+      "cost over the period: the best threshold vector for the whole period, then a vector per\n"
+      "piece by a coordinate search from it (what following the clock saves); --export-policy\n"
+      "writes the per-piece vectors as a `policy: {by_piece: [...]}` section.\n"
       "Example: crawlq optimize paper-example-1");
   add_scenario_argument(cmd, o->file);
   std::string classes;
