@@ -69,6 +69,10 @@ struct PolicyFlags {
   std::string levels;      // "--levels m0,m1,..."
   std::string file;        // "--policy FILE": any form, as `optimize --export-policy` writes it
 };
+// Whether the flags name a policy (else the scenario's own, by piece where it has them).
+inline bool policy_given(const PolicyFlags& flags) {
+  return !flags.thresholds.empty() || !flags.levels.empty() || !flags.file.empty();
+}
 // The FILE argument of a command that reads scenarios: a file, or a shipped scenario's name (one
 // help text for every command, so each says that a name works).
 CLI::Option* add_scenario_argument(CLI::App* command, std::string& file);

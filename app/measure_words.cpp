@@ -86,4 +86,12 @@ std::string policy_words(const model::ControlPolicy& policy) {
       policy);
 }
 
+std::string policy_words(const model::Model& model, const model::ControlPolicy& policy) {
+  if (model.piece_policies.size() < 2) return policy_words(policy);
+  std::string text = "by piece of the rhythm, repeated over its pieces:";
+  for (std::size_t i = 0; i < model.piece_policies.size(); ++i)
+    text += fmt::format("\n  {}: {}", i, policy_words(model.piece_policies[i]));
+  return text;
+}
+
 }  // namespace crawlq::app

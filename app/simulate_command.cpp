@@ -213,7 +213,7 @@ int run_over_time(const SimulateOptions& o, const scenarios::Scenario& scenario,
                                 ? std::string(analytic::kTransientStartNames.name(settings.from))
                                 : "the long run of " + settings.from_file;
   fmt::print("{} ({}): K = {}, {}\npolicy: {}\n", m.name.empty() ? "scenario" : m.name, o.file,
-             m.capacity, model::counted(m.modes(), "mode"), policy_words(policy));
+             m.capacity, model::counted(m.modes(), "mode"), policy_words(m, policy));
   print_replayed_log(result.replayed_arrivals, m.time_unit);
   fmt::print("over time from {}{}: {} replications, seed {}{}; {} events in {:.3g} s\n", start,
              settings.outage > 0
@@ -251,9 +251,7 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
   const model::ControlPolicy policy =
       document ? document->policy(o.file, m) : chosen_policy(scenario, o.policy, o.file);
   // A policy given runs in every piece of a rhythm, in place of the file's by-piece ones.
-  if (document ? document->gives_policy()
-               : !o.policy.thresholds.empty() || !o.policy.levels.empty() || !o.policy.file.empty())
-    m.piece_policies.clear();
+  if (document ? document->gives_policy() : policy_given(o.policy)) m.piece_policies.clear();
   const model::Policy* level_map = std::get_if<model::Policy>(&policy);
   const std::unique_ptr<sim::Policy> simulated = sim::make_policy(m, policy);
   const validation::SimulationSettings settings =
@@ -370,7 +368,7 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
     return 0;
   }
   fmt::print("{} ({}): K = {}, {}\npolicy: {}\n", m.name.empty() ? "scenario" : m.name, o.file,
-             m.capacity, model::counted(m.modes(), "mode"), policy_words(policy));
+             m.capacity, model::counted(m.modes(), "mode"), policy_words(m, policy));
   print_replayed_log(result.replayed_arrivals, m.time_unit);
   fmt::print(
       "{} replications of {} after a warm-up of {} ({}), seed {}: {} events in {:.3g} s "

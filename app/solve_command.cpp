@@ -326,9 +326,6 @@ void print_drain(const api::SolveRequest& request, const analytic::DrainResult& 
 }
 
 api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario& scenario) {
-  // A policy given on the command line runs in every piece of a rhythm, in place of the file's.
-  const bool policy_given =
-      !o.policy.thresholds.empty() || !o.policy.levels.empty() || !o.policy.file.empty();
   api::SolveRequest request{
       .source = o.file,
       .model = scenario.model,
@@ -350,7 +347,8 @@ api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario
     request.from = analytic::kTransientStartNames.parse(o.transient.from);
   else
     request.from_file = o.transient.from;
-  if (policy_given) request.model.piece_policies.clear();
+  // A policy given on the command line runs in every piece of a rhythm, in place of the file's.
+  if (policy_given(o.policy)) request.model.piece_policies.clear();
   return request;
 }
 

@@ -100,7 +100,7 @@ void print_comparison(const ValidationCase& c, const validation::EngineCompariso
                       const std::string& simulated_file, const nlohmann::json& replayed) {
   const model::Model& m = c.scenario.model;
   fmt::print("{} ({}): K = {}, {}\npolicy: {}\n", m.name.empty() ? "scenario" : m.name, c.file,
-             m.capacity, model::counted(m.modes(), "mode"), policy_words(c.policy));
+             m.capacity, model::counted(m.modes(), "mode"), policy_words(m, c.policy));
   if (!simulated_file.empty()) fmt::print("  the simulator runs the model of {}\n", simulated_file);
   if (!replayed.is_null())
     fmt::print(
@@ -147,6 +147,9 @@ int run(const ValidateOptions& o, const CLI::App& command) {
     scenarios::Scenario scenario = load(file);
     model::ControlPolicy policy =
         document ? document->policy(file, scenario.model) : chosen_policy(scenario, o.policy, file);
+    // A policy given runs in every piece of a rhythm, in place of the file's by-piece ones.
+    if (document ? document->gives_policy() : policy_given(o.policy))
+      scenario.model.piece_policies.clear();
     std::string absent = api::exact_engine_absence(scenario.model, policy);
     cases.push_back({file, std::move(scenario), std::move(policy), std::move(absent)});
   }

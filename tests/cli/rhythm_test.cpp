@@ -158,6 +158,15 @@ TEST_CASE(
       crawlq({"solve", with_best.string(), "--json", "--thresholds", "-1,2,2"});
   REQUIRE(overridden.exit_status == 0);
   CHECK_FALSE(json_of(overridden).at("policy").contains("by_piece"));
+  // validate too: its exact side is the flag's policy in every piece.
+  const ProcessResult validated = crawlq({"validate", with_best.string(), "--json", "--thresholds",
+                                          "-1,2,2", "--replications", "4", "--precision", "0"});
+  INFO(report(validated));
+  REQUIRE(validated.exit_status == 0);
+  for (const json& m : json_of(validated).at("scenarios")[0].at("measures"))
+    if (m.at("name") == "cost")
+      CHECK(m.at("exact").get<double>() ==
+            Approx(json_of(overridden).at("cost").get<double>()).epsilon(1e-12));
 
   const ProcessResult table = crawlq({"optimize", file});
   REQUIRE(table.exit_status == 0);
