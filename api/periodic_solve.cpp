@@ -8,12 +8,6 @@
 
 namespace crawlq::api {
 
-std::vector<model::ControlPolicy> piece_policies(const model::Model& model,
-                                                 const model::ControlPolicy& policy) {
-  if (model.piece_policies.empty()) return {policy};
-  return model.piece_policies;
-}
-
 PeriodicSolve solve_periodic(const model::Model& model,
                              const std::vector<model::ControlPolicy>& policies,
                              const analytic::PolicyEvaluator& evaluator, const std::string& source,

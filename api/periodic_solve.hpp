@@ -15,11 +15,6 @@ namespace crawlq::api {
 
 using PeriodicSolve = analytic::PeriodicEvaluation;
 
-// The policies the pieces run: the model's `by_piece` ones when it has them (a door given a policy
-// clears them), else `policy` in every piece.
-std::vector<model::ControlPolicy> piece_policies(const model::Model& model,
-                                                 const model::ControlPolicy& policy);
-
 // The periodic regime of `model` under `policies` (piece i runs policies[i % size]) with
 // `evaluator` (of analytic::averaged_over_period(model)) giving the start, from the first policy's
 // long run; model::InputError naming `source` when the start's solve or the iterations do not

@@ -199,12 +199,7 @@ SimulateResult simulate(const SimulateRequest& request, const Cancellation* canc
   // pilot).
   plan.warmup = settings.warmup ? *settings.warmup
                                 : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
-  if (m.rhythm) {
-    // Whole periods, from a period's start: the averages are then over the period, as solve's.
-    const double period = m.rhythm->period;
-    plan.warmup = std::ceil(plan.warmup / period) * period;
-    plan.horizon = std::max(1.0, std::ceil(plan.horizon / period)) * period;
-  }
+  sim::round_to_whole_periods(m, plan.warmup, plan.horizon);
   if (settings.precision == 0) {
     result.summary = sim::simulate(m, *simulated, plan);
   } else {

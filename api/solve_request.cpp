@@ -332,9 +332,9 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
                                             model::resolved_threads(request.threads), cancel);
   std::optional<PeriodicSolve> periodic_solve;
   if (periodic)
-    periodic_solve = solve_periodic(request.model, piece_policies(request.model, request.policy),
-                                    evaluator, request.source, request.caller,
-                                    model::resolved_threads(request.threads), cancel);
+    periodic_solve = solve_periodic(
+        request.model, analytic::piece_policies(request.model, request.policy), evaluator,
+        request.source, request.caller, model::resolved_threads(request.threads), cancel);
   SolveResult result{.evaluation = periodic_solve ? periodic_solve->evaluation : [&] {
     try {
       return evaluator.evaluate(request.policy);
@@ -348,7 +348,7 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   result.seconds_stationary = result.evaluation.stationary.summary.seconds;
   if (periodic_solve) {
     result.periodic = std::move(periodic_solve->regime);
-    result.piece_policies = piece_policies(request.model, request.policy);
+    result.piece_policies = analytic::piece_policies(request.model, request.policy);
     result.seconds_stationary = periodic_solve->seconds_start;
     result.seconds_periodic = result.evaluation.stationary.summary.seconds;
   }
@@ -471,8 +471,7 @@ nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
   j["seconds_sojourn"] = result.seconds_sojourn;
   if (result.periodic) {
     j["rhythm"] = rhythm_json(*request.model.rhythm, *result.periodic);
-    const std::vector<model::ControlPolicy> policies =
-        piece_policies(request.model, request.policy);
+    const std::vector<model::ControlPolicy>& policies = result.piece_policies;
     j["pieces"] = pieces_json(*result.periodic, policies);
     if (policies.size() > 1) {
       nlohmann::json by_piece = nlohmann::json::array();

@@ -1,6 +1,7 @@
 #include "sim/horizon.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "sim/observer.hpp"
@@ -57,6 +58,13 @@ double replication_bytes(const model::Model& model) {
   // The estimate's fields, its served-sojourn sample (SampleQuantiles::thinned(4096)) and its
   // per-level and per-mode vectors.
   return sizeof(ReplicationEstimate) + 8.0 * (4096 + model.capacity + 1 + model.modes()) + 64;
+}
+
+void round_to_whole_periods(const model::Model& model, double& warmup, double& horizon) {
+  if (!model.rhythm) return;
+  const double period = model.rhythm->period;
+  warmup = std::ceil(warmup / period) * period;
+  horizon = std::max(1.0, std::ceil(horizon / period)) * period;
 }
 
 }  // namespace crawlq::sim

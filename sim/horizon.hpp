@@ -25,6 +25,11 @@ Pace measure_pace(const model::Model& model, const Policy& policy, std::uint64_t
 // kDefaultPagesPerReplication at the pace the pilot measured.
 double default_horizon(const Pace& pace);
 
+// Under a rhythm, the warm-up and the horizon rounded up to whole periods (the horizon at least
+// one), so that the estimates, started at a period's start, are of the period's averages; without
+// one, both as they are.
+void round_to_whole_periods(const model::Model& model, double& warmup, double& horizon);
+
 // What a run's kept replications hold (each its estimates), known before it starts, so that one
 // that cannot finish is refused at once.
 double replication_bytes(const model::Model& model);

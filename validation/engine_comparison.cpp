@@ -71,11 +71,8 @@ EngineComparison compare_engines(const model::Model& exact_model,
     // The long run is periodic: the exact side is the period's averages.
     const model::Model averaged = analytic::averaged_over_period(exact_model);
     const analytic::PolicyEvaluator evaluator(averaged);
-    evaluation = analytic::evaluate_periodic(exact_model,
-                                             exact_model.piece_policies.empty()
-                                                 ? std::vector<model::ControlPolicy>{*exact_policy}
-                                                 : exact_model.piece_policies,
-                                             evaluator)
+    evaluation = analytic::evaluate_periodic(
+                     exact_model, analytic::piece_policies(exact_model, *exact_policy), evaluator)
                      .evaluation;
   } else if (exact_policy) {
     evaluation = analytic::PolicyEvaluator(exact_model).evaluate(*exact_policy);
@@ -92,12 +89,7 @@ EngineComparison compare_engines(const model::Model& exact_model,
   plan.warmup = settings.warmup
                     ? *settings.warmup
                     : sim::mser5_warmup(simulated_model, simulated_policy, plan.seed, plan.horizon);
-  if (simulated_model.rhythm) {
-    // Whole periods, from a period's start: the estimates are then of the period's averages.
-    const double period = simulated_model.rhythm->period;
-    plan.warmup = std::ceil(plan.warmup / period) * period;
-    plan.horizon = std::max(1.0, std::ceil(plan.horizon / period)) * period;
-  }
+  sim::round_to_whole_periods(simulated_model, plan.warmup, plan.horizon);
   EngineComparison c;
   c.exact_engine_absent = exact_policy ? "" : absent_reason;
   const sim::SimulationSummary s = [&] {

@@ -14,6 +14,12 @@ model::Model averaged_over_period(const model::Model& model) {
   return averaged;
 }
 
+std::vector<model::ControlPolicy> piece_policies(const model::Model& model,
+                                                 const model::ControlPolicy& policy) {
+  if (model.piece_policies.empty()) return {policy};
+  return model.piece_policies;
+}
+
 UnsettledRegime::UnsettledRegime(const PeriodicRegime& regime)
     : std::runtime_error(fmt::format("the periodic regime did not settle: after {} periods the "
                                      "period still moves the distribution by {:.2g} (l1)",

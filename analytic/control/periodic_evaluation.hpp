@@ -16,6 +16,11 @@ namespace crawlq::analytic {
 // iterations start, and its tagged page's chain is the model's.
 model::Model averaged_over_period(const model::Model& model);
 
+// The policies the pieces run: the model's by-piece ones when it has them (a door given a policy
+// clears them), else `policy` in every piece.
+std::vector<model::ControlPolicy> piece_policies(const model::Model& model,
+                                                 const model::ControlPolicy& policy);
+
 // Thrown when the periodic regime does not settle within PeriodicOptions::most_periods.
 struct UnsettledRegime : std::runtime_error {
   explicit UnsettledRegime(const PeriodicRegime& regime);
