@@ -258,6 +258,22 @@ nlohmann::json transient_json(const SimulateRequest& request, const SimulateResu
   if (!result.replayed_arrivals.is_null()) j["arrivals_log"] = result.replayed_arrivals;
   return j;
 }
+
+// Under a rhythm, each piece's estimates: the same keys as solve's `pieces`, each an interval.
+nlohmann::json simulated_pieces_json(const model::Rhythm& rhythm,
+                                     const std::vector<sim::PieceEstimate<sim::Interval>>& pieces) {
+  nlohmann::json list = nlohmann::json::array();
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    nlohmann::json j{{"start", rhythm.piece_start(i)},
+                     {"length", rhythm.piece_length()},
+                     {"scale", rhythm.scales[i]},
+                     {"p_served_by_arrival", interval_json(pieces[i].p_served_by_arrival)},
+                     {"p_obsolete_by_arrival", interval_json(pieces[i].p_obsolete_by_arrival)}};
+    put_measures(j, pieces[i]);
+    list.push_back(std::move(j));
+  }
+  return list;
+}
 }  // namespace
 
 nlohmann::json to_json(const SimulateRequest& request, const SimulateResult& result) {
@@ -286,6 +302,11 @@ nlohmann::json to_json(const SimulateRequest& request, const SimulateResult& res
   }
   j["fewest_pages"] = s.fewest_pages;
   if (!result.replayed_arrivals.is_null()) j["arrivals_log"] = result.replayed_arrivals;
+  if (const auto& rhythm = request.model.rhythm) {
+    j["rhythm"] = {
+        {"period", rhythm->period}, {"pieces", rhythm->pieces()}, {"scales", rhythm->scales}};
+    j["pieces"] = simulated_pieces_json(*rhythm, s.pieces);
+  }
   put_measures(j, s);
   return j;
 }

@@ -58,7 +58,12 @@ bool SweepRequest::is_valid(std::string* why) const {
 
 void check(const SweepRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
-  require_no_rhythm(request.model, request.source, "sweep");
+  if (request.model.rhythm && request.policy_class != "thresholds")
+    throw model::InputError(
+        request.source + ": rhythm",
+        fmt::format("under a rhythm a sweep optimises threshold vectors (one for the period and "
+                    "one per piece); the class '{}' is not searched per piece yet",
+                    request.policy_class));
   require_sweep_fits(request);
 }
 
@@ -95,6 +100,13 @@ nlohmann::json row_json(validation::SweepParameter parameter, const validation::
   // The best policy's measures; a row is a summary, so the probabilities of each level and mode
   // stay out.
   put_measures(j, row.measures, false);
+  if (row.by_piece) {
+    nlohmann::json pieces = nlohmann::json::array();
+    for (const std::vector<int>& t : row.by_piece->thresholds)
+      pieces.push_back({{"thresholds", t}});
+    j["by_piece"] = {{"pieces", std::move(pieces)}, {"cost", row.by_piece->cost}};
+    j["saving"] = row.best.cost - row.by_piece->cost;
+  }
   if (row.class_best) {
     j["class_best"] = class_best_json(row.class_best->policy, row.class_best->cost);
     j["class_best"]["class"] = row.class_best->name;
@@ -108,6 +120,9 @@ nlohmann::json row_json(validation::SweepParameter parameter, const validation::
 nlohmann::json to_json(const SweepRequest& request, const std::vector<validation::SweepRow>& rows) {
   nlohmann::json j{{"param", validation::parameter_name(request.parameter)},
                    {"rows", nlohmann::json::array()}};
+  if (const auto& rhythm = request.model.rhythm)
+    j["rhythm"] = {
+        {"period", rhythm->period}, {"pieces", rhythm->pieces()}, {"scales", rhythm->scales}};
   for (const validation::SweepRow& row : rows)
     j["rows"].push_back(row_json(request.parameter, row));
   return j;

@@ -110,6 +110,10 @@ nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& res
                      {"verdict", validation::verdict_name(m.verdict)}};
     j["exact"] = m.exact ? nlohmann::json(*m.exact) : nlohmann::json(nullptr);
     if (m.t) j["t"] = *m.t;
+    if (m.piece) {
+      j["piece"] = *m.piece;
+      j["start"] = request.model.rhythm->piece_start(*m.piece);
+    }
     // JSON has no infinity: a difference with no spread at all is reported as null.
     j["z"] = m.exact && std::isfinite(m.z) ? nlohmann::json(m.z) : nlohmann::json(nullptr);
     measures.push_back(j);

@@ -43,6 +43,9 @@ std::string measure_words(std::string_view key, std::string_view time_unit) {
       if (measure.name.symbol.empty()) return words;
       return fmt::format("{} ({})", words, measure.name.symbol);
     }
+  // A piece's fates, counted by the piece a page was offered in.
+  if (key == "p_served_by_arrival") return "of the pages offered then, later served";
+  if (key == "p_obsolete_by_arrival") return "of the pages offered then, later stale";
   if (const int level = entry_of(key, "level_probabilities"); level >= 0)
     return fmt::format("P(level {})", level);
   if (const int mode = entry_of(key, "mode_probabilities"); mode >= 0)

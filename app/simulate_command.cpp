@@ -109,6 +109,29 @@ void print_histogram(const sim::Histogram& h, std::string_view unit) {
   }
 }
 
+// Under a rhythm, each piece's estimates as solve prints them exactly: the piece's averages, and of
+// the pages offered during it the share lost, later served and gone stale.
+void print_pieces(const model::Rhythm& rhythm,
+                  const std::vector<sim::PieceEstimate<sim::Interval>>& pieces,
+                  std::string_view unit) {
+  const auto cell = [](const sim::Interval& i) {
+    return fmt::format("{:.4g} +- {:.2g}", i.mean, i.half_width);
+  };
+  fmt::print(
+      "\n  the period piece by piece: each piece's averages, and of the pages offered during it "
+      "the share\n  lost, later served and gone stale; starts and V(1) in {}\n\n",
+      model::time_unit_plural(unit));
+  fmt::print("  {:>9}  {:>6}  {:>18}  {:>18}  {:>18}  {:>18}  {:>18}\n", "start", "scale", "lost",
+             "served", "stale", "N_act", "V(1)");
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    const sim::PieceEstimate<sim::Interval>& p = pieces[i];
+    fmt::print("  {:>9.4g}  {:>6.3g}  {:>18}  {:>18}  {:>18}  {:>18}  {:>18}\n",
+               rhythm.piece_start(i), rhythm.scales[i], cell(p.p_loss), cell(p.p_served_by_arrival),
+               cell(p.p_obsolete_by_arrival), cell(p.mean_active_robots),
+               cell(p.mean_sojourn_served));
+  }
+}
+
 // Policy B of --compare, "thresholds=a,b,c" or "levels=m0,m1,...".
 model::Policy comparison_policy(const scenarios::Scenario& scenario, const std::string& spec,
                                 const std::string& file) {
@@ -389,6 +412,7 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
   row("sojourn of served pages, 90%", s.served_p90);
   row("sojourn of served pages, 99%", s.served_p99);
   print_histogram(s.served_histogram, m.time_unit);
+  if (m.rhythm) print_pieces(*m.rhythm, s.pieces, m.time_unit);
   fmt::print("\n  (95% Student-t intervals over independent replications)\n");
   return 0;
 }

@@ -70,6 +70,19 @@ output::Figure sweep_figure(const model::Model& model, SweepParameter parameter,
     }
   }
   f.series.push_back(std::move(best));
+  if (model.rhythm) {
+    // What following the clock is worth: the per-piece vectors' cost beside the single vector's.
+    f.title = fmt::format("{}: the periodic regime's costs against {}",
+                          model.name.empty() ? "scenario" : model.name, name);
+    f.series.back().title = "best single threshold vector C*";
+    output::Series by_piece =
+        output::make_series("best vector per piece of the rhythm", output::SeriesStyle::kLines);
+    for (const SweepRow& row : rows) {
+      by_piece.x.push_back(row.value);
+      by_piece.y.push_back(row.by_piece->cost);
+    }
+    f.series.push_back(std::move(by_piece));
+  }
   for (auto& c : constant) f.series.push_back(std::move(c));
   return f;
 }
@@ -86,6 +99,8 @@ void write_csv(std::ostream& out, const std::vector<SweepRow>& rows, int modes) 
   out << ",mean_service_time,mean_obsolescence_time";
   const bool with_class = !rows.empty() && rows.front().class_best;
   if (with_class) out << ",class_cost,class_optimality";
+  const bool with_pieces = !rows.empty() && rows.front().by_piece;
+  if (with_pieces) out << ",by_piece_cost,by_piece_thresholds";
   out << '\n';
   for (const SweepRow& row : rows) {
     out << fmt::format("{},{},{},{}", row.value, fmt::join(api::thresholds_of(row), " "),
@@ -99,6 +114,13 @@ void write_csv(std::ostream& out, const std::vector<SweepRow>& rows, int modes) 
         row.mean_obsolescence_time ? fmt::format("{}", *row.mean_obsolescence_time) : "");
     if (row.class_best)
       out << fmt::format(",{},{}", row.class_best->cost, row.class_best->optimality);
+    if (row.by_piece) {
+      // Pieces apart by '|', each piece's thresholds by spaces, as the other list fields.
+      std::vector<std::string> pieces;
+      for (const std::vector<int>& t : row.by_piece->thresholds)
+        pieces.push_back(fmt::format("{}", fmt::join(t, " ")));
+      out << fmt::format(",{},{}", row.by_piece->cost, fmt::join(pieces, "|"));
+    }
     out << '\n';
   }
 }
@@ -140,6 +162,22 @@ void print_table(const SweepOptions& o, const model::Model& model,
         row.measures.p_starvation, row.mean_service_time,
         row.mean_obsolescence_time ? fmt::format("{:.4g}", *row.mean_obsolescence_time) : "-");
   }
+  if (!rows.empty() && rows.front().by_piece) {
+    fmt::print(
+        "\n  under the rhythm ({} pieces over {} {}): the best vector per piece at each value, "
+        "beside C*, the best single vector\n  {:>{}} {:>12} {:>12} {:>9}  {}\n",
+        model.rhythm->pieces(), model.rhythm->period, model::time_unit_plural(model.time_unit),
+        o.param, value_width, "by piece", "saving", "saving %", "vectors, piece by piece");
+    for (const SweepRow& row : rows) {
+      std::vector<std::string> pieces;
+      for (const std::vector<int>& t : row.by_piece->thresholds)
+        pieces.push_back(fmt::format("{}", fmt::join(t, ",")));
+      const double saving = row.best.cost - row.by_piece->cost;
+      fmt::print("  {:>{}.6g} {:>12.6g} {:>12.4g} {:>8.2f}%  {}\n", row.value, value_width,
+                 row.by_piece->cost, saving,
+                 row.best.cost != 0 ? 100 * saving / row.best.cost : 0.0, fmt::join(pieces, " | "));
+    }
+  }
   if (!rows.empty() && rows.front().class_best) {
     fmt::print("\n  the best of --class {} at each value:\n  {:>10} {:>14} {:>12}  {}\n",
                o.policy_class, o.param, "cost", "below C*", "optimality");
@@ -154,6 +192,10 @@ void print_table(const SweepOptions& o, const model::Model& model,
       "min_r C_r),\nthe paper's saving over the best constant policy, a share of that policy's "
       "cost; b_1, g_1: mean\nservice and obsolescence times, in {}\n",
       model::time_unit_plural(model.time_unit));
+  if (model.rhythm)
+    fmt::print(
+        "under the rhythm every cost is the periodic regime's over the period; C* is the best single "
+        "vector,\nand R and P_loss, P_obs, P_star are those of the best vector per piece\n");
   if (!o.csv.empty()) fmt::print("rows written to {}\n", o.csv);
 }
 
@@ -270,8 +312,14 @@ std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& proces
       "                       " +
           cost_keys(", ") +
           "\n"
+          "  rhythm-amplitude     a scenario with a rhythm: each piece's scale s -> m + a (s - m), m\n"
+          "                       the mean scale (a >= 0: 0 flat, 1 the file's, 2 twice the swing)\n"
+          "Under a rhythm every cost is the periodic regime's, and each row adds the best threshold\n"
+          "vector per piece beside the best single one (as optimize): what following the clock is\n"
+          "worth as the swing grows.\n"
           "Example: crawlq sweep paper-example-1 --param capacity --values "
           "1,2,3,4,5,6\n"
+          "         crawlq sweep day.yaml --param rhythm-amplitude --values 0,0.5,1,1.5\n"
           "Across processes (a build with -DCRAWLQ_MPI=ON): mpirun -np P crawlq sweep ... spreads the\n"
           "values over P processes, each on its own --threads; the same output as one process.");
   add_scenario_argument(cmd, o->file);

@@ -96,6 +96,46 @@ void print_curves(const validation::EngineComparison& r, std::string_view unit) 
   }
 }
 
+// Under a rhythm, the pieces' values after the period's: each measure at its worst piece (the
+// largest |z|), and every piece value that disagrees (all of them in --json).
+void print_pieces(const validation::EngineComparison& r, const model::Model& m) {
+  std::vector<std::pair<std::string, const validation::MeasureVerdict*>> worst_of;
+  std::size_t values = 0;
+  for (const auto& v : r.measures) {
+    if (!v.piece) continue;
+    ++values;
+    auto found = std::find_if(worst_of.begin(), worst_of.end(),
+                              [&](const auto& w) { return w.first == v.name; });
+    if (found == worst_of.end()) found = worst_of.insert(worst_of.end(), {v.name, nullptr});
+    if (!found->second || std::abs(v.z) > std::abs(found->second->z)) found->second = &v;
+  }
+  if (worst_of.empty()) return;
+  const std::string unit = model::time_unit_plural(m.time_unit);
+  // Short names, so that a row keeps to the table's columns: the paper's symbol where it has one.
+  const auto piece_name = [&](const validation::MeasureVerdict& v) {
+    std::string label = v.name == "p_served_by_arrival"     ? "offered, later served"
+                        : v.name == "p_obsolete_by_arrival" ? "offered, later stale"
+                                                            : measure_words(v.name, m.time_unit);
+    for (const auto& measure : model::scalar_measures<double>())
+      if (measure.name.key == v.name && !measure.name.symbol.empty())
+        label = std::string(measure.name.symbol);
+    return fmt::format("{}, piece at {:g}", label, m.rhythm->piece_start(*v.piece));
+  };
+  fmt::print(
+      "\n  the {} pieces of the rhythm ({} values): each measure at its worst piece (largest "
+      "|z|); starts in {}\n",
+      m.rhythm->pieces(), values, unit);
+  for (const validation::MeasureVerdict* worst : worst_of | std::views::values)
+    print_row(piece_name(*worst), *worst);
+  bool header = false;
+  for (const auto& v : r.measures) {
+    if (!v.piece || v.verdict != validation::Verdict::kDiffers) continue;
+    if (!header) fmt::print("\n  every piece value that disagrees:\n");
+    header = true;
+    print_row(piece_name(v), v);
+  }
+}
+
 void print_comparison(const ValidationCase& c, const validation::EngineComparison& r,
                       const std::string& simulated_file, const nlohmann::json& replayed) {
   const model::Model& m = c.scenario.model;
@@ -123,7 +163,9 @@ void print_comparison(const ValidationCase& c, const validation::EngineCompariso
   } else {
     fmt::print("\n  {:<{}} {:>12}  {:>22}  {:>6}  {}\n", "measure", kNameWidth, "exact",
                "simulated (95%)", "z", "verdict");
-    for (const auto& v : r.measures) print_row(measure_words(v.name, m.time_unit), v);
+    for (const auto& v : r.measures)
+      if (!v.piece) print_row(measure_words(v.name, m.time_unit), v);
+    print_pieces(r, m);
   }
   int differ = 0;
   for (const auto& v : r.measures) differ += v.verdict == validation::Verdict::kDiffers;

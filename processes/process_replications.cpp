@@ -16,6 +16,12 @@ void put(NumberWriter& out, const sim::ReplicationEstimate& e) {
   put_measures(out, e);
   for (const auto field : kSimulatorScalars) out.put(e.*field);
   out.put(e.served_sample);
+  out.put(static_cast<double>(e.pieces.size()));
+  for (const auto& piece : e.pieces) {
+    put_measures(out, piece);
+    out.put(piece.p_served_by_arrival);
+    out.put(piece.p_obsolete_by_arrival);
+  }
 }
 
 sim::ReplicationEstimate estimate_from(NumberReader& in) {
@@ -23,6 +29,12 @@ sim::ReplicationEstimate estimate_from(NumberReader& in) {
   read_measures(in, e);
   for (const auto field : kSimulatorScalars) e.*field = in.number();
   e.served_sample = in.list<double>();
+  e.pieces.resize(in.count());
+  for (auto& piece : e.pieces) {
+    read_measures(in, piece);
+    piece.p_served_by_arrival = in.number();
+    piece.p_obsolete_by_arrival = in.number();
+  }
   return e;
 }
 

@@ -72,6 +72,11 @@ void put(NumberWriter& out, const SweepRow& row) {
   put_measures(out, row.measures);
   out.put(row.mean_service_time);
   out.put(row.mean_obsolescence_time);
+  out.put(row.by_piece ? static_cast<double>(row.by_piece->thresholds.size()) : -1.0);
+  if (row.by_piece) {
+    for (const std::vector<int>& t : row.by_piece->thresholds) out.put(t);
+    out.put(row.by_piece->cost);
+  }
   out.put(row.class_best ? 1.0 : 0.0);
   if (!row.class_best) return;
   out.put(row.class_best->cost);
@@ -93,6 +98,13 @@ SweepRow row_from(NumberReader& in, const model::Model& model, validation::Sweep
   read_measures(in, m);
   const double mean_service_time = in.number();
   const std::optional<double> mean_obsolescence_time = in.optional();
+  std::optional<SweepRow::ByPiece> by_piece;
+  if (const double pieces = in.number(); pieces >= 0) {
+    by_piece.emplace();
+    for (std::size_t i = 0; i < static_cast<std::size_t>(pieces); ++i)
+      by_piece->thresholds.push_back(in.list<int>());
+    by_piece->cost = in.number();
+  }
   std::optional<analytic::ClassRow> class_best;
   if (in.number() != 0) {
     const double cost = in.number();
@@ -110,7 +122,8 @@ SweepRow row_from(NumberReader& in, const model::Model& model, validation::Sweep
                   .measures = std::move(m),
                   .mean_service_time = mean_service_time,
                   .mean_obsolescence_time = mean_obsolescence_time,
-                  .class_best = std::move(class_best)};
+                  .class_best = std::move(class_best),
+                  .by_piece = std::move(by_piece)};
 }
 
 }  // namespace

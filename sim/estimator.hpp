@@ -12,6 +12,13 @@
 
 namespace crawlq::sim {
 
+// One piece of a rhythm (sim/piece_observer.hpp): the measures, and the fates of the pages offered
+// during the piece (with p_loss they sum to 1).
+template <class T>
+struct PieceEstimate : model::MeasureSet<T> {
+  T p_served_by_arrival{}, p_obsolete_by_arrival{};
+};
+
 // Every measure of the list (model/measure_list.hpp) from one replication, and what the intervals
 // of the served pages' sojourn are made from.
 struct ReplicationEstimate : model::MeasureSet<double> {
@@ -20,6 +27,7 @@ struct ReplicationEstimate : model::MeasureSet<double> {
   double served_median = 0, served_p90 = 0, served_p99 = 0;
   // A systematic subsample of the served pages' sojourns, for histograms with common bins.
   std::vector<double> served_sample;
+  std::vector<PieceEstimate<double>> pieces;  // under a rhythm, one per piece; else empty
 };
 
 class Estimator : public Observer {
@@ -33,7 +41,8 @@ using Estimators = std::vector<std::unique_ptr<Estimator>>;
 // Made afresh for each replication, so estimators keep their counts as plain members.
 using EstimatorFactory = std::function<Estimators(const model::Model&)>;
 
-// The statistics of every measure of `solve` (StatisticsObserver).
+// The statistics of every measure of `solve` (StatisticsObserver) and, under a rhythm, of each
+// piece (PieceObserver).
 Estimators standard_estimators(const model::Model& model);
 
 }  // namespace crawlq::sim

@@ -100,6 +100,40 @@ Interval paired_interval(const std::vector<ReplicationEstimate>& a,
   return student_interval(differences);
 }
 
+// Piece by piece, each measure's interval over the replications.
+std::vector<PieceEstimate<Interval>> piece_intervals(
+    const std::vector<ReplicationEstimate>& estimates) {
+  std::vector<PieceEstimate<Interval>> pieces;
+  if (estimates.empty()) return pieces;
+  pieces.resize(estimates.front().pieces.size());
+  const auto over = [&](std::size_t p, const auto& value_of) {
+    std::vector<double> values;
+    for (const auto& e : estimates) values.push_back(value_of(e.pieces[p]));
+    return student_interval(values);
+  };
+  const auto& estimated = model::scalar_measures<double>();
+  const auto& interval = model::scalar_measures<Interval>();
+  const auto& estimated_lists = model::list_measures<double>();
+  const auto& interval_lists = model::list_measures<Interval>();
+  for (std::size_t p = 0; p < pieces.size(); ++p) {
+    PieceEstimate<Interval>& piece = pieces[p];
+    for (std::size_t i = 0; i < estimated.size(); ++i)
+      piece.*(interval[i].field) =
+          over(p, [&](const PieceEstimate<double>& e) { return e.*(estimated[i].field); });
+    piece.p_served_by_arrival =
+        over(p, [](const PieceEstimate<double>& e) { return e.p_served_by_arrival; });
+    piece.p_obsolete_by_arrival =
+        over(p, [](const PieceEstimate<double>& e) { return e.p_obsolete_by_arrival; });
+    for (std::size_t l = 0; l < estimated_lists.size(); ++l)
+      for (std::size_t k = 0; k < (estimates.front().pieces[p].*(estimated_lists[l].field)).size();
+           ++k)
+        (piece.*(interval_lists[l].field)).push_back(over(p, [&](const PieceEstimate<double>& e) {
+          return (e.*(estimated_lists[l].field))[k];
+        }));
+  }
+  return pieces;
+}
+
 Histogram histogram(const std::vector<ReplicationEstimate>& estimates) {
   Histogram h;
   double top = 0;
@@ -135,6 +169,7 @@ SimulationSummary summarize(
   for (std::size_t i = 0; i < estimated.size(); ++i)
     summary.*(interval[i].field) = interval_over(summary.replications, estimated[i].field);
   summary.served_histogram = histogram(summary.replications);
+  summary.pieces = piece_intervals(summary.replications);
   summary.served_median = interval_over(summary.replications, &ReplicationEstimate::served_median);
   summary.served_p90 = interval_over(summary.replications, &ReplicationEstimate::served_p90);
   summary.served_p99 = interval_over(summary.replications, &ReplicationEstimate::served_p99);

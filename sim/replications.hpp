@@ -52,6 +52,7 @@ struct Histogram {
 struct SimulationSummary : model::MeasureSet<Interval> {
   Interval served_median, served_p90, served_p99;  // quantiles of the served pages' sojourn
   Histogram served_histogram;
+  std::vector<PieceEstimate<Interval>> pieces;  // under a rhythm, one per piece; else empty
   std::vector<ReplicationEstimate> replications;
   std::uint64_t events = 0;
   double seconds = 0;

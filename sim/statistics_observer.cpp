@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "sim/piece_observer.hpp"
+
 namespace crawlq::sim {
 
 StatisticsObserver::StatisticsObserver(int capacity, int modes, model::Costs costs)
@@ -10,6 +12,9 @@ StatisticsObserver::StatisticsObserver(int capacity, int modes, model::Costs cos
 Estimators standard_estimators(const model::Model& model) {
   Estimators set;
   set.push_back(std::make_unique<StatisticsObserver>(model.capacity, model.modes(), model.costs));
+  if (model.rhythm)
+    set.push_back(
+        std::make_unique<PieceObserver>(*model.rhythm, model.capacity, model.modes(), model.costs));
   return set;
 }
 

@@ -21,6 +21,7 @@ struct NamedEstimate {
   std::string name;
   sim::Interval simulated;
   std::optional<double> exact;
+  std::optional<std::size_t> piece = std::nullopt;
 };
 
 // Every measure of the list, both engines' value side by side, in the list's order.
@@ -42,6 +43,27 @@ std::vector<NamedEstimate> pair_measures(const sim::SimulationSummary& s,
            e ? std::optional<double>((e->measures.*(exact_lists[l].field))[i]) : std::nullopt});
   }
   return out;
+}
+
+// Under a rhythm, each piece's scalar measures and the fates of its pages, both engines' values
+// side by side (the exact ones when `regime` is there).
+void pair_pieces(const sim::SimulationSummary& s, const analytic::PeriodicRegime* regime,
+                 std::vector<NamedEstimate>& out) {
+  const auto& simulated = model::scalar_measures<sim::Interval>();
+  const auto& exact = model::scalar_measures<double>();
+  for (std::size_t p = 0; p < s.pieces.size(); ++p) {
+    const analytic::PeriodicPiece* piece = regime ? &regime->pieces.at(p) : nullptr;
+    const auto exact_or_none = [&](double value) {
+      return piece ? std::optional<double>(value) : std::nullopt;
+    };
+    for (std::size_t i = 0; i < exact.size(); ++i)
+      out.push_back({std::string(exact[i].name.key), s.pieces[p].*(simulated[i].field),
+                     exact_or_none(piece ? piece->measures.*(exact[i].field) : 0), p});
+    out.push_back({"p_served_by_arrival", s.pieces[p].p_served_by_arrival,
+                   exact_or_none(piece ? piece->served_by_arrival : 0), p});
+    out.push_back({"p_obsolete_by_arrival", s.pieces[p].p_obsolete_by_arrival,
+                   exact_or_none(piece ? piece->obsolete_by_arrival : 0), p});
+  }
 }
 
 }  // namespace
@@ -67,13 +89,15 @@ EngineComparison compare_engines(const model::Model& exact_model,
         simulated_model.capacity, simulated_model.modes(), exact_model.capacity,
         exact_model.modes()));
   std::optional<analytic::PolicyEvaluation> evaluation;
+  std::optional<analytic::PeriodicRegime> regime;
   if (exact_policy && exact_model.rhythm) {
-    // The long run is periodic: the exact side is the period's averages.
+    // The long run is periodic: the exact side is the period's averages and each piece's.
     const model::Model averaged = analytic::averaged_over_period(exact_model);
     const analytic::PolicyEvaluator evaluator(averaged);
-    evaluation = analytic::evaluate_periodic(
-                     exact_model, analytic::piece_policies(exact_model, *exact_policy), evaluator)
-                     .evaluation;
+    analytic::PeriodicEvaluation periodic = analytic::evaluate_periodic(
+        exact_model, analytic::piece_policies(exact_model, *exact_policy), evaluator);
+    evaluation = std::move(periodic.evaluation);
+    regime = std::move(periodic.regime);
   } else if (exact_policy) {
     evaluation = analytic::PolicyEvaluator(exact_model).evaluate(*exact_policy);
   }
@@ -108,14 +132,19 @@ EngineComparison compare_engines(const model::Model& exact_model,
   c.events = s.events;
   c.seconds = s.seconds;
 
-  const auto pairs = pair_measures(s, evaluation ? &*evaluation : nullptr);
+  std::vector<NamedEstimate> pairs = pair_measures(s, evaluation ? &*evaluation : nullptr);
+  if (regime && regime->pieces.size() != s.pieces.size())
+    throw std::invalid_argument(fmt::format(
+        "the simulated model has {} pieces in its rhythm, the exact one {}: their pieces do not pair",
+        s.pieces.size(), regime->pieces.size()));
+  pair_pieces(s, regime ? &*regime : nullptr, pairs);
   const boost::math::students_t t(std::max(c.replications - 1, 1));
   // The 95% half-widths are t_{0.975} standard errors.
   const double t95 = boost::math::quantile(boost::math::complement(t, 0.025));
   c.z_bound =
       boost::math::quantile(boost::math::complement(t, kFamilyLevel / (2.0 * pairs.size())));
   for (const auto& p : pairs) {
-    MeasureVerdict m{.name = p.name, .exact = p.exact, .simulated = p.simulated};
+    MeasureVerdict m{.name = p.name, .piece = p.piece, .exact = p.exact, .simulated = p.simulated};
     if (p.exact) {
       m.z = z_score(p.simulated.mean, *p.exact, p.simulated.half_width / t95);
       m.verdict = verdict_of(m.z, c.z_bound);

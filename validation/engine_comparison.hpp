@@ -51,7 +51,9 @@ inline constexpr model::NameTable<Verdict, 3> kVerdictNames{
 struct MeasureVerdict {
   std::string name;  // a key of `solve --json`; "level_probabilities[2]" for entries
   std::optional<double> t = std::nullopt;  // of a transient: the time the value is at
-  std::optional<double> exact;             // nothing when the exact engine could not run
+  // Under a rhythm: the piece the value is of (nothing: the period's average).
+  std::optional<std::size_t> piece = std::nullopt;
+  std::optional<double> exact;  // nothing when the exact engine could not run
   sim::Interval simulated;
   double z = 0;  // (simulated - exact) / standard error
   Verdict verdict = Verdict::kSimulatedOnly;

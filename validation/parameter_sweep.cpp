@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "analytic/control/periodic_evaluation.hpp"
+#include "analytic/control/periodic_search.hpp"
 #include "analytic/stationary/memory_estimate.hpp"
 #include "model/input_error.hpp"
 #include "model/rhythm.hpp"
@@ -50,7 +52,45 @@ model::PhaseType scaled(const model::PhaseType& law, double s, const std::string
                           key_path, initial_key, matrix_key);
 }
 
+// Under a rhythm: the periodic regime's costs, the single vector's search started where optimize
+// starts it (the period's mean arrivals' best vector and its long run).
+SweepRow solve_periodic(const model::Model& model, double value) {
+  const model::Model averaged = analytic::averaged_over_period(model);
+  const analytic::PolicyEvaluator evaluator(averaged);
+  const analytic::ThresholdSearch mean_best = analytic::optimize_thresholds(evaluator, 1);
+  const analytic::PolicyEvaluation long_run = evaluator.evaluate(mean_best.best.policy);
+  const analytic::PeriodicThresholdSearch search = analytic::optimize_periodic_thresholds(
+      model, evaluator.tagged_chain(), long_run.stationary.probabilities,
+      *mean_best.best.policy.thresholds(), {.threads = 1});
+  const auto policy_of = [&](const std::vector<int>& thresholds) {
+    return model::Policy::from_thresholds(thresholds, model.modes(), model.capacity, "thresholds");
+  };
+  std::vector<model::ControlPolicy> by_piece;
+  for (const std::vector<int>& t : search.by_piece) by_piece.emplace_back(policy_of(t));
+  const analytic::Measures measures =
+      analytic::evaluate_periodic(model, by_piece, evaluator).evaluation.measures;
+  std::vector<double> constant;
+  for (int r = 1; r <= model.modes(); ++r)
+    constant.push_back(analytic::evaluate_periodic(
+                           model,
+                           {model::Policy::from_levels(std::vector<int>(model.capacity + 1, r),
+                                                       model.modes(), model.capacity)},
+                           evaluator)
+                           .evaluation.measures.cost);
+  return SweepRow{.value = value,
+                  .best = {.policy = policy_of(search.single), .cost = search.single_cost},
+                  .constant = constant,
+                  .relative_profit = model::relative_profit(search.by_piece_cost, constant),
+                  .measures = measures,
+                  .mean_service_time = model.service.mean(),
+                  .mean_obsolescence_time = model.obsolescence
+                                                ? std::optional<double>(model.obsolescence->mean())
+                                                : std::nullopt,
+                  .by_piece = SweepRow::ByPiece{search.by_piece, search.by_piece_cost}};
+}
+
 SweepRow solve_one(const model::Model& model, double value, const std::string& policy_class) {
+  if (model.rhythm) return solve_periodic(model, value);
   const analytic::PolicyEvaluator evaluator(model);
   // One thread inside: the values are what runs in parallel.
   const analytic::ThresholdSearch search = analytic::optimize_thresholds(evaluator, 1);
@@ -89,6 +129,8 @@ std::string parameter_name(SweepParameter parameter) {
       return "obsolescence-scale";
     case SweepParameter::kArrivalScale:
       return "arrival-scale";
+    case SweepParameter::kRhythmAmplitude:
+      return "rhythm-amplitude";
     default:
       return "costs." + std::string(cost_weight(parameter)->key);
   }
@@ -101,7 +143,8 @@ const std::vector<SweepParameter>& sweep_parameters() {
       SweepParameter::kObsolescenceScale, SweepParameter::kArrivalScale,
       SweepParameter::kLossCost,          SweepParameter::kObsolescenceCost,
       SweepParameter::kSojournCost,       SweepParameter::kRobotCost,
-      SweepParameter::kStarvationCost,    SweepParameter::kHoldingCost};
+      SweepParameter::kStarvationCost,    SweepParameter::kHoldingCost,
+      SweepParameter::kRhythmAmplitude};
   static_assert(static_cast<int>(SweepParameter::kHoldingCost) -
                     static_cast<int>(SweepParameter::kLossCost) + 1 ==
                 std::tuple_size_v<std::decay_t<decltype(model::cost_weights())>>);
@@ -123,6 +166,10 @@ void require_applicable(const model::Model& model, SweepParameter parameter) {
         "obsolescence-scale: the scenario has no obsolescence section (waiting pages never "
         "expire), "
         "so there is no Gamma to scale");
+  if (parameter == SweepParameter::kRhythmAmplitude && !model.rhythm)
+    throw std::invalid_argument(
+        "rhythm-amplitude: the scenario has no rhythm (add `rhythm: {period: T, scales: [...]}`), "
+        "so there is no swing to scale");
 }
 
 model::Model with_parameter(const model::Model& model, SweepParameter parameter, double value) {
@@ -137,6 +184,7 @@ model::Model with_parameter(const model::Model& model, SweepParameter parameter,
     // A level map has one entry per level 0..K: the file's policy does not fit another K.
     if (m.capacity != model.capacity) {
       m.policy.reset();
+      m.piece_policies.clear();
     }
     return m;
   }
@@ -144,6 +192,25 @@ model::Model with_parameter(const model::Model& model, SweepParameter parameter,
     if (!std::isfinite(value) || value < 0)
       refuse(parameter, value, "a cost coefficient must be finite and at least 0");
     m.costs.*field = value;
+    return m;
+  }
+  if (parameter == SweepParameter::kRhythmAmplitude) {
+    if (!std::isfinite(value) || value < 0)
+      refuse(parameter, value, "an amplitude must be finite and at least 0");
+    const double mean = model.rhythm->mean_scale();
+    const double lowest =
+        *std::min_element(model.rhythm->scales.begin(), model.rhythm->scales.end());
+    for (double& s : m.rhythm->scales) s = mean + value * (s - mean);
+    if (*std::min_element(m.rhythm->scales.begin(), m.rhythm->scales.end()) <= 0)
+      refuse(parameter, value,
+             fmt::format("the quietest piece's scale would be {:.6g}, and a scale must be greater "
+                         "than 0: the largest amplitude is below {:.6g}",
+                         mean + value * (lowest - mean), mean / (mean - lowest)));
+    try {
+      for (const double s : m.rhythm->scales) (void)model::scaled_arrivals(model.arrivals, s);
+    } catch (const model::InputError& e) {
+      refuse(parameter, value, fmt::format("a piece breaks a rule: {}", e.what()));
+    }
     return m;
   }
   if (!std::isfinite(value) || value <= 0)

@@ -23,6 +23,9 @@ enum class SweepParameter {
   kRobotCost,
   kStarvationCost,
   kHoldingCost,
+  // Under a rhythm, a: every scale s_i -> m + a (s_i - m), m the period's mean scale. 0 flattens
+  // the rhythm to its mean, 1 is the file's, 2 doubles every swing; the mean arrivals stay.
+  kRhythmAmplitude,
 };
 
 // The name used on the command line ("capacity", "service-scale", "costs.loss", ...).
@@ -33,13 +36,14 @@ const std::vector<SweepParameter>& sweep_parameters();
 SweepParameter parse_sweep_parameter(const std::string& name);
 
 // Throws std::invalid_argument when `parameter` means nothing for `model` (obsolescence-scale of a
-// model whose pages never expire).
+// model whose pages never expire, rhythm-amplitude of one without a rhythm).
 void require_applicable(const model::Model& model, SweepParameter parameter);
 
 // `model` with the parameter set to `value`, rebuilt through the validating constructors. A new
 // capacity drops the model's own policy (a level map of the old K). Throws std::invalid_argument
 // naming the parameter and the value when the value is out of range (capacity a whole number >= 1,
-// scales finite and > 0, costs finite and >= 0) or makes a model that breaks a rule.
+// scales finite and > 0, costs finite and >= 0, an amplitude finite, >= 0 and keeping every piece's
+// scale > 0) or makes a model that breaks a rule.
 model::Model with_parameter(const model::Model& model, SweepParameter parameter, double value);
 
 struct SweepRow {
@@ -52,6 +56,15 @@ struct SweepRow {
   std::optional<double> mean_obsolescence_time;  // g_1; nothing when pages never expire
   // With a class other than thresholds: that class's best at this value (analytic::best_of_class).
   std::optional<analytic::ClassRow> class_best;
+  // Under a rhythm every cost is the periodic regime's over the period: `best` is then the best
+  // single vector, `constant` the constant policies', and these the best vector per piece (the
+  // coordinate search of analytic/control/periodic_search.hpp); `measures` and `relative_profit`
+  // are the per-piece policy's.
+  struct ByPiece {
+    std::vector<std::vector<int>> thresholds;  // one vector per piece
+    double cost = 0;
+  };
+  std::optional<ByPiece> by_piece = std::nullopt;
 };
 
 // One row per value, in the order given. Every value is checked (with_parameter) before anything

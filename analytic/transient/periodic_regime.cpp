@@ -95,9 +95,14 @@ class PeriodMap {
 // Reduced rank extrapolation of iterates x_0..x_m of a linear fixed-point map: the combination
 // sum g_j x_j (sum g_j = 1) whose next step, sum g_j (x_{j+1} - x_j), is least in the 2-norm. For
 // a linear map this is GMRES on x (I - M) = 0. Gives nothing when the steps are too alike to weigh.
-std::optional<Eigen::VectorXd> extrapolated(const std::vector<Eigen::VectorXd>& iterates) {
-  const auto m = static_cast<Eigen::Index>(iterates.size()) - 1;
-  Eigen::MatrixXd steps(iterates.front().size(), m);
+std::optional<Eigen::VectorXd> extrapolated(const std::vector<Eigen::VectorXd>& all_iterates) {
+  // Steps of a chain with n states lie in an (n - 1)-dimensional space, so a small chain weighs
+  // only its last n iterates (more steps than rows would also leave QR's R short of rows).
+  const auto states = all_iterates.front().size();
+  const auto m = std::min(static_cast<Eigen::Index>(all_iterates.size()) - 1, states - 1);
+  if (m < 1) return std::nullopt;
+  const std::vector<Eigen::VectorXd> iterates(all_iterates.end() - m - 1, all_iterates.end());
+  Eigen::MatrixXd steps(states, m);
   for (Eigen::Index j = 0; j < m; ++j)
     steps.col(j) =
         iterates[static_cast<std::size_t>(j) + 1] - iterates[static_cast<std::size_t>(j)];

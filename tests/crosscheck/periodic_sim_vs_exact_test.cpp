@@ -1,8 +1,9 @@
 // The simulator under a rhythm against the exact periodic regime: the two share only model/, so
 // their agreement on the period's averages is evidence for both the piece boundaries of the event
 // loop (the pending move run at the new speed, the controller asked again) and the period map.
-// validate's own verdict (Student t, Bonferroni over the measures at 1%) judges each model; the
-// seeds are fixed, so a pass repeats.
+// validate's own verdict (Student t, Bonferroni over the measures at 1%) judges each model, the
+// period's averages and each piece's (the observer binning by the clock against the regime's
+// pieces); the seeds are fixed, so a pass repeats.
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -19,10 +20,15 @@ void check_agreement(const model::Model& model, const model::ControlPolicy& poli
   const std::unique_ptr<sim::Policy> simulated = sim::make_policy(model, policy);
   const validation::EngineComparison c = validation::compare_engines(
       model, policy, "", model, *simulated, {.seed = seed, .replications = 12, .precision = 0});
+  // Every piece is judged too: each scalar measure and the two fates, with an exact value.
+  std::size_t piece_values = 0;
+  for (const validation::MeasureVerdict& m : c.measures)
+    piece_values += m.piece && m.exact && *m.piece < model.rhythm->pieces();
+  CHECK(piece_values == model.rhythm->pieces() * (model::scalar_measures<double>().size() + 2));
   for (const validation::MeasureVerdict& m : c.measures) {
-    INFO(m.name << ": exact " << m.exact.value_or(-1) << ", simulated " << m.simulated.mean
-                << " +- " << m.simulated.half_width << ", z " << m.z << " (bound " << c.z_bound
-                << ")");
+    INFO(m.name << (m.piece ? " in piece " + std::to_string(*m.piece) : "") << ": exact "
+                << m.exact.value_or(-1) << ", simulated " << m.simulated.mean << " +- "
+                << m.simulated.half_width << ", z " << m.z << " (bound " << c.z_bound << ")");
     CHECK(m.verdict != validation::Verdict::kDiffers);
   }
 }

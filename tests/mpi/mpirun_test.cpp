@@ -179,6 +179,30 @@ TEST_CASE("simulate under mpirun -np 2: the JSON of one process but `seconds`", 
   }
 }
 
+TEST_CASE(
+    "a rhythm under mpirun -np 2: each replication's pieces and each row's vectors per piece "
+    "travel whole",
+    "[mpi][rhythm]") {
+  const TempDirectory dir;
+  const std::string file =
+      dir.write("day.yaml", read_text(shipped("teaching-two-robots.yaml")) +
+                                "\nrhythm: {period: 12, scales: [0.4, 1.7, 1.1]}\n");
+  const std::vector<std::string> simulate{"simulate",       file,        "--seed",    "8",
+                                          "--replications", "5",         "--horizon", "2400",
+                                          "--json",         "--threads", "1"};
+  const ProcessResult spread = succeeded(mpirun(simulate));
+  const ProcessResult one = succeeded(crawlq(simulate));
+  CHECK(json_of(spread).at("pieces").size() == 3);
+  CHECK(without_timing(json_of(spread)) == without_timing(json_of(one)));
+
+  const std::vector<std::string> sweep{"sweep",    file,        "--param", "rhythm-amplitude",
+                                       "--values", "0,0.8,1.2", "--json",  "--threads",
+                                       "1"};
+  const ProcessResult swept = succeeded(mpirun(sweep));
+  CHECK(json_of(swept).at("rows").at(2).at("by_piece").at("pieces").size() == 3);
+  CHECK(swept.out == succeeded(crawlq(sweep)).out);
+}
+
 TEST_CASE("simulate under mpirun -np 3: a share may be empty", "[mpi][simulate]") {
   const std::vector<std::string> args{"simulate",       shipped("teaching-two-robots.yaml"),
                                       "--seed",         "6",

@@ -50,8 +50,8 @@ std::string message_of(const model::Model& m, SweepParameter p, double value) {
 TEST_CASE(
     "sweep parameters: every name parses back to its parameter, and an unknown one lists them",
     "[unit][validation][sweep]") {
-  REQUIRE(validation::sweep_parameters().size() ==
-          10u);  // four model parameters and six cost weights
+  // Four model parameters, six cost weights and a rhythm's amplitude.
+  REQUIRE(validation::sweep_parameters().size() == 11u);
   for (const SweepParameter p : validation::sweep_parameters())
     CHECK(validation::parse_sweep_parameter(validation::parameter_name(p)) == p);
   CHECK(validation::parse_sweep_parameter("service-scale") == SweepParameter::kServiceScale);
@@ -259,4 +259,68 @@ TEST_CASE("sweep: the same rows with 1 and 2 threads, in the order of the values
   CHECK(one[2].best.cost == Approx(63.54).margin(0.005));
   // A faster indexer loses fewer pages.
   CHECK(one[0].measures.p_loss < one[2].measures.p_loss);
+}
+
+TEST_CASE("rhythm-amplitude: each scale moved about the mean, which stays",
+          "[unit][validation][sweep]") {
+  model::Model m = two_poisson_modes();
+  m.rhythm = model::Rhythm{.period = 12, .scales = {0.5, 2.0, 0.8}};  // mean 1.1
+  const model::Model doubled = validation::with_parameter(m, SweepParameter::kRhythmAmplitude, 1.5);
+  const std::vector<double> expected{1.1 + 1.5 * (0.5 - 1.1), 1.1 + 1.5 * (2.0 - 1.1),
+                                     1.1 + 1.5 * (0.8 - 1.1)};
+  REQUIRE(doubled.rhythm->scales.size() == 3);
+  for (std::size_t i = 0; i < 3; ++i)
+    CHECK(doubled.rhythm->scales[i] == Approx(expected[i]).epsilon(1e-14));
+  CHECK(doubled.rhythm->mean_scale() == Approx(1.1).epsilon(1e-14));
+  CHECK(doubled.rhythm->period == 12);
+  const model::Model flat = validation::with_parameter(m, SweepParameter::kRhythmAmplitude, 0);
+  for (const double s : flat.rhythm->scales) CHECK(s == Approx(1.1).epsilon(1e-14));
+  // The arrival matrices themselves are the file's: the rhythm scales them piece by piece.
+  CHECK(flat.arrivals.mode(2).fundamental_rate() == m.arrivals.mode(2).fundamental_rate());
+
+  // 1.1 + a (0.5 - 1.1) > 0 holds for a < 1.1 / 0.6 only.
+  const std::string too_wide = message_of(m, SweepParameter::kRhythmAmplitude, 1.9);
+  CHECK_THAT(too_wide, Catch::Contains("rhythm-amplitude 1.9"));
+  CHECK_THAT(too_wide, Catch::Contains("below 1.83333"));
+  CHECK_THAT(message_of(m, SweepParameter::kRhythmAmplitude, -0.5), Catch::Contains("at least 0"));
+  CHECK_THAT(message_of(m, SweepParameter::kRhythmAmplitude, std::nan("")),
+             Catch::Contains("finite"));
+  CHECK_THAT(message_of(two_poisson_modes(), SweepParameter::kRhythmAmplitude, 1),
+             Catch::Contains("no rhythm"));
+  CHECK(validation::parse_sweep_parameter("rhythm-amplitude") == SweepParameter::kRhythmAmplitude);
+}
+
+TEST_CASE(
+    "sweep under a rhythm: amplitude 0 is the stationary sweep at the mean scale, and a vector "
+    "per piece never costs more than one for the period",
+    "[unit][validation][sweep]") {
+  model::Model day = paper_example();
+  day.rhythm = model::Rhythm{.period = 12, .scales = {0.4, 1.7, 0.9, 1.2}};  // mean 1.05
+  const std::vector<validation::SweepRow> rows =
+      validation::sweep(day, SweepParameter::kRhythmAmplitude, {0, 1.2}, 2);
+  REQUIRE(rows.size() == 2);
+  const std::vector<validation::SweepRow> stationary =
+      validation::sweep(paper_example(), SweepParameter::kArrivalScale, {1.05}, 1);
+  // Flat, the periodic regime is the stationary one of the mean arrivals: the same costs.
+  CHECK(rows[0].best.cost == Approx(stationary[0].best.cost).epsilon(1e-8));
+  CHECK(rows[0].best.policy.levels() == stationary[0].best.policy.levels());
+  REQUIRE(rows[0].constant.size() == stationary[0].constant.size());
+  for (std::size_t r = 0; r < rows[0].constant.size(); ++r)
+    CHECK(rows[0].constant[r] == Approx(stationary[0].constant[r]).epsilon(1e-8));
+  CHECK(rows[0].measures.p_loss == Approx(stationary[0].measures.p_loss).epsilon(1e-8));
+  REQUIRE(rows[0].by_piece);
+  CHECK(rows[0].by_piece->cost == Approx(rows[0].best.cost).epsilon(1e-10));
+  // With a swing, following the clock saves; the rows' measures are the per-piece policy's.
+  REQUIRE(rows[1].by_piece);
+  CHECK(rows[1].by_piece->thresholds.size() == 4);
+  CHECK(rows[1].by_piece->cost <= rows[1].best.cost);
+  CHECK(rows[1].measures.cost == Approx(rows[1].by_piece->cost).epsilon(1e-10));
+  CHECK(rows[1].best.cost <= *std::min_element(rows[1].constant.begin(), rows[1].constant.end()));
+  CHECK(rows[1].relative_profit ==
+        Approx(model::relative_profit(rows[1].by_piece->cost, rows[1].constant)).epsilon(1e-12));
+  // The same rows on one thread.
+  const std::vector<validation::SweepRow> one =
+      validation::sweep(day, SweepParameter::kRhythmAmplitude, {0, 1.2}, 1);
+  CHECK(one[1].by_piece->thresholds == rows[1].by_piece->thresholds);
+  CHECK(one[1].by_piece->cost == rows[1].by_piece->cost);
 }
