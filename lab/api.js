@@ -1,9 +1,11 @@
 // The lab's JSON API, as the page calls it: a POST or GET answered with JSON (an error as its
 // message), and the simulation's stream of server-sent events.
 
-export async function api(path, body) {
-  const response = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+// `signal`: an AbortController's, to give up a request whose answer is no longer wanted (the server
+// stops the work of a client that has gone).
+export async function api(path, body, signal) {
+  const response = await fetch(path, body === undefined ? { signal } : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal,
   });
   const answer = await response.json();
   if (!response.ok) throw new Error(answer.error || `${path}: status ${response.status}`);

@@ -9,7 +9,8 @@ import { measureDimensions, measureLabels, refresh, showGap, showSolved } from "
 import { showSensitivity } from "./sensitivity_view.js";
 import { simulate } from "./simulation_view.js";
 import { drawTransient, transientFields } from "./transient_view.js";
-import { $, body, capacity, levelsOf, modes, state, thresholdsOf } from "./state.js";
+import { drawDay, wireDay } from "./day_view.js";
+import { $, bestThresholds, body, capacity, levelsOf, modes, state, thresholdsOf } from "./state.js";
 
 // ---- optimum and teaching -------------------------------------------------------------------------
 export async function optimum() {
@@ -29,15 +30,16 @@ document.addEventListener("crawlq:settings", (event) => {
 async function reveal() {
   const guess = state.solved;
   revealedSettings = settingsKey();
-  const best = await optimum();
-  const gap = guess.cost - best.best.cost;
+  const best = bestThresholds(await optimum());
+  const gap = guess.cost - best.cost;
   const verdict = $("verdict");
-  verdict.className = gap <= 1e-9 * Math.abs(best.best.cost) ? "good" : "bad";
+  verdict.className = gap <= 1e-9 * Math.abs(best.cost) ? "good" : "bad";
   // In the bars' terms first (robots at levels 0..K, as the students set them), the thresholds after.
-  const bars = `robots by level ${best.best.levels.join(" ")} (thresholds ${best.best.thresholds.join(", ")})`;
-  verdict.textContent = gap <= 1e-9 * Math.abs(best.best.cost)
-    ? `Exactly the optimum: ${bars}, cost ${best.best.cost.toFixed(4)}.`
-    : `Your bars cost ${guess.cost.toFixed(4)}; the best threshold policy, ${bars}, costs ${best.best.cost.toFixed(4)}: yours cost ${(100 * gap / best.best.cost).toFixed(2)}% more.`;
+  const bars = `robots by level ${best.levels.join(" ")} (thresholds ${best.thresholds.join(", ")})`;
+  const which = state.rhythm ? "the best threshold policy for the whole period" : "the best threshold policy";
+  verdict.textContent = gap <= 1e-9 * Math.abs(best.cost)
+    ? `Exactly the optimum: ${bars}, cost ${best.cost.toFixed(4)}.`
+    : `Your bars cost ${guess.cost.toFixed(4)}; ${which}, ${bars}, costs ${best.cost.toFixed(4)}: yours cost ${(100 * gap / best.cost).toFixed(2)}% more.`;
   showGap();
 }
 
@@ -70,6 +72,7 @@ async function useScenario(scenario, name, text) {
   const described = await api("/api/describe", { scenario, name });
   state.scenario = scenario; state.name = name; state.described = described;
   state.changes = {}; state.optimum = null; state.landscapeKey = null;
+  state.rhythm = described.rhythm ? { period: described.rhythm.period, scales: Array.from(described.rhythm.scales) } : null;
   state.filePolicy = described.policy ? Array.from(described.policy.levels) : Array(described.capacity + 1).fill(described.modes.length);
   state.levels = state.filePolicy.slice();
   for (const label of document.querySelectorAll(".time-unit")) label.textContent = described.time_units;
@@ -77,7 +80,7 @@ async function useScenario(scenario, name, text) {
   $("scenario-text").value = state.text;
   $("editor-error").textContent = "";
   state.table = null;
-  buildSliders(); fillAxes(); drawPolicy(); drawTable();
+  buildSliders(); fillAxes(); drawPolicy(); drawTable(); drawDay();
   await refresh();
 }
 
@@ -125,8 +128,8 @@ async function start() {
   };
   $("to-file").onclick = () => { state.levels = state.filePolicy.slice(); resizeLevels(capacity()); drawPolicy(); refresh(); };
   $("to-optimum").onclick = async () => {
-    const best = await optimum();
-    state.levels = levelsOf(best.best.thresholds, capacity()); drawPolicy(); refresh();
+    const best = bestThresholds(await optimum());
+    state.levels = levelsOf(best.thresholds, capacity()); drawPolicy(); refresh();
   };
   $("reveal").onclick = () => reveal().catch((e) => { $("verdict").textContent = e.message; });
   $("simulate").onclick = () => simulate();
@@ -135,7 +138,8 @@ async function start() {
   $("classes").onclick = () => compareClasses().catch((e) => { $("status").textContent = e.message; });
   $("sensitivity").onclick = () => showSensitivity();
   for (const id of ["transient-from", "transient-outage", "transient-until"]) $(id).onchange = () => refresh();
-  window.addEventListener("resize", () => { drawPolicy(); if (state.solved) { showSolved(); drawTransient(); } });
+  wireDay();
+  window.addEventListener("resize", () => { drawPolicy(); drawDay(); if (state.solved) { showSolved(); drawTransient(); } });
   await useScenario(scenarios[0].scenario, scenarios[0].name, scenarios[0].text);
 }
 
@@ -253,3 +257,50 @@ async function selfTest() {
 window.crawlqReady = start();
 window.crawlqReady.catch((error) => { $("status").textContent = error.message; });
 window.crawlqSelfTest = selfTest;
+
+// What the browser test runs for a day (tests/lab/test_browser.py): on a scenario of two modes, a
+// rhythm added, the page's per-piece losses against the API's, the best vector per piece, one bar
+// raised with the keyboard, and the rhythm removed again.
+async function dayTest() {
+  const until = async (done, ms = 15000) => {
+    const deadline = performance.now() + ms;
+    while (!done() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    return done();
+  };
+  const report = {};
+  const choice = $("scenario-choice"), two = state.offered.findIndex((s) => s.name === "teaching-two-robots");
+  choice.value = String(two);
+  choice.dispatchEvent(new Event("change"));
+  await until(() => state.name === "teaching-two-robots" && !$("results").classList.contains("pending"));
+  report.dayOffShown = !$("day-off").hidden;
+  $("day-add").click();
+  report.solvedPeriodic = await until(() => state.solved?.pieces?.length === 12 && !$("day").classList.contains("pending"));
+  report.lossPoints = document.querySelectorAll("#day-chart circle.loss").length;
+  report.bars = document.querySelectorAll("#day-chart rect.scale-bar").length;
+  report.pageLoss = state.solved.pieces.map((p) => p.p_loss);
+  report.apiLoss = (await api("/api/solve", body({ policy: currentPolicy() }))).pieces.map((p) => p.p_loss);
+  report.transientDisplay = getComputedStyle($("transient")).display;
+  report.simulationDisplay = getComputedStyle($("simulation")).display;
+  report.bestFound = await until(() => $("day-best").textContent.startsWith("Following the clock"), 30000);
+  report.bestText = $("day-best").textContent;
+  report.byPiece = state.optimum?.best?.by_piece?.length;
+  report.saving = state.optimum?.saving;
+  // The eighth bar (the afternoon, 1.6) up three steps of the keyboard.
+  const bar = document.querySelector('#day-chart rect[data-piece="7"]');
+  for (let i = 0; i < 3; i++) document.querySelector('#day-chart rect[data-piece="7"]').dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowUp", bubbles: true }));
+  report.bestRightAfterMove = $("day-best").textContent;
+  report.movedSolved = await until(() => Math.abs((state.solved.pieces?.[7]?.scale ?? 0) - 1.9) < 1e-9 && !$("day").classList.contains("pending"));
+  report.movedScale = state.solved.pieces[7].scale;
+  report.movedLoss = state.solved.pieces[7].p_loss;
+  report.lossBefore = report.pageLoss[7];
+  report.focusKept = document.activeElement?.dataset?.piece === "7";
+  report.barStillThere = Boolean(bar);
+  report.bestAgain = await until(() => $("day-best").textContent.startsWith("Following the clock"), 30000);
+  report.apiBestCost = (await api("/api/optimize", body({ class: "thresholds" }))).best.cost;
+  report.pageBestCost = state.optimum?.best?.cost;
+  $("day-remove").click();
+  report.backToStationary = await until(() => state.solved && !state.solved.pieces && !$("results").classList.contains("pending"));
+  report.transientDisplayAfter = getComputedStyle($("transient")).display;
+  return report;
+}
+window.crawlqDayTest = dayTest;

@@ -1,7 +1,7 @@
 // The cost over a plane of two thresholds, as a heat map.
 import { api } from "./api.js";
 import { canvasFont } from "./canvas_text.js";
-import { $, body, modes, state, thresholdsOf } from "./state.js";
+import { $, bestThresholds, body, modes, state, thresholdsOf } from "./state.js";
 
 // ---- the landscape ----------------------------------------------------------------------------
 export function fillAxes() {
@@ -16,7 +16,7 @@ export function fillAxes() {
 
 export async function drawLandscape() {
   const canvas = $("landscape"), ctx = canvas.getContext("2d");
-  const n = modes(), thresholds = thresholdsOf(state.levels) ?? (state.optimum ? Array.from(state.optimum.best.thresholds) : null);
+  const n = modes(), thresholds = thresholdsOf(state.levels) ?? (state.optimum ? Array.from(bestThresholds(state.optimum).thresholds) : null);
   // No landscape of other settings stays on screen under this one's message.
   const clear = (note) => {
     ctx.clearRect(0, 0, canvas.width, canvas.height);

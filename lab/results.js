@@ -4,7 +4,8 @@ import { api } from "./api.js";
 import { drawLandscape } from "./landscape_view.js";
 import { currentPolicy, settingsKey } from "./policy_view.js";
 import { drawTransient, transientFields } from "./transient_view.js";
-import { $, body, state } from "./state.js";
+import { daySolved, rhythmOn } from "./day_view.js";
+import { $, bestThresholds, body, state } from "./state.js";
 
 // The measures the solve view shows, by their JSON keys; their names come from the server's measure
 // list (GET /api/measures), the one the command line prints.
@@ -29,6 +30,8 @@ function measureUnit(key) {
 export function showSolved() {
   const r = state.solved;
   $("cost").textContent = r.cost.toFixed(4);
+  // Under a rhythm every number here is the period's average (the day's view has each piece's).
+  $("period-note").textContent = r.rhythm ? `averages over the period of ${r.rhythm.period} ${state.described.time_units}` : "";
   const tbody = $("measures").querySelector("tbody");
   tbody.innerHTML = MEASURES.map((key) => `<tr><td>${measureLabel(key)}</td><td>${Number(r[key]).toPrecision(5)}</td><td class="unit">${measureUnit(key)}</td></tr>`).join("");
   const svg = $("levels"), p = r.level_probabilities;
@@ -44,8 +47,9 @@ export function showSolved() {
 
 export function showGap() {
   if (!state.solved || !state.optimum) { $("gap").textContent = ""; return; }
-  const best = state.optimum.best.cost, gap = state.solved.cost - best;
-  $("gap").textContent = gap <= 1e-9 * Math.abs(best) ? "(the best threshold policy)" : `(+${(100 * gap / best).toFixed(2)}% over the best threshold policy)`;
+  const best = bestThresholds(state.optimum).cost, gap = state.solved.cost - best;
+  const which = rhythmOn() ? "the best threshold policy for the whole period" : "the best threshold policy";
+  $("gap").textContent = gap <= 1e-9 * Math.abs(best) ? `(${which})` : `(+${(100 * gap / best).toFixed(2)}% over ${which})`;
 }
 
 // The newest request wins: an answer to an older one is dropped.
@@ -69,23 +73,28 @@ export async function refresh() {
   // Views of other requests (the simulation) drop what they show once the settings differ from theirs.
   document.dispatchEvent(new CustomEvent("crawlq:settings", { detail: settingsKey() }));
   // Until the answer comes, the numbers on show are of the settings before: shown dimmed, as such.
-  for (const id of ["results", "transient"]) $(id).classList.add("pending");
+  for (const id of ["results", "transient", "day"]) $(id).classList.add("pending");
   // A solve past two seconds says so, with its time so far, until it answers or another replaces it.
   const ticker = setInterval(() => {
     const seconds = (performance.now() - started) / 1000;
     if (mine === generation && seconds >= 2) $("status").textContent = `solving these settings: ${Math.floor(seconds)} s so far (the numbers shown are dimmed until then)`;
   }, 500);
   try {
-    const request = { policy: currentPolicy(), ...transientFields() };
+    // Under a rhythm the long run is periodic: the day's view takes the place of the transient's
+    // and the landscape's, which do not follow a rhythm yet.
+    const periodic = rhythmOn();
+    const request = periodic ? { policy: currentPolicy() } : { policy: currentPolicy(), ...transientFields() };
     const solved = await api("/api/solve", body(request));
     if (mine !== generation) return;
     state.solved = solved;
-    for (const id of ["results", "transient"]) $(id).classList.remove("pending");
+    for (const id of ["results", "transient", "day"]) $(id).classList.remove("pending");
     state.band = null;  // the simulated band of older settings is never shown beside these
     showSolved();
-    drawTransient();
-    $("status").textContent = `solved in ${Math.round(performance.now() - started)} ms (${solved.states} states, ${solved.method})`;
+    const solvedIn = `solved in ${Math.round(performance.now() - started)} ms (${solved.states} states, ${solved.method}`;
+    $("status").textContent = periodic ? `${solvedIn}; the periodic regime in ${solved.rhythm.periods} periods)` : `${solvedIn})`;
     document.body.dataset.solvedCost = String(solved.cost);
+    if (periodic) { daySolved(); return; }
+    drawTransient();
     drawLandscape();
     simulateBand(mine, request);
   } catch (error) {

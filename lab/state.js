@@ -13,6 +13,7 @@ export const state = {
   solved: null,
   band: null,           // /api/transient-simulation of the settings solved, once it has answered
   optimum: null,        // /api/optimize of the current model
+  rhythm: null,         // {period, scales}: the arrivals follow the clock (the file's, or as edited)
   pending: 0,
 };
 
@@ -21,7 +22,19 @@ export const svgNS = "http://www.w3.org/2000/svg";
 export function modes() { return state.described.modes.length; }
 export function capacity() { return state.changes.capacity ?? state.described.capacity; }
 function changeList() { return Object.entries(state.changes).map(([k, v]) => [k, v]); }
-export function body(extra) { return { scenario: state.scenario, name: state.name, changes: changeList(), ...extra }; }
+// The scenario with the day as the page has it: the file's rhythm, one edited, or none.
+function scenarioNow() {
+  const { rhythm, ...rest } = state.scenario;
+  return state.rhythm ? { ...rest, rhythm: state.rhythm } : rest;
+}
+export function body(extra) { return { scenario: scenarioNow(), name: state.name, changes: changeList(), ...extra }; }
+
+// The best threshold policy of an optimize answer: under a rhythm, the best single vector (the bars
+// give one policy for the whole period), with its levels.
+export function bestThresholds(found) {
+  if (!found.single) return found.best;
+  return { ...found.single, levels: levelsOf(found.single.thresholds, capacity()) };
+}
 
 // The thresholds of a level map whose robots never rise with the level, else null.
 export function thresholdsOf(levels) {

@@ -206,3 +206,34 @@ def test_a_slow_solve_says_it_is_working_with_its_time(small_page):
     assert report["dimmed"]
     assert report["after"].startswith("solved in"), report
     assert browser.errors() == []
+
+
+def test_the_day_rhythm_editor_shows_each_pieces_loss_and_best_vector(lab, browser):
+    """A rhythm added in the page: the chart's per-piece losses are the API's periodic regime, the best
+    vector per piece arrives and is the API's, a bar raised with the keyboard is solved again (its
+    piece loses more) and keeps the focus, the views that do not follow a rhythm are set aside and
+    come back when it is removed."""
+    browser.open(lab.url + "/")
+    browser.evaluate("window.crawlqReady")
+    report = browser.evaluate("window.crawlqDayTest()")
+    assert report["dayOffShown"] is True
+    assert report["solvedPeriodic"] is True
+    assert report["bars"] == 12 and report["lossPoints"] == 12
+    assert report["pageLoss"] == pytest.approx(report["apiLoss"], rel=1e-12)
+    assert max(report["pageLoss"]) > 5 * min(report["pageLoss"])   # the afternoon loses more than the night
+    assert report["transientDisplay"] == "none" and report["simulationDisplay"] == "none"
+    assert report["bestFound"] is True, report["bestText"]
+    assert report["byPiece"] == 12 and report["saving"] >= 0
+    assert "best single threshold vector" in report["bestText"]
+    # The old settings' answer is gone at once, the new one on its way.
+    assert report["bestRightAfterMove"].startswith("finding the best threshold vector")
+    assert report["movedSolved"] is True and report["movedScale"] == pytest.approx(1.9)
+    assert report["movedLoss"] > report["lossBefore"]
+    assert report["focusKept"] is True
+    assert report["bestAgain"] is True
+    assert report["pageBestCost"] == report["apiBestCost"]
+    assert report["backToStationary"] is True and report["transientDisplayAfter"] != "none"
+    browser.evaluate("document.getElementById('day').scrollIntoView()")
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    browser.screenshot(ARTEFACTS / "lab-day.png")
+    assert browser.errors() == []
