@@ -24,6 +24,7 @@
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
 #include "app/measure_words.hpp"
+#include "app/periodic_figure.hpp"
 #include "app/progress_line.hpp"
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
@@ -366,9 +367,11 @@ int run(const SolveOptions& o, const CLI::App& command) {
   api::SolveRequest request =
       o.request.empty() ? flags_request(o, scenario) : document_request(o, command, scenario.model);
   // Before the work: a figure of a transient needs its times.
-  if (!o.plot.empty() && request.times.empty())
-    throw UsageError(
-        fmt::format("--plot {}: give --times or --until (the figure is of a transient)", o.plot));
+  if (!o.plot.empty() && request.times.empty() && !request.model.rhythm)
+    throw UsageError(fmt::format(
+        "--plot {}: give --times or --until (the figure is of a transient, or of the period of a "
+        "scenario with a rhythm)",
+        o.plot));
   // A chain past a million states takes from seconds to minutes: said before the work starts.
   if (const analytic::MemoryEstimate need = api::check(request); need.states > api::kStatesToWarnOf)
     fmt::print(stderr, "crawlq: {}\n", api::large_solve_warning(o.file, need));
@@ -385,8 +388,10 @@ int run(const SolveOptions& o, const CLI::App& command) {
   }
   std::string plotted;
   if (!o.plot.empty()) {
-    plotted =
-        plot_to(transient_figure(request.model, request, *result.transient, e.measures), o.plot);
+    plotted = result.periodic
+                  ? plot_to(periodic_figure(request.model, *result.periodic), o.plot)
+                  : plot_to(transient_figure(request.model, request, *result.transient, e.measures),
+                            o.plot);
   }
   if (o.json) {
     std::cout << api::to_json(request, result).dump(2) << '\n';
@@ -483,7 +488,8 @@ std::function<int()> add_solve_command(CLI::App& app) {
                       "same states");
   cmd->add_option("--plot", o->plot,
                   "FILE.svg: with --times, the pages in the system and the pages lost and made "
-                  "obsolete since the start against time, beside their long-run levels (gnuplot)");
+                  "obsolete since the start against time, beside their long-run levels; on a "
+                  "scenario with a rhythm, each piece's measures over the period (gnuplot)");
   cmd->add_option("--drain-to", o->drain_to,
                   "x: the time from the start until the level first drops to x or below (its "
                   "mean, and its distribution function at --times)");

@@ -314,4 +314,22 @@ TEST_CASE(
   CHECK_THAT(table.out, Catch::Contains("each measure at its worst piece"));
   CHECK_THAT(table.out, Catch::Contains("P_loss, piece at"));
 }
+TEST_CASE("solve --plot on a rhythm: each piece's measures over the period, drawn by gnuplot",
+          "[cli][rhythm][plot]") {
+  const TempDirectory dir;
+  const std::string file = with_rhythm(dir, "rhythm: {period: 12, scales: [0.5, 1.6, 0.9]}");
+  const std::string svg = (dir.path() / "day.svg").string();
+  const ProcessResult run = crawlq({"solve", file, "--plot", svg});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  CHECK_THAT(run.out, Catch::Contains("figure written to " + svg));
+  const std::string script = read_text((dir.path() / "day.gp").string());
+  CHECK_THAT(script, Catch::Contains("the period piece by piece (3 pieces of 4 time units)") &&
+                         Catch::Contains("later stale") && Catch::Contains("arrival scale") &&
+                         Catch::Contains("share of the pages offered in the piece"));
+  // The scales as steps: each piece's start, and the last piece held to the period's end.
+  CHECK_THAT(script, Catch::Contains("4 1.6") && Catch::Contains("12 0.9"));
+  CHECK_THAT(read_text(svg), Catch::Contains("<svg"));
+}
+
 }  // namespace crawlq::cli_test
