@@ -72,6 +72,12 @@ RunStatistics run_phase_level(const model::Model& model, const Policy& policy, s
   std::sort(boundaries.begin(), boundaries.end());
   std::size_t boundary = 0;
   bool paused = false;
+  // A rhythm: piece k covers [k h, (k + 1) h), every arrival rate times its scale; its start is one
+  // more moment at which the controller is asked again.
+  const model::Rhythm* rhythm = model.rhythm ? &*model.rhythm : nullptr;
+  std::size_t piece = 0;
+  double scale = rhythm ? rhythm->scales.front() : 1.0;
+  double next_piece = rhythm ? rhythm->piece_length() : kNever;
 
   RunStatistics stats;
   while (true) {
@@ -83,19 +89,27 @@ RunStatistics run_phase_level(const model::Model& model, const Policy& policy, s
       return stats;
     }
     const model::Bmap& bmap = model.arrivals.mode(robots);
-    const double arrival_rate = -bmap.d(0)(nu, nu);
+    const double arrival_rate = -bmap.d(0)(nu, nu) * scale;
     const double service_rate = level > 0 && !paused ? -s(service_phase, service_phase) : 0.0;
     double clock_rate = 0;
     for (const auto& w : queue) clock_rate -= gamma(w.clock, w.clock);
     const double total = arrival_rate + service_rate + clock_rate;
     const double drawn = t + random.unit_exponential() / total;
     // Every move is exponential: a step cut at a boundary is drawn afresh after it.
-    const bool cut = boundaries[boundary] < drawn;
-    const double next = cut ? boundaries[boundary] : drawn;
+    const bool at_piece = next_piece < drawn && next_piece <= boundaries[boundary];
+    const bool cut = at_piece || boundaries[boundary] < drawn;
+    const double next = at_piece ? next_piece : cut ? boundaries[boundary] : drawn;
     const double from = std::max(t, observe_from), to = std::min(next, until);
     if (to > from)
       for (Observer* o : observers) o->on_interval(from, to - from, level, robots);
     if (next > until) break;
+    if (at_piece) {
+      t = next;
+      scale = rhythm->scales[++piece % rhythm->pieces()];
+      next_piece = rhythm->piece_length() * static_cast<double>(piece + 1);
+      robots = policy.robots(view(level));
+      continue;
+    }
     if (cut) {
       t = next;
       const double at = boundaries[boundary++];
@@ -111,7 +125,9 @@ RunStatistics run_phase_level(const model::Model& model, const Policy& policy, s
 
     double u = random.uniform() * total;
     if (u < arrival_rate) {
-      // The robots' move: a phase change (D_0) or a batch of k pages (D_k), by its rate.
+      // The robots' move: a phase change (D_0) or a batch of k pages (D_k), by its rate (the
+      // piece's scale divided out: it multiplies every one of them).
+      u /= scale;
       bool moved = false;
       for (int k = 0; k <= bmap.max_batch() && !moved; ++k) {
         const model::Matrix d = bmap.d(k);

@@ -56,15 +56,10 @@ Simulator::Simulator(const model::Model& model, const Policy& policy)
       service_(model.service),
       trace_(model.replayed_arrivals.get()) {
   if (model.obsolescence) obsolescence_.emplace(*model.obsolescence);
-  if (model.rhythm) {
-    if (trace_)
-      throw model::InputError(fmt::format(
-          "{}: a replayed log under a rhythm: the log has its own rhythm; remove `rhythm:`",
-          trace_->source));
-    if (policy.needs_phases())
-      throw model::InputError(
-          "rhythm: a policy over the whole state (a table) is not simulated under a rhythm yet");
-  }
+  if (model.rhythm && trace_)
+    throw model::InputError(fmt::format(
+        "{}: a replayed log under a rhythm: the log has its own rhythm; remove `rhythm:`",
+        trace_->source));
   double shortest = std::numeric_limits<double>::infinity();
   if (trace_) {
     if (policy.reads_arrival_phase())

@@ -5,6 +5,7 @@
 // period's averages and each piece's (the observer binning by the clock against the regime's
 // pieces); the seeds are fixed, so a pass repeats.
 #include <catch2/catch.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,14 @@
 namespace crawlq::crosscheck {
 namespace {
 
+// `horizon`: each replication's observed time (default: about a million pages at the pace the
+// policy keeps).
 void check_agreement(const model::Model& model, const model::ControlPolicy& policy,
-                     std::uint64_t seed) {
+                     std::uint64_t seed, std::optional<double> horizon = std::nullopt) {
   const std::unique_ptr<sim::Policy> simulated = sim::make_policy(model, policy);
   const validation::EngineComparison c = validation::compare_engines(
-      model, policy, "", model, *simulated, {.seed = seed, .replications = 12, .precision = 0});
+      model, policy, "", model, *simulated,
+      {.seed = seed, .replications = 12, .horizon = horizon, .precision = 0});
   // Every piece is judged too: each scalar measure and the two fates, with an exact value.
   std::size_t piece_values = 0;
   for (const validation::MeasureVerdict& m : c.measures)
@@ -33,15 +37,16 @@ void check_agreement(const model::Model& model, const model::ControlPolicy& poli
   }
 }
 
-void check_random(std::uint64_t first_seed, int count, PolicyForm form) {
+void check_random(std::uint64_t first_seed, int count, PolicyForm form, long max_states = 300,
+                  std::optional<double> horizon = std::nullopt) {
   for (std::uint64_t seed = first_seed; seed < first_seed + count; ++seed) {
-    model::Model model = random_model(seed, {.max_states = 300, .holding_cost = true});
+    model::Model model = random_model(seed, {.max_states = max_states, .holding_cost = true});
     model.rhythm = random_rhythm(seed);
     const model::ControlPolicy policy = random_control_policy(model, seed, form);
     INFO("seed " << seed << ", policy " << model::policy_kind(policy) << ", period "
                  << model.rhythm->period << "\n"
                  << describe(model));
-    check_agreement(model, policy, seed);
+    check_agreement(model, policy, seed, horizon);
   }
 }
 
@@ -53,6 +58,15 @@ TEST_CASE("simulated rhythms vs the exact periodic regime: level maps and the ot
   check_random(1411, 2, PolicyForm::kPhaseAware);
   check_random(1421, 2, PolicyForm::kMemory);
   check_random(1431, 2, PolicyForm::kHysteresis);
+}
+
+TEST_CASE(
+    "simulated rhythms vs the exact periodic regime: tables over the whole state, in the "
+    "simulator's loop over phases",
+    "[crosscheck][periodic][sim]") {
+  // Small chains: the loop over phases is the simulator's slow one, and this case runs under the
+  // sanitizers too.
+  check_random(1451, 3, PolicyForm::kTable, 60, 2e4);
 }
 
 TEST_CASE("simulated rhythms vs the exact periodic regime: a level map per piece",
