@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 
+#include "api/replayed_log.hpp"
 #include "api/simulate_request.hpp"
 #include "api/transient_fields.hpp"
 #include "model/input_error.hpp"
@@ -109,8 +110,12 @@ validation::SimulationSettings simulation_settings(const SimulationChoices& c, C
 }
 
 double validation_horizon(const model::Model& simulated, const model::ControlPolicy& policy,
-                          const validation::SimulationSettings& settings,
-                          const std::string& source) {
+                          const validation::SimulationSettings& settings, const std::string& source,
+                          Caller caller) {
+  // A log replayed in place of the arrival law sets the pace the run keeps, not the fitted law.
+  if (!settings.arrivals_log.empty() && !simulated.replayed_arrivals)
+    return validation_horizon(with_replayed_log(simulated, settings, caller), policy, settings,
+                              source, caller);
   const std::unique_ptr<sim::Policy> simulated_policy = sim::make_policy(simulated, policy);
   const sim::Pace pace = sim::measure_pace(simulated, *simulated_policy, settings.seed);
   require_simulation_fits(simulated, pace, settings, source);

@@ -45,10 +45,11 @@ validation::SimulationSettings simulation_settings(const SimulationChoices& choi
                                                    Caller caller = Caller::kCommandLine);
 
 // The horizon a validation of `policy` on `simulated` runs: the settings', else the default at the
-// pace a pilot run measures; model::InputError naming `source` when the run could not finish in
-// time.
+// pace a pilot run measures (of the log `settings.arrivals_log` replayed, when it names one);
+// model::InputError naming `source` when the run could not finish in time, or the log (in
+// `caller`'s words) when it cannot be read.
 double validation_horizon(const model::Model& simulated, const model::ControlPolicy& policy,
-                          const validation::SimulationSettings& settings,
-                          const std::string& source);
+                          const validation::SimulationSettings& settings, const std::string& source,
+                          Caller caller = Caller::kCommandLine);
 
 }  // namespace crawlq::api

@@ -37,9 +37,11 @@ ValidateResult validate_over_time(const ValidateRequest& request, const std::str
                 .policy = request.policy,
                 .settings = settings,
                 .caller = request.caller});
+  // The log the simulator replayed, when it replayed one, named as the long run's comparison names
+  // it.
   return {
       validation::compare_transients(exact ? &*exact->transient : nullptr, *simulated.transient),
-      absent};
+      absent, simulated.replayed_arrivals};
 }
 }  // namespace
 
@@ -134,6 +136,9 @@ nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& res
                    {"agrees", r.agrees()}};
   if (!result.exact_absent.empty()) j["exact_engine_absent"] = result.exact_absent;
   const validation::SimulationSettings& s = request.settings;
+  // Each replication's observed time, as the caller resolved it (the default at the pace of what
+  // the simulator runs: a replayed log's own).
+  if (s.times.empty() && s.horizon) j["horizon"] = *s.horizon;
   if (!s.times.empty()) {
     j["times"] = s.times;
     j["from"] = s.from_file.empty() ? std::string(analytic::kTransientStartNames.name(s.from))

@@ -435,8 +435,8 @@ py::object validate(const Source& s, const py::dict& keywords) {
         api::ValidateRequest with_horizon = request;
         // A transient runs to its last time: it has no horizon.
         if (request.settings.times.empty())
-          with_horizon.settings.horizon =
-              api::validation_horizon(request.model, request.policy, request.settings, label);
+          with_horizon.settings.horizon = api::validation_horizon(
+              request.model, request.policy, request.settings, label, api::Caller::kPython);
         api::ValidateResult comparison = api::validate(with_horizon);
         return std::make_pair(std::move(with_horizon), std::move(comparison));
       });

@@ -67,6 +67,34 @@ TEST_CASE("validate --arrivals-log: the fitted law's answer beside the log's", "
   CHECK(scenario.at("arrivals_log").at("log") == "synthetic-crawler");
   CHECK(scenario.at("exact_engine") == true);
   CHECK_FALSE(scenario.at("measures").empty());
+
+  // Over time too: the log replayed from the same start names itself as the long run's does.
+  const ProcessResult over_time = crawlq({"validate", fitted, "--arrivals-log", "synthetic-crawler",
+                                          "--times", "50,100", "--replications", "20", "--json"});
+  INFO(report(over_time));
+  REQUIRE((over_time.exit_status == 0 || over_time.exit_status == 1));
+  const json transient = json_of(over_time);
+  CHECK(transient.at("scenarios").at(0).at("arrivals_log").at("log") == "synthetic-crawler");
+  CHECK(transient.at("scenarios").at(0).at("times") == json::array({50.0, 100.0}));
+}
+
+TEST_CASE("validate --arrivals-log: the default horizon at the replay's pace, not the file's",
+          "[cli][replay]") {
+  // The paper's example offers pages about a hundred times as fast as the shipped log: a horizon at
+  // the file's pace would give each replication a few thousand of the log's pages.
+  const ProcessResult run =
+      crawlq({"validate", shipped("paper-example-1.yaml"), "--arrivals-log", "synthetic-crawler",
+              "--replications", "2", "--precision", "0", "--json"});
+  INFO(report(run));
+  REQUIRE((run.exit_status == 0 || run.exit_status == 1));
+  const json scenario = json_of(run).at("scenarios").at(0);
+  const json& log = scenario.at("arrivals_log");
+  const double log_pages_per_time = log.at("pages").get<double>() / log.at("length").get<double>();
+  // About a million pages a replication at the pace the policy keeps: between one and four robots
+  // each replay the log.
+  const double pages_at_one_robot = scenario.at("horizon").get<double>() * log_pages_per_time;
+  CHECK(pages_at_one_robot > 2e5);
+  CHECK(pages_at_one_robot < 1.5e6);
 }
 
 TEST_CASE("simulate --arrivals-log: refusals name the flag", "[cli][replay]") {

@@ -222,7 +222,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "sweep on a rhythm: each row the periodic regime's, with a vector per piece; the amplitude "
+    "sweep on a rhythm: each row the periodic regime's, with a vector per piece, and the amplitude "
     "swept, refused where a piece's scale would not stay above 0 or there is no rhythm",
     "[cli][rhythm]") {
   const TempDirectory dir;

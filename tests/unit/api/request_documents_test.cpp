@@ -204,7 +204,7 @@ TEST_CASE("request documents: wrong documents are refused naming the field", "[a
   CHECK(refused(Kind::kSweep, R"({"values": [1]})", api::Caller::kPython) ==
         "param: required: give one of capacity, service-scale, obsolescence-scale, "
         "arrival-scale, costs.loss, costs.obsolescence, costs.sojourn, costs.robot, "
-        "costs.starvation, costs.holding");
+        "costs.starvation, costs.holding, rhythm-amplitude");
   CHECK(refused(Kind::kSweep, R"({"param": "capacity"})", api::Caller::kDocument) ==
         "values: required: give a list of numbers");
   CHECK(refused(Kind::kLandscape, R"({"axis": [0, 1]})") ==
