@@ -15,6 +15,7 @@
 #include "fit/ph_moment_fit.hpp"
 #include "fit/regime_map_em.hpp"
 #include "fit/regime_map_fit.hpp"
+#include "fit/regime_map_standard_errors.hpp"
 #include "fit/sample_statistics.hpp"
 #include "fit/time_scale.hpp"
 #include "model/bmap.hpp"
@@ -269,6 +270,15 @@ nlohmann::json fit_arrivals(const FitArrivalsRequest& request) {
     j["fitted"]["shape"] = em->shape;
     j["fitted"]["regime_means"] = em->means;
     j["fitted"]["transitions"] = matrix_json(em->transitions);
+    // How far the log pins them down: the likelihood's curvature at its top.
+    const fit::RegimeMapStandardErrors errors = fit::regime_map_standard_errors(log.intervals, *em);
+    if (errors.absent.empty()) {
+      nlohmann::json& spread = j["fitted"]["standard_errors"];
+      spread = {{"method", "observed information"}, {"regime_means", errors.means}};
+      if (errors.transitions) spread["transitions"] = matrix_json(*errors.transitions);
+    } else {
+      j["fitted"]["standard_errors_absent"] = errors.absent;
+    }
   }
   if (request.bootstrap > 0)
     j["bootstrap"] = bootstrap_spread(request, batch_gap, censor_gap,

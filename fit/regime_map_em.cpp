@@ -17,7 +17,46 @@ double log_erlang(int shape, double rate, double x) {
   return shape * std::log(rate) + (shape - 1) * std::log(x) - rate * x - std::lgamma(shape);
 }
 
+// One run's forward pass, scaled: the emission densities `f` (each step's largest factored out
+// against underflow), the filtered laws `alpha` and their scales; returns the run's log-likelihood.
+double forward(const std::vector<double>& run, int shape, const std::vector<double>& rate,
+               const model::RowVector& start, const model::Matrix& transitions, model::Matrix& f,
+               model::Matrix& alpha, std::vector<double>& scale) {
+  const std::size_t length = run.size();
+  const auto n = static_cast<Eigen::Index>(rate.size());
+  f.resize(static_cast<Eigen::Index>(length), n);
+  alpha.resize(static_cast<Eigen::Index>(length), n);
+  scale.assign(length, 0.0);
+  double log_likelihood = 0;
+  for (std::size_t t = 0; t < length; ++t) {
+    double top = -std::numeric_limits<double>::infinity();
+    for (Eigen::Index j = 0; j < n; ++j)
+      top = std::max(top, f(t, j) = log_erlang(shape, rate[j], run[t]));
+    for (Eigen::Index j = 0; j < n; ++j) f(t, j) = std::exp(f(t, j) - top);
+    const model::RowVector prior =
+        t == 0 ? start : model::RowVector(alpha.row(t - 1) * transitions);
+    alpha.row(t) = prior.cwiseProduct(f.row(t));
+    scale[t] = alpha.row(t).sum();
+    alpha.row(t) /= scale[t];
+    log_likelihood += std::log(scale[t]) + top;
+  }
+  return log_likelihood;
+}
+
 }  // namespace
+
+double regime_map_log_likelihood(const std::vector<std::vector<double>>& runs, int shape,
+                                 const std::vector<double>& means, const model::RowVector& start,
+                                 const model::Matrix& transitions) {
+  std::vector<double> rate;
+  for (const double m : means) rate.push_back(shape / m);
+  model::Matrix f, alpha;
+  std::vector<double> scale;
+  double log_likelihood = 0;
+  for (const auto& run : runs)
+    log_likelihood += forward(run, shape, rate, start, transitions, f, alpha, scale);
+  return log_likelihood;
+}
 
 RegimeMapEm fit_regime_map_em(const std::vector<std::vector<double>>& runs, int shape,
                               std::vector<double> means, model::Matrix transitions,
@@ -39,31 +78,13 @@ RegimeMapEm fit_regime_map_em(const std::vector<std::vector<double>>& runs, int 
     std::fill(weight.begin(), weight.end(), 0.0);
     std::fill(weighted_time.begin(), weighted_time.end(), 0.0);
     double log_likelihood = 0;
+    model::Matrix f, alpha;
+    std::vector<double> scale;
     for (const auto& run : runs) {
       const std::size_t length = run.size();
       if (length == 0) continue;
-      // Emission densities, each step's largest factored out (into the likelihood) against
-      // underflow.
-      model::Matrix f(static_cast<Eigen::Index>(length), n);
-      std::vector<double> offset(length);
-      for (std::size_t t = 0; t < length; ++t) {
-        double top = -std::numeric_limits<double>::infinity();
-        for (int j = 0; j < n; ++j)
-          top = std::max(top, f(t, j) = log_erlang(shape, rate[j], run[t]));
-        offset[t] = top;
-        for (int j = 0; j < n; ++j) f(t, j) = std::exp(f(t, j) - top);
-      }
-      model::Matrix alpha(static_cast<Eigen::Index>(length), n),
-          beta(static_cast<Eigen::Index>(length), n);
-      std::vector<double> scale(length);
-      for (std::size_t t = 0; t < length; ++t) {
-        const model::RowVector prior =
-            t == 0 ? start : model::RowVector(alpha.row(t - 1) * transitions);
-        alpha.row(t) = prior.cwiseProduct(f.row(t));
-        scale[t] = alpha.row(t).sum();
-        alpha.row(t) /= scale[t];
-        log_likelihood += std::log(scale[t]) + offset[t];
-      }
+      log_likelihood += forward(run, shape, rate, start, transitions, f, alpha, scale);
+      model::Matrix beta(static_cast<Eigen::Index>(length), n);
       beta.row(length - 1).setOnes();
       for (std::size_t t = length - 1; t-- > 0;)
         beta.row(t) =
@@ -142,6 +163,7 @@ RegimeMapEm fit_regime_map_em(const std::vector<std::vector<double>>& runs, int 
     fit.means.push_back(shape / rate[j]);
   }
   fit.transitions = transitions;
+  fit.start = start;
   return fit;
 }
 

@@ -18,6 +18,7 @@ struct RegimeMapEm {
   int shape = 1;
   std::vector<double> means;  // each regime's mean time
   model::Matrix transitions;  // P
+  model::RowVector start;     // the first regime's law
 };
 
 // `runs`: the times between batches (batched_log.hpp). Starts from `means` and `transitions`
@@ -25,5 +26,11 @@ struct RegimeMapEm {
 RegimeMapEm fit_regime_map_em(const std::vector<std::vector<double>>& runs, int shape,
                               std::vector<double> means, model::Matrix transitions,
                               int most_iterations = 300);
+
+// The log-likelihood of `runs` under regimes of these means (Erlang of `shape`), first law `start`
+// and transition matrix P: what the EM climbs, for the likelihood's curvature.
+double regime_map_log_likelihood(const std::vector<std::vector<double>>& runs, int shape,
+                                 const std::vector<double>& means, const model::RowVector& start,
+                                 const model::Matrix& transitions);
 
 }  // namespace crawlq::fit

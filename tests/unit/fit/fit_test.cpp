@@ -508,3 +508,72 @@ TEST_CASE("fit: EM over the regimes converges on a renewal log, where plain EM c
 
 }  // namespace
 }  // namespace crawlq
+
+#include "fit/regime_map_standard_errors.hpp"
+
+namespace crawlq {
+namespace {
+
+TEST_CASE("fit: one regime's standard error from the curvature is the closed form mean/sqrt(n k)",
+          "[fit]") {
+  // Erlang-3 times of mean 2: the rate's MLE is n k / sum x, and minus the second derivative of
+  // log L in log(rate) is exactly n k there.
+  std::mt19937_64 engine(7);
+  std::gamma_distribution<double> gamma(3, 2.0 / 3);
+  std::vector<double> intervals(5000);
+  for (double& x : intervals) x = gamma(engine);
+  const fit::RegimeMapEm em =
+      fit::fit_regime_map_em({intervals}, 3, {1.5}, model::Matrix::Ones(1, 1));
+  const fit::RegimeMapStandardErrors errors = fit::regime_map_standard_errors({intervals}, em);
+  REQUIRE(errors.absent.empty());
+  REQUIRE(errors.means.size() == 1);
+  CHECK(errors.means[0] == Approx(em.means[0] / std::sqrt(5000.0 * 3)).epsilon(1e-5));
+  CHECK_FALSE(errors.transitions);
+}
+
+TEST_CASE(
+    "fit: two regimes' standard errors from the curvature match the spread of refits over logs "
+    "of the same generator",
+    "[fit]") {
+  model::Matrix transitions(2, 2);
+  transitions << 0.95, 0.05, 0.1, 0.9;
+  const fit::RegimeMapEm truth = fit::fit_regime_map_em({}, 2, {10, 2}, transitions, 0);
+  const auto intervals_of = [&](std::uint64_t seed) {
+    const std::vector<double> starts = fit_test::map_times(truth.d0, truth.d1, 3000, seed);
+    std::vector<double> out(starts.size() - 1);
+    for (std::size_t i = 1; i < starts.size(); ++i) out[i - 1] = starts[i] - starts[i - 1];
+    return out;
+  };
+  const std::vector<double> first = intervals_of(100);
+  const fit::RegimeMapEm point = fit::fit_regime_map_em({first}, 2, {10, 2}, transitions);
+  const fit::RegimeMapStandardErrors errors = fit::regime_map_standard_errors({first}, point);
+  REQUIRE(errors.absent.empty());
+  REQUIRE(errors.transitions);
+  // The spread of the estimates over 40 logs like it: what a standard error promises.
+  std::vector<double> slow, fast, stay;
+  for (std::uint64_t seed = 101; seed <= 140; ++seed) {
+    const std::vector<double> log = intervals_of(seed);
+    const fit::RegimeMapEm refit = fit::fit_regime_map_em({log}, 2, {10, 2}, transitions);
+    slow.push_back(refit.means[0]);
+    fast.push_back(refit.means[1]);
+    stay.push_back(refit.transitions(0, 0));
+  }
+  const auto sd = [](const std::vector<double>& v) {
+    double mean = 0, squares = 0;
+    for (double x : v) mean += x / static_cast<double>(v.size());
+    for (double x : v) squares += (x - mean) * (x - mean);
+    return std::sqrt(squares / static_cast<double>(v.size() - 1));
+  };
+  // 40 refits know a standard deviation to about 11%; the curvature is of one log's fit.
+  INFO("curvature " << errors.means[0] << ", " << errors.means[1] << ", "
+                    << (*errors.transitions)(0, 0) << "; refits " << sd(slow) << ", " << sd(fast)
+                    << ", " << sd(stay));
+  CHECK(errors.means[0] == Approx(sd(slow)).epsilon(0.35));
+  CHECK(errors.means[1] == Approx(sd(fast)).epsilon(0.35));
+  CHECK((*errors.transitions)(0, 0) == Approx(sd(stay)).epsilon(0.35));
+  // A row's entries move together: the same error for P_00 and P_01.
+  CHECK((*errors.transitions)(0, 1) == Approx((*errors.transitions)(0, 0)).epsilon(1e-9));
+}
+
+}  // namespace
+}  // namespace crawlq
