@@ -98,7 +98,7 @@ SweepRow row_from(NumberReader& in, const model::Model& model, validation::Sweep
   read_measures(in, m);
   const double mean_service_time = in.number();
   const std::optional<double> mean_obsolescence_time = in.optional();
-  std::optional<SweepRow::ByPiece> by_piece;
+  std::optional<validation::SweepByPiece> by_piece;
   if (const double pieces = in.number(); pieces >= 0) {
     by_piece.emplace();
     for (std::size_t i = 0; i < static_cast<std::size_t>(pieces); ++i)

@@ -86,7 +86,8 @@ SweepRow solve_periodic(const model::Model& model, double value) {
                   .mean_obsolescence_time = model.obsolescence
                                                 ? std::optional<double>(model.obsolescence->mean())
                                                 : std::nullopt,
-                  .by_piece = SweepRow::ByPiece{search.by_piece, search.by_piece_cost}};
+                  .class_best = std::nullopt,
+                  .by_piece = SweepByPiece{search.by_piece, search.by_piece_cost}};
 }
 
 SweepRow solve_one(const model::Model& model, double value, const std::string& policy_class) {

@@ -46,6 +46,14 @@ void require_applicable(const model::Model& model, SweepParameter parameter);
 // scale > 0) or makes a model that breaks a rule.
 model::Model with_parameter(const model::Model& model, SweepParameter parameter, double value);
 
+// Under a rhythm, a sweep row's best vector per piece (SweepRow::by_piece). At namespace scope: a
+// nested class's member initialisers are not yet usable inside its enclosing class, which clang
+// then finds not default-constructible.
+struct SweepByPiece {
+  std::vector<std::vector<int>> thresholds;  // one vector per piece
+  double cost = 0;
+};
+
 struct SweepRow {
   double value = 0;
   analytic::PolicyCost best;     // the best threshold policy of the transformed model
@@ -60,11 +68,7 @@ struct SweepRow {
   // single vector, `constant` the constant policies', and these the best vector per piece (the
   // coordinate search of analytic/control/periodic_search.hpp); `measures` and `relative_profit`
   // are the per-piece policy's.
-  struct ByPiece {
-    std::vector<std::vector<int>> thresholds;  // one vector per piece
-    double cost = 0;
-  };
-  std::optional<ByPiece> by_piece = std::nullopt;
+  std::optional<SweepByPiece> by_piece = std::nullopt;
 };
 
 // One row per value, in the order given. Every value is checked (with_parameter) before anything
