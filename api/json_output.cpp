@@ -12,6 +12,10 @@ nlohmann::json intervals_json(const std::vector<sim::Interval>& intervals) {
   return list;
 }
 
+nlohmann::json rhythm_keys_json(const model::Rhythm& rhythm) {
+  return {{"period", rhythm.period}, {"pieces", rhythm.pieces()}, {"scales", rhythm.scales}};
+}
+
 nlohmann::json matrix_json(const model::Matrix& m) {
   nlohmann::json rows = nlohmann::json::array();
   for (Eigen::Index i = 0; i < m.rows(); ++i) {

@@ -6,6 +6,7 @@
 #include "analytic/sojourn/sojourn_times.hpp"
 #include "model/control_policy.hpp"
 #include "model/measure_list.hpp"
+#include "model/rhythm.hpp"
 #include "sim/replications.hpp"
 
 namespace crawlq::api {
@@ -35,6 +36,9 @@ void put_measures(nlohmann::json& j, const model::MeasureSet<T>& measures, bool 
 // {"measures": [{"key", "symbol", "description"}, ...]}: the scalar measures in the order the
 // tables print them, then the lists (model/measure_list.hpp), for a page that names them.
 nlohmann::json measure_list_json();
+
+// {"period", "pieces", "scales"}: a scenario's rhythm, as the commands that follow one name it.
+nlohmann::json rhythm_keys_json(const model::Rhythm& rhythm);
 
 // A matrix as rows of numbers (a row vector as one row), a zero written 0 whatever its sign: a
 // scenario's matrices as the engines use them, and fitted ones ready to paste into a scenario.

@@ -24,16 +24,15 @@ PeriodicSolve solve_periodic(const model::Model& model,
 }
 
 nlohmann::json rhythm_json(const model::Rhythm& rhythm, const analytic::PeriodicRegime& regime) {
-  return {{"period", rhythm.period},
-          {"pieces", rhythm.pieces()},
-          {"scales", rhythm.scales},
-          {"residual", regime.residual},
-          {"converged", regime.converged},
-          {"periods", regime.periods},
-          {"extrapolations", regime.extrapolations},
-          {"products", regime.products},
-          {"truncation_error", regime.truncation_error},
-          {"transient_method", analytic::kTransientMethodNames.name(regime.method)}};
+  nlohmann::json j = rhythm_keys_json(rhythm);
+  j.update({{"residual", regime.residual},
+            {"converged", regime.converged},
+            {"periods", regime.periods},
+            {"extrapolations", regime.extrapolations},
+            {"products", regime.products},
+            {"truncation_error", regime.truncation_error},
+            {"transient_method", analytic::kTransientMethodNames.name(regime.method)}});
+  return j;
 }
 
 nlohmann::json pieces_json(const analytic::PeriodicRegime& regime,

@@ -303,8 +303,7 @@ nlohmann::json to_json(const SimulateRequest& request, const SimulateResult& res
   j["fewest_pages"] = s.fewest_pages;
   if (!result.replayed_arrivals.is_null()) j["arrivals_log"] = result.replayed_arrivals;
   if (const auto& rhythm = request.model.rhythm) {
-    j["rhythm"] = {
-        {"period", rhythm->period}, {"pieces", rhythm->pieces()}, {"scales", rhythm->scales}};
+    j["rhythm"] = rhythm_keys_json(*rhythm);
     j["pieces"] = simulated_pieces_json(*rhythm, s.pieces);
   }
   put_measures(j, s);

@@ -120,9 +120,7 @@ nlohmann::json row_json(validation::SweepParameter parameter, const validation::
 nlohmann::json to_json(const SweepRequest& request, const std::vector<validation::SweepRow>& rows) {
   nlohmann::json j{{"param", validation::parameter_name(request.parameter)},
                    {"rows", nlohmann::json::array()}};
-  if (const auto& rhythm = request.model.rhythm)
-    j["rhythm"] = {
-        {"period", rhythm->period}, {"pieces", rhythm->pieces()}, {"scales", rhythm->scales}};
+  if (const auto& rhythm = request.model.rhythm) j["rhythm"] = rhythm_keys_json(*rhythm);
   for (const validation::SweepRow& row : rows)
     j["rows"].push_back(row_json(request.parameter, row));
   return j;
