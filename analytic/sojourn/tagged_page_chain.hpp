@@ -75,7 +75,8 @@ class TaggedPageChain {
   Eigen::VectorXd moments_[3][3];  // [fate][k]
   double max_exit_rate_ = 0;
   model::RowVector beta_, gamma_;
-  std::vector<model::RowVector> gamma_powers_;  // gamma^{(x)l}, l = 0..K: the clocks of new pages
+  // gamma^{(x)l}, l = 0..min(K, the longest batch): the clocks of new pages
+  std::vector<model::RowVector> gamma_powers_;
   int service_phases_, clock_phases_;
   int capacity_;
 };

@@ -3,135 +3,206 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 namespace crawlq::analytic {
 
 namespace {
-// Below this many columns a factor's pass stays on one thread: a parallel region's start costs
-// more than it shares.
-constexpr Eigen::Index kParallelColumns = 1 << 14;
+
+using Index = Eigen::Index;
+
+// A factor whose phases span more entries than this is applied in a pass over the whole vector,
+// its columns shared among threads; the later factors go cache block by cache block, each block
+// through all of them while it stays in L2.
+constexpr Index kCacheEntries = Index{1} << 14;
+// Columns handed to a thread at a time in a long pass, and mixed through the buffer at once.
+constexpr Index kColumns = 256;
+// Below this many columns a back substitution's update stays on one thread: a parallel region's
+// start costs more than it shares.
+constexpr Index kParallelColumns = Index{1} << 14;
+
+// The columns [begin, end) of `blocks` consecutive blocks of width x inner entries, each column's
+// phases mixed by `u` in place. A column's sums run over the phases in the same order whoever
+// computes it and however many columns go at once: the same bits for any thread count.
+template <typename Scalar, typename Matrix>
+void mix(const Matrix& u, Scalar* y, Index blocks, Index inner, Index begin, Index end,
+         std::vector<Scalar>& buffer) {
+  const Index width = u.rows();
+  const Index span = width * inner;
+  if (width == 1) {
+    const Scalar a = u(0, 0);
+    for (Index b = 0; b < blocks; ++b)
+      for (Index q = begin; q < end; ++q) y[b * span + q] *= a;
+    return;
+  }
+  if (width == 2) {  // the paper's clocks and server: no buffer, each pair read once
+    const Scalar a = u(0, 0), c = u(0, 1), d = u(1, 0), e = u(1, 1);
+    for (Index b = 0; b < blocks; ++b) {
+      Scalar* first = y + b * span;
+      Scalar* second = first + inner;
+      for (Index q = begin; q < end; ++q) {
+        const Scalar s = first[q], t = second[q];
+        first[q] = a * s + c * t;
+        second[q] = d * s + e * t;
+      }
+    }
+    return;
+  }
+  buffer.resize(static_cast<std::size_t>(width * kColumns));
+  for (Index b = 0; b < blocks; ++b) {
+    Scalar* block = y + b * span;
+    for (Index from_q = begin; from_q < end; from_q += kColumns) {
+      const Index n = std::min(kColumns, end - from_q);
+      for (Index to = 0; to < width; ++to) {
+        Scalar* sum = buffer.data() + to * kColumns;
+        std::fill(sum, sum + n, Scalar(0));
+        for (Index from = 0; from < width; ++from) {
+          const Scalar coefficient = u(to, from);
+          const Scalar* source = block + from * inner + from_q;
+          for (Index q = 0; q < n; ++q) sum[q] += coefficient * source[q];
+        }
+      }
+      for (Index to = 0; to < width; ++to)
+        std::copy(buffer.data() + to * kColumns, buffer.data() + to * kColumns + n,
+                  block + to * inner + from_q);
+    }
+  }
+}
+
+bool triangular(const Eigen::MatrixXd& t) {
+  for (Index i = 1; i < t.rows(); ++i)
+    if (t(i, i - 1) != 0) return false;
+  return true;
+}
+
+template <typename Scalar, typename Schur>
+void put_factor(KroneckerSumSolver::Factors<Scalar>& factors, int which, const Schur& schur) {
+  factors.unitary[which] = schur.matrixU();
+  factors.adjoint[which] = factors.unitary[which].adjoint();
+  factors.triangular[which] = schur.matrixT();
+}
+
 }  // namespace
 
 KroneckerSumSolver::KroneckerSumSolver(const Eigen::MatrixXd& first,
                                        const Eigen::MatrixXd& repeated, int copies)
     : copies_(copies), first_size_(first.rows()), repeated_size_(repeated.rows()) {
-  size_ = first_size_;
-  for (int i = 0; i < copies; ++i) size_ *= repeated_size_;
-  const Eigen::ComplexSchur<Eigen::MatrixXcd> first_schur(first.cast<Complex>());
-  const Eigen::ComplexSchur<Eigen::MatrixXcd> repeated_schur(repeated.cast<Complex>());
+  strides_.assign(static_cast<std::size_t>(copies) + 1, 1);
+  for (int mode = copies - 1; mode >= 0; --mode)
+    strides_[static_cast<std::size_t>(mode)] =
+        strides_[static_cast<std::size_t>(mode) + 1] * repeated_size_;
+  size_ = first_size_ * strides_[0];
+  const Eigen::RealSchur<Eigen::MatrixXd> first_real(first), repeated_real(repeated);
+  if (first_real.info() == Eigen::Success && repeated_real.info() == Eigen::Success &&
+      triangular(first_real.matrixT()) && triangular(repeated_real.matrixT())) {
+    real_.emplace();
+    put_factor(*real_, 0, first_real);
+    put_factor(*real_, 1, repeated_real);
+    return;
+  }
+  const Eigen::ComplexSchur<Eigen::MatrixXcd> first_schur(first.cast<std::complex<double>>());
+  const Eigen::ComplexSchur<Eigen::MatrixXcd> repeated_schur(repeated.cast<std::complex<double>>());
   if (first_schur.info() != Eigen::Success || repeated_schur.info() != Eigen::Success)
     throw std::runtime_error("tagged-page chain: no Schur form of the service or clock generator");
-  first_unitary_ = first_schur.matrixU();
-  first_triangular_ = first_schur.matrixT();
-  repeated_unitary_ = repeated_schur.matrixU();
-  repeated_triangular_ = repeated_schur.matrixT();
+  complex_.emplace();
+  put_factor(*complex_, 0, first_schur);
+  put_factor(*complex_, 1, repeated_schur);
 }
 
 Eigen::VectorXd KroneckerSumSolver::solve(const Eigen::VectorXd& b, double shift,
                                           int threads) const {
-  ComplexVector w = b.cast<Complex>();
   threads = std::max(threads, 1);
-  transform(w, true, threads);
-  // (shift - sum) x = b: solve (sum - shift) w = -b in the Schur basis.
-  w = -w;
-  back_substitute(w.data(), 0, Complex(-shift), threads);
-  transform(w, false, threads);
-  return w.real();
+  return real_ ? solve_with(*real_, b, shift, threads) : solve_with(*complex_, b, shift, threads);
 }
 
-void KroneckerSumSolver::transform(ComplexVector& y, bool inverse, int threads) const {
-  // The first factors' passes are long: each over the whole vector, its columns shared among
-  // threads. Below them the remaining factors act within blocks, which the threads share whole.
-  // Every entry goes through the same factors in the same order as on one thread: the same bits.
-  Eigen::Index block = size_;
+template <typename Scalar>
+Eigen::VectorXd KroneckerSumSolver::solve_with(const Factors<Scalar>& factors,
+                                               const Eigen::VectorXd& b, double shift,
+                                               int threads) const {
+  Eigen::Matrix<Scalar, Eigen::Dynamic, 1> w = b.cast<Scalar>();
+  transform(factors, w.data(), true, threads);
+  // (shift - sum) x = b: solve (sum - shift) w = -b in the Schur basis.
+  w = -w;
+  back_substitute(factors, w.data(), 0, Scalar(-shift), threads);
+  transform(factors, w.data(), false, threads);
+  if constexpr (std::is_same_v<Scalar, double>)
+    return w;
+  else
+    return w.real();
+}
+
+template <typename Scalar>
+void KroneckerSumSolver::transform(const Factors<Scalar>& factors, Scalar* y, bool inverse,
+                                   int threads) const {
+  const auto matrix = [&](int mode) -> const typename Factors<Scalar>::Matrix& {
+    const int which = mode == 0 ? 0 : 1;
+    return inverse ? factors.adjoint[which] : factors.unitary[which];
+  };
+  // The factors act on different indices and commute, so any order gives the same product; each
+  // entry goes through them in the same order on any thread count.
   int mode = 0;
-  if (threads > 1) {
-    for (; mode <= copies_; ++mode) {
-      const Eigen::Index inner = block / (mode == 0 ? first_size_ : repeated_size_);
-      if (inner < kParallelColumns) break;
-      for (Eigen::Index b = 0; b < size_; b += block)
-        mix_factor(y.data() + b, mode, inverse, threads);
-      block = inner;
+  for (; mode <= copies_ && width(mode) * stride(mode) > kCacheEntries; ++mode) {
+    const Index inner = stride(mode), span = width(mode) * inner, blocks = size_ / span;
+    const Index chunks = (inner + kColumns - 1) / kColumns;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+      std::vector<Scalar> buffer;
+#pragma omp for schedule(static) collapse(2)
+      for (Index b = 0; b < blocks; ++b)
+        for (Index c = 0; c < chunks; ++c)
+          mix(matrix(mode), y + b * span, 1, inner, c * kColumns,
+              std::min(inner, (c + 1) * kColumns), buffer);
     }
   }
   if (mode > copies_) return;
-  const Eigen::Index blocks = size_ / block;
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && blocks > 1)
-  for (Eigen::Index b = 0; b < blocks; ++b) transform_from(y.data() + b * block, mode, inverse);
-}
-
-void KroneckerSumSolver::mix_factor(Complex* y, int mode, bool inverse, int threads) const {
-  const ComplexMatrix& unitary = mode == 0 ? first_unitary_ : repeated_unitary_;
-  const Eigen::Index width = unitary.rows();
-  Eigen::Index inner = 1;
-  for (int m = copies_; m > mode; --m) inner *= repeated_size_;
-  // One factor's phases are `inner` apart: each column of phases mixed in place through a small
-  // buffer (no copy of the vector), U^* on the way in, U on the way out. Columns are independent,
-  // each computed alike by any thread.
-  const auto mix = [&](Eigen::Index q, Complex* mixed) {
-    for (Eigen::Index to = 0; to < width; ++to) {
-      Complex sum(0.0);
-      for (Eigen::Index from = 0; from < width; ++from)
-        sum += (inverse ? std::conj(unitary(from, to)) : unitary(to, from)) * y[from * inner + q];
-      mixed[to] = sum;
-    }
-    for (Eigen::Index to = 0; to < width; ++to) y[to * inner + q] = mixed[to];
-  };
-  if (threads > 1 && inner >= kParallelColumns) {
-#pragma omp parallel num_threads(threads)
-    {
-      std::vector<Complex> mixed(static_cast<std::size_t>(width));
+  const Index span = width(mode) * stride(mode), blocks = size_ / span;
+#pragma omp parallel num_threads(threads) if (threads > 1 && blocks > 1)
+  {
+    std::vector<Scalar> buffer;
 #pragma omp for schedule(static)
-      for (Eigen::Index q = 0; q < inner; ++q) mix(q, mixed.data());
-    }
-  } else {
-    std::vector<Complex> mixed(static_cast<std::size_t>(width));
-    for (Eigen::Index q = 0; q < inner; ++q) mix(q, mixed.data());
+    for (Index b = 0; b < blocks; ++b)
+      for (int later = mode; later <= copies_; ++later) {
+        const Index inner = stride(later);
+        mix(matrix(later), y + b * span, span / (width(later) * inner), inner, 0, inner, buffer);
+      }
   }
 }
 
-void KroneckerSumSolver::transform_from(Complex* y, int mode, bool inverse) const {
-  mix_factor(y, mode, inverse, 1);
-  // The factors act on different indices and commute: the later ones go sub-block by sub-block,
-  // which stay in cache once small, instead of a pass over the whole vector each.
-  if (mode == copies_) return;
-  Eigen::Index inner = 1;
-  for (int m = copies_; m > mode; --m) inner *= repeated_size_;
-  const Eigen::Index width = mode == 0 ? first_size_ : repeated_size_;
-  for (Eigen::Index r = 0; r < width; ++r) transform_from(y + r * inner, mode + 1, inverse);
-}
-
-void KroneckerSumSolver::back_substitute(Complex* w, int mode, Complex shift, int threads) const {
-  const ComplexMatrix& t = mode == 0 ? first_triangular_ : repeated_triangular_;
-  const Eigen::Index width = t.rows();
+template <typename Scalar>
+void KroneckerSumSolver::back_substitute(const Factors<Scalar>& factors, Scalar* w, int mode,
+                                         Scalar shift, int threads) const {
+  const auto& t = factors.triangular[mode == 0 ? 0 : 1];
+  const Index phases = t.rows();
   if (mode == copies_) {
-    for (Eigen::Index r = width - 1; r >= 0; --r) {
-      Complex sum = w[r];
-      for (Eigen::Index c = r + 1; c < width; ++c) sum -= t(r, c) * w[c];
+    for (Index r = phases - 1; r >= 0; --r) {
+      Scalar sum = w[r];
+      for (Index c = r + 1; c < phases; ++c) sum -= t(r, c) * w[c];
       w[r] = sum / (shift + t(r, r));
     }
     return;
   }
-  Eigen::Index inner = 1;
-  for (int m = copies_; m > mode; --m) inner *= repeated_size_;
+  const Index inner = stride(mode);
+  const bool parallel = threads > 1 && inner >= kParallelColumns;
   // The factor's last phase first: its block depends on no other; each earlier block subtracts the
   // solved later ones (entry by entry, so long blocks are shared among threads), then solves the
   // remaining factors with its diagonal entry added to the shift.
-  for (Eigen::Index r = width - 1; r >= 0; --r) {
-    Complex* block = w + r * inner;
-    for (Eigen::Index c = r + 1; c < width; ++c) {
-      const Complex coupling = t(r, c);
-      if (coupling == Complex(0.0)) continue;
-      const Complex* solved = w + c * inner;
-      if (threads > 1 && inner >= kParallelColumns) {
+  for (Index r = phases - 1; r >= 0; --r) {
+    Scalar* block = w + r * inner;
+    for (Index c = r + 1; c < phases; ++c) {
+      const Scalar coupling = t(r, c);
+      if (coupling == Scalar(0)) continue;
+      const Scalar* solved = w + c * inner;
+      // Not an `if` clause: even a team of one costs a call into the runtime, and this runs once
+      // per pair of entries at the deepest factor.
+      if (parallel) {
 #pragma omp parallel for num_threads(threads) schedule(static)
-        for (Eigen::Index q = 0; q < inner; ++q) block[q] -= coupling * solved[q];
+        for (Index q = 0; q < inner; ++q) block[q] -= coupling * solved[q];
       } else {
-        for (Eigen::Index q = 0; q < inner; ++q) block[q] -= coupling * solved[q];
+        for (Index q = 0; q < inner; ++q) block[q] -= coupling * solved[q];
       }
     }
-    back_substitute(block, mode + 1, shift + t(r, r), threads);
+    back_substitute(factors, block, mode + 1, shift + t(r, r), threads);
   }
 }
 
