@@ -94,10 +94,10 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
   // so its solves go block by block, each diagonal block directly: the whole chain at once fills in
   // a sparse factorisation, and makes a Krylov method carry the coupling across K blocks.
   const BlockSolvers solvers(operator_, 0.0);
-  // The two fates are independent chains of solves: one thread each (the factorisations are only
-  // read), and each vector is computed the same way whichever thread does it, or one thread both
-  // when a second cannot start.
-  // Each fate's solves share half the threads.
+  // The two fates are independent chains of solves: one thread each when there are two (the
+  // factorisations are only read), each fate's solves then sharing half the threads; each vector
+  // is computed the same way whichever thread does it, or one thread both when a second cannot
+  // start or was not given.
   const int per_fate = std::max(1, threads_ / 2);
   const auto moments_of = [&](PageFate fate) {
     const int f = static_cast<int>(fate);
@@ -106,7 +106,7 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
   };
   const std::array<PageFate, 2> fates{PageFate::kServed, PageFate::kObsolete};
   std::atomic<std::size_t> next{0};
-  model::run_on_threads(2, [&] {
+  model::run_on_threads(std::min(2, threads_), [&] {
     for (std::size_t i = next++; i < fates.size(); i = next++) moments_of(fates[i]);
   });
   for (int k = 0; k < 3; ++k)

@@ -1,5 +1,9 @@
 #include "analytic/sojourn/tagged_page_operator.hpp"
 
+#include <omp.h>
+
+#include <algorithm>
+
 #include "analytic/stationary/clock_kernel.hpp"
 
 namespace crawlq::analytic {
@@ -8,8 +12,14 @@ namespace {
 
 using Index = Eigen::Index;
 
-// Below this many states a block's service phases are not worth a second thread.
+// Below this many states a block goes whole to one thread: handing out its pieces would cost more
+// than they share.
 constexpr Index kTaggedParallelGrain = Index{1} << 14;
+// The entries of one piece handed to a thread; a clock pass's sub-blocks are cut to this size too,
+// where the rest of their clocks then run in cache.
+constexpr Index kPieceEntries = Index{1} << 14;
+
+Index pieces(Index entries, Index piece) { return (entries + piece - 1) / piece; }
 
 }  // namespace
 
@@ -45,15 +55,81 @@ TaggedPageOperator::TaggedPageOperator(const model::Model& model)
 
 void TaggedPageOperator::left_multiply(const double* x, double* y, int most_ahead,
                                        int threads) const {
-  in_service_row(x, y, most_ahead >= 0);
-  const bool parallel =
-      threads > 1 && most_ahead >= 0 && block_size(most_ahead) >= kTaggedParallelGrain;
-#pragma omp parallel num_threads(threads) if (parallel)
-  for (int ahead = 0; ahead <= most_ahead; ++ahead) {
-    // A block's pieces write their own phase of it and of the block below (started one step
-    // before: the loop's barrier orders them).
-#pragma omp for schedule(static)
-    for (int s = 0; s < m_; ++s) waiting_piece(ahead, s, x, y, ahead < most_ahead);
+  // The blocks with few pages ahead are small: one thread does them all, then the threads share
+  // each larger block in pieces handed out as they come free (a thread the system has descheduled
+  // holds up one piece, not a fixed share). Every entry's sum is formed in the same order however
+  // the pieces fall: the same bits for any thread count.
+  int first_shared = 0;
+  while (first_shared <= most_ahead && block_size(first_shared) < kTaggedParallelGrain)
+    ++first_shared;
+  const auto small_blocks = [&] {
+    in_service_row(x, y, most_ahead >= 0);
+    for (int ahead = 0; ahead < first_shared; ++ahead)
+      for (int s = 0; s < m_; ++s) {
+        const Index per_server = block_size(ahead) / m_;
+        own_terms(ahead, s, 0, per_server, x, y, ahead < most_ahead);
+        if (ahead >= 1) clock_terms(ahead, s, x, y);
+      }
+  };
+  if (threads <= 1 || first_shared > most_ahead) {
+    small_blocks();
+    for (int ahead = first_shared; ahead <= most_ahead; ++ahead)
+      for (int s = 0; s < m_; ++s) {
+        own_terms(ahead, s, 0, block_size(ahead) / m_, x, y, ahead < most_ahead);
+        clock_terms(ahead, s, x, y);
+      }
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp single
+    small_blocks();
+    for (int ahead = first_shared; ahead <= most_ahead; ++ahead)
+      shared_block(ahead, x, y, ahead < most_ahead);
+  }
+}
+
+void TaggedPageOperator::shared_block(int ahead, const double* x, double* y,
+                                      bool with_block_above) const {
+  // Called by every thread of a parallel region: its loops are the region's work-sharing loops,
+  // each ending at a barrier, since each step adds to what the one before wrote.
+  const Index per_server = block_size(ahead) / m_;
+  const Index own_piece = std::max<Index>(r_, kPieceEntries / r_ * r_);  // whole own-clock cycles
+  const Index own_pieces = pieces(per_server, own_piece);
+#pragma omp for schedule(dynamic)
+  for (Index p = 0; p < m_ * own_pieces; ++p) {
+    const Index begin = (p % own_pieces) * own_piece;
+    own_terms(ahead, static_cast<int>(p / own_pieces), begin,
+              std::min(per_server, begin + own_piece), x, y, with_block_above);
+  }
+  if (ahead == 0) return;
+  // The clocks ahead: the first few in passes over the whole block cut into column ranges, as
+  // ClockKernel::apply does them first, then each sub-block whole with its remaining clocks.
+  const ClockKernel kernel(clock_, clock_exit_);
+  const Index per_server_down = per_server / r_;
+  int remaining = ahead;
+  Index sub = per_server, subs = 1;  // sub-blocks per service phase, and their size
+  // Only as many passes as give each thread a few sub-blocks to take: each pass ends at a barrier.
+  const Index wanted = 4 * omp_get_num_threads();
+  for (; remaining > 0 && sub > kPieceEntries && m_ * subs < wanted;
+       --remaining, sub /= r_, subs *= r_) {
+    const Index inner = sub / r_, column_pieces = pieces(inner, kPieceEntries);
+#pragma omp for schedule(dynamic)
+    for (Index p = 0; p < m_ * subs * column_pieces; ++p) {
+      const Index b = p / column_pieces, begin = (p % column_pieces) * kPieceEntries;
+      const Index s = b / subs, k = b % subs;
+      kernel.first_pass(x + offset(ahead) + s * per_server + k * sub,
+                        y + offset(ahead) + s * per_server + k * sub,
+                        y + offset(ahead - 1) + s * per_server_down + k * inner, sub, begin,
+                        std::min(inner, begin + kPieceEntries));
+    }
+  }
+#pragma omp for schedule(dynamic)
+  for (Index b = 0; b < m_ * subs; ++b) {
+    const Index s = b / subs, k = b % subs;
+    kernel.apply(x + offset(ahead) + s * per_server + k * sub,
+                 y + offset(ahead) + s * per_server + k * sub,
+                 y + offset(ahead - 1) + s * per_server_down + k * (sub / r_), remaining, r_);
   }
 }
 
@@ -70,19 +146,19 @@ void TaggedPageOperator::in_service_row(const double* x, double* y, bool with_bl
   y_in += flow * service_start_.transpose();
 }
 
-void TaggedPageOperator::waiting_piece(int ahead, int service, const double* x, double* y,
-                                       bool with_block_above) const {
+void TaggedPageOperator::own_terms(int ahead, int service, Index begin, Index end, const double* x,
+                                   double* y, bool with_block_above) const {
   const Index per_server = block_size(ahead) / m_;
   const double* xb = x + offset(ahead);
   const double* xs = xb + service * per_server;
   double* ys = y + offset(ahead) + service * per_server;
   const double* d = diagonal_.data() + offset(ahead) + service * per_server;
-  for (Index c = 0; c < per_server; ++c) ys[c] = d[c] * xs[c];
+  for (Index c = begin; c < end; ++c) ys[c] = d[c] * xs[c];
   for (int from = 0; from < m_; ++from) {
     const double rate = service_(from, service);
     if (from == service || rate == 0) continue;
     const double* source = xb + from * per_server;
-    for (Index c = 0; c < per_server; ++c) ys[c] += rate * source[c];
+    for (Index c = begin; c < end; ++c) ys[c] += rate * source[c];
   }
   // One more page ahead, and the head's service ends: the next page starts with beta, and its clock
   // (the head's of the block above) goes.
@@ -93,20 +169,24 @@ void TaggedPageOperator::waiting_piece(int ahead, int service, const double* x, 
       if (rate == 0) continue;
       for (int head = 0; head < r_; ++head) {
         const double* source = up + (from * r_ + head) * per_server;
-        for (Index c = 0; c < per_server; ++c) ys[c] += rate * source[c];
+        for (Index c = begin; c < end; ++c) ys[c] += rate * source[c];
       }
     }
   }
-  // Its own clock moves (it expires out of the chain); the clocks ahead move or expire into the
-  // block below.
-  for (Index o = 0; o < per_server / r_; ++o)
+  // Its own clock moves (it expires out of the chain).
+  for (Index o = begin / r_; o < end / r_; ++o)
     for (int from = 0; from < r_; ++from)
       for (int to = 0; to < r_; ++to)
         if (to != from && clock_(from, to) != 0)
           ys[o * r_ + to] += clock_(from, to) * xs[o * r_ + from];
-  if (ahead >= 1)
-    ClockKernel(clock_, clock_exit_)
-        .apply(xs, ys, y + offset(ahead - 1) + service * (per_server / r_), ahead, r_);
+}
+
+void TaggedPageOperator::clock_terms(int ahead, int service, const double* x, double* y) const {
+  // The clocks ahead move, or expire into the block below.
+  const Index per_server = block_size(ahead) / m_;
+  ClockKernel(clock_, clock_exit_)
+      .apply(x + offset(ahead) + service * per_server, y + offset(ahead) + service * per_server,
+             y + offset(ahead - 1) + service * (per_server / r_), ahead, r_);
 }
 
 void TaggedPageOperator::add_leaving(int ahead, const double* x_below, double* r) const {

@@ -36,8 +36,15 @@ class TaggedPageOperator {
 
  private:
   void in_service_row(const double* x, double* y, bool with_block_above) const;
-  void waiting_piece(int ahead, int service, const double* x, double* y,
-                     bool with_block_above) const;
+  // y over [begin, end) of one service phase's part of a block (whole cycles of its own clock):
+  // every term but the clocks ahead. The first write to those entries.
+  void own_terms(int ahead, int service, Eigen::Index begin, Eigen::Index end, const double* x,
+                 double* y, bool with_block_above) const;
+  // The clocks ahead of one service phase's part of a block: their moves, and their expiries into
+  // the block below (ahead >= 1).
+  void clock_terms(int ahead, int service, const double* x, double* y) const;
+  // Both, for a block shared among the threads of the enclosing parallel region.
+  void shared_block(int ahead, const double* x, double* y, bool with_block_above) const;
 
   int m_, r_;
   Eigen::MatrixXd service_, clock_;

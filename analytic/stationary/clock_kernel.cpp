@@ -12,8 +12,8 @@ constexpr Index kFlatEntries = Index{1} << 8;
 // Two phases (the paper's clocks): one branch-free pass that reads each pair once. Built for AVX2
 // too, picked at run time, since this loop is most of a solve and runs in cache.
 __attribute__((target_clones("avx2", "default"))) void two_phase_clock(
-    const double* x, double* y_same, double* y_down, Index outer, Index inner, double to_second,
-    double to_first, double exit_first, double exit_second) {
+    const double* x, double* y_same, double* y_down, Index outer, Index inner, Index begin,
+    Index end, double to_second, double to_first, double exit_first, double exit_second) {
   if (inner == 1) {
     for (Index o = 0; o < outer; ++o) {
       const double first = x[2 * o], second = x[2 * o + 1];
@@ -29,7 +29,7 @@ __attribute__((target_clones("avx2", "default"))) void two_phase_clock(
     double* y_first = y_same + 2 * o * inner;
     double* y_second = y_first + inner;
     double* down = y_down + o * inner;
-    for (Index q = 0; q < inner; ++q) {
+    for (Index q = begin; q < end; ++q) {
       y_second[q] += to_second * first[q];
       y_first[q] += to_first * second[q];
       down[q] += exit_first * first[q] + exit_second * second[q];
@@ -61,15 +61,21 @@ void ClockKernel::apply(const double* x, double* y_same, double* y_down, int n,
   if (size <= kFlatEntries) {
     Index outer = 1, inner = size / r_;
     for (int k = 0; k < n; ++k, outer *= r_, inner /= r_)
-      one_clock(x, y_same, y_down, outer, inner);
+      one_clock(x, y_same, y_down, outer, inner, 0, inner);
     return;
   }
   // The head clock over the whole block, then each head phase's sub-block on its own, which fits
-  // in cache a few levels down.
+  // in cache a few levels down. (Two clocks in one pass, each entry read once instead of twice,
+  // measured 7% slower: the pass in cache is bound by its arithmetic, not by memory.)
   const Index half = size / r_;
-  one_clock(x, y_same, y_down, 1, half);
+  first_pass(x, y_same, y_down, size, 0, half);
   for (int r = 0; r < r_; ++r)
     apply(x + r * half, y_same + r * half, y_down + r * (half / r_), n - 1, trailing);
+}
+
+void ClockKernel::first_pass(const double* x, double* y_same, double* y_down, Index size,
+                             Index begin, Index end) const {
+  one_clock(x, y_same, y_down, 1, size / r_, begin, end);
 }
 
 void ClockKernel::gather_down(const double* x_down, double* r, int n, Index trailing) const {
@@ -90,10 +96,10 @@ void ClockKernel::gather_down(const double* x_down, double* r, int n, Index trai
 }
 
 void ClockKernel::one_clock(const double* x, double* y_same, double* y_down, Index outer,
-                            Index inner) const {
+                            Index inner, Index begin, Index end) const {
   if (r_ == 2) {
-    two_phase_clock(x, y_same, y_down, outer, inner, gamma_(0, 1), gamma_(1, 0), exit_(0),
-                    exit_(1));
+    two_phase_clock(x, y_same, y_down, outer, inner, begin, end, gamma_(0, 1), gamma_(1, 0),
+                    exit_(0), exit_(1));
     return;
   }
   for (Index o = 0; o < outer; ++o) {
@@ -106,11 +112,11 @@ void ClockKernel::one_clock(const double* x, double* y_same, double* y_down, Ind
         const double rate = gamma_(from, to);
         if (to == from || rate == 0) continue;
         double* target = yo + to * inner;
-        for (Index q = 0; q < inner; ++q) target[q] += rate * source[q];
+        for (Index q = begin; q < end; ++q) target[q] += rate * source[q];
       }
       const double rate = exit_(from);
       if (rate == 0) continue;
-      for (Index q = 0; q < inner; ++q) down[q] += rate * source[q];
+      for (Index q = begin; q < end; ++q) down[q] += rate * source[q];
     }
   }
 }

@@ -20,11 +20,16 @@ class ClockKernel {
   // The column form of y_down: r += (Gamma_0^(+)n (x) I_trailing) x_down, where x_down is over the
   // block with one clock fewer (the rates of every way of leaving into each state below).
   void gather_down(const double* x_down, double* r, int n, Eigen::Index trailing = 1) const;
+  // What `apply` does first over a block of `size` entries: the head clock's moves and expiries,
+  // for the columns [begin, end) of its phases (size / R entries apart), so that threads may share
+  // the pass; `apply` then goes on sub-block by sub-block, each with one clock fewer.
+  void first_pass(const double* x, double* y_same, double* y_down, Eigen::Index size,
+                  Eigen::Index begin, Eigen::Index end) const;
 
  private:
   // The clock with `outer` combinations before it and `inner` entries after it.
   void one_clock(const double* x, double* y_same, double* y_down, Eigen::Index outer,
-                 Eigen::Index inner) const;
+                 Eigen::Index inner, Eigen::Index begin, Eigen::Index end) const;
   void one_clock_gather(const double* x_down, double* r, Eigen::Index outer,
                         Eigen::Index inner) const;
 
