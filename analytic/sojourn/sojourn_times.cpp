@@ -20,6 +20,8 @@ constexpr double kNegligibleMass = 1e-15;
 // The Poisson tail beyond the last term: each distribution function is then exact to this,
 // relatively (the terms of a fate sum to its probability).
 constexpr double kPoissonTail = 1e-17;
+// The entries of one piece of the sweeps after each product.
+constexpr Eigen::Index kPieceEntries = Eigen::Index{1} << 14;
 
 // The number of terms n with P(Poisson(mean) > n) < kPoissonTail: from the mode up, until the tail
 // (bounded by a geometric series once the ratio of successive terms is below one) is small enough.
@@ -48,16 +50,54 @@ SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd star
   for (PageFate fate : {PageFate::kServed, PageFate::kObsolete})
     if (probability(fate) > 0) least_likely = std::min(least_likely, probability(fate));
   negligible_ = kNegligibleMass * least_likely;
+  // Each block in pieces of its own, so that a block's mass is the sum of its pieces'.
+  for (int ahead = -1; ahead <= chain_.max_pages_ahead(); ++ahead) {
+    const Eigen::Index end = chain_.subgenerator().offset(ahead + 1);
+    for (Eigen::Index from = chain_.subgenerator().offset(ahead); from < end; from += kPieceEntries)
+      pieces_.push_back({from, std::min(end, from + kPieceEntries), ahead});
+  }
+  obsolete_parts_.resize(pieces_.size());
+  mass_parts_.resize(pieces_.size());
+  sweep(false);
   drop_negligible_blocks();
+}
+
+void SojournTimes::sweep(bool add_product) const {
+  const double q = uniformisation_rate_;
+  std::size_t used = 0;  // the pieces of the active blocks: a prefix
+  while (used < pieces_.size() && pieces_[used].ahead <= most_ahead_) ++used;
+  const int threads = chain_.threads();
+  double* power = power_.data();
+  const double* product = product_.data();
+  const double* obsolete = chain_.obsolete_exit().data();
+  const auto piece = [&](std::size_t i) {
+    double exits = 0, mass = 0;
+    for (Eigen::Index s = pieces_[i].begin; s < pieces_[i].end; ++s) {
+      if (add_product) power[s] += product[s] / q;
+      exits += power[s] * obsolete[s];
+      mass += std::abs(power[s]);
+    }
+    obsolete_parts_[i] = exits;
+    mass_parts_[i] = mass;
+  };
+  if (threads > 1 && used > 8) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic)
+    for (std::size_t i = 0; i < used; ++i) piece(i);
+  } else {
+    for (std::size_t i = 0; i < used; ++i) piece(i);
+  }
 }
 
 void SojournTimes::drop_negligible_blocks() const {
   for (; most_ahead_ >= 0; --most_ahead_) {
-    // The blocks above were dropped already: only this one is summed.
-    auto block = power_.segment(chain_.waiting_offset(most_ahead_),
-                                chain_.subgenerator().block_size(most_ahead_));
-    if (block.cwiseAbs().sum() >= negligible_) return;
-    block.setZero();
+    // The blocks above were dropped already: only this one is summed, piece by piece in order.
+    double mass = 0;
+    for (std::size_t i = 0; i < pieces_.size(); ++i)
+      if (pieces_[i].ahead == most_ahead_) mass += mass_parts_[i];
+    if (mass >= negligible_) return;
+    power_
+        .segment(chain_.waiting_offset(most_ahead_), chain_.subgenerator().block_size(most_ahead_))
+        .setZero();
   }
 }
 
@@ -92,20 +132,21 @@ void SojournTimes::extend_terms(std::size_t count) const {
   const Eigen::Index m = chain_.waiting_offset(0);  // only the in-service states complete service
   if (product_.size() != power_.size()) product_.resize(power_.size());
   while (terms_[0].size() < count) {
-    // alpha P^n is zero past the active blocks: every sum and update stops there.
-    const Eigen::Index active = most_ahead_ < chain_.max_pages_ahead()
-                                    ? chain_.waiting_offset(most_ahead_ + 1)
-                                    : power_.size();
+    // alpha P^n is zero past the active blocks: every sum and update stops there. The sums were
+    // made piece by piece by the last sweep, and add up in the pieces' order whatever thread made
+    // each: the same bits on any thread count.
     const double served = power_.head(m).dot(chain_.served_exit().head(m).transpose()) / q;
-    const double obsolete =
-        power_.head(active).dot(chain_.obsolete_exit().head(active).transpose()) / q;
+    double obsolete = 0;
+    for (std::size_t i = 0; i < pieces_.size() && pieces_[i].ahead <= most_ahead_; ++i)
+      obsolete += obsolete_parts_[i];
+    obsolete /= q;
     terms_[static_cast<int>(PageFate::kServed)].push_back(served);
     terms_[static_cast<int>(PageFate::kObsolete)].push_back(obsolete);
     terms_[static_cast<int>(PageFate::kAccepted)].push_back(served + obsolete);
-    // alpha P^{n+1} with P = I + T/q.
+    // alpha P^{n+1} with P = I + T/q, and the next term's sums in the same pass.
     chain_.subgenerator().left_multiply(power_.data(), product_.data(), most_ahead_,
                                         chain_.threads());
-    power_.head(active) += product_.head(active) / q;
+    sweep(true);
     drop_negligible_blocks();
   }
 }

@@ -30,6 +30,14 @@ class SojournTimes {
   void extend_terms(std::size_t count) const;
   // Zeroes the top blocks of alpha P^n while their mass is negligible, so products skip them.
   void drop_negligible_blocks() const;
+  // Over the active blocks' pieces: alpha P^n += the product / q when `add_product`, then each
+  // piece's obsolescence rate and mass (shared among the chain's threads).
+  void sweep(bool add_product) const;
+
+  struct Piece {
+    Eigen::Index begin, end;
+    int ahead;  // its block: -1 in service, else the pages ahead
+  };
 
   const TaggedPageChain& chain_;
   Eigen::RowVectorXd start_;
@@ -41,6 +49,8 @@ class SojournTimes {
   mutable Eigen::RowVectorXd power_;      // alpha P^n for the next n
   mutable Eigen::RowVectorXd product_;    // alpha P^n T
   mutable int most_ahead_;                // power_ is zero beyond the block with this many ahead
+  std::vector<Piece> pieces_;             // in order, block by block
+  mutable std::vector<double> obsolete_parts_, mass_parts_;  // by piece, of power_
   double negligible_ = 0;
 };
 
