@@ -12,7 +12,7 @@
 #include "app/command_line.hpp"
 #include "app/command_support.hpp"
 #include "app/flag_errors.hpp"
-#include "app/thread_waiting.hpp"
+#include "app/runtime_environment.hpp"
 #include "model/message_text.hpp"
 #include "output/output_file.hpp"
 #include "processes/process_group.hpp"
@@ -34,7 +34,7 @@ void keep_streams_in_order() {
 
 int main(int argc, char** argv) {
   using crawlq::app::ExitCode;
-  crawlq::app::wait_without_spinning(argv);
+  crawlq::app::start_with_runtime_settings(argv);
   keep_streams_in_order();
   // Under mpirun, P processes; otherwise this one. Only rank 0 prints.
   const crawlq::processes::ProcessGroup processes(argc, argv);

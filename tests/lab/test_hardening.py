@@ -370,14 +370,24 @@ def test_a_long_transient_is_answered_by_krylov_steps_within_the_labs_bound(lab,
 
 
 def test_openmp_threads_wait_without_spinning_unless_the_user_chose_otherwise():
-    """Spinning threads hold a core another program needs: crawlq starts with OMP_WAIT_POLICY=PASSIVE."""
-    for given, expected in ((None, b"PASSIVE"), ("ACTIVE", b"ACTIVE")):
-        env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
-        if given:
-            env["OMP_WAIT_POLICY"] = given
+    """Spinning threads hold a core another program needs: crawlq starts with OMP_WAIT_POLICY=PASSIVE.
+    Large vectors on huge pages: GLIBC_TUNABLES=glibc.malloc.hugetlb=1, unless the user set tunables
+    of their own (left as they are)."""
+    cases = (
+        (None, None, b"PASSIVE", b"glibc.malloc.hugetlb=1"),
+        ("ACTIVE", "glibc.malloc.arena_max=2", b"ACTIVE", b"glibc.malloc.arena_max=2"),
+        (None, "glibc.malloc.hugetlb=0", b"PASSIVE", b"glibc.malloc.hugetlb=0"),
+    )
+    for policy, tunables, expected_policy, expected_tunables in cases:
+        env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GLIBC_TUNABLES")}
+        if policy:
+            env["OMP_WAIT_POLICY"] = policy
+        if tunables:
+            env["GLIBC_TUNABLES"] = tunables
         server = Lab(env=env)
         try:
             environ = open(f"/proc/{server.process.pid}/environ", "rb").read().split(b"\0")
-            assert b"OMP_WAIT_POLICY=" + expected in environ, (given, environ)
+            assert b"OMP_WAIT_POLICY=" + expected_policy in environ, (policy, environ)
+            assert b"GLIBC_TUNABLES=" + expected_tunables in environ, (tunables, environ)
         finally:
             assert server.stop() == 0
