@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -65,54 +66,73 @@ void print_row(const std::string& name, const validation::MeasureVerdict& v) {
              validation::verdict_name(v.verdict));
 }
 
+// Each group's verdict with the largest |z|, the groups in the order they first come; a verdict
+// whose group is empty is left out.
+std::vector<const validation::MeasureVerdict*> worst_of_groups(
+    const std::vector<validation::MeasureVerdict>& measures,
+    const std::function<std::string(const validation::MeasureVerdict&)>& group_of) {
+  std::vector<std::pair<std::string, const validation::MeasureVerdict*>> worst_of;
+  for (const auto& v : measures) {
+    const std::string group = group_of(v);
+    if (group.empty()) continue;
+    auto found = std::find_if(worst_of.begin(), worst_of.end(),
+                              [&](const auto& w) { return w.first == group; });
+    if (found == worst_of.end()) found = worst_of.insert(worst_of.end(), {group, nullptr});
+    if (!found->second || std::abs(v.z) > std::abs(found->second->z)) found->second = &v;
+  }
+  std::vector<const validation::MeasureVerdict*> worst;
+  for (const auto& w : worst_of) worst.push_back(w.second);
+  return worst;
+}
+
+// Under `heading`, every verdict that disagrees among those `label_of` names (an empty label
+// leaves one out).
+void print_disagreements(
+    const std::vector<validation::MeasureVerdict>& measures, std::string_view heading,
+    const std::function<std::string(const validation::MeasureVerdict&)>& label_of) {
+  bool header = false;
+  for (const auto& v : measures) {
+    if (v.verdict != validation::Verdict::kDiffers) continue;
+    const std::string label = label_of(v);
+    if (label.empty()) continue;
+    if (!header) fmt::print("\n  {}\n", heading);
+    header = true;
+    print_row(label, v);
+  }
+}
+
 // A transient's comparison, curve by curve: each key's worst time (the largest |z|), and every
 // time at which a value disagrees (all of them in --json).
 void print_curves(const validation::EngineComparison& r, std::string_view unit) {
-  // Each curve with its worst value.
-  std::vector<std::pair<std::string, const validation::MeasureVerdict*>> curves;
-  for (const auto& v : r.measures) {
-    const std::string curve =
-        v.name.starts_with("level_probabilities") ? "level_probabilities" : v.name;
-    auto found =
-        std::find_if(curves.begin(), curves.end(), [&](const auto& c) { return c.first == curve; });
-    if (found == curves.end()) found = curves.insert(curves.end(), {curve, nullptr});
-    const validation::MeasureVerdict*& worst = found->second;
-    if (!worst || std::abs(v.z) > std::abs(worst->z)) worst = &v;
-  }
+  const auto at_time = [&](const validation::MeasureVerdict& v) {
+    return fmt::format("{}, at {:g}", measure_words(v.name, unit), *v.t);
+  };
+  const auto worst = worst_of_groups(r.measures, [](const validation::MeasureVerdict& v) {
+    return v.name.starts_with("level_probabilities") ? std::string("level_probabilities") : v.name;
+  });
   fmt::print(
       "\n  each curve at its worst time (largest |z|); the rates are averages over the "
       "stretch since the previous time\n");
   fmt::print("  {:<{}} {:>12}  {:>22}  {:>6}  {}\n",
              fmt::format("curve, at t ({})", model::time_unit_plural(unit)), kNameWidth, "exact",
              "simulated (95%)", "z", "verdict");
-  for (const validation::MeasureVerdict* worst : curves | std::views::values)
-    print_row(fmt::format("{}, at {:g}", measure_words(worst->name, unit), *worst->t), *worst);
-  bool header = false;
-  for (const auto& v : r.measures) {
-    if (v.verdict != validation::Verdict::kDiffers) continue;
-    if (!header) fmt::print("\n  every value that disagrees:\n");
-    header = true;
-    print_row(fmt::format("{}, at {:g}", measure_words(v.name, unit), *v.t), v);
-  }
+  for (const validation::MeasureVerdict* v : worst) print_row(at_time(*v), *v);
+  print_disagreements(r.measures, "every value that disagrees:", at_time);
 }
 
 // Under a rhythm, the pieces' values after the period's: each measure at its worst piece (the
 // largest |z|), and every piece value that disagrees (all of them in --json).
 void print_pieces(const validation::EngineComparison& r, const model::Model& m) {
-  std::vector<std::pair<std::string, const validation::MeasureVerdict*>> worst_of;
-  std::size_t values = 0;
-  for (const auto& v : r.measures) {
-    if (!v.piece) continue;
-    ++values;
-    auto found = std::find_if(worst_of.begin(), worst_of.end(),
-                              [&](const auto& w) { return w.first == v.name; });
-    if (found == worst_of.end()) found = worst_of.insert(worst_of.end(), {v.name, nullptr});
-    if (!found->second || std::abs(v.z) > std::abs(found->second->z)) found->second = &v;
-  }
-  if (worst_of.empty()) return;
+  const auto worst = worst_of_groups(r.measures, [](const validation::MeasureVerdict& v) {
+    return v.piece ? v.name : std::string();
+  });
+  if (worst.empty()) return;
+  const auto values = std::count_if(r.measures.begin(), r.measures.end(),
+                                    [](const auto& v) { return v.piece.has_value(); });
   const std::string unit = model::time_unit_plural(m.time_unit);
   // Short names, so that a row keeps to the table's columns: the paper's symbol where it has one.
   const auto piece_name = [&](const validation::MeasureVerdict& v) {
+    if (!v.piece) return std::string();
     std::string label = v.name == "p_served_by_arrival"     ? "offered, later served"
                         : v.name == "p_obsolete_by_arrival" ? "offered, later stale"
                                                             : measure_words(v.name, m.time_unit);
@@ -125,15 +145,8 @@ void print_pieces(const validation::EngineComparison& r, const model::Model& m) 
       "\n  the {} pieces of the rhythm ({} values): each measure at its worst piece (largest "
       "|z|); starts in {}\n",
       m.rhythm->pieces(), values, unit);
-  for (const validation::MeasureVerdict* worst : worst_of | std::views::values)
-    print_row(piece_name(*worst), *worst);
-  bool header = false;
-  for (const auto& v : r.measures) {
-    if (!v.piece || v.verdict != validation::Verdict::kDiffers) continue;
-    if (!header) fmt::print("\n  every piece value that disagrees:\n");
-    header = true;
-    print_row(piece_name(v), v);
-  }
+  for (const validation::MeasureVerdict* v : worst) print_row(piece_name(*v), *v);
+  print_disagreements(r.measures, "every piece value that disagrees:", piece_name);
 }
 
 void print_comparison(const ValidationCase& c, const validation::EngineComparison& r,

@@ -104,6 +104,11 @@ def figures(build, small, thread_counts, large=False):
         out.append((f"  of which the sojourn times (seconds_sojourn)", "s", None,
                     [crawlq, "solve", sojourn_file, "--sojourn", "--json", "--threads", str(t)],
                     json_key("seconds_sojourn")))
+        parts = [bench("sojourn_at_scale"), "--threads", str(t), str(k_sojourn)]
+        out.append((f"  the tagged chain's moments (block solves)", "s", None, parts,
+                    number(r"moments ([0-9.]+) s")))
+        out.append((f"  the nine quantiles (uniformisation)", "s", None, parts,
+                    number(r"quantiles ([0-9.]+) s")))
     out.append((f"transient, K = {k_transient}, 50 times up to 50, 2 threads", "s", 10.0 if not small else None,
                 [bench("transient_at_scale"), "--threads", "2", str(k_transient)],
                 number(r"up to 50: ([0-9.]+) s")))

@@ -10,6 +10,7 @@
 #include "model/model.hpp"
 #include "model/rhythm.hpp"
 #include "sim/estimator.hpp"
+#include "sim/measure_counts.hpp"
 
 namespace crawlq::sim {
 
@@ -25,17 +26,12 @@ class PieceObserver final : public Estimator {
   void write(ReplicationEstimate& estimate) const override;
 
  private:
-  struct Counts {
-    std::vector<double> time_at_level, time_with_robots;
-    double offered = 0, accepted = 0, served = 0, expired = 0;  // during the piece
-    // Of the pages offered during the piece: those served, those gone stale, their sojourns.
-    double served_arrived = 0, expired_arrived = 0;
-    double served_sojourn = 0, expired_sojourn = 0;
-  };
   std::size_t piece_of(double time) const;
 
   model::Rhythm rhythm_;
-  std::vector<Counts> pieces_;
+  // served and expired count the pages ending during the piece; the timed ones, with their
+  // sojourns, the pages offered during it, by how they ended.
+  std::vector<MeasureCounts> pieces_;
   model::Costs costs_;
 };
 

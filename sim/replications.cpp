@@ -85,13 +85,6 @@ Interval interval_over(const std::vector<ReplicationEstimate>& estimates, Field 
   return student_interval(values);
 }
 
-Interval vector_entry_interval(const std::vector<ReplicationEstimate>& estimates,
-                               std::vector<double> ReplicationEstimate::*field, std::size_t entry) {
-  std::vector<double> values;
-  for (const auto& e : estimates) values.push_back((e.*field)[entry]);
-  return student_interval(values);
-}
-
 // Replication by replication, b minus a: the paired differences of common random numbers.
 Interval paired_interval(const std::vector<ReplicationEstimate>& a,
                          const std::vector<ReplicationEstimate>& b, Field field) {
@@ -101,35 +94,48 @@ Interval paired_interval(const std::vector<ReplicationEstimate>& a,
 }
 
 // Piece by piece, each measure's interval over the replications.
+// Measure by measure (each entry of the lists too), the interval over the replications of the
+// measures `of` picks from each: its own, or those of one piece of the day.
+template <typename Of>
+void put_intervals(const std::vector<ReplicationEstimate>& estimates, const Of& of,
+                   model::MeasureSet<Interval>& out) {
+  if (estimates.empty()) return;
+  const auto over = [&](const auto& value_of) {
+    std::vector<double> values;
+    for (const auto& e : estimates) values.push_back(value_of(of(e)));
+    return student_interval(values);
+  };
+  const auto& estimated = model::scalar_measures<double>();
+  const auto& interval = model::scalar_measures<Interval>();
+  for (std::size_t i = 0; i < estimated.size(); ++i)
+    out.*(interval[i].field) =
+        over([&](const model::MeasureSet<double>& e) { return e.*(estimated[i].field); });
+  const auto& estimated_lists = model::list_measures<double>();
+  const auto& interval_lists = model::list_measures<Interval>();
+  for (std::size_t l = 0; l < estimated_lists.size(); ++l)
+    for (std::size_t k = 0; k < (of(estimates.front()).*(estimated_lists[l].field)).size(); ++k)
+      (out.*(interval_lists[l].field)).push_back(over([&](const model::MeasureSet<double>& e) {
+        return (e.*(estimated_lists[l].field))[k];
+      }));
+}
+
 std::vector<PieceEstimate<Interval>> piece_intervals(
     const std::vector<ReplicationEstimate>& estimates) {
   std::vector<PieceEstimate<Interval>> pieces;
   if (estimates.empty()) return pieces;
   pieces.resize(estimates.front().pieces.size());
-  const auto over = [&](std::size_t p, const auto& value_of) {
-    std::vector<double> values;
-    for (const auto& e : estimates) values.push_back(value_of(e.pieces[p]));
-    return student_interval(values);
-  };
-  const auto& estimated = model::scalar_measures<double>();
-  const auto& interval = model::scalar_measures<Interval>();
-  const auto& estimated_lists = model::list_measures<double>();
-  const auto& interval_lists = model::list_measures<Interval>();
   for (std::size_t p = 0; p < pieces.size(); ++p) {
-    PieceEstimate<Interval>& piece = pieces[p];
-    for (std::size_t i = 0; i < estimated.size(); ++i)
-      piece.*(interval[i].field) =
-          over(p, [&](const PieceEstimate<double>& e) { return e.*(estimated[i].field); });
-    piece.p_served_by_arrival =
-        over(p, [](const PieceEstimate<double>& e) { return e.p_served_by_arrival; });
-    piece.p_obsolete_by_arrival =
-        over(p, [](const PieceEstimate<double>& e) { return e.p_obsolete_by_arrival; });
-    for (std::size_t l = 0; l < estimated_lists.size(); ++l)
-      for (std::size_t k = 0; k < (estimates.front().pieces[p].*(estimated_lists[l].field)).size();
-           ++k)
-        (piece.*(interval_lists[l].field)).push_back(over(p, [&](const PieceEstimate<double>& e) {
-          return (e.*(estimated_lists[l].field))[k];
-        }));
+    const auto piece_of = [p](const ReplicationEstimate& e) -> const PieceEstimate<double>& {
+      return e.pieces[p];
+    };
+    put_intervals(estimates, piece_of, pieces[p]);
+    const auto fate_interval = [&](double PieceEstimate<double>::*field) {
+      std::vector<double> values;
+      for (const auto& e : estimates) values.push_back(piece_of(e).*field);
+      return student_interval(values);
+    };
+    pieces[p].p_served_by_arrival = fate_interval(&PieceEstimate<double>::p_served_by_arrival);
+    pieces[p].p_obsolete_by_arrival = fate_interval(&PieceEstimate<double>::p_obsolete_by_arrival);
   }
   return pieces;
 }
@@ -162,25 +168,16 @@ SimulationSummary summarize(
     std::vector<ReplicationEstimate> estimates, std::uint64_t events, double seconds) {
   SimulationSummary summary;
   summary.replications = std::move(estimates);
-  // Measure i of the list, replication by replication (the cost's interval too comes from the
+  // Measure by measure, replication by replication (the cost's interval too comes from the
   // replications' costs).
-  const auto& estimated = model::scalar_measures<double>();
-  const auto& interval = model::scalar_measures<Interval>();
-  for (std::size_t i = 0; i < estimated.size(); ++i)
-    summary.*(interval[i].field) = interval_over(summary.replications, estimated[i].field);
+  put_intervals(
+      summary.replications,
+      [](const ReplicationEstimate& e) -> const model::MeasureSet<double>& { return e; }, summary);
   summary.served_histogram = histogram(summary.replications);
   summary.pieces = piece_intervals(summary.replications);
   summary.served_median = interval_over(summary.replications, &ReplicationEstimate::served_median);
   summary.served_p90 = interval_over(summary.replications, &ReplicationEstimate::served_p90);
   summary.served_p99 = interval_over(summary.replications, &ReplicationEstimate::served_p99);
-  const auto& estimated_lists = model::list_measures<double>();
-  const auto& interval_lists = model::list_measures<Interval>();
-  for (std::size_t l = 0; l < estimated_lists.size(); ++l)
-    for (std::size_t i = 0; !summary.replications.empty() &&
-                            i < (summary.replications[0].*estimated_lists[l].field).size();
-         ++i)
-      (summary.*(interval_lists[l].field))
-          .push_back(vector_entry_interval(summary.replications, estimated_lists[l].field, i));
   summary.events = events;
   summary.seconds = seconds;
   summary.fewest_pages = summary.replications.empty() ? 0 : std::numeric_limits<double>::infinity();

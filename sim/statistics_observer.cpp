@@ -19,37 +19,26 @@ Estimators standard_estimators(const model::Model& model) {
 }
 
 void StatisticsObserver::write(ReplicationEstimate& e) const {
-  CompensatedSum observed;
-  for (const auto& level : time_at_level_) observed.add(level.sum);
-  const double t = observed.sum > 0 ? observed.sum : 1.0;
-  e.lambda = offered_ / t;
+  MeasureCounts counts{.time_at_level = {},
+                       .time_with_robots = {},
+                       .offered = offered_,
+                       .accepted = accepted_,
+                       .served = served_,
+                       .expired = expired_,
+                       .served_timed = served_,
+                       .served_sojourn = served_sojourn_,
+                       .expired_timed = expired_,
+                       .expired_sojourn = expired_sojourn_};
+  for (const CompensatedSum& level : time_at_level_) counts.time_at_level.push_back(level.sum);
+  for (const CompensatedSum& robots : time_with_robots_)
+    counts.time_with_robots.push_back(robots.sum);
+  put_measures(counts, costs_, e);
   e.pages_offered = offered_;
-  // Pages are counted where they end; over a long window the ones still inside at its ends vanish.
-  if (offered_ > 0) {
-    e.p_loss = (offered_ - accepted_) / offered_;
-    e.p_obsolete = expired_ / offered_;
-    e.p_served = served_ / offered_;
-  }
-  for (std::size_t i = 0; i < time_at_level_.size(); ++i) {
-    e.level_probabilities.push_back(time_at_level_[i].sum / t);
-    e.mean_in_system += i * time_at_level_[i].sum / t;
-    if (i > 0) e.mean_in_queue += (i - 1) * time_at_level_[i].sum / t;
-  }
-  for (std::size_t r = 0; r < time_with_robots_.size(); ++r) {
-    e.mode_probabilities.push_back(time_with_robots_[r].sum / t);
-    e.mean_active_robots += (r + 1) * time_with_robots_[r].sum / t;
-  }
-  e.p_starvation = e.level_probabilities[0];
-  e.mean_sojourn_served = served_ > 0 ? served_sojourn_ / served_ : 0.0;
-  e.mean_sojourn_obsolete = expired_ > 0 ? expired_sojourn_ / expired_ : 0.0;
-  e.mean_sojourn =
-      served_ + expired_ > 0 ? (served_sojourn_ + expired_sojourn_) / (served_ + expired_) : 0.0;
   const auto q = served_sojourns_.quantiles({0.5, 0.9, 0.99});
   e.served_median = q[0];
   e.served_p90 = q[1];
   e.served_p99 = q[2];
   e.served_sample = served_sojourns_.thinned(4096);
-  e.cost = model::cost_criterion(costs_, e);
 }
 
 }  // namespace crawlq::sim

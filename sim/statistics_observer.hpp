@@ -5,6 +5,7 @@
 
 #include "model/model.hpp"
 #include "sim/estimator.hpp"
+#include "sim/measure_counts.hpp"
 #include "sim/sample_quantiles.hpp"
 
 namespace crawlq::sim {
@@ -34,17 +35,6 @@ class StatisticsObserver final : public Estimator {
   void write(ReplicationEstimate& estimate) const override;
 
  private:
-  // Compensated: a million intervals of 10^6 time units would otherwise bury the 10^-6 ones (a
-  // level visited 10^-12 of the time) in the round-off of their sum.
-  struct CompensatedSum {
-    double sum = 0, error = 0;
-    void add(double x) {
-      const double y = x - error;
-      const double t = sum + y;
-      error = (t - sum) - y;
-      sum = t;
-    }
-  };
   std::vector<CompensatedSum> time_at_level_, time_with_robots_;
   double offered_ = 0, accepted_ = 0, served_ = 0, expired_ = 0;
   double served_sojourn_ = 0, expired_sojourn_ = 0;
