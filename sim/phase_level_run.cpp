@@ -89,7 +89,9 @@ RunStatistics run_phase_level(const model::Model& model, const Policy& policy, s
       return stats;
     }
     const model::Bmap& bmap = model.arrivals.mode(robots);
-    const double arrival_rate = -bmap.d(0)(nu, nu) * scale;
+    // By reference: Bmap::d(k) copies, an allocation an event.
+    const std::vector<model::Matrix>& d_k = bmap.matrices();
+    const double arrival_rate = -d_k.front()(nu, nu) * scale;
     const double service_rate = level > 0 && !paused ? -s(service_phase, service_phase) : 0.0;
     double clock_rate = 0;
     for (const auto& w : queue) clock_rate -= gamma(w.clock, w.clock);
@@ -130,7 +132,7 @@ RunStatistics run_phase_level(const model::Model& model, const Policy& policy, s
       u /= scale;
       bool moved = false;
       for (int k = 0; k <= bmap.max_batch() && !moved; ++k) {
-        const model::Matrix d = bmap.d(k);
+        const model::Matrix& d = d_k[static_cast<std::size_t>(k)];
         for (int to_phase = 0; to_phase < d.cols() && !moved; ++to_phase) {
           if (k == 0 && to_phase == nu) continue;
           u -= d(nu, to_phase);
