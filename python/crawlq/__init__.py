@@ -28,7 +28,7 @@ import numpy as np
 
 # OpenMP threads that wait by spinning hold a core another program needs (two threads on a busy
 # two-core machine ran 14 times slower than one); the runtime reads the policy when the extension
-# loads it, so it is set first, unless the user chose one (app/thread_waiting.hpp).
+# loads it, so it is set first, unless the user chose one (app/runtime_environment.hpp).
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from . import _crawlq  # noqa: E402
