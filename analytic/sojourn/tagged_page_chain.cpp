@@ -79,9 +79,9 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
   const Eigen::VectorXd own_exit = model.obsolescence
                                        ? Eigen::VectorXd(model.obsolescence->exit_rates())
                                        : Eigen::VectorXd::Zero(1);
-  for (Eigen::Index i = waiting_offset(0); i < size(); ++i)
-    obsolete_exit_(i) =
-        own_exit((i - waiting_offset(0)) % clock_phases_);  // each block is whole clock cycles
+  // Each block is whole cycles of its own clock, the last index.
+  const Eigen::Index waiting = size() - waiting_offset(0);
+  obsolete_exit_.tail(waiting) = own_exit.replicate(waiting / clock_phases_, 1);
   accepted_exit_ = served_exit_ + obsolete_exit_;
   // Dense from the start (through sparse products they took a tenth of a second at K = 20), and
   // only as many as a batch has pages.

@@ -535,11 +535,11 @@ namespace {
 TEST_CASE("solve --threads: the iterative solve gives the same numbers on 1 and 2 threads",
           "[cli][solve]") {
   const TempDirectory dir;
-  // K = 15: 131,070 states, past both the block recursion's reach and the operator's parallel
-  // grain; the tagged page's largest blocks (2 x 2^14 states) are shared among threads too.
+  // K = 14: 65,534 states, past both the block recursion's reach and the operator's parallel
+  // grain; the tagged page's largest block (2 x 2^13 states) is shared among threads too.
   const std::string file = dir.write(
-      "k15.yaml", replace_once(read_text(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml"),
-                               "capacity: 5", "capacity: 15"));
+      "k14.yaml", replace_once(read_text(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml"),
+                               "capacity: 5", "capacity: 14"));
   const json one = solve_json(file, {"--threads", "1", "--sojourn"});
   const json two = solve_json(file, {"--threads", "2", "--sojourn"});
   CHECK(one.at("sojourn").at("served").at("p99").get<double>() > 0);
