@@ -7,6 +7,7 @@
 #include <limits>
 #include <mutex>
 
+#include "model/elapsed.hpp"
 #include "model/thread_count.hpp"
 #include "model/worker_threads.hpp"
 #include "sim/simulator.hpp"
@@ -79,10 +80,16 @@ constexpr int kHistogramBins = 40;
 
 using Field = double ReplicationEstimate::*;
 
-Interval interval_over(const std::vector<ReplicationEstimate>& estimates, Field field) {
+// The interval over the replications of what `value_of` reads from each.
+template <typename ValueOf>
+Interval interval_of(const std::vector<ReplicationEstimate>& estimates, const ValueOf& value_of) {
   std::vector<double> values;
-  for (const auto& e : estimates) values.push_back(e.*field);
+  for (const auto& e : estimates) values.push_back(value_of(e));
   return student_interval(values);
+}
+
+Interval interval_over(const std::vector<ReplicationEstimate>& estimates, Field field) {
+  return interval_of(estimates, [field](const ReplicationEstimate& e) { return e.*field; });
 }
 
 // Replication by replication, b minus a: the paired differences of common random numbers.
@@ -93,7 +100,6 @@ Interval paired_interval(const std::vector<ReplicationEstimate>& a,
   return student_interval(differences);
 }
 
-// Piece by piece, each measure's interval over the replications.
 // Measure by measure (each entry of the lists too), the interval over the replications of the
 // measures `of` picks from each: its own, or those of one piece of the day.
 template <typename Of>
@@ -101,9 +107,7 @@ void put_intervals(const std::vector<ReplicationEstimate>& estimates, const Of& 
                    model::MeasureSet<Interval>& out) {
   if (estimates.empty()) return;
   const auto over = [&](const auto& value_of) {
-    std::vector<double> values;
-    for (const auto& e : estimates) values.push_back(value_of(of(e)));
-    return student_interval(values);
+    return interval_of(estimates, [&](const ReplicationEstimate& e) { return value_of(of(e)); });
   };
   const auto& estimated = model::scalar_measures<double>();
   const auto& interval = model::scalar_measures<Interval>();
@@ -119,6 +123,7 @@ void put_intervals(const std::vector<ReplicationEstimate>& estimates, const Of& 
       }));
 }
 
+// Piece by piece, each measure's interval over the replications, and the fates'.
 std::vector<PieceEstimate<Interval>> piece_intervals(
     const std::vector<ReplicationEstimate>& estimates) {
   std::vector<PieceEstimate<Interval>> pieces;
@@ -130,9 +135,8 @@ std::vector<PieceEstimate<Interval>> piece_intervals(
     };
     put_intervals(estimates, piece_of, pieces[p]);
     const auto fate_interval = [&](double PieceEstimate<double>::*field) {
-      std::vector<double> values;
-      for (const auto& e : estimates) values.push_back(piece_of(e).*field);
-      return student_interval(values);
+      return interval_of(estimates,
+                         [&](const ReplicationEstimate& e) { return piece_of(e).*field; });
     };
     pieces[p].p_served_by_arrival = fate_interval(&PieceEstimate<double>::p_served_by_arrival);
     pieces[p].p_obsolete_by_arrival = fate_interval(&PieceEstimate<double>::p_obsolete_by_arrival);
@@ -187,9 +191,7 @@ SimulationSummary summarize(
 }
 
 namespace {
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using crawlq::model::seconds_since;
 
 // How many times the replications must grow for the widest headline interval to shrink to the
 // target (half-widths fall as 1/sqrt(replications)); 1 when every one is within it already; a

@@ -62,28 +62,25 @@ void TaggedPageOperator::left_multiply(const double* x, double* y, int most_ahea
   int first_shared = 0;
   while (first_shared <= most_ahead && block_size(first_shared) < kTaggedParallelGrain)
     ++first_shared;
-  const auto small_blocks = [&] {
+  const bool shared = threads > 1 && first_shared <= most_ahead;
+  // The service row and the blocks one thread does whole: the small ones, or all of them.
+  const int last_whole = shared ? first_shared - 1 : most_ahead;
+  const auto whole_blocks = [&] {
     in_service_row(x, y, most_ahead >= 0);
-    for (int ahead = 0; ahead < first_shared; ++ahead)
+    for (int ahead = 0; ahead <= last_whole; ++ahead)
       for (int s = 0; s < m_; ++s) {
-        const Index per_server = block_size(ahead) / m_;
-        own_terms(ahead, s, 0, per_server, x, y, ahead < most_ahead);
+        own_terms(ahead, s, 0, block_size(ahead) / m_, x, y, ahead < most_ahead);
         if (ahead >= 1) clock_terms(ahead, s, x, y);
       }
   };
-  if (threads <= 1 || first_shared > most_ahead) {
-    small_blocks();
-    for (int ahead = first_shared; ahead <= most_ahead; ++ahead)
-      for (int s = 0; s < m_; ++s) {
-        own_terms(ahead, s, 0, block_size(ahead) / m_, x, y, ahead < most_ahead);
-        clock_terms(ahead, s, x, y);
-      }
+  if (!shared) {
+    whole_blocks();
     return;
   }
 #pragma omp parallel num_threads(threads)
   {
 #pragma omp single
-    small_blocks();
+    whole_blocks();
     for (int ahead = first_shared; ahead <= most_ahead; ++ahead)
       shared_block(ahead, x, y, ahead < most_ahead);
   }
