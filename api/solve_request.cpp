@@ -15,6 +15,7 @@
 #include "api/periodic_solve.hpp"
 #include "api/request_checks.hpp"
 #include "api/transient_fields.hpp"
+#include "model/elapsed.hpp"
 #include "model/input_error.hpp"
 #include "model/thread_count.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -230,9 +231,7 @@ void solve_transient(SolveResult& result, const SolveRequest& request, const Can
 }  // namespace
 
 namespace {
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using crawlq::model::seconds_since;
 
 // The laws of the sojourn times the request asks for: quantiles, transforms, distribution
 // functions.

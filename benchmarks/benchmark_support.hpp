@@ -1,17 +1,19 @@
 #pragma once
-// What the benchmark programs share: one guard around main, and wall-clock medians (never asserted
-// in tests).
+// What the benchmark programs share: one guard around main, the --threads option, the paper's
+// optimum shape, and wall-clock medians (never asserted in tests).
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <stdexcept>
 #include <vector>
 
 #include "model/input_error.hpp"
+#include "model/policy.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace crawlq::benchmarks {
@@ -20,6 +22,21 @@ struct Timing {
   double median, min, max;
   int runs;
 };
+
+// --threads t: `threads` set to its default, $CRAWLQ_THREADS, else 2; `what` says what the threads
+// share.
+inline void add_threads_option(CLI::App& app, int& threads, const std::string& what) {
+  threads = 2;
+  if (const char* variable = std::getenv("CRAWLQ_THREADS")) threads = std::atoi(variable);
+  app.add_option("--threads", threads, what + " (default: $CRAWLQ_THREADS, else 2)")
+      ->check(CLI::NonNegativeNumber);
+}
+
+// The paper's first example's optimum at K = 5, 3 robots up to 2 pages then 1, at capacity K: the
+// policy every "at scale" benchmark solves under.
+inline model::Policy paper_optimum_shape(int capacity) {
+  return model::Policy::from_thresholds({-1, 2, 2}, 4, capacity);
+}
 
 // Parses the arguments declared on `app`, then runs `body`, as every program the project builds
 // does:

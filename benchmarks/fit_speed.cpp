@@ -16,12 +16,11 @@
 #include "fit/regime_map_fit.hpp"
 #include "fit/sample_statistics.hpp"
 #include "fit/timestamp_log.hpp"
+#include "model/elapsed.hpp"
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using crawlq::model::seconds_since;
 
 // `lines` deliveries from the regimes' MAP fitted to the paper's statistics, in batches of 1-4.
 void write_log(const std::string& path, long lines) {

@@ -6,6 +6,7 @@
 
 #include "analytic/refresh/refresh_analysis.hpp"
 #include "benchmark_support.hpp"
+#include "model/elapsed.hpp"
 #include "sim/refresh_simulator.hpp"
 
 namespace {
@@ -25,9 +26,7 @@ crawlq::model::RefreshModel pages(int n, crawlq::model::RefreshPolicyKind kind) 
       .policy = policy};
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using crawlq::model::seconds_since;
 
 }  // namespace
 

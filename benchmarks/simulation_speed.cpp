@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     for (int k : quick ? std::vector<int>{5} : std::vector<int>{5, 30}) {
       model::Model m = scenario.model;
       m.capacity = k;
-      const sim::LevelMapPolicy policy(model::Policy::from_thresholds({-1, 2, 2}, 4, k));
+      const sim::LevelMapPolicy policy(benchmarks::paper_optimum_shape(k));
       double rate[2] = {0, 0};
       for (int threads : {1, 2}) {
         const sim::ReplicationPlan plan{.seed = 1,

@@ -6,18 +6,14 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <cstdlib>
 
 #include "analytic/sojourn/sojourn_times.hpp"
 #include "analytic/stationary/iterative_solver.hpp"
 #include "benchmark_support.hpp"
+#include "model/elapsed.hpp"
 #include "scenarios/scenario_loader.hpp"
 
-namespace {
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-}  // namespace
+using crawlq::model::seconds_since;
 
 int main(int argc, char** argv) {
   using namespace crawlq;
@@ -27,17 +23,15 @@ int main(int argc, char** argv) {
       "sojourn_at_scale");
   std::vector<int> capacities;
   int threads = 2;
-  if (const char* variable = std::getenv("CRAWLQ_THREADS")) threads = std::atoi(variable);
   app.add_option("K", capacities, "capacities, e.g. 16 20")->required()->check(CLI::Range(2, 40));
-  app.add_option("--threads", threads, "threads (default: $CRAWLQ_THREADS, else 2)")
-      ->check(CLI::NonNegativeNumber);
+  benchmarks::add_threads_option(app, threads, "threads of each solve and product");
   return benchmarks::run_benchmark(app, argc, argv, [&] {
     const auto scenario =
         scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml");
     for (const int capacity : capacities) {
       model::Model m = scenario.model;
       m.capacity = capacity;
-      const model::Policy policy = model::Policy::from_thresholds({-1, 2, 2}, 4, m.capacity);
+      const model::Policy policy = benchmarks::paper_optimum_shape(m.capacity);
       const analytic::GeneratorBlocks blocks(m, policy);
       const auto r =
           analytic::solve_stationary(blocks, analytic::Method::kIterative, {.threads = threads});

@@ -7,7 +7,6 @@
 #include <sys/resource.h>
 
 #include <chrono>
-#include <cstdlib>
 
 #include "analytic/stationary/iterative_solver.hpp"
 #include "analytic/stationary/measures.hpp"
@@ -39,13 +38,10 @@ int main(int argc, char** argv) {
       "solve_at_scale");
   std::vector<int> capacities;
   int threads = 2;
-  if (const char* variable = std::getenv("CRAWLQ_THREADS")) threads = std::atoi(variable);
   app.add_option("K", capacities, "capacities to solve, e.g. 18 20")
       ->required()
       ->check(CLI::Range(2, 40));
-  app.add_option("--threads", threads,
-                 "threads inside the solve (default: $CRAWLQ_THREADS, else 2)")
-      ->check(CLI::NonNegativeNumber);
+  benchmarks::add_threads_option(app, threads, "threads inside the solve");
   bool jacobi = false;
   app.add_flag(
       "--jacobi", jacobi,
@@ -63,7 +59,7 @@ int main(int argc, char** argv) {
     for (const int capacity : capacities) {
       model::Model m = scenario.model;
       m.capacity = capacity;
-      const model::Policy policy = model::Policy::from_thresholds({-1, 2, 2}, 4, m.capacity);
+      const model::Policy policy = benchmarks::paper_optimum_shape(m.capacity);
       const auto start = std::chrono::steady_clock::now();
       const analytic::GeneratorBlocks blocks(m, policy);
       const double built =

@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
     for (int k = k_min; k <= k_max; ++k) {
       model::Model m = scenario.model;
       m.capacity = k;
-      const auto policy = model::Policy::from_thresholds({-1, 2, 2}, 4, k);
+      const auto policy = benchmarks::paper_optimum_shape(k);
       const analytic::GeneratorBlocks blocks(m, policy);
       analytic::StationaryResult results[3];
       std::string cells[3];

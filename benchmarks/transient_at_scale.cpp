@@ -8,7 +8,6 @@
 #include <sys/resource.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <map>
 #include <string>
 
@@ -26,12 +25,10 @@ int main(int argc, char** argv) {
       "transient_at_scale");
   std::vector<int> capacities;
   int threads = 2;
-  if (const char* variable = std::getenv("CRAWLQ_THREADS")) threads = std::atoi(variable);
   double until = 50, outage = 0;
   int points = 50;
   app.add_option("K", capacities, "capacities, e.g. 16 20")->required()->check(CLI::Range(2, 40));
-  app.add_option("--threads", threads, "threads of each product (default: $CRAWLQ_THREADS, else 2)")
-      ->check(CLI::NonNegativeNumber);
+  benchmarks::add_threads_option(app, threads, "threads of each product");
   app.add_option("--until", until, "T, the last time (default 50)")->check(CLI::PositiveNumber);
   app.add_option("--points", points, "n, the number of times (default 50)")
       ->check(CLI::Range(1, 100000));
@@ -51,7 +48,7 @@ int main(int argc, char** argv) {
     for (const int capacity : capacities) {
       model::Model m = scenario.model;
       m.capacity = capacity;
-      const model::ControlPolicy policy = model::Policy::from_thresholds({-1, 2, 2}, 4, capacity);
+      const model::ControlPolicy policy = benchmarks::paper_optimum_shape(capacity);
       const auto start = std::chrono::steady_clock::now();
       const Eigen::VectorXd empty = analytic::TransientChain(m, policy).empty_start();
       const analytic::TransientResult r = analytic::transient_analysis(

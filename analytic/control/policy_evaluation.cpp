@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <chrono>
 
+#include "model/elapsed.hpp"
+
 namespace crawlq::analytic {
 
 namespace {
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using crawlq::model::seconds_since;
 
 TaggedPageChain timed_chain(const model::Model& model, int threads, double& seconds) {
   const auto start = std::chrono::steady_clock::now();

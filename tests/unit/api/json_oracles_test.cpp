@@ -24,6 +24,7 @@
 #include "api/simulate_request.hpp"
 #include "api/solve_request.hpp"
 #include "api/validate_request.hpp"
+#include "model/elapsed.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace crawlq {
@@ -67,9 +68,7 @@ nlohmann::json solved(const model::Model& m, const model::ControlPolicy& policy)
   return api::to_json(request, api::solve(request));
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using crawlq::model::seconds_since;
 
 // A {mean, half_width} holds `exact` within kHalfWidths half-widths (see the header comment).
 void check_covers(const nlohmann::json& interval, double exact, const std::string& what) {
