@@ -33,6 +33,7 @@ enum class Field {
   kPolicy,
   kSojourn,
   kSensitivity,
+  kSensitivityRates,
   kThresholds,
   kAxes,
   kPathHorizon,

@@ -37,25 +37,40 @@ void require_exact_engine_fits(const model::Model& model, const std::string& sou
     throw model::InputError(fmt::format("{}: {}", source, why));
 }
 
-analytic::MemoryEstimate require_markov_control_fits(const model::Model& model,
-                                                     const std::string& source,
-                                                     const std::string& what_asked) {
+namespace {
+// `need_of(model)` if it fits; else a refusal naming the largest capacity that would.
+analytic::MemoryEstimate require_fits(
+    const model::Model& model, const std::string& source, const std::string& what_asked,
+    const std::function<analytic::MemoryEstimate(const model::Model&)>& need_of,
+    const char* what_needs) {
   const double available = available_bytes();
-  const analytic::MemoryEstimate need = analytic::markov_control_memory(model);
+  const analytic::MemoryEstimate need = need_of(model);
   if (need.bytes <= available) return need;
   model::Model m = model;
   int largest = 0;
-  for (m.capacity = 1;
-       m.capacity < model.capacity && analytic::markov_control_memory(m).bytes <= available;
-       ++m.capacity)
+  for (m.capacity = 1; m.capacity < model.capacity && need_of(m).bytes <= available; ++m.capacity)
     largest = m.capacity;
   throw model::InputError(fmt::format(
-      "{}: {}: capacity {} makes {:.3g} states and every policy that sees them needs about "
-      "{:.3g} GiB, more than the {:.3g} GiB this machine can give; {}",
-      source, what_asked, model.capacity, need.states, need.bytes / (1 << 30),
+      "{}: {}: capacity {} makes {:.3g} states and {} about {:.3g} GiB, more than the {:.3g} GiB "
+      "this machine can give; {}",
+      source, what_asked, model.capacity, need.states, what_needs, need.bytes / (1 << 30),
       available / (1 << 30),
       largest ? fmt::format("the largest capacity that fits is {}", largest)
               : std::string("even capacity 1 does not fit")));
+}
+}  // namespace
+
+analytic::MemoryEstimate require_markov_control_fits(const model::Model& model,
+                                                     const std::string& source,
+                                                     const std::string& what_asked) {
+  return require_fits(model, source, what_asked, analytic::markov_control_memory,
+                      "every policy that sees them needs");
+}
+
+analytic::MemoryEstimate require_adjoint_fits(const model::Model& model, const std::string& source,
+                                              const std::string& what_asked) {
+  return require_fits(model, source, what_asked, analytic::adjoint_memory,
+                      "the adjoint solves with their generator need");
 }
 
 void require_search_fits(const model::Model& model, const std::string& source,

@@ -31,6 +31,10 @@ void require_exact_engine_fits(const model::Model& model, const std::string& sou
 analytic::MemoryEstimate require_markov_control_fits(const model::Model& model,
                                                      const std::string& source,
                                                      const std::string& what_asked);
+// The same for the per-rate sensitivities (`what_asked`: "--sensitivity-rates" in the caller's
+// words), whose adjoint solves hold the assembled generator.
+analytic::MemoryEstimate require_adjoint_fits(const model::Model& model, const std::string& source,
+                                              const std::string& what_asked);
 // The model a policy search solves: level maps, whatever form the file's policy has.
 model::Model searched_model(const model::Model& model);
 

@@ -270,6 +270,7 @@ SolveRequest solve_request(const nlohmann::json& document, const DocumentScenari
                        .outage = *r.number(Field::kOutage),
                        .drain_to = r.whole<int>(Field::kDrainTo),
                        .sensitivity = r.boolean(Field::kSensitivity),
+                       .sensitivity_rates = r.boolean(Field::kSensitivityRates),
                        .caller = caller,
                        .ensemble = r.text(Field::kEnsemble).value_or("")};
   // A policy given runs in every piece of a rhythm, in place of the scenario's by-piece ones (the
@@ -414,6 +415,7 @@ nlohmann::json to_document(const SolveRequest& request) {
           {key(Field::kThreads), request.threads},
           {key(Field::kSojourn), request.sojourn},
           {key(Field::kSensitivity), request.sensitivity},
+          {key(Field::kSensitivityRates), request.sensitivity_rates},
           {key(Field::kTransforms), request.transforms},
           {key(Field::kCdf), request.cdf_points},
           {key(Field::kTimes), request.times},

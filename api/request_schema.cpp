@@ -103,6 +103,11 @@ constexpr std::array kSolveFields{
         "arrival-scale (and arrival-scale:r, mode r's), service-scale, "
         "obsolescence-scale, costs.KEY (4 shifted solves per scale; the lab's up to 50,000 "
         "states)"},
+    RequestField{
+        Field::kSensitivityRates, "boolean", "false", "true",
+        "the derivative and elasticity of every scalar measure by every rate of each D_k, S and "
+        "Gamma (and their exits) and every entry of beta and gamma, by adjoint: one solve per "
+        "measure (a policy by levels, phases or memory; the lab's up to 50,000 states)"},
     RequestField{Field::kTransforms, "numbers", "[]", "[0.5]",
                  "u >= 0 (per unit time): the sojourn times' Laplace-Stieltjes transforms v(u)"},
     RequestField{Field::kCdf, "numbers", "[]", "[2]",

@@ -52,6 +52,11 @@ bool SolveRequest::is_valid(std::string* why) const {
                               field_name(caller, Field::kDrainTo), *drain_to, model.capacity));
   if (const std::string refusal = analytic::exact_refusal(policy); !refusal.empty())
     return refuse("policy: " + refusal);
+  if (sensitivity_rates && std::holds_alternative<model::TablePolicy>(policy))
+    return refuse(fmt::format(
+        "{}: a full-state table has no per-rate sensitivities; give a policy by levels, phases "
+        "or memory (--sensitivity's groups take any policy)",
+        field_name(caller, Field::kSensitivityRates)));
   for (std::size_t i = 0; i < model.piece_policies.size(); ++i)
     if (const std::string refusal = analytic::exact_refusal(model.piece_policies[i]);
         !refusal.empty())
@@ -68,6 +73,8 @@ bool SolveRequest::is_valid(std::string* why) const {
     if (drain_to) return not_with_rhythm(Field::kDrainTo, "the time to drain");
     if (outage > 0) return not_with_rhythm(Field::kOutage, "an outage");
     if (sensitivity) return not_with_rhythm(Field::kSensitivity, "the sensitivity");
+    if (sensitivity_rates)
+      return not_with_rhythm(Field::kSensitivityRates, "the per-rate sensitivity");
     if (!ensemble.empty()) return not_with_rhythm(Field::kEnsemble, "an ensemble");
   }
   return true;
@@ -89,12 +96,19 @@ analytic::MemoryEstimate check(const SolveRequest& request) {
   const analytic::MemoryEstimate need = analytic::estimate_memory(solved);
   // The sensitivities are a few dozen shifted solves that no client can stop: the lab runs them on
   // chains where each is a blink.
-  if (request.sensitivity && request.caller == Caller::kLab && need.states > kLabSensitivityStates)
-    throw model::InputError(
-        field_given(request.caller, Field::kSensitivity, "true", false),
-        fmt::format("{:.0f} states: the lab computes sensitivities up to {:.0f} states (4 shifted "
-                    "solves per parameter group); crawlq solve --sensitivity has no such bound",
-                    need.states, kLabSensitivityStates));
+  if (request.sensitivity_rates)
+    require_adjoint_fits(solved, request.source,
+                         field_given(request.caller, Field::kSensitivityRates, "true", false));
+  for (const auto& [asked, field] :
+       {std::pair{request.sensitivity, Field::kSensitivity},
+        std::pair{request.sensitivity_rates, Field::kSensitivityRates}})
+    if (asked && request.caller == Caller::kLab && need.states > kLabSensitivityStates)
+      throw model::InputError(
+          field_given(request.caller, field, "true", false),
+          fmt::format("{:.0f} states: the lab computes sensitivities up to {:.0f} states (4 "
+                      "shifted solves per parameter group, one adjoint solve per measure); crawlq "
+                      "solve has no such bound",
+                      need.states, kLabSensitivityStates));
   return need;
 }
 
@@ -385,6 +399,14 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
     }
     result.seconds_sensitivity = seconds_since(sensitivity_start);
   }
+  if (request.sensitivity_rates) {
+    const auto sensitivity_start = std::chrono::steady_clock::now();
+    step("the per-rate sensitivities (one adjoint solve per measure)");
+    std::vector<validation::Sensitivity> rows = validation::rate_sensitivities(
+        evaluator, result.evaluation, model::resolved_threads(request.threads));
+    result.sensitivity.insert(result.sensitivity.end(), rows.begin(), rows.end());
+    result.seconds_sensitivity += seconds_since(sensitivity_start);
+  }
   if (!members.empty()) {
     const auto ensemble_start = std::chrono::steady_clock::now();
     result.ensemble = solve_ensemble(request, result.evaluation.measures, members, cancel);
@@ -480,7 +502,7 @@ nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
     j["seconds_periodic"] = result.seconds_periodic;
   }
   if (result.transient || result.drain) j["seconds_transient"] = result.seconds_transient;
-  if (request.sensitivity) {
+  if (request.sensitivity || request.sensitivity_rates) {
     nlohmann::json rows = nlohmann::json::array();
     for (const validation::Sensitivity& s : result.sensitivity)
       rows.push_back({{"parameter", s.parameter},

@@ -20,6 +20,7 @@
 #include "api/transient_fields.hpp"
 #include "model/control_policy.hpp"
 #include "model/model.hpp"
+#include "validation/rate_sensitivity.hpp"
 #include "validation/sensitivity.hpp"
 
 namespace crawlq::api {
@@ -64,6 +65,9 @@ struct SolveRequest {
   // The derivative and elasticity of every measure by each parameter group
   // (validation/sensitivity.hpp).
   bool sensitivity = false;
+  // The same by every rate and start entry of the laws, by adjoint
+  // (validation/rate_sensitivity.hpp); its rows follow the groups' in "sensitivity".
+  bool sensitivity_rates = false;
   Caller caller = Caller::kCommandLine;  // whose words the messages use
   // Told each step as it starts ("the stationary solve"), for a progress line; none: nothing.
   std::function<void(const std::string& step)> stage = {};

@@ -53,6 +53,7 @@ struct SolveOptions {
   std::string plot;  // FILE.svg: the transient's curves beside their long-run levels
   bool sojourn = false;
   bool sensitivity = false;
+  bool sensitivity_rates = false;
   std::string ensemble;  // a set of models each solved under the policy (api/ensemble.hpp)
   bool json = false;
   std::string request;  // --request FILE: the fields as a document
@@ -282,8 +283,13 @@ void print_sensitivity(const std::vector<validation::Sensitivity>& rows) {
   constexpr std::size_t kShown = 25;
   fmt::print(
       "\n  sensitivity: the percent change of each measure per percent change of the parameter\n"
-      "  (elasticity; a scale multiplies its rates, as sweep --param does)\n");
-  fmt::print("  {:<20} {:<24} {:>11} {:>13}\n", "parameter", "measure", "elasticity", "derivative");
+      "  (elasticity; a scale multiplies its rates, as sweep --param does; a single rate moves\n"
+      "  with its row's diagonal, a start entry with the others in proportion)\n");
+  std::size_t width = 20;  // the longest parameter's name: a rate's path can be 30 characters
+  for (std::size_t i = 0; i < std::min(kShown, moving.size()); ++i)
+    width = std::max(width, moving[i]->parameter.size());
+  fmt::print("  {:<{}} {:<24} {:>11} {:>13}\n", "parameter", width, "measure", "elasticity",
+             "derivative");
   for (std::size_t i = 0; i < std::min(kShown, moving.size()); ++i) {
     const validation::Sensitivity& s = *moving[i];
     // The tables' symbol, or the words of a measure that has none ("P(level 2)" for an entry).
@@ -291,7 +297,7 @@ void print_sensitivity(const std::vector<validation::Sensitivity>& rows) {
     for (const auto& m : model::scalar_measures<double>())
       if (m.name.key == s.measure)
         measure = std::string(m.name.symbol.empty() ? m.name.description : m.name.symbol);
-    fmt::print("  {:<20} {:<24} {:>11} {:>13.6g}\n", s.parameter, measure,
+    fmt::print("  {:<{}} {:<24} {:>11} {:>13.6g}\n", s.parameter, width, measure,
                s.elasticity ? fmt::format("{:.4f}", *s.elasticity) : "-", s.derivative);
   }
   if (moving.size() > kShown)
@@ -342,6 +348,7 @@ api::SolveRequest flags_request(const SolveOptions& o, const scenarios::Scenario
       .outage = o.transient.outage,
       .drain_to = o.drain_to,
       .sensitivity = o.sensitivity,
+      .sensitivity_rates = o.sensitivity_rates,
       .ensemble = o.ensemble};
   // A start by name, or a file's (a distribution solve --export wrote, or a long run).
   if (analytic::kTransientStartNames.contains(o.transient.from))
@@ -436,7 +443,7 @@ int run(const SolveOptions& o, const CLI::App& command) {
   }
   if (result.transient) print_transient(request, *result.transient, e.measures);
   if (result.drain) print_drain(request, *result.drain);
-  if (request.sensitivity) print_sensitivity(result.sensitivity);
+  if (request.sensitivity || request.sensitivity_rates) print_sensitivity(result.sensitivity);
   if (result.ensemble) print_measure_spread(*result.ensemble, request.ensemble);
   if (!o.export_csv.empty()) fmt::print("\nstationary vector written to {}\n", o.export_csv);
   if (!plotted.empty()) fmt::print("\n{}\n", plotted);
@@ -470,6 +477,13 @@ std::function<int()> add_solve_command(CLI::App& app) {
                 "arrival-scale:r, service-scale, obsolescence-scale, costs.KEY, and capacity for "
                 "a level map: a page more and one less): elasticities, largest first; "
                 "derivatives too in --json");
+  cmd->add_flag("--sensitivity-rates", o->sensitivity_rates,
+                "the same by every rate of the laws, one at a time: each nonzero rate of each "
+                "D_k (arrivals.modes[r-1].D[k][u][v]), of S and Gamma off the diagonal "
+                "(service.S[u][v]) and of their exits (service.exit[u]), each moved with its row's "
+                "diagonal, and each entry of beta and gamma (service.beta[u]), moved with the "
+                "others lowered in proportion; by adjoint, one solve per measure, so a model with "
+                "many rates costs little more; a policy by levels, phases or memory");
   cmd->add_option("--ensemble", o->ensemble,
                   "DIR or FILE,FILE,...: solve each of a set of models (the refits fit arrivals "
                   "--bootstrap B --out DIR writes in DIR/bootstrap) under this policy: every "

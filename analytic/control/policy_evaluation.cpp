@@ -32,13 +32,17 @@ StateSpace chain_space(const model::Model& model, const model::ControlPolicy& po
   return StateSpace(model, ControlledArrivals(model, policy).phases());
 }
 
+void add_sojourn_means_and_cost(const model::Costs& costs, const SojournTimes& sojourn,
+                                Measures& m) {
+  m.mean_sojourn = sojourn.mean(PageFate::kAccepted);
+  m.mean_sojourn_served = sojourn.mean(PageFate::kServed);
+  m.mean_sojourn_obsolete = sojourn.mean(PageFate::kObsolete);
+  m.cost = model::cost_criterion(costs, m);
+}
+
 void PolicyEvaluator::add_sojourn_means_and_cost(PolicyEvaluation& e) const {
   const auto start = std::chrono::steady_clock::now();
-  const SojournTimes sojourn = sojourn_times(e);
-  e.measures.mean_sojourn = sojourn.mean(PageFate::kAccepted);
-  e.measures.mean_sojourn_served = sojourn.mean(PageFate::kServed);
-  e.measures.mean_sojourn_obsolete = sojourn.mean(PageFate::kObsolete);
-  e.measures.cost = model::cost_criterion(model_.costs, e.measures);
+  analytic::add_sojourn_means_and_cost(model_.costs, sojourn_times(e), e.measures);
   e.sojourn_seconds = seconds_since(start);
 }
 

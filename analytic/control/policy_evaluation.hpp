@@ -27,6 +27,11 @@ struct PolicyEvaluation {
 // mode in force and the arrival phase (mode-major) for a policy with memory.
 StateSpace chain_space(const model::Model& model, const model::ControlPolicy& policy);
 
+// The sojourn means of `sojourn` and then the cost (2) into `m`, whose measures of the stationary
+// vector are in place.
+void add_sojourn_means_and_cost(const model::Costs& costs, const SojournTimes& sojourn,
+                                Measures& m);
+
 // Thrown by PolicyEvaluator::evaluate once its `stop` is set: a search over policies ends there.
 class Cancelled : public std::runtime_error {
  public:

@@ -223,4 +223,46 @@ double TaggedPageChain::add_arrivals(const model::Model& model, const Controlled
   return offered;
 }
 
+Eigen::VectorXd TaggedPageChain::arrival_gradient(const model::Model& model,
+                                                  const ControlledArrivals& arrivals,
+                                                  const StateSpace& space,
+                                                  const Eigen::VectorXd& m) const {
+  const int capacity = model.capacity;
+  const Eigen::Index w = space.arrival_phases();
+  Eigen::VectorXd gradient = Eigen::VectorXd::Zero(space.size());
+  // m's block with `ahead` pages ahead as (server, clocks ahead but the last `fresh`) x (the last
+  // `fresh` clocks), times gamma^(x)fresh: what a page placed there with `fresh` new clocks is
+  // worth for each phase of the rest.
+  const auto placed = [&](int ahead, int fresh) -> Eigen::VectorXd {
+    const Eigen::RowVectorXd& clocks = gamma_powers_[static_cast<std::size_t>(fresh)];
+    const Eigen::Index rows = operator_.block_size(ahead) / clocks.size();
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
+        block(m.data() + waiting_offset(ahead), rows, clocks.size());
+    return block * clocks.transpose();
+  };
+  for (int level = 0; level <= capacity; ++level) {
+    const Eigen::Index rest = space.level_size(level) / w;
+    const ArrivalRows& rows = arrivals.at_level(level);
+    const Eigen::VectorXd ones = Eigen::VectorXd::Ones(rows.phases());
+    Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> view(
+        gradient.data() + space.level_offset(level), w, rest);
+    for (int k = 1; k <= rows.max_batch(); ++k) {
+      const int admitted = model::accepted_pages(model.admission, level, capacity, k);
+      if (admitted == 0) continue;
+      // The worth of the batch's pages for each phase of the rest (server, clocks).
+      Eigen::VectorXd worth = Eigen::VectorXd::Zero(rest);
+      for (int position = 1; position <= admitted; ++position) {
+        if (level == 0) {
+          worth(0) += position == 1 ? beta_.dot(m.head(service_phases_))
+                                    : beta_.dot(placed(position - 2, position - 1));
+        } else {
+          worth += placed((level - 1) + (position - 1), position);
+        }
+      }
+      view += (rows.d_k(k) * ones) * worth.transpose();
+    }
+  }
+  return gradient;
+}
+
 }  // namespace crawlq::analytic

@@ -57,6 +57,11 @@ class TaggedPageChain {
   // The same for a full-state policy: robots[x] in state x of `space` (full_state_chain.hpp).
   Eigen::RowVectorXd arrival_distribution(const model::Model& model, const std::vector<int>& robots,
                                           const StateSpace& space, const Eigen::VectorXd& p) const;
+  // The gradient with respect to p of (the unnormalised arrival weights of p) times `m`, a vector
+  // over this chain's states: entry x is what state x of `space` adds to it per unit of p(x). The
+  // transpose of arrival_distribution's sum, for the adjoint sensitivities.
+  Eigen::VectorXd arrival_gradient(const model::Model& model, const ControlledArrivals& arrivals,
+                                   const StateSpace& space, const Eigen::VectorXd& m) const;
 
  private:
   // Adds the unnormalised arrival weights of `p` (which need not sum to 1) into `start`; returns

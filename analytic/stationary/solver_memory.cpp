@@ -66,6 +66,12 @@ MemoryEstimate sparse_lu_memory(const model::Model& model) {
   return e;
 }
 
+MemoryEstimate adjoint_memory(const model::Model& model) {
+  MemoryEstimate e = iterative_memory(model);
+  e.bytes += 2400.0 * e.states;
+  return e;
+}
+
 MemoryEstimate markov_control_memory(const model::Model& model) {
   // The chain of section 3 itself (a full-state policy adds no state): W (1 + M (1 + R + ... +
   // R^(K-1))).

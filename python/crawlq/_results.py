@@ -148,7 +148,7 @@ class Result:
         change of the parameter (None where the measure is 0). ``measure`` or ``parameter`` keeps
         one measure's or one parameter's rows; ``to_dict()["sensitivity"]`` has the derivatives."""
         if "sensitivity" not in self._data:
-            raise AttributeError("no sensitivities in this result: give solve() sensitivity=True")
+            raise AttributeError("no sensitivities in this result: give solve() sensitivity=True or sensitivity_rates=True")
         rows = [(r["parameter"], r["measure"], r["elasticity"]) for r in self._data["sensitivity"]
                 if (measure is None or r["measure"] == measure)
                 and (parameter is None or r["parameter"] == parameter)]

@@ -113,7 +113,8 @@ TEST_CASE("what does not follow a rhythm yet refuses it rather than ignore it", 
            {"optimize", file, "--class", "levels"},
            {"sweep", file, "--param", "capacity", "--values", "3,4", "--class", "markov"},
            {"solve", file, "--times", "1,2"},
-           {"solve", file, "--sensitivity"}}) {
+           {"solve", file, "--sensitivity"},
+           {"solve", file, "--sensitivity-rates"}}) {
     const ProcessResult run = crawlq(args);
     INFO(report(run));
     CHECK(run.exit_status == 2);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -88,6 +89,76 @@ TEST_CASE("solve --sensitivity: the elasticities, largest first", "[cli][sensiti
     ++rows;
   }
   CHECK(rows >= 10);
+}
+
+TEST_CASE("solve --sensitivity-rates --json: every rate and start entry with every measure",
+          "[cli][sensitivity]") {
+  const ProcessResult run = crawlq({"solve", shipped("paper-example-1.yaml"), "--thresholds",
+                                    "-1,2,2", "--sensitivity-rates", "--json"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  const json j = json_of(run);
+  std::map<std::string, int> measures_by_parameter;
+  // Values read off paper-example-1.yaml by hand: a rate of D_1 of mode 1, of D_0 of mode 3, the
+  // service's exits (-S e = (2, 1)), a rate of Gamma and the entries of gamma.
+  const std::map<std::string, double> values{{"arrivals.modes[0].D[1][0][1]", 3},
+                                             {"arrivals.modes[2].D[0][1][0]", 0.48},
+                                             {"service.exit[0]", 2},
+                                             {"service.exit[1]", 1},
+                                             {"service.S[1][0]", 2},
+                                             {"obsolescence.Gamma[0][1]", 0.4},
+                                             {"obsolescence.gamma[1]", 0.7}};
+  int checked = 0;
+  for (const json& row : j.at("sensitivity")) {
+    const std::string parameter = row.at("parameter");
+    ++measures_by_parameter[parameter];
+    CHECK(std::isfinite(row.at("derivative").get<double>()));
+    const auto value = values.find(parameter);
+    if (value == values.end() || row.at("elasticity").is_null()) continue;
+    CHECK(row.at("elasticity").get<double>() ==
+          Approx(row.at("derivative").get<double>() * value->second /
+                 j.at(row.at("measure").get<std::string>()).get<double>())
+              .epsilon(1e-12));
+    ++checked;
+  }
+  CHECK(checked == 7 * 12);
+  // The file's nonzero rates: D (D_0's diagonal aside) 9 + 11 + 6 + 6 by mode; S 2 and its exits
+  // 2, beta 2; Gamma 2, its exits 2, gamma 2. No group rows without --sensitivity.
+  CHECK(measures_by_parameter.size() == 32 + 6 + 6);
+  for (const auto& [parameter, count] : measures_by_parameter) {
+    INFO(parameter);
+    CHECK(count == 12);
+    CHECK_FALSE(parameter.ends_with("-scale"));
+  }
+  CHECK(j.at("seconds_sensitivity").get<double>() >= 0);
+}
+
+TEST_CASE("solve --sensitivity-rates: the same numbers on one thread and on three",
+          "[cli][sensitivity]") {
+  const auto rows = [](const char* threads) {
+    const ProcessResult run =
+        crawlq({"solve", shipped("paper-example-1.yaml"), "--thresholds", "-1,2,2",
+                "--sensitivity-rates", "--json", "--threads", threads});
+    INFO(report(run));
+    REQUIRE(run.exit_status == 0);
+    return json_of(run).at("sensitivity");
+  };
+  CHECK(rows("1") == rows("3"));
+}
+
+TEST_CASE("solve --sensitivity-rates refuses a full-state table, naming the flag",
+          "[cli][sensitivity]") {
+  const TempDirectory dir;
+  const std::string table = (dir.path() / "best.csv").string();
+  REQUIRE(crawlq({"optimize", shipped("teaching-two-robots.yaml"), "--class", "markov",
+                  "--export-policy", table})
+              .exit_status == 0);
+  const ProcessResult run = crawlq(
+      {"solve", shipped("teaching-two-robots.yaml"), "--policy", table, "--sensitivity-rates"});
+  INFO(report(run));
+  CHECK(run.exit_status == 2);
+  CHECK_THAT(run.err, Catch::Contains("--sensitivity-rates") && Catch::Contains("table"));
+  CHECK(run.out.empty());
 }
 
 }  // namespace

@@ -157,6 +157,7 @@ TEST_CASE("request documents: wrong documents are refused naming the field", "[a
   };
   CHECK(refused(Kind::kSolve, "[1, 2]") ==
         "a solve request is a JSON object of its fields (policy, method, sojourn, sensitivity, "
+        "sensitivity_rates, "
         "transforms, cdf, times, from, outage, drain_to), not [1,2]");
   CHECK(refused(Kind::kSolve, R"({"sojourn": 1})") == "sojourn: 1: give true or false");
   CHECK(refused(Kind::kSolve, R"({"sojourn": null})") == "sojourn: null: give true or false");
