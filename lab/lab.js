@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { drawLandscape, fillAxes } from "./landscape_view.js";
 import { buildSliders, currentPolicy, drawPolicy, drawTable, modelKey, resizeLevels, settingsKey } from "./policy_view.js";
 import { measureDimensions, measureLabels, refresh, showGap, showSolved } from "./results.js";
-import { showSensitivity } from "./sensitivity_view.js";
+import { isSingleRate, MEASURES, showSensitivity } from "./sensitivity_view.js";
 import { simulate } from "./simulation_view.js";
 import { drawTransient, transientFields } from "./transient_view.js";
 import { drawDay, wireDay } from "./day_view.js";
@@ -227,11 +227,17 @@ async function selfTest() {
   report.policyKind = $("policy-kind").textContent;
   // How sensitive: the page's first row is the API's largest elasticity of the measures it lists.
   await showSensitivity();
-  report.sensitivityRows = document.querySelectorAll("#sensitivity-table tr").length;
-  report.sensitivityFirst = document.querySelectorAll("#sensitivity-table tr")[1]?.textContent ?? "";
-  const exact = await api("/api/solve", body({ policy: currentPolicy(), sensitivity: true }));
-  const listed = exact.sensitivity.filter((row) => ["cost", "p_loss", "p_obsolete", "p_served", "mean_sojourn_served"].includes(row.measure) && row.elasticity !== null);
-  report.sensitivityApiTop = Math.max(...listed.map((row) => Math.abs(row.elasticity)));
+  const tableRows = [...document.querySelectorAll("#sensitivity-table tr")];
+  const headings = tableRows.map((tr, i) => (tr.classList.contains("heading") ? i : -1)).filter((i) => i >= 0);
+  report.sensitivityRows = tableRows.length;
+  report.sensitivityHeadings = headings;
+  report.sensitivityFirst = tableRows[1]?.textContent ?? "";
+  report.sensitivityFirstRate = tableRows[headings[1] + 1]?.textContent ?? "";
+  report.sensitivityUnnamed = [...document.querySelectorAll("#sensitivity-table td:first-child")].filter((td) => /[\[\]]/.test(td.textContent)).length;
+  const exact = await api("/api/solve", body({ policy: currentPolicy(), sensitivity: true, sensitivity_rates: true }));
+  const listed = (single) => exact.sensitivity.filter((row) => MEASURES.has(row.measure) && row.elasticity !== null && isSingleRate(row.parameter) === single);
+  report.sensitivityApiTop = Math.max(...listed(false).map((row) => Math.abs(row.elasticity)));
+  report.sensitivityApiTopRate = Math.max(...listed(true).map((row) => Math.abs(row.elasticity)));
   report.sensitivityNote = $("sensitivity-note").textContent;
   // A scenario of two modes has no plane of two thresholds: the last landscape goes with it.
   const choice = $("scenario-choice"), two = state.offered.findIndex((s) => s.name === "teaching-two-robots");

@@ -155,6 +155,20 @@ def test_sensitivities_answer_on_small_chains_and_are_refused_on_large_ones(lab)
     assert time.monotonic() - started < 5
 
 
+def test_per_rate_sensitivities_are_the_command_lines_and_bounded_alike(lab):
+    scenario = scenario_json(lab, SCENARIOS / "paper-example-1.yaml")
+    status, answer = lab.post("/api/solve", {"scenario": scenario, "sensitivity_rates": True})
+    assert status == 200
+    expected = cli_json("solve", SCENARIOS / "paper-example-1.yaml", "--sensitivity-rates")["sensitivity"]
+    key = lambda row: (row["parameter"], row["measure"])  # noqa: E731
+    assert [key(row) for row in answer["sensitivity"]] == [key(row) for row in expected]
+    assert any(row["parameter"] == "service.exit[0]" for row in expected)
+    for got, want in zip(answer["sensitivity"], expected):
+        assert got["derivative"] == pytest.approx(want["derivative"], rel=1e-9, abs=1e-12), key(got)
+    status, answer = lab.post("/api/solve", {"scenario": scenario | {"capacity": 15}, "sensitivity_rates": True})
+    assert status == 400 and '"sensitivity_rates": true' in answer["error"]
+
+
 def test_requests_side_by_side_do_not_harm_each_other(lab):
     scenario = scenario_json(lab, SCENARIOS / "paper-example-1.yaml")
     policies = [[3, 3, 3, 1, 1, 1], [4, 4, 3, 1, 1, 1], [2, 2, 2, 2, 1, 1], [4, 3, 2, 1, 1, 1]] * 4

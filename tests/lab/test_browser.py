@@ -42,11 +42,15 @@ def test_the_page_moves_a_threshold_shows_the_apis_cost_and_animates(lab, browse
     assert report["levelsAfterSwitch"] == 5                  # its K = 4, solved
     assert report["verdictAfterSwitch"] == ""                # the last scenario's verdict went with it
     assert report["classRowsAfterSwitch"] == 0               # and its table of classes
-    # How sensitive: twelve rows under a header, the first the API's largest elasticity (the page
-    # prints it to 3 decimals), gone with the scenario they were computed for.
-    assert report["sensitivityRows"] == 13, report["sensitivityNote"]
+    # How sensitive: eight groups under a header, then six single rates under theirs, each list's
+    # first the API's largest elasticity (the page prints it to 3 decimals), each rate in words (no
+    # scenario path left showing), gone with the scenario they were computed for.
+    assert report["sensitivityRows"] == 16 and report["sensitivityHeadings"] == [0, 9], report["sensitivityNote"]
     first = float(re.search(r"([+-][0-9.]+)%$", report["sensitivityFirst"]).group(1))
     assert abs(first) == pytest.approx(report["sensitivityApiTop"], abs=6e-4)
+    first_rate = float(re.search(r"([+-][0-9.]+)%$", report["sensitivityFirstRate"]).group(1))
+    assert abs(first_rate) == pytest.approx(report["sensitivityApiTopRate"], abs=6e-4)
+    assert report["sensitivityUnnamed"] == 0
     assert report["sensitivityNote"].startswith("Derivatives of these settings by the exact engine")
     assert report["sensitivityRowsAfterSwitch"] == 0
     assert report["sensitivityNoteAfterSwitch"] == "The settings changed: compute again for these."

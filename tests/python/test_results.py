@@ -41,6 +41,13 @@ def test_elasticities_are_the_sensitivity_rows_largest_first():
         crawlq.load(PAPER).solve().elasticities()
 
 
+def test_per_rate_elasticities_come_by_keyword():
+    r = crawlq.load(PAPER).solve(sensitivity_rates=True)
+    exits = r.elasticities(parameter="service.exit[0]")
+    assert len(exits) == 12 and all(p == "service.exit[0]" for p, _, _ in exits)
+    assert not any(p.endswith("-scale") for p, _, _ in r.elasticities())
+
+
 def test_results_are_read_only_and_to_dict_is_a_copy():
     r = crawlq.load(PAPER).solve()
     d = r.to_dict()
