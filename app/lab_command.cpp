@@ -41,6 +41,7 @@ using server::GuardedRequest;
 using server::is_own_host;
 using server::lab_describe;
 using server::lab_landscape;
+using server::lab_log_ensemble;
 using server::lab_memory_budget;
 using server::lab_optimize;
 using server::lab_scenario_form;
@@ -313,6 +314,8 @@ int run(const LabOptions& o) {
        [](const nlohmann::json& body, const LabRun&) { return lab_scenario_form(body); });
   post(server, lab, route(api::RequestKind::kLandscape),
        [](const nlohmann::json& body, const LabRun& r) { return lab_landscape(body, r); });
+  post(server, lab, "/api/log-ensemble",
+       [](const nlohmann::json& body, const LabRun& r) { return lab_log_ensemble(body, r); });
   server.Post(route(api::RequestKind::kLiveSimulation),
               [&lab](const httplib::Request& request, httplib::Response& response) {
                 stream_simulation(lab, request, response);

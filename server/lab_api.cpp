@@ -12,6 +12,7 @@
 #include "api/describe_request.hpp"
 #include "api/json_output.hpp"
 #include "api/landscape_request.hpp"
+#include "api/log_ensemble.hpp"
 #include "api/live_simulation_request.hpp"
 #include "api/optimize_request.hpp"
 #include "api/request_documents.hpp"
@@ -46,6 +47,7 @@ constexpr const char* kHowToGivePolicy = "give \"policy\": {\"thresholds\": [...
 struct LabScenario {
   std::string label;
   scenarios::Scenario scenario;
+  api::ScenarioSource source;  // what it was read from, the changes included
 };
 
 LabScenario read(const nlohmann::json& body) {
@@ -77,7 +79,8 @@ LabScenario read(const nlohmann::json& body) {
                                                      scenarios::shortened(safe_dump(change))));
     source.changes.emplace_back(change[0].get<std::string>(), change[1].get<double>());
   }
-  return {source.label, api::read_scenario(source)};
+  scenarios::Scenario read = api::read_scenario(source);
+  return {source.label, std::move(read), std::move(source)};
 }
 
 // The request's own fields: the body less the scenario it runs on.
@@ -126,7 +129,9 @@ nlohmann::json lab_solve(const nlohmann::json& body, const LabRun& run) {
   // Refused before it waits for memory: a request that cannot run never holds a place in the queue.
   const analytic::MemoryEstimate need = api::check(request);
   const auto ticket = admitted(
-      run, need.bytes, request.sojourn || request.sensitivity || need.states > kLargestQuickStates);
+      run, need.bytes,
+      request.sojourn || request.sensitivity || request.sensitivity_rates ||
+          need.states > kLargestQuickStates);
   return api::to_json(request, api::solve(request, run.cancel));
 }
 
@@ -145,6 +150,30 @@ nlohmann::json lab_optimize(const nlohmann::json& body, const LabRun& run) {
   request.threads = 1;
   const auto ticket = admitted(run, api::check(request).bytes, true);
   return api::to_json(request, api::optimize(request, run.cancel));
+}
+
+nlohmann::json lab_log_ensemble(const nlohmann::json& body, const LabRun& run) {
+  const LabScenario s = read(body);
+  const nlohmann::json fields = fields_of(body);
+  // The log comes as its text: the lab reads no file.
+  const nlohmann::json log = field<nlohmann::json>(fields, "log", nullptr);
+  if (!log.is_object() || !log.contains("text") || !log.at("text").is_string())
+    throw model::InputError(
+        "log", "give {\"name\": \"crawl.log\", \"text\": \"the log's lines\"}: the lab reads no file");
+  nlohmann::json solve_fields = fields;
+  for (const char* own : {"log", "bootstrap", "seed"}) solve_fields.erase(own);
+  // The policy, and any other field, read as solve reads them.
+  api::LogEnsembleRequest request{
+      .base = s.source,
+      .policy = api::solve_request(solve_fields, document_scenario(s), api::Caller::kLab).policy,
+      .log_text = log.at("text").get<std::string>(),
+      .log_label = field<std::string>(log, "name", "the log"),
+      .refits = field<int>(fields, "bootstrap", 20),
+      .seed = field<std::uint64_t>(fields, "seed", 1),
+      .caller = api::Caller::kLab,
+      .most_states = api::kLabSensitivityStates};
+  const auto ticket = admitted(run, kSimulationBytes, true);  // solves of 50,000 states at most
+  return api::log_ensemble(request, run.cancel);
 }
 
 nlohmann::json lab_describe(const nlohmann::json& body) {

@@ -43,6 +43,9 @@ nlohmann::json lab_scenario_form(const nlohmann::json& body);
 // (which two vary, 0-based)} -> {"axes", "values": [-1..K], "cost": [[cost or null]] (row: axis a's
 // value, column: axis b's; null where the vector would decrease), "best": {"thresholds", "cost"}}.
 nlohmann::json lab_landscape(const nlohmann::json& body, const LabRun& run = {});
+// How sure the answer is, from a crawler's log whose text the body carries ({"log": {"name",
+// "text"}, "bootstrap": B, "seed", "policy"}): api/log_ensemble.hpp.
+nlohmann::json lab_log_ensemble(const nlohmann::json& body, const LabRun& run = {});
 
 // The simulation as the page animates it (api/live_simulation_request.hpp), its events sent as
 // they are made by `emit(kind, data)`. lab_simulation checks the body (model::InputError), waits

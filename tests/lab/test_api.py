@@ -155,6 +155,28 @@ def test_sensitivities_answer_on_small_chains_and_are_refused_on_large_ones(lab)
     assert time.monotonic() - started < 5
 
 
+def test_a_logs_refits_are_the_command_lines_two_steps_and_bad_logs_are_refused(lab, tmp_path):
+    scenario = scenario_json(lab, SCENARIOS / "paper-example-1.yaml")
+    log = SOURCE_DIR / "scenarios" / "logs" / "synthetic-crawler.log"
+    status, answer = lab.post("/api/log-ensemble", {"scenario": scenario, "bootstrap": 5,
+                                                    "log": {"name": "crawl.log", "text": log.read_text()}})
+    assert status == 200, answer
+    # The same on the command line: fit arrivals --bootstrap, then solve --ensemble.
+    subprocess.run([BINARY, "fit", "arrivals", log, "--scenario", SCENARIOS / "paper-example-1.yaml",
+                    "--bootstrap", "5", "--out", tmp_path / "fits"], check=True, capture_output=True)
+    expected = cli_json("solve", tmp_path / "fits" / "fitted.yaml", "--ensemble", tmp_path / "fits" / "bootstrap")
+    assert answer["refits"] == 5 and answer["log"] == "crawl.log" and answer["lines"] == 11428
+    for key, spread in expected["ensemble"]["measures"].items():
+        for part in ("point", "low", "high", "mean"):
+            assert answer["measures"][key][part] == pytest.approx(spread[part], rel=1e-9, abs=1e-15), (key, part)
+    for body, words in [({"log": "crawl.log"}, "the lab reads no file"),
+                        ({"log": {"name": "a", "text": "1\n2\nnoon\n"}}, "a: line 3"),
+                        ({"log": {"name": "a", "text": log.read_text()}, "bootstrap": 1000}, "give 2 to 100 refits"),
+                        ({"log": {"name": "a", "text": log.read_text()}, "policy": {"thresholds": [1]}}, "thresholds")]:
+        status, refusal = lab.post("/api/log-ensemble", {"scenario": scenario} | body)
+        assert status == 400 and words in refusal["error"], refusal
+
+
 def test_per_rate_sensitivities_are_the_command_lines_and_bounded_alike(lab):
     scenario = scenario_json(lab, SCENARIOS / "paper-example-1.yaml")
     status, answer = lab.post("/api/solve", {"scenario": scenario, "sensitivity_rates": True})

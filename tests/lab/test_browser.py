@@ -53,6 +53,16 @@ def test_the_page_moves_a_threshold_shows_the_apis_cost_and_animates(lab, browse
     assert report["sensitivityUnnamed"] == 0
     assert report["sensitivityNote"].startswith("Derivatives of these settings by the exact engine")
     assert report["sensitivityRowsAfterSwitch"] == 0
+    # How sure, from a log: seven measures under a header, the cost's point and 90% band the API's
+    # (printed to 4 digits), the log and its batches said, gone with the scenario.
+    assert report["ensembleRows"] == 8, report["ensembleNote"]
+    cost = report["ensembleApiCost"]
+    label, point, band = report["ensembleCostCells"]
+    low, high = (float(x) for x in band.split(" and "))
+    assert label.startswith("J") and [float(point), low, high] == pytest.approx([cost["point"], cost["low"], cost["high"]], rel=1e-3)
+    assert cost["low"] <= cost["high"] and cost["low"] < cost["high"]
+    assert report["ensembleNote"].startswith("made-up.log: 3000 deliveries in ") and "refitted 8 times" in report["ensembleNote"]
+    assert report["ensembleRowsAfterSwitch"] == 0
     assert report["sensitivityNoteAfterSwitch"] == "The settings changed: compute again for these."
     assert "rate" in report["editorError"] and "-2" in report["editorError"]  # a pasted file's broken rule
     # Over time: the outage asked for with the solve, both charts drawn with their long-run lines, and
