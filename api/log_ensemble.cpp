@@ -54,11 +54,10 @@ analytic::Measures solved(const model::Model& model, const LogEnsembleRequest& r
 
 nlohmann::json log_ensemble(const LogEnsembleRequest& request, const Cancellation* cancel) {
   if (request.refits < 2 || request.refits > kMostLogRefits)
-    throw model::InputError(
-        fmt::format("{}: give 2 to {} refits",
-                    field_given(request.caller, Field::kBootstrap,
-                                fmt::format("{}", request.refits), false),
-                    kMostLogRefits));
+    throw model::InputError(fmt::format(
+        "{}: give 2 to {} refits",
+        field_given(request.caller, Field::kBootstrap, fmt::format("{}", request.refits), false),
+        kMostLogRefits));
   FitArrivalsRequest fit;
   fit.source = request.log_label;
   fit.caller = request.caller;
@@ -78,7 +77,8 @@ nlohmann::json log_ensemble(const LogEnsembleRequest& request, const Cancellatio
   nlohmann::json by_refit = nlohmann::json::array();
   for (std::size_t b = 0; b < refit_arrivals.size(); ++b) {
     const std::string which = fmt::format("refit {} of {}", b + 1, refit_arrivals.size());
-    refits.push_back(solved(with_arrivals(request, refit_arrivals[b], which), request, which, cancel));
+    refits.push_back(
+        solved(with_arrivals(request, refit_arrivals[b], which), request, which, cancel));
     nlohmann::json row;
     put_measures(row, refits.back(), false);
     by_refit.push_back(std::move(row));

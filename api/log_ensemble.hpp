@@ -34,6 +34,7 @@ struct LogEnsembleRequest {
 // {"log", "lines", "batches", "refits", "seed", "reordered_lines", "measures": {KEY:
 // spread_json(the point fit's, the refits')}, "by_refit": [{KEY: value}]}; model::InputError naming
 // the field, the log's line or the scenario when something cannot be read, fitted or solved.
-nlohmann::json log_ensemble(const LogEnsembleRequest& request, const Cancellation* cancel = nullptr);
+nlohmann::json log_ensemble(const LogEnsembleRequest& request,
+                            const Cancellation* cancel = nullptr);
 
 }  // namespace crawlq::api

@@ -12,8 +12,8 @@
 #include "api/describe_request.hpp"
 #include "api/json_output.hpp"
 #include "api/landscape_request.hpp"
-#include "api/log_ensemble.hpp"
 #include "api/live_simulation_request.hpp"
+#include "api/log_ensemble.hpp"
 #include "api/optimize_request.hpp"
 #include "api/request_documents.hpp"
 #include "api/scenario_source.hpp"
@@ -128,10 +128,9 @@ nlohmann::json lab_solve(const nlohmann::json& body, const LabRun& run) {
   request.threads = 1;  // requests run side by side; one thread each
   // Refused before it waits for memory: a request that cannot run never holds a place in the queue.
   const analytic::MemoryEstimate need = api::check(request);
-  const auto ticket = admitted(
-      run, need.bytes,
-      request.sojourn || request.sensitivity || request.sensitivity_rates ||
-          need.states > kLargestQuickStates);
+  const auto ticket = admitted(run, need.bytes,
+                               request.sojourn || request.sensitivity ||
+                                   request.sensitivity_rates || need.states > kLargestQuickStates);
   return api::to_json(request, api::solve(request, run.cancel));
 }
 
@@ -159,7 +158,8 @@ nlohmann::json lab_log_ensemble(const nlohmann::json& body, const LabRun& run) {
   const nlohmann::json log = field<nlohmann::json>(fields, "log", nullptr);
   if (!log.is_object() || !log.contains("text") || !log.at("text").is_string())
     throw model::InputError(
-        "log", "give {\"name\": \"crawl.log\", \"text\": \"the log's lines\"}: the lab reads no file");
+        "log",
+        "give {\"name\": \"crawl.log\", \"text\": \"the log's lines\"}: the lab reads no file");
   nlohmann::json solve_fields = fields;
   for (const char* own : {"log", "bootstrap", "seed"}) solve_fields.erase(own);
   // The policy, and any other field, read as solve reads them.

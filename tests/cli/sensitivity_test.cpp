@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tests/cli/cli_support.hpp"
+#include "tests/cli/process.hpp"
 
 namespace crawlq::cli_test {
 namespace {
@@ -158,6 +159,29 @@ TEST_CASE("solve --sensitivity-rates refuses a full-state table, naming the flag
   INFO(report(run));
   CHECK(run.exit_status == 2);
   CHECK_THAT(run.err, Catch::Contains("--sensitivity-rates") && Catch::Contains("table"));
+  CHECK(run.out.empty());
+}
+
+// Under an address-space limit (as memory_limit_test.cpp): the stationary solve fits in it, the
+// adjoint's assembled generator would not.
+TEST_CASE("solve --sensitivity-rates refuses a chain whose generator would not fit, at once",
+          "[cli][sensitivity][hardening]") {
+  if (CRAWLQ_SANITIZED) {
+    WARN("not under the sanitizers (their shadow memory takes terabytes of address space)");
+    return;
+  }
+  const TempDirectory dir;
+  const std::string large = dir.write(
+      "large.yaml",
+      replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 18"));
+  const ProcessResult run =
+      run_process({CRAWLQ_BINARY, "solve", large, "--thresholds", "-1,2,2", "--sensitivity-rates"},
+                  std::chrono::seconds(120), std::size_t{3} << 29);
+  INFO(report(run));
+  CHECK(run.exit_status == 2);
+  CHECK_THAT(run.err, Catch::Contains("--sensitivity-rates") &&
+                          Catch::Contains("the adjoint solves with their generator need") &&
+                          Catch::Contains("the largest capacity that fits is"));
   CHECK(run.out.empty());
 }
 
