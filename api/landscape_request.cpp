@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analytic/control/policy_evaluation.hpp"
+#include "analytic/parallel_for.hpp"
 #include "analytic/stationary/memory_estimate.hpp"
 #include "api/request_checks.hpp"
 #include "model/input_error.hpp"
@@ -62,27 +63,37 @@ LandscapeResult landscape(const LandscapeRequest& request, const Cancellation* c
   const analytic::PolicyEvaluator evaluator(model, analytic::Method::kAuto, 1, cancel);
   LandscapeResult result;
   for (int j = -1; j <= capacity; ++j) result.values.push_back(j);
-  for (int a = -1; a <= capacity; ++a) {
-    if (cancel && *cancel) throw Cancelled();
-    std::vector<std::optional<double>>& row = result.cost.emplace_back();
-    for (int b = -1; b <= capacity; ++b) {
-      thresholds[first] = a;
-      thresholds[second] = b;
-      if (!std::is_sorted(thresholds.begin(), thresholds.end())) {
-        row.emplace_back();
-        continue;
-      }
-      const auto e =
-          evaluator.evaluate(model::Policy::from_thresholds(thresholds, modes, capacity));
-      if (e.stationary.summary.status != analytic::SolverStatus::kConverged) {
-        if (cancel && *cancel) throw Cancelled();
-        row.emplace_back();
-        continue;
-      }
-      row.emplace_back(e.measures.cost);
-      if (!result.best || e.measures.cost < result.best->second)
-        result.best.emplace(thresholds, e.measures.cost);
+  // The ordered vectors of the plane, row by row, solved side by side; the grid and the best are
+  // then read in that order, so the answer is the same for any thread count.
+  struct Cell {
+    std::size_t row, column;
+    std::vector<int> thresholds;
+    std::optional<double> cost;
+  };
+  std::vector<Cell> cells;
+  const std::size_t size = result.values.size();
+  result.cost.assign(size, std::vector<std::optional<double>>(size));
+  for (std::size_t a = 0; a < size; ++a)
+    for (std::size_t b = 0; b < size; ++b) {
+      thresholds[first] = result.values[a];
+      thresholds[second] = result.values[b];
+      if (std::is_sorted(thresholds.begin(), thresholds.end()))
+        cells.push_back({a, b, thresholds, std::nullopt});
     }
+  analytic::parallel_for(cells.size(), std::max(1, request.threads), [&](std::size_t i) {
+    if (cancel && *cancel) throw Cancelled();
+    Cell& cell = cells[i];
+    const auto e =
+        evaluator.evaluate(model::Policy::from_thresholds(cell.thresholds, modes, capacity));
+    if (e.stationary.summary.status == analytic::SolverStatus::kConverged)
+      cell.cost = e.measures.cost;
+    else if (cancel && *cancel)
+      throw Cancelled();
+  });
+  for (const Cell& cell : cells) {
+    result.cost[cell.row][cell.column] = cell.cost;
+    if (cell.cost && (!result.best || *cell.cost < result.best->second))
+      result.best.emplace(cell.thresholds, *cell.cost);
   }
   return result;
 }

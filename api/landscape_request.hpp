@@ -24,6 +24,7 @@ struct LandscapeRequest {
   std::vector<int> thresholds;     // the vector the plane passes through; empty: all -1
   std::vector<int> axes = {0, 1};  // which two thresholds vary
   Caller caller = Caller::kLab;
+  int threads = 1;  // the plane's solves side by side; the answer does not depend on it
 };
 
 struct LandscapeResult {

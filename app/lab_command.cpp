@@ -116,9 +116,17 @@ nlohmann::json offered_scenarios(const std::vector<std::string>& files) {
 // The request's run: cancelled when its client leaves or the lab stops; admitted by the gate.
 LabRun run_of(LabServer& lab, const ConnectionWatch::Busy& busy) {
   const api::Cancellation* cancel = busy.cancellation();
-  return LabRun{.cancel = cancel, .admit = [&lab, cancel](double bytes, bool long_work) {
-                  return std::shared_ptr<void>(lab.gate.admit(bytes, long_work, cancel));
-                }};
+  return LabRun{.cancel = cancel,
+                .admit =
+                    [&lab, cancel](double bytes, bool long_work) {
+                      return std::shared_ptr<void>(lab.gate.admit(bytes, long_work, cancel));
+                    },
+                .borrow_cores =
+                    [&lab](int at_most) {
+                      std::shared_ptr<WorkGate::Loan> loan = lab.gate.lend_idle_slots(at_most);
+                      const int* slots = new int(loan->slots());
+                      return std::shared_ptr<const int>(slots, [loan](const int* p) { delete p; });
+                    }};
 }
 
 // The status and message of a request that failed; never throws, and a message quoting bytes that

@@ -19,6 +19,7 @@
 #include "api/scenario_source.hpp"
 #include "api/simulate_request.hpp"
 #include "model/input_error.hpp"
+#include "model/thread_count.hpp"
 #include "scenarios/yaml_json.hpp"
 #include "scenarios/yaml_reader.hpp"
 #include "server/lab_body.hpp"
@@ -105,6 +106,8 @@ std::shared_ptr<void> admitted(const LabRun& run, double bytes, bool long_work) 
 
 // A solve this small answers in a blink: it does not queue behind optimisations.
 constexpr double kLargestQuickStates = 2e5;
+// What solves side by side may hold beyond what the gate admitted for one (the landscape's).
+constexpr double kSideBySideBytes = 256.0 * (1 << 20);
 // A simulation holds a few pages' clocks and the path's events: far below this.
 constexpr double kSimulationBytes = 64.0 * (1 << 20);
 
@@ -191,9 +194,17 @@ nlohmann::json lab_scenario_form(const nlohmann::json& body) {
 
 nlohmann::json lab_landscape(const nlohmann::json& body, const LabRun& run) {
   const LabScenario s = read(body);
-  const api::LandscapeRequest request =
+  api::LandscapeRequest request =
       api::landscape_request(fields_of(body), document_scenario(s), api::Caller::kLab);
-  const auto ticket = admitted(run, api::check(request).bytes, true);
+  const double bytes = api::check(request).bytes;
+  const auto ticket = admitted(run, bytes, true);
+  // Its solves side by side on the cores nobody else uses now, where one solve is small: each holds
+  // its own chain, and the gate admitted one.
+  const int side_by_side = static_cast<int>(std::min<double>(
+      model::available_cores(), std::max(1.0, kSideBySideBytes / std::max(bytes, 1.0))));
+  const std::shared_ptr<const int> extra =
+      run.borrow_cores && side_by_side > 1 ? run.borrow_cores(side_by_side - 1) : nullptr;
+  request.threads = 1 + (extra ? *extra : 0);
   return api::to_json(request, api::landscape(request, run.cancel));
 }
 

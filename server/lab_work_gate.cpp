@@ -133,6 +133,23 @@ void WorkGate::release(double bytes, bool long_work) {
   malloc_trim(0);
 }
 
+std::unique_ptr<WorkGate::Loan> WorkGate::lend_idle_slots(int at_most) {
+  std::lock_guard lock(mutex_);
+  const int idle = waiting_ > 0 ? 0 : std::max(0, limits_.long_slots - long_in_use_);
+  const int lent = std::min(idle, std::max(0, at_most));
+  long_in_use_ += lent;
+  return std::make_unique<Loan>(*this, lent);
+}
+
+WorkGate::Loan::~Loan() {
+  if (slots_ == 0) return;
+  {
+    std::lock_guard lock(gate_.mutex_);
+    gate_.long_in_use_ -= slots_;
+  }
+  gate_.changed_.notify_all();
+}
+
 void WorkGate::wake_all() { changed_.notify_all(); }
 
 }  // namespace crawlq::server

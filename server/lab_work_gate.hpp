@@ -64,6 +64,23 @@ class WorkGate {
   // too many wait or the wait is too long, LabCancelled when `cancel` is set while waiting.
   std::unique_ptr<Ticket> admit(double bytes, bool long_work, const api::Cancellation* cancel);
 
+  // Idle cores lent to admitted long work that can share itself out (a landscape's solves side by
+  // side): up to `at_most` of the long slots nobody holds, none while anyone waits; held until
+  // destroyed. Never waits, so the same work runs on fewer threads on a busy lab.
+  class Loan {
+   public:
+    Loan(WorkGate& gate, int slots) : gate_(gate), slots_(slots) {}
+    Loan(const Loan&) = delete;
+    Loan& operator=(const Loan&) = delete;
+    ~Loan();
+    int slots() const { return slots_; }
+
+   private:
+    WorkGate& gate_;
+    int slots_;
+  };
+  std::unique_ptr<Loan> lend_idle_slots(int at_most);
+
   // Wakes every waiter (to see its cancellation).
   void wake_all();
 

@@ -92,3 +92,16 @@ TEST_CASE("landscape: refusals name the field before any work, cancellation stop
   api::Cancellation cancel{true};
   CHECK_THROWS_AS(api::landscape(paper_plane(), &cancel), api::Cancelled);
 }
+
+TEST_CASE("landscape: the same plane on one thread and on three, side by side", "[api]") {
+  api::LandscapeRequest request = paper_plane();
+  request.model.capacity = 7;
+  const nlohmann::json one = api::to_json(request, api::landscape(request));
+  request.threads = 3;
+  const nlohmann::json three = api::to_json(request, api::landscape(request));
+  CHECK(one == three);
+  CHECK(one.at("best").is_object());
+  // Cancelled side by side as alone.
+  api::Cancellation cancel{true};
+  CHECK_THROWS_AS(api::landscape(request, &cancel), api::Cancelled);
+}

@@ -113,5 +113,31 @@ TEST_CASE("the lab's budget is within what this process may use", "[lab]") {
   CHECK(budget <= 0.8 * analytic::physical_memory_bytes());
 }
 
+TEST_CASE("idle slots are lent to admitted work, none while anyone waits, and come back", "[lab]") {
+  WorkGate gate(limits(100, 4, 8, 60s));
+  auto first = gate.admit(10, true, nullptr);
+  {
+    const auto loan = gate.lend_idle_slots(8);
+    CHECK(loan->slots() == 3);  // four slots, one held
+    CHECK(gate.lend_idle_slots(8)->slots() == 0);
+    // A long request now waits for the loan to end.
+    std::atomic<bool> admitted{false};
+    auto second = std::async(std::launch::async, [&] {
+      auto ticket = gate.admit(10, true, nullptr);
+      admitted = true;
+      return ticket;
+    });
+    std::this_thread::sleep_for(kSettle);
+    CHECK_FALSE(admitted);
+    CHECK(gate.lend_idle_slots(8)->slots() == 0);  // someone waits: nothing lent
+    first.reset();  // its own slot frees and goes to the waiter, not to a loan
+    CHECK(second.get());
+    CHECK(admitted);
+  }
+  // Everything given back (the second's ticket went with the value its future gave): four idle.
+  CHECK(gate.lend_idle_slots(2)->slots() == 2);
+  CHECK(gate.lend_idle_slots(8)->slots() == 4);
+}
+
 }  // namespace
 }  // namespace crawlq::server
