@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   app.add_option("K", capacities, "capacities")->check(CLI::Range(1, 20));
   app.add_flag("--sojourn", sojourn,
                "keep the sojourn weight (a heuristic search, many iterations)");
+  int threads = 2;
+  benchmarks::add_threads_option(app, threads, "threads assembling the N constant generators");
   return benchmarks::run_benchmark(app, argc, argv, [&] {
     model::Model base =
         scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
@@ -40,7 +42,7 @@ int main(int argc, char** argv) {
       using Clock = std::chrono::steady_clock;
       const auto start = Clock::now();
       const analytic::PolicyEvaluator evaluator(m);
-      const analytic::FullStateChain& chain = evaluator.full_state_chain();
+      const analytic::FullStateChain& chain = evaluator.full_state_chain(threads);
       const auto assembled = Clock::now();
       double cost = 0, bound = 0;
       int steps = 0;

@@ -35,8 +35,8 @@ analytic::Measures measures_with_p_held(const model::Model& model,
   return m;
 }
 
-// f'(0) from f at 0, h, h/2 and h/4 (`at[i]` at h / 2^i): forward differences, extrapolated twice
-// (their errors go as h, then h^2), leaving an error of order h^3.
+// The slope of f at 0 from f at 0, h, h/2 and h/4 (`at[i]` at h / 2^i): forward differences,
+// extrapolated twice (their errors go as h, then h^2), leaving an error of order h^3.
 template <typename Value>
 Value extrapolated_slope(const std::array<Value, 3>& at, const Value& base, double h) {
   std::array<Value, 3> forward;

@@ -57,7 +57,7 @@ MarkovSearch optimize_markov_policies(const PolicyEvaluator& evaluator,
       .tried = {},
       .threshold_search = local ? "local" : "exhaustive"};
   say("the chain under every number of robots");
-  const FullStateChain& chain = evaluator.full_state_chain();
+  const FullStateChain& chain = evaluator.full_state_chain(options.threads);
   const std::vector<int> start = chain.robots_of(result.threshold_best.policy);
 
   say("policy iteration on the rate terms of (2)");

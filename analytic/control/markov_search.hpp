@@ -36,7 +36,7 @@ struct MarkovSearch {
 };
 
 struct MarkovSearchOptions {
-  int threads = 0;  // the threshold search's; policy iteration runs on one
+  int threads = 0;  // the threshold search's, and the full-state generators' assembly (0: all)
   Search search = Search::kAuto;
   int starts = 1;  // the local threshold search's (policy_search.hpp)
   // The threshold class's best when the caller has it already; otherwise searched here.

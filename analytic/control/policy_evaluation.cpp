@@ -54,9 +54,12 @@ std::shared_ptr<const PolicyFreeBlocks> PolicyEvaluator::policy_free(
   return shared;
 }
 
-const FullStateChain& PolicyEvaluator::full_state_chain() const {
-  std::call_once(full_state_built_,
-                 [this] { full_state_ = std::make_unique<FullStateChain>(model_); });
+const FullStateChain& PolicyEvaluator::full_state_chain(int threads) const {
+  std::call_once(full_state_built_, [&] {
+    // 0 (every core) stays 0 for parallel_for.
+    full_state_ = std::make_unique<FullStateChain>(
+        model_, threads <= 0 ? 0 : std::max(threads, solve_threads_));
+  });
   return *full_state_;
 }
 

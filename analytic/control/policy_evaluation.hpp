@@ -73,7 +73,8 @@ class PolicyEvaluator {
   double chain_seconds() const { return chain_seconds_; }
   // The chain under full-state policies (built on first use: it assembles the N constant
   // generators).
-  const FullStateChain& full_state_chain() const;
+  // `threads`: to assemble it, when this is the first use (at least the evaluator's own).
+  const FullStateChain& full_state_chain(int threads = 1) const;
 
  private:
   const model::Model& model_;

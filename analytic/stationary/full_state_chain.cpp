@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "analytic/parallel_for.hpp"
 #include "analytic/stationary/pinned_system.hpp"
 #include "model/admission.hpp"
 
@@ -55,12 +56,16 @@ SparseSolution solve_sparse(const Eigen::SparseMatrix<double>& a, const Eigen::V
   return s;
 }
 
-FullStateChain::FullStateChain(const model::Model& model) : model_(model), space_(model) {
+FullStateChain::FullStateChain(const model::Model& model, int threads)
+    : model_(model), space_(model) {
   model_.policy.reset();
   const int n = model.modes();
-  for (int r = 1; r <= n; ++r)
-    constant_.push_back(
-        GeneratorBlocks(model_, model::Policy::constant(r, n, model.capacity)).assemble());
+  constant_.resize(static_cast<std::size_t>(n));
+  parallel_for(constant_.size(), threads, [&](std::size_t i) {
+    const int r = static_cast<int>(i) + 1;
+    constant_[i] =
+        GeneratorBlocks(model_, model::Policy::constant(r, n, model.capacity)).assemble();
+  });
 
   const Eigen::Index size = space_.size();
   const Eigen::VectorXd service_exit = model.service.exit_rates();

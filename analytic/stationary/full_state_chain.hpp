@@ -33,7 +33,8 @@ SparseSolution solve_sparse(const Eigen::SparseMatrix<double>& a, const Eigen::V
 
 class FullStateChain {
  public:
-  explicit FullStateChain(const model::Model& model);
+  // `threads` assemble the N constant generators side by side.
+  explicit FullStateChain(const model::Model& model, int threads = 1);
 
   const model::Model& model() const { return model_; }
   const StateSpace& space() const { return space_; }
