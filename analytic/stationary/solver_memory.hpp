@@ -23,8 +23,8 @@ MemoryEstimate sparse_lu_memory(const model::Model& model);
 // example at K = 16), about 600 bytes a state for each mode and 1,000 more.
 MemoryEstimate markov_control_memory(const model::Model& model);
 // The per-rate sensitivities (validation/rate_sensitivity.hpp) beside the iterative solve: the
-// generator assembled (with the triplets it is built from) and a dozen adjoint vectors. Measured:
-// 2.2 KB a state at K = 16 of the paper's example (262,142 states, 0.62 GB in all).
+// generator assembled and a dozen adjoint vectors. Measured: 1.8 KB a state at K = 16 of the
+// paper's example (262,142 states, 0.48 GB in all); 2.4 KB leaves a margin.
 MemoryEstimate adjoint_memory(const model::Model& model);
 // The memory this process may have, in bytes: the machine's, or less under a cgroup's memory.max
 // or an address-space limit (ulimit -v).
