@@ -26,6 +26,7 @@
 #include "api/compare_request.hpp"
 #include "api/describe_request.hpp"
 #include "api/fit_request.hpp"
+#include "api/log_ensemble.hpp"
 #include "api/optimize_request.hpp"
 #include "api/refresh_request.hpp"
 #include "api/reproduce_request.hpp"
@@ -44,6 +45,7 @@
 #include "fit/timestamp_log.hpp"
 #include "model/input_error.hpp"
 #include "model/message_text.hpp"
+#include "model/text_file.hpp"
 #include "model/thread_count.hpp"
 #include "scenarios/policy_section.hpp"
 #include "scenarios/refresh_loader.hpp"
@@ -365,6 +367,24 @@ py::tuple solve(const Source& s, const py::dict& keywords, const py::object& pro
   return py::make_tuple(to_python(api::to_json(request, result)), std::move(probabilities));
 }
 
+// How sure an answer resting on a crawler's log is (api/log_ensemble.hpp): Python may read files.
+py::object log_ensemble(const Source& s, const std::string& log, int bootstrap, std::uint64_t seed,
+                        const py::dict& keywords) {
+  const std::filesystem::path path = scenarios::locate_log(log);
+  api::LogEnsembleRequest request{
+      .base = s.source(),
+      .policy =
+          api::solve_request(document(keywords), document_scenario(s), api::Caller::kPython).policy,
+      .log_text = model::read_text_file(path, "a log", model::kMostLogBytes),
+      .log_label = log,
+      .refits = bootstrap,
+      .seed = seed,
+      .caller = api::Caller::kPython,
+      .most_states = 0};
+  return to_python(run_released(
+      [request](const api::Cancellation* cancel) { return api::log_ensemble(request, cancel); }));
+}
+
 py::object optimize(const Source& s, const py::dict& keywords, const py::object& progress) {
   api::OptimizeRequest request =
       api::optimize_request(document(keywords), document_scenario(s), api::Caller::kPython);
@@ -585,6 +605,8 @@ PYBIND11_MODULE(_crawlq, m) {
   m.def("scenario_json", &scenario_json, py::arg("text"), py::arg("label"));
   m.def("describe", &describe, py::arg("source"));
   m.def("solve", &solve, py::arg("source"), py::arg("keywords"), py::arg("progress") = py::none());
+  m.def("log_ensemble", &log_ensemble, py::arg("source"), py::arg("log"), py::arg("bootstrap"),
+        py::arg("seed"), py::arg("keywords"));
   m.def("optimize", &optimize, py::arg("source"), py::arg("keywords"),
         py::arg("progress") = py::none());
   m.def("request_schema", [] { return to_python(crawlq::api::request_schema()); });

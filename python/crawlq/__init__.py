@@ -320,6 +320,20 @@ class Scenario:
                                      lambda callback: _crawlq.solve(self._source, document, callback))
         return SolveResult(data, stationary)
 
+    def log_ensemble(self, log: str | os.PathLike, *, bootstrap: int = 20, seed: int = 1,
+                     thresholds: Sequence[int] | None = None, levels: Sequence[int] | None = None,
+                     policy: Any = None) -> Result:
+        """How sure an answer resting on a crawler's log is, in one call (the lab's *fit the log and
+        refit it*): the log's arrivals fitted, refitted on ``bootstrap`` block-bootstrap resamples of
+        its batches (``seed`` fixes them), each fit put in place of this scenario's arrivals (mode r
+        is r times the fit) and solved under the policy. ``measures[KEY]`` holds the point fit's
+        value (``point``) beside the refits' ``mean``, ``sd``, ``low`` and ``high`` (5% and 95%) and
+        ``min``/``max``; ``by_refit`` each refit's measures. The same as ``fit_arrivals(log,
+        scenario=self, bootstrap=B)`` written out and ``solve(ensemble=...)``.
+        """
+        keywords = _document(self._policy_or_own(thresholds, levels, policy), {})
+        return Result(_crawlq.log_ensemble(self._source, os.fspath(log), bootstrap, seed, keywords))
+
     @_takes_request("optimize")
     def optimize(self, policy_class: str = "thresholds", *, progress: Any = None, **keywords: Any) -> Result:
         """``crawlq optimize --class CLASS --json``: the policy of least cost over a class.

@@ -48,6 +48,20 @@ def test_per_rate_elasticities_come_by_keyword():
     assert not any(p.endswith("-scale") for p, _, _ in r.elasticities())
 
 
+def test_a_logs_refits_in_one_call_around_the_fitted_scenarios_answer():
+    paper = crawlq.load(PAPER)
+    r = paper.log_ensemble("synthetic-crawler", bootstrap=4, seed=3, thresholds=[-1, 2, 2])
+    assert r.refits == 4 and r.seed == 3 and len(r.by_refit) == 4
+    point = crawlq.fit_arrivals("synthetic-crawler", scenario=paper).scenario.solve(thresholds=[-1, 2, 2])
+    for key in ("cost", "p_loss", "mean_sojourn_served"):
+        spread = r.measures[key]
+        assert spread["point"] == pytest.approx(point[key], rel=1e-9)
+        assert spread["min"] <= spread["low"] <= spread["high"] <= spread["max"]
+        assert spread["low"] < spread["high"]  # the refits differ
+    with pytest.raises(crawlq.InputError, match="bootstrap=1: give 2 to 100 refits"):
+        paper.log_ensemble("synthetic-crawler", bootstrap=1)
+
+
 def test_results_are_read_only_and_to_dict_is_a_copy():
     r = crawlq.load(PAPER).solve()
     d = r.to_dict()
