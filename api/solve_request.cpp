@@ -402,8 +402,21 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   if (request.sensitivity_rates) {
     const auto sensitivity_start = std::chrono::steady_clock::now();
     step("the per-rate sensitivities (one adjoint solve per measure)");
-    std::vector<validation::Sensitivity> rows = validation::rate_sensitivities(
-        evaluator, result.evaluation, model::resolved_threads(request.threads));
+    std::vector<validation::Sensitivity> rows;
+    try {
+      rows = validation::rate_sensitivities(evaluator, result.evaluation,
+                                            model::resolved_threads(request.threads));
+    } catch (const Cancelled&) {
+      throw;
+    } catch (const model::InputError&) {
+      throw;
+    } catch (const std::runtime_error& failed) {  // an adjoint solve that did not converge
+      throw model::InputError(
+          request.source,
+          fmt::format("{}: {}; the group sensitivities (--sensitivity) need no adjoint",
+                      field_given(request.caller, Field::kSensitivityRates, "true", false),
+                      failed.what()));
+    }
     result.sensitivity.insert(result.sensitivity.end(), rows.begin(), rows.end());
     result.seconds_sensitivity += seconds_since(sensitivity_start);
   }

@@ -16,6 +16,11 @@ StationaryAdjoint::StationaryAdjoint(SparseMatrix q, const Eigen::VectorXd& p)
   // The pinned equation on the scale of its own row, so that it weighs like the others.
   pinned_scale_ = std::abs(q_.coeff(pinned_, pinned_));
   if (pinned_scale_ == 0) pinned_scale_ = 1;
+  if (q_.rows() > kDenseStates) return;
+  Eigen::MatrixXd pinned_q = Eigen::MatrixXd(q_);
+  pinned_q.row(pinned_).setZero();
+  pinned_q(pinned_, pinned_) = pinned_scale_;
+  dense_.compute(pinned_q);
 }
 
 Eigen::VectorXd StationaryAdjoint::solve(const Eigen::VectorXd& gradient) const {
@@ -24,6 +29,7 @@ Eigen::VectorXd StationaryAdjoint::solve(const Eigen::VectorXd& gradient) const 
   rhs(pinned_) = 0;
   // A measure that p does not move (a constant gradient): BiCGSTAB has nothing to start from.
   if (rhs.isZero(0)) return Eigen::VectorXd::Zero(n);
+  if (n <= kDenseStates) return dense_.solve(rhs);
   // Q x with the pinned row replaced: the rows the pinned one depends on (p Q = 0) fix x but for
   // a multiple of e, which x there = 0 removes.
   const LinearOperator pinned_q = [&](const double* x, double* y) {
