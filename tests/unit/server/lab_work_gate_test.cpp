@@ -137,6 +137,20 @@ TEST_CASE("idle slots are lent to admitted work, none while anyone waits, and co
   // Everything given back (the second's ticket went with the value its future gave): four idle.
   CHECK(gate.lend_idle_slots(2)->slots() == 2);
   CHECK(gate.lend_idle_slots(8)->slots() == 4);
+  // A request waiting for memory, not a slot: the idle slots are not lent either, since the work
+  // lent them would hold on to memory it is waiting for.
+  auto large = gate.admit(90, false, nullptr);
+  std::atomic<bool> waited_in{false};
+  auto waiting = std::async(std::launch::async, [&] {
+    auto ticket = gate.admit(50, false, nullptr);
+    waited_in = true;
+    return ticket;
+  });
+  std::this_thread::sleep_for(kSettle);
+  REQUIRE_FALSE(waited_in);
+  CHECK(gate.lend_idle_slots(8)->slots() == 0);
+  large.reset();
+  CHECK(waiting.get());
 }
 
 }  // namespace
