@@ -10,7 +10,7 @@ import { $, body } from "./state.js";
 // The measures listed, in the order a reader asks about them.
 const MEASURES = ["cost", "lambda", "p_loss", "p_obsolete", "p_served", "p_starvation", "mean_sojourn_served"];
 // The lab's request body is bounded (1 MiB) and the text travels escaped in JSON.
-const LARGEST_LOG = 900 * 1024;
+const LARGEST_LOG = 800 * 1024;
 
 let shownFor = null;  // the settings and log the table on show was computed for
 export function clearLogEnsemble() {
