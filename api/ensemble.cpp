@@ -9,6 +9,7 @@
 
 #include "api/value_spread.hpp"
 #include "model/input_error.hpp"
+#include "model/measure_list.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace crawlq::api {
@@ -76,6 +77,17 @@ nlohmann::json spread_json(double point, std::vector<double> values) {
           {"high", spread.quantile(0.95)},
           {"min", spread.sorted.front()},
           {"max", spread.sorted.back()}};
+}
+
+nlohmann::json measure_spreads(const analytic::Measures& point,
+                               const std::vector<analytic::Measures>& members) {
+  nlohmann::json spreads;
+  for (const auto& measure : model::scalar_measures<double>()) {
+    std::vector<double> values;
+    for (const analytic::Measures& m : members) values.push_back(m.*measure.field);
+    spreads[std::string(measure.name.key)] = spread_json(point.*measure.field, std::move(values));
+  }
+  return spreads;
 }
 
 }  // namespace crawlq::api

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analytic/stationary/measures.hpp"
 #include "api/caller_words.hpp"
 #include "model/model.hpp"
 
@@ -30,5 +31,9 @@ std::vector<EnsembleMember> read_ensemble(const std::string& spec, Caller caller
 // estimate; low and high are the 5% and 95% quantiles (linear between order statistics). Values
 // that are not numbers (a measure with no pages to measure) are left out; none left: all null.
 nlohmann::json spread_json(double point, std::vector<double> values);
+
+// {KEY: spread_json(point's, members')} for every scalar measure.
+nlohmann::json measure_spreads(const analytic::Measures& point,
+                               const std::vector<analytic::Measures>& members);
 
 }  // namespace crawlq::api

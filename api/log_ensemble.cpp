@@ -10,7 +10,6 @@
 #include "api/json_output.hpp"
 #include "fit/timestamp_log.hpp"
 #include "model/input_error.hpp"
-#include "model/measure_list.hpp"
 #include "scenarios/yaml_json.hpp"
 
 namespace crawlq::api {
@@ -83,19 +82,13 @@ nlohmann::json log_ensemble(const LogEnsembleRequest& request, const Cancellatio
     put_measures(row, refits.back(), false);
     by_refit.push_back(std::move(row));
   }
-  nlohmann::json measures;
-  for (const auto& measure : model::scalar_measures<double>()) {
-    std::vector<double> values;
-    for (const analytic::Measures& m : refits) values.push_back(m.*measure.field);
-    measures[std::string(measure.name.key)] = spread_json(point.*measure.field, std::move(values));
-  }
   return {{"log", request.log_label},
           {"lines", fit.times.size()},
           {"batches", fitted.at("batches")},
           {"refits", refit_arrivals.size()},
           {"seed", request.seed},
           {"reordered_lines", fit.order.lines_moved},
-          {"measures", std::move(measures)},
+          {"measures", measure_spreads(point, refits)},
           {"by_refit", std::move(by_refit)}};
 }
 

@@ -305,15 +305,9 @@ nlohmann::json solve_ensemble(const SolveRequest& request, const analytic::Measu
     put_measures(row, solved.back(), false);
     by_member.push_back(std::move(row));
   }
-  nlohmann::json measures;
-  for (const auto& measure : model::scalar_measures<double>()) {
-    std::vector<double> values;
-    for (const analytic::Measures& m : solved) values.push_back(m.*measure.field);
-    measures[std::string(measure.name.key)] = spread_json(point.*measure.field, std::move(values));
-  }
   return {{"members", members.size()},
           {"files", files},
-          {"measures", measures},
+          {"measures", measure_spreads(point, solved)},
           {"by_member", by_member}};
 }
 }  // namespace

@@ -121,12 +121,7 @@ LabRun run_of(LabServer& lab, const ConnectionWatch::Busy& busy) {
                     [&lab, cancel](double bytes, bool long_work) {
                       return std::shared_ptr<void>(lab.gate.admit(bytes, long_work, cancel));
                     },
-                .borrow_cores =
-                    [&lab](int at_most) {
-                      std::shared_ptr<WorkGate::Loan> loan = lab.gate.lend_idle_slots(at_most);
-                      const int* slots = new int(loan->slots());
-                      return std::shared_ptr<const int>(slots, [loan](const int* p) { delete p; });
-                    }};
+                .borrow_cores = [&lab](int at_most) { return lab.gate.lend_idle_slots(at_most); }};
 }
 
 // The status and message of a request that failed; never throws, and a message quoting bytes that

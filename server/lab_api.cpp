@@ -202,9 +202,9 @@ nlohmann::json lab_landscape(const nlohmann::json& body, const LabRun& run) {
   // its own chain, and the gate admitted one.
   const int side_by_side = static_cast<int>(std::min<double>(
       model::available_cores(), std::max(1.0, kSideBySideBytes / std::max(bytes, 1.0))));
-  const std::shared_ptr<const int> extra =
+  const std::unique_ptr<WorkGate::Loan> extra =
       run.borrow_cores && side_by_side > 1 ? run.borrow_cores(side_by_side - 1) : nullptr;
-  request.threads = 1 + (extra ? *extra : 0);
+  request.threads = 1 + (extra ? extra->slots() : 0);
   return api::to_json(request, api::landscape(request, run.cancel));
 }
 

@@ -16,6 +16,7 @@
 
 #include "api/live_simulation_request.hpp"
 #include "api/solve_request.hpp"
+#include "server/lab_work_gate.hpp"
 
 namespace crawlq::server {
 
@@ -26,9 +27,9 @@ namespace crawlq::server {
 struct LabRun {
   const api::Cancellation* cancel = nullptr;
   std::function<std::shared_ptr<void>(double bytes, bool long_work)> admit;
-  // Extra cores for admitted work that shares itself out: how many (up to `at_most`, none on a
-  // busy lab), held while the returned pointer lives; absent: none.
-  std::function<std::shared_ptr<const int>(int at_most)> borrow_cores;
+  // Extra cores for admitted work that shares itself out (up to `at_most`, none on a busy lab),
+  // held while the loan lives; absent: none.
+  std::function<std::unique_ptr<WorkGate::Loan>(int at_most)> borrow_cores;
 };
 
 // {"sojourn": bool}: `crawlq solve --json`.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "validation/sensitivity.hpp"
+
 namespace crawlq::validation {
 
 namespace {
@@ -96,19 +98,11 @@ std::vector<RateParameter> rate_parameters(const model::Model& model) {
 model::Model moved(const model::Model& model, const RateParameter& parameter, double step) {
   model::Model m = model;
   switch (parameter.law) {
-    case Law::kArrivals: {
-      std::vector<model::Bmap> modes;
-      for (int r = 1; r <= model.modes(); ++r) {
-        std::vector<model::Matrix> d = model.arrivals.mode(r).matrices();
-        if (r - 1 == parameter.mode) {
-          d[static_cast<std::size_t>(parameter.batch)](parameter.row, parameter.column) += step;
-          d[0](parameter.row, parameter.row) -= step;
-        }
-        modes.emplace_back(std::move(d), fmt::format("arrivals.modes[{}].D", r - 1));
-      }
-      m.arrivals = model::ArrivalModes(std::move(modes));
-      break;
-    }
+    case Law::kArrivals:
+      return with_mode_matrices(model, parameter.mode + 1, [&](std::vector<model::Matrix>& d) {
+        d[static_cast<std::size_t>(parameter.batch)](parameter.row, parameter.column) += step;
+        d[0](parameter.row, parameter.row) -= step;
+      });
     case Law::kService:
       m.service = moved_law(model.service, parameter, step, "service", "beta", "S");
       break;

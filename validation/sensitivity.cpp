@@ -69,6 +69,18 @@ model::Model with_mode_arrival_scale(const model::Model& model, int mode, double
   if (mode < 1 || mode > model.modes())
     throw std::invalid_argument(
         fmt::format("arrival-scale:{}: the scenario has modes 1 to {}", mode, model.modes()));
+  try {
+    return with_mode_matrices(model, mode, [scale](std::vector<model::Matrix>& d) {
+      for (model::Matrix& matrix : d) matrix *= scale;
+    });
+  } catch (const model::InputError& e) {
+    throw std::invalid_argument(
+        fmt::format("arrival-scale:{}: the scaled model breaks a rule: {}", mode, e.what()));
+  }
+}
+
+model::Model with_mode_matrices(const model::Model& model, int mode,
+                                const std::function<void(std::vector<model::Matrix>&)>& change) {
   std::vector<model::Bmap> modes;
   for (int r = 1; r <= model.modes(); ++r) {
     const model::Bmap& bmap = model.arrivals.mode(r);
@@ -76,17 +88,12 @@ model::Model with_mode_arrival_scale(const model::Model& model, int mode, double
       modes.push_back(bmap);
       continue;
     }
-    std::vector<model::Matrix> d;
-    for (const model::Matrix& matrix : bmap.matrices()) d.push_back(scale * matrix);
+    std::vector<model::Matrix> d = bmap.matrices();
+    change(d);
     modes.emplace_back(std::move(d), fmt::format("arrivals.modes[{}].D", r - 1));
   }
   model::Model m = model;
-  try {
-    m.arrivals = model::ArrivalModes(std::move(modes));
-  } catch (const model::InputError& e) {
-    throw std::invalid_argument(
-        fmt::format("arrival-scale:{}: the scaled model breaks a rule: {}", mode, e.what()));
-  }
+  m.arrivals = model::ArrivalModes(std::move(modes));
   return m;
 }
 

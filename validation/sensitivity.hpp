@@ -12,6 +12,7 @@
 // Capacity is whole: for a level-map policy, the difference of the measures at K + 1 and K - 1
 // over 2 (at K = 1, K + 1 and K), the policy keeping its top level's robots for the page added
 // (as a threshold vector does); the other forms' tables have no such rule, and no capacity row.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,11 @@ struct Sensitivity {
 // `model` with mode r's arrival matrices D_k^(r) (D_0 included) times `scale`, the other modes as
 // they are. Throws std::invalid_argument naming the parameter when the scaled model breaks a rule.
 model::Model with_mode_arrival_scale(const model::Model& model, int mode, double scale);
+
+// `model` with mode r's matrices (1..modes) changed by `change`, read back under every rule of a
+// BMAP (model::InputError naming arrivals.modes[r-1].D when the change breaks one).
+model::Model with_mode_matrices(const model::Model& model, int mode,
+                                const std::function<void(std::vector<model::Matrix>&)>& change);
 
 // Every (parameter, scalar measure) pair for `policy`, and for each scale every level's and mode's
 // probability (capacity changes the levels, and a cost weight moves the cost alone), whose

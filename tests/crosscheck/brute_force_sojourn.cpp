@@ -195,4 +195,23 @@ double BruteForceSojourn::transform(Fate fate, double u) const {
   return start_.dot(shifted.partialPivLu().solve(exit(fate))) / probability_of_fate;
 }
 
+std::map<std::string, double> brute_force_scalar_measures(const model::Model& model,
+                                                          const BruteForceChain& chain) {
+  const ChainMeasures& m = chain.measures();
+  const BruteForceSojourn sojourn(model, chain);
+  const double served = sojourn.mean(Fate::kServed);
+  return {{"mean_sojourn", sojourn.mean(Fate::kAccepted)},
+          {"mean_sojourn_served", served},
+          {"mean_sojourn_obsolete", sojourn.mean(Fate::kObsolete)},
+          {"cost", brute_force_cost(model.costs, m, served)},
+          {"lambda", m.lambda},
+          {"p_loss", m.p_loss},
+          {"p_obsolete", m.p_obsolete},
+          {"p_served", m.p_served},
+          {"p_starvation", m.p_starvation},
+          {"mean_active_robots", m.mean_active_robots},
+          {"mean_in_system", m.mean_in_system},
+          {"mean_in_queue", m.mean_in_queue}};
+}
+
 }  // namespace crawlq::crosscheck

@@ -5,6 +5,7 @@
 // tracked.
 #include <Eigen/Dense>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "tests/crosscheck/brute_force_chain.hpp"
@@ -58,5 +59,10 @@ class BruteForceSojourn {
   Eigen::RowVectorXd start_;     // sums to 1 - P_loss
   Eigen::MatrixXd fundamental_;  // (-T)^{-1}
 };
+
+// Every scalar measure of `chain` by its key in `solve --json`, the sojourn means by the
+// brute-force tagged page and the cost written out from its definition.
+std::map<std::string, double> brute_force_scalar_measures(const model::Model& model,
+                                                          const BruteForceChain& chain);
 
 }  // namespace crawlq::crosscheck

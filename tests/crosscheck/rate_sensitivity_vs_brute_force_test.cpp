@@ -30,22 +30,7 @@ constexpr double kTolerance = 1e-5;  // relative, with an absolute floor of the 
 
 std::map<std::string, double> brute_scalars(const model::Model& model,
                                             const model::ControlPolicy& policy) {
-  const BruteForceChain chain(model, policy);
-  const ChainMeasures& m = chain.measures();
-  const BruteForceSojourn sojourn(model, chain);
-  const double served = sojourn.mean(Fate::kServed);
-  return {{"mean_sojourn", sojourn.mean(Fate::kAccepted)},
-          {"mean_sojourn_served", served},
-          {"mean_sojourn_obsolete", sojourn.mean(Fate::kObsolete)},
-          {"cost", brute_force_cost(model.costs, m, served)},
-          {"lambda", m.lambda},
-          {"p_loss", m.p_loss},
-          {"p_obsolete", m.p_obsolete},
-          {"p_served", m.p_served},
-          {"p_starvation", m.p_starvation},
-          {"mean_active_robots", m.mean_active_robots},
-          {"mean_in_system", m.mean_in_system},
-          {"mean_in_queue", m.mean_in_queue}};
+  return brute_force_scalar_measures(model, BruteForceChain(model, policy));
 }
 
 // A phase-type law with the entry named by (matrix or exit or start, u, v) moved by `step`.

@@ -48,27 +48,12 @@ std::map<std::string, double> brute_measures(const model::Model& model,
                                              const model::ControlPolicy& policy) {
   const BruteForceChain chain(model, policy);
   const ChainMeasures& m = chain.measures();
-  const BruteForceSojourn sojourn(model, chain);
-  const double served = sojourn.mean(Fate::kServed);
-  std::map<std::string, double> entries;
+  std::map<std::string, double> measures = brute_force_scalar_measures(model, chain);
   for (std::size_t i = 0; i < m.level_probabilities.size(); ++i)
-    entries["level_probabilities[" + std::to_string(i) + "]"] = m.level_probabilities[i];
+    measures["level_probabilities[" + std::to_string(i) + "]"] = m.level_probabilities[i];
   for (std::size_t i = 0; i < m.mode_probabilities.size(); ++i)
-    entries["mode_probabilities[" + std::to_string(i) + "]"] = m.mode_probabilities[i];
-  std::map<std::string, double> scalars{{"mean_sojourn", sojourn.mean(Fate::kAccepted)},
-                                        {"mean_sojourn_served", served},
-                                        {"mean_sojourn_obsolete", sojourn.mean(Fate::kObsolete)},
-                                        {"cost", brute_force_cost(model.costs, m, served)},
-                                        {"lambda", m.lambda},
-                                        {"p_loss", m.p_loss},
-                                        {"p_obsolete", m.p_obsolete},
-                                        {"p_served", m.p_served},
-                                        {"p_starvation", m.p_starvation},
-                                        {"mean_active_robots", m.mean_active_robots},
-                                        {"mean_in_system", m.mean_in_system},
-                                        {"mean_in_queue", m.mean_in_queue}};
-  scalars.insert(entries.begin(), entries.end());
-  return scalars;
+    measures["mode_probabilities[" + std::to_string(i) + "]"] = m.mode_probabilities[i];
+  return measures;
 }
 
 // A level map at capacity k, written here apart from validation/sensitivity.cpp: its top level's

@@ -139,15 +139,20 @@ def test_a_chain_too_large_for_memory_is_refused_at_once(lab):
     assert time.monotonic() - started < 5
 
 
+def assert_same_rows(got_rows, expected_rows):
+    """The lab's sensitivity rows are the command line's: the same pairs in the same order, each
+    derivative to the solves' digits."""
+    key = lambda row: (row["parameter"], row["measure"])  # noqa: E731
+    assert [key(row) for row in got_rows] == [key(row) for row in expected_rows]
+    for got, want in zip(got_rows, expected_rows):
+        assert got["derivative"] == pytest.approx(want["derivative"], rel=1e-9, abs=1e-12), key(got)
+
+
 def test_sensitivities_answer_on_small_chains_and_are_refused_on_large_ones(lab):
     scenario = scenario_json(lab, SCENARIOS / "paper-example-1.yaml")
     status, answer = lab.post("/api/solve", {"scenario": scenario, "sensitivity": True})
     assert status == 200
-    expected = cli_json("solve", SCENARIOS / "paper-example-1.yaml", "--sensitivity")["sensitivity"]
-    key = lambda row: (row["parameter"], row["measure"])  # noqa: E731
-    assert [key(row) for row in answer["sensitivity"]] == [key(row) for row in expected]
-    for got, want in zip(answer["sensitivity"], expected):
-        assert got["derivative"] == pytest.approx(want["derivative"], rel=1e-9, abs=1e-12), key(got)
+    assert_same_rows(answer["sensitivity"], cli_json("solve", SCENARIOS / "paper-example-1.yaml", "--sensitivity")["sensitivity"])
     # Each is a few dozen solves no client can stop: bounded by the chain's states.
     started = time.monotonic()
     status, answer = lab.post("/api/solve", {"scenario": scenario | {"capacity": 15}, "sensitivity": True})
@@ -182,11 +187,8 @@ def test_per_rate_sensitivities_are_the_command_lines_and_bounded_alike(lab):
     status, answer = lab.post("/api/solve", {"scenario": scenario, "sensitivity_rates": True})
     assert status == 200
     expected = cli_json("solve", SCENARIOS / "paper-example-1.yaml", "--sensitivity-rates")["sensitivity"]
-    key = lambda row: (row["parameter"], row["measure"])  # noqa: E731
-    assert [key(row) for row in answer["sensitivity"]] == [key(row) for row in expected]
     assert any(row["parameter"] == "service.exit[0]" for row in expected)
-    for got, want in zip(answer["sensitivity"], expected):
-        assert got["derivative"] == pytest.approx(want["derivative"], rel=1e-9, abs=1e-12), key(got)
+    assert_same_rows(answer["sensitivity"], expected)
     status, answer = lab.post("/api/solve", {"scenario": scenario | {"capacity": 15}, "sensitivity_rates": True})
     assert status == 400 and '"sensitivity_rates": true' in answer["error"]
 

@@ -26,16 +26,24 @@ WorkGateLimits limits(double bytes, int slots, int waiting, std::chrono::millise
       .memory_bytes = bytes, .long_slots = slots, .most_waiting = waiting, .longest_wait = wait};
 }
 
+// A request admitted on another thread, setting `admitted` once it is; its ticket comes with the
+// future's value.
+std::future<std::unique_ptr<WorkGate::Ticket>> admit_aside(WorkGate& gate, double bytes,
+                                                           bool long_work,
+                                                           std::atomic<bool>& admitted) {
+  return std::async(std::launch::async, [&gate, bytes, long_work, &admitted] {
+    auto ticket = gate.admit(bytes, long_work, nullptr);
+    admitted = true;
+    return ticket;
+  });
+}
+
 TEST_CASE("requests share one memory budget: one that does not fit beside the others waits",
           "[lab]") {
   WorkGate gate(limits(100, 4, 8, 60s));
   auto first = gate.admit(60, false, nullptr);
   std::atomic<bool> second_admitted{false};
-  auto second = std::async(std::launch::async, [&] {
-    auto ticket = gate.admit(50, false, nullptr);
-    second_admitted = true;
-    return ticket;
-  });
+  auto second = admit_aside(gate, 50, false, second_admitted);
   std::this_thread::sleep_for(kSettle);
   CHECK_FALSE(second_admitted);                 // 60 + 50 > 100
   auto small = gate.admit(40, false, nullptr);  // 60 + 40 fits: not held up behind the waiter
@@ -122,11 +130,7 @@ TEST_CASE("idle slots are lent to admitted work, none while anyone waits, and co
     CHECK(gate.lend_idle_slots(8)->slots() == 0);
     // A long request now waits for the loan to end.
     std::atomic<bool> admitted{false};
-    auto second = std::async(std::launch::async, [&] {
-      auto ticket = gate.admit(10, true, nullptr);
-      admitted = true;
-      return ticket;
-    });
+    auto second = admit_aside(gate, 10, true, admitted);
     std::this_thread::sleep_for(kSettle);
     CHECK_FALSE(admitted);
     CHECK(gate.lend_idle_slots(8)->slots() == 0);  // someone waits: nothing lent
@@ -141,11 +145,7 @@ TEST_CASE("idle slots are lent to admitted work, none while anyone waits, and co
   // lent them would hold on to memory it is waiting for.
   auto large = gate.admit(90, false, nullptr);
   std::atomic<bool> waited_in{false};
-  auto waiting = std::async(std::launch::async, [&] {
-    auto ticket = gate.admit(50, false, nullptr);
-    waited_in = true;
-    return ticket;
-  });
+  auto waiting = admit_aside(gate, 50, false, waited_in);
   std::this_thread::sleep_for(kSettle);
   REQUIRE_FALSE(waited_in);
   CHECK(gate.lend_idle_slots(8)->slots() == 0);
