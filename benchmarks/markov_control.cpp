@@ -28,7 +28,8 @@ int main(int argc, char** argv) {
   app.add_flag("--sojourn", sojourn,
                "keep the sojourn weight (a heuristic search, many iterations)");
   int threads = 2;
-  benchmarks::add_threads_option(app, threads, "threads assembling the N constant generators");
+  benchmarks::add_threads_option(
+      app, threads, "threads assembling the N constant generators and inside each policy's solve");
   return benchmarks::run_benchmark(app, argc, argv, [&] {
     model::Model base =
         scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
@@ -41,20 +42,23 @@ int main(int argc, char** argv) {
       m.capacity = k;
       using Clock = std::chrono::steady_clock;
       const auto start = Clock::now();
-      const analytic::PolicyEvaluator evaluator(m);
+      const analytic::PolicyEvaluator evaluator(m, analytic::Method::kAuto, threads);
       const analytic::FullStateChain& chain = evaluator.full_state_chain(threads);
       const auto assembled = Clock::now();
       double cost = 0, bound = 0;
       int steps = 0;
       if (sojourn) {
         const analytic::MarkovSearch search = analytic::optimize_markov_policies(
-            evaluator, analytic::MarkovSearchOptions{
-                           .threads = 0, .search = analytic::Search::kAuto, .progress = nullptr});
+            evaluator,
+            analytic::MarkovSearchOptions{
+                .threads = threads, .search = analytic::Search::kAuto, .progress = nullptr});
         cost = search.best->measures.cost, bound = search.lower_bound,
         steps = search.improvement_steps;
       } else {
+        analytic::MarkovControlOptions options;
+        options.threads = threads;
         const auto optimum = analytic::optimize_markov(
-            chain, chain.robots_of(model::Policy::constant(1, m.modes(), m.capacity)));
+            chain, chain.robots_of(model::Policy::constant(1, m.modes(), m.capacity)), options);
         cost = optimum.gain, bound = optimum.lower_bound, steps = optimum.steps;
       }
       const auto done = Clock::now();

@@ -16,7 +16,7 @@ constexpr Eigen::Index kPinned = 0;
 
 PolicyValue evaluate_markov(const FullStateChain& chain, const std::vector<int>& robots,
                             double extra_holding, const Eigen::VectorXd* warm,
-                            const std::atomic<bool>* stop) {
+                            const std::atomic<bool>* stop, int threads) {
   const SparseMatrix q = chain.generator(robots);
   const Eigen::Index n = q.rows();
   // Q h - g e = -c, with the pinned column of Q (whose h is 0) holding -1 for g.
@@ -35,12 +35,12 @@ PolicyValue evaluate_markov(const FullStateChain& chain, const std::vector<int>&
     if (!placed) a.insertBack(x, kPinned) = -1.0;
   }
   a.finalize();
-  const Eigen::SparseMatrix<double> system = a;  // column-major for the solvers
   Eigen::VectorXd rhs = -chain.cost_rate(robots);
   if (extra_holding != 0) rhs -= chain.per_page(extra_holding);
   Eigen::VectorXd guess;
   if (warm && warm->size() == n) guess = *warm;
-  SparseSolution s = solve_sparse(system, rhs, guess.size() ? &guess : nullptr, stop);
+  SparseSolution s = solve_sparse(
+      a, rhs, {.guess = guess.size() ? &guess : nullptr, .stop = stop, .threads = threads});
   PolicyValue v;
   v.message = s.message;
   if (!s.solved) return v;
@@ -74,8 +74,9 @@ MarkovOptimum optimize_markov(const FullStateChain& chain, std::vector<int> star
       best.message = "cancelled";
       return best;
     }
-    PolicyValue value = evaluate_markov(chain, best.robots, options.extra_holding,
-                                        warm.size() ? &warm : nullptr, options.stop);
+    PolicyValue value =
+        evaluate_markov(chain, best.robots, options.extra_holding, warm.size() ? &warm : nullptr,
+                        options.stop, options.threads);
     if (!value.solved) {
       best.message = fmt::format("the evaluation of policy {} failed: {}", step, value.message);
       return best;

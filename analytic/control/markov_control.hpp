@@ -24,6 +24,7 @@ struct MarkovControlOptions {
   int max_steps = 200;
   const std::atomic<bool>* stop = nullptr;
   std::function<void(int step, double gain)> progress;  // after each evaluation
+  int threads = 1;  // inside each evaluation's solve: the same bits for any count
 };
 
 struct MarkovOptimum {
@@ -49,7 +50,7 @@ struct PolicyValue {
 };
 PolicyValue evaluate_markov(const FullStateChain& chain, const std::vector<int>& robots,
                             double extra_holding = 0, const Eigen::VectorXd* warm = nullptr,
-                            const std::atomic<bool>* stop = nullptr);
+                            const std::atomic<bool>* stop = nullptr, int threads = 1);
 
 // c(x, r) + (Q^(r) h)(x) for every state and mode: [r-1](x).
 std::vector<Eigen::VectorXd> bellman_values(const FullStateChain& chain,

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "model/thread_count.hpp"
+
 namespace crawlq::analytic {
 
 namespace {
@@ -26,10 +28,14 @@ PolicyEvaluation evaluate_exactly(const PolicyEvaluator& evaluator, const std::v
   return e;
 }
 
-MarkovOptimum iterate(const FullStateChain& chain, std::vector<int> start, double extra_holding) {
-  MarkovOptimum optimum = optimize_markov(
-      chain, std::move(start),
-      {.extra_holding = extra_holding, .max_steps = 200, .stop = nullptr, .progress = nullptr});
+MarkovOptimum iterate(const FullStateChain& chain, std::vector<int> start, double extra_holding,
+                      int threads) {
+  MarkovOptimum optimum = optimize_markov(chain, std::move(start),
+                                          {.extra_holding = extra_holding,
+                                           .max_steps = 200,
+                                           .stop = nullptr,
+                                           .progress = nullptr,
+                                           .threads = model::resolved_threads(threads)});
   if (!optimum.converged) throw std::runtime_error("policy iteration: " + optimum.message);
   return optimum;
 }
@@ -61,7 +67,7 @@ MarkovSearch optimize_markov_policies(const PolicyEvaluator& evaluator,
   const std::vector<int> start = chain.robots_of(result.threshold_best.policy);
 
   say("policy iteration on the rate terms of (2)");
-  const MarkovOptimum rates = iterate(chain, start, 0.0);
+  const MarkovOptimum rates = iterate(chain, start, 0.0, options.threads);
   const double sojourn_weight = model.costs.sojourn;
   if (sojourn_weight == 0) {
     result.best = evaluate_exactly(evaluator, rates.robots, "markov optimum");
@@ -78,7 +84,8 @@ MarkovSearch optimize_markov_policies(const PolicyEvaluator& evaluator,
   const double unit = sojourn_weight / std::max(m.lambda * (1 - m.p_loss), 1e-300);
   std::vector<int> previous = rates.robots;
   const auto candidate = [&](double holding) {
-    const MarkovOptimum optimum = holding == 0 ? rates : iterate(chain, previous, holding);
+    const MarkovOptimum optimum =
+        holding == 0 ? rates : iterate(chain, previous, holding, options.threads);
     previous = optimum.robots;
     PolicyEvaluation e = evaluate_exactly(evaluator, optimum.robots, "markov heuristic");
     result.tried.emplace_back(holding, e.measures.cost);

@@ -67,7 +67,7 @@ PolicyEvaluation PolicyEvaluator::evaluate_table(const model::TablePolicy& table
                                                  const Eigen::VectorXd* warm_start) const {
   const FullStateChain& chain = full_state_chain();
   PolicyEvaluation e{.policy = table,
-                     .stationary = chain.stationary(table.robots, warm_start, stop_),
+                     .stationary = chain.stationary(table.robots, warm_start, stop_, solve_threads_),
                      .measures = {}};
   if (e.stationary.summary.status != SolverStatus::kConverged) return e;
   e.measures = chain.measures(table.robots, e.stationary.probabilities);

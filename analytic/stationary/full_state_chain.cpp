@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseLU>
 #include <algorithm>
 #include <chrono>
 
 #include "analytic/parallel_for.hpp"
+#include "analytic/stationary/parallel_bicgstab.hpp"
 #include "analytic/stationary/pinned_system.hpp"
 #include "model/admission.hpp"
 
@@ -21,38 +21,71 @@ constexpr double kTolerance = 1e-14;
 constexpr int kMaxIterations = 20000;
 }  // namespace
 
-SparseSolution solve_sparse(const Eigen::SparseMatrix<double>& a, const Eigen::VectorXd& b,
-                            const Eigen::VectorXd* guess, const std::atomic<bool>* stop) {
+namespace {
+
+// y = A x, row by row: each row summed in its storage order, so any split of the rows gives the
+// same bits. Rows are handed out in pieces, so that a descheduled thread holds up one piece.
+void multiply_by_rows(const SparseMatrix& a, const double* x, double* y, int threads) {
+  const Eigen::Index n = a.rows();
+  const auto* outer = a.outerIndexPtr();
+  const auto* inner = a.innerIndexPtr();
+  const double* values = a.valuePtr();
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 4096) if (threads > 1)
+  for (Eigen::Index i = 0; i < n; ++i) {
+    double sum = 0;
+    for (auto k = outer[i]; k < outer[i + 1]; ++k) sum += values[k] * x[inner[k]];
+    y[i] = sum;
+  }
+}
+
+SparseSolution solve_directly(const SparseMatrix& a, const Eigen::VectorXd& b) {
   SparseSolution s;
-  if (a.rows() <= kDirectStates) {
-    Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
-    lu.compute(a);
-    if (lu.info() != Eigen::Success) {
-      s.message = "sparse LU: the matrix is singular";
-      return s;
-    }
-    s.x = lu.solve(b);
-    s.solved = s.x.allFinite();
-    s.iterations = 1;
-    if (!s.solved) s.message = "sparse LU: the solution is not finite";
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
+  lu.compute(Eigen::SparseMatrix<double>(a));
+  if (lu.info() != Eigen::Success) {
+    s.message = "sparse LU: the matrix is singular";
     return s;
   }
-  Eigen::BiCGSTAB<Eigen::SparseMatrix<double>, Eigen::DiagonalPreconditioner<double>> bicgstab;
-  bicgstab.setTolerance(kTolerance);
-  bicgstab.setMaxIterations(kMaxIterations);
-  bicgstab.compute(a);
-  // Eigen's loop cannot be entered; a cancelled request gives up before it starts.
-  if (stop && *stop) {
+  s.x = lu.solve(b);
+  s.solved = s.x.allFinite();
+  s.iterations = 1;
+  if (!s.solved) s.message = "sparse LU: the solution is not finite";
+  return s;
+}
+
+}  // namespace
+
+SparseSolution solve_sparse(const SparseMatrix& a, const Eigen::VectorXd& b,
+                            const SparseSolveOptions& options) {
+  if (a.rows() <= kDirectStates) return solve_directly(a, b);
+  SparseSolution s;
+  const int threads = std::max(1, options.threads);
+  SparseMatrix compressed;
+  const SparseMatrix* rows = &a;
+  if (!a.isCompressed()) {
+    compressed = a;
+    compressed.makeCompressed();
+    rows = &compressed;
+  }
+  // A zero on the diagonal is left unscaled, as Eigen's diagonal preconditioner does.
+  Eigen::VectorXd inverse_diagonal = a.diagonal();
+  for (double& d : inverse_diagonal) d = d != 0 ? 1 / d : 1;
+  s.x = options.guess && options.guess->size() == b.size() ? *options.guess
+                                                           : Eigen::VectorXd::Zero(b.size());
+  const KrylovSummary krylov =
+      parallel_bicgstab([&](const double* x, double* y) { multiply_by_rows(*rows, x, y, threads); },
+                        inverse_diagonal, b, s.x,
+                        {.tolerance = kTolerance,
+                         .max_iterations = kMaxIterations,
+                         .threads = threads,
+                         .stop = options.stop});
+  s.iterations = krylov.iterations;
+  s.solved = krylov.converged && s.x.allFinite();
+  if (krylov.cancelled)
     s.message = "cancelled";
-    return s;
-  }
-  s.x = guess && guess->size() == b.size() ? Eigen::VectorXd(bicgstab.solveWithGuess(b, *guess))
-                                           : Eigen::VectorXd(bicgstab.solve(b));
-  s.iterations = static_cast<int>(bicgstab.iterations());
-  s.solved = bicgstab.info() == Eigen::Success && s.x.allFinite();
-  if (!s.solved)
+  else if (!s.solved)
     s.message = fmt::format("BiCGSTAB stopped after {} iterations at relative residual {:.3g}",
-                            s.iterations, bicgstab.error());
+                            s.iterations, krylov.relative_residual);
   return s;
 }
 
@@ -130,7 +163,7 @@ Eigen::VectorXd FullStateChain::cost_rate(const std::vector<int>& robots) const 
 
 StationaryResult FullStateChain::stationary(const std::vector<int>& robots,
                                             const Eigen::VectorXd* warm,
-                                            const std::atomic<bool>* stop) const {
+                                            const std::atomic<bool>* stop, int threads) const {
   const auto start = std::chrono::steady_clock::now();
   // The empty system in arrival phase 0 is pinned (every robot's arrival process reaches each of
   // its phases), or the warm start's likeliest state.
@@ -144,8 +177,10 @@ StationaryResult FullStateChain::stationary(const std::vector<int>& robots,
     for (Eigen::Index i = 0, j = 0; i < size(); ++i)
       if (i != pinned) guess(j++) = (*warm)(i) / (*warm)(pinned);
   }
+  // By rows for the solver: each row of Q^T is then one product's sum, shared among threads.
   const SparseSolution s =
-      solve_sparse(system.matrix, system.rhs, guess.size() ? &guess : nullptr, stop);
+      solve_sparse(SparseMatrix(system.matrix), system.rhs,
+                   {.guess = guess.size() ? &guess : nullptr, .stop = stop, .threads = threads});
   StationaryResult result;
   StationarySummary& summary = result.summary;
   summary.method = s.iterations > 1 ? Method::kIterative : Method::kSparseLu;

@@ -19,17 +19,22 @@
 
 namespace crawlq::analytic {
 
-// A x = b for a sparse square matrix: a direct LU while the matrix is small, BiCGSTAB with a Jacobi
-// preconditioner (from `guess` when given) beyond.
+// A x = b for a sparse square matrix stored by rows: a direct LU while the matrix is small,
+// BiCGSTAB with a Jacobi preconditioner (from `guess` when given) beyond, its products and vector
+// work shared by `threads` with the same bits for any count (parallel_bicgstab.hpp).
 struct SparseSolution {
   Eigen::VectorXd x;
   bool solved = false;
   int iterations = 0;
   std::string message;
 };
-SparseSolution solve_sparse(const Eigen::SparseMatrix<double>& a, const Eigen::VectorXd& b,
-                            const Eigen::VectorXd* guess = nullptr,
-                            const std::atomic<bool>* stop = nullptr);
+struct SparseSolveOptions {
+  const Eigen::VectorXd* guess = nullptr;
+  const std::atomic<bool>* stop = nullptr;  // checked once an iteration
+  int threads = 1;
+};
+SparseSolution solve_sparse(const SparseMatrix& a, const Eigen::VectorXd& b,
+                            const SparseSolveOptions& options = {});
 
 class FullStateChain {
  public:
@@ -61,7 +66,7 @@ class FullStateChain {
   // residual ||p Q||_1 as solve_stationary gives them; the method is sparse-lu while the chain is
   // small (solve_sparse), iterative beyond.
   StationaryResult stationary(const std::vector<int>& robots, const Eigen::VectorXd* warm = nullptr,
-                              const std::atomic<bool>* stop = nullptr) const;
+                              const std::atomic<bool>* stop = nullptr, int threads = 1) const;
   // Every measure of the stationary vector but the sojourn means and the cost.
   Measures measures(const std::vector<int>& robots, const Eigen::VectorXd& p) const;
 

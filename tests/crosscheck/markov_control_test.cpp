@@ -158,6 +158,56 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "markov control: past the direct solve, BiCGSTAB on 1 and 3 threads gives the same bits and solves the Bellman equation",
+    "[crosscheck][markov]") {
+  // A chain too large for solve_sparse's LU (3,000 states), small enough to stay quick.
+  RandomModelOptions options = split_models();
+  options.max_states = 9000;
+  options.holding_cost = true;
+  const auto large = [&](std::uint64_t seed) {
+    model::Model m = random_model(seed, options);
+    m.costs.sojourn = 0;
+    m.policy.reset();
+    return m;
+  };
+  std::uint64_t seed = 500;
+  while (large(seed).modes() < 2 || chain_size(large(seed)) <= 3000) ++seed;
+  const model::Model m = large(seed);
+  INFO("seed " << seed << "\n" << describe(m));
+  const analytic::FullStateChain chain(m);
+  const std::vector<int> start(static_cast<std::size_t>(chain.size()), 1);
+  const auto on_threads = [&](int threads) {
+    analytic::MarkovControlOptions options;
+    options.threads = threads;
+    return analytic::optimize_markov(chain, start, options);
+  };
+  const analytic::MarkovOptimum one = on_threads(1), three = on_threads(3);
+  REQUIRE(one.converged);
+  REQUIRE(three.converged);
+  CHECK(one.gains == three.gains);
+  CHECK(one.robots == three.robots);
+
+  const analytic::PolicyValue value =
+      analytic::evaluate_markov(chain, one.robots, 0, nullptr, nullptr, 3);
+  REQUIRE(value.solved);
+  const auto values = analytic::bellman_values(chain, value.bias);
+  const double tolerance = 1e-9 * std::max(1.0, std::abs(value.gain));
+  int worse = 0;
+  for (Eigen::Index x = 0; x < chain.size(); ++x)
+    worse += std::abs(values[one.robots[x] - 1](x) - value.gain) > tolerance;
+  CHECK(worse == 0);
+
+  const auto solved = [&](int threads) {
+    return chain.stationary(one.robots, nullptr, nullptr, threads);
+  };
+  const analytic::StationaryResult p1 = solved(1), p3 = solved(3);
+  REQUIRE(p1.summary.status == analytic::SolverStatus::kConverged);
+  CHECK(p1.summary.method == analytic::Method::kIterative);
+  CHECK(p1.summary.residual < 1e-12);
+  CHECK(p1.probabilities == p3.probabilities);
+}
+
+TEST_CASE(
     "markov search: with a sojourn weight the best candidate lies between the lower bound and the threshold optimum",
     "[crosscheck][markov]") {
   for (std::uint64_t seed = 71; seed <= 78; ++seed) {
