@@ -208,49 +208,88 @@ void GeneratorOperator::add_arrivals(int level, int block, Index c0, Index c1, c
   }
 }
 
+// Each step of the scheme is one pass: the larger batches' sum fanned out over the clock's start
+// together with the first source's terms, the other sources after it. The last step (single pages,
+// the widest) goes straight into y. The sums are added in the same order as one pass each would.
 void GeneratorOperator::add_nested_arrivals(int level, int block, Index c0, Index c1, int nested,
                                             const double* x, double* yb) const {
   const int arrival = block / m_, service = block % m_;
   const Index clocks = space_.level_size(level) / (w_ * m_);
   const Index piece_size = c1 - c0;
   thread_local std::vector<double> sum, fanned;
+  thread_local std::vector<std::pair<double, const double*>> sources;
   const double* gamma = new_clocks_[1].data();
+  const int r = r_;
   bool any = false;
   for (int a = nested; a >= 1; --a) {
     const Index width = new_clocks_[a].size(), entries = piece_size / width;
-    fanned.resize(static_cast<std::size_t>(entries));
-    if (any)
-      for (Index i = 0; i < entries / r_; ++i)
-        for (int j = 0; j < r_; ++j) fanned[i * r_ + j] = sum[i] * gamma[j];
+    sources.clear();
     const auto& from_level = levels_[level - a].admitting;
     if (a <= static_cast<int>(from_level.size())) {
       const Eigen::MatrixXd& rates = from_level[a - 1];
-      for (int from = 0; from < w_; ++from) {
-        const double rate = rates(from, arrival);
-        if (rate == 0) continue;
-        const double* source = x + space_.level_offset(level - a) +
-                               (from * m_ + service) * (clocks / width) + c0 / width;
-        if (any) {
-          for (Index i = 0; i < entries; ++i) fanned[i] += rate * source[i];
-        } else {
-          for (Index i = 0; i < entries; ++i) fanned[i] = rate * source[i];
-          any = true;
-        }
-      }
+      for (int from = 0; from < w_; ++from)
+        if (const double rate = rates(from, arrival); rate != 0)
+          sources.emplace_back(rate, x + space_.level_offset(level - a) +
+                                         (from * m_ + service) * (clocks / width) + c0 / width);
     }
-    if (any) std::swap(sum, fanned);
-  }
-  if (!any) return;
-  if (r_ == 2) {  // the paper's clocks: two stores a source entry, unrolled
+    if (!any && sources.empty()) continue;
+    if (a > 1 || r != 2 || sources.size() > 2) {
+      // fanned[o r + j]: the larger batches' sum at old clock state o times gamma_j, plus the
+      // first source, then the other sources.
+      fanned.resize(static_cast<std::size_t>(entries));
+      if (any && !sources.empty()) {
+        const double rate = sources[0].first;
+        const double* source = sources[0].second;
+        for (Index o = 0; o < entries / r; ++o)
+          for (int j = 0; j < r; ++j)
+            fanned[o * r + j] = sum[o] * gamma[j] + rate * source[o * r + j];
+      } else if (any) {
+        for (Index o = 0; o < entries / r; ++o)
+          for (int j = 0; j < r; ++j) fanned[o * r + j] = sum[o] * gamma[j];
+      } else {
+        const double rate = sources[0].first;
+        const double* source = sources[0].second;
+        for (Index i = 0; i < entries; ++i) fanned[i] = rate * source[i];
+      }
+      for (std::size_t k = 1; k < sources.size(); ++k) {
+        const double rate = sources[k].first;
+        const double* source = sources[k].second;
+        for (Index i = 0; i < entries; ++i) fanned[i] += rate * source[i];
+      }
+      std::swap(sum, fanned);
+      any = true;
+      continue;
+    }
+    // Single pages of the paper's two-phase clocks from at most two sources: each entry goes into
+    // y as it is made, two stores an entry.
     const double first = gamma[0], second = gamma[1];
-    for (Index i = 0; i < piece_size / 2; ++i) {
-      yb[c0 + 2 * i] += sum[i] * first;
-      yb[c0 + 2 * i + 1] += sum[i] * second;
+    const double rate0 = sources.empty() ? 0 : sources[0].first;
+    const double rate1 = sources.size() == 2 ? sources[1].first : 0;
+    const double* source0 = sources.empty() ? nullptr : sources[0].second;
+    const double* source1 = sources.size() == 2 ? sources[1].second : nullptr;
+    const auto put = [&](Index i, double v) {
+      if (source1) v += rate1 * source1[i];
+      yb[c0 + 2 * i] += v * first;
+      yb[c0 + 2 * i + 1] += v * second;
+    };
+    if (any && source0) {
+      for (Index o = 0; o < entries / 2; ++o) {
+        put(2 * o, sum[o] * first + rate0 * source0[2 * o]);
+        put(2 * o + 1, sum[o] * second + rate0 * source0[2 * o + 1]);
+      }
+    } else if (any) {
+      for (Index o = 0; o < entries / 2; ++o) {
+        put(2 * o, sum[o] * first);
+        put(2 * o + 1, sum[o] * second);
+      }
+    } else {
+      for (Index i = 0; i < entries; ++i) put(i, rate0 * source0[i]);
     }
     return;
   }
-  for (Index i = 0; i < piece_size / r_; ++i)
-    for (int j = 0; j < r_; ++j) yb[c0 + i * r_ + j] += sum[i] * gamma[j];
+  if (!any) return;
+  for (Index i = 0; i < piece_size / r; ++i)
+    for (int j = 0; j < r; ++j) yb[c0 + i * r + j] += sum[i] * gamma[j];
 }
 
 void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, double pinned_scale,
