@@ -342,18 +342,6 @@ void GeneratorOperator::started_from_above(int level, int arrival, Index piece, 
   }
 }
 
-// The M service blocks of one arrival phase's piece: the started pages summed once, then each
-// block.
-void GeneratorOperator::apply_pieces(int level, int arrival, Index piece, const double* x,
-                                     double* y) const {
-  thread_local std::vector<double> started;
-  const Index clocks = space_.level_size(level) / (w_ * m_);
-  started.resize(static_cast<std::size_t>(clocks / power(r_, split_clocks(level))));
-  started_from_above(level, arrival, piece, x, started.data());
-  for (int service = 0; service < m_; ++service)
-    apply_piece(level, arrival * m_ + service, piece, x, y, started.data());
-}
-
 // Built for AVX2 too, picked at run time: the other third of a solve.
 __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_piece(
     int level, int block, Index piece, const double* x, double* y, const double* started) const {
@@ -430,6 +418,18 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
     }
   }
   ClockKernel(clock_, clock_exit_).apply(xb + c0, yb + c0, y_down, level - 1 - split);
+}
+
+// The M service blocks of one arrival phase's piece: the started pages summed once, then each
+// block.
+void GeneratorOperator::apply_pieces(int level, int arrival, Index piece, const double* x,
+                                     double* y) const {
+  thread_local std::vector<double> started;
+  const Index clocks = space_.level_size(level) / (w_ * m_);
+  started.resize(static_cast<std::size_t>(clocks / power(r_, split_clocks(level))));
+  started_from_above(level, arrival, piece, x, started.data());
+  for (int service = 0; service < m_; ++service)
+    apply_piece(level, arrival * m_ + service, piece, x, y, started.data());
 }
 
 }  // namespace crawlq::analytic
