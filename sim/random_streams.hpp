@@ -56,12 +56,14 @@ class RandomStream {
   // Uniform on (0, 1): never 0, so that -log(u) is finite.
   double uniform() { return (static_cast<double>(engine_() >> 11) + 0.5) * 0x1.0p-53; }
   // Boost's ziggurat sampler: no logarithm on most draws, the event loop's largest cost otherwise.
-  double exponential(double rate) { return unit_exponential_(engine_) / rate; }
+  // Its unit law is taken directly: exponential_distribution divides every draw by its rate, and a
+  // division by 1 (exact, the same bits) was on the event loop's critical path.
+  double exponential(double rate) { return unit_exponential() / rate; }
   double unit_exponential() { return unit_exponential_(engine_); }
 
  private:
   Xoshiro256 engine_;
-  boost::random::exponential_distribution<double> unit_exponential_{1.0};
+  boost::random::detail::unit_exponential_distribution<double> unit_exponential_;
 };
 
 }  // namespace crawlq::sim

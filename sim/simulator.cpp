@@ -160,6 +160,8 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
   const model::Rhythm* rhythm = model_.rhythm ? &*model_.rhythm : nullptr;
   std::size_t piece = 0;
   double scale = rhythm ? rhythm->scales.front() : 1.0;
+  // A stay at the present speed: without a rhythm no division (by 1, exact) on every move.
+  const auto at_speed = [&](double stay) { return rhythm ? stay / scale : stay; };
   double next_piece = rhythm ? rhythm->piece_length() : kNever;  // absolute
   if (setup.robots == 0) robots = controller.robots(SystemView{level, phase, robots, 0.0, level});
   // A replayed log: the next batch is `replayed`, due when the rest of its gap (in the log's time,
@@ -175,14 +177,14 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
         trace_ends_.size() - 1);
     next_move = (trace_ends_[replayed] - at) / robots;
   } else {
-    next_move = arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase) / scale;
+    next_move = at_speed(arrival_random.unit_exponential() * arrivals_.mean_stay(robots, phase));
   }
   // A new mode from `now`: the robots' pending move redrawn (exact: the time to it is
   // exponential), or a replayed log's time left rescaled to the new number of robots.
   const auto rescale_move = [&](double now, int decided) {
     next_move = trace_ ? now + (next_move - now) * robots / decided
-                       : now + arrival_random.unit_exponential() *
-                                   arrivals_.mean_stay(decided, phase) / scale;
+                       : now + at_speed(arrival_random.unit_exponential() *
+                                        arrivals_.mean_stay(decided, phase));
   };
   // The moments at which the run changes its rules (absolute times, in order): the indexer stops,
   // resumes, the controller is asked again.

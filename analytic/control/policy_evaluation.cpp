@@ -66,9 +66,10 @@ const FullStateChain& PolicyEvaluator::full_state_chain(int threads) const {
 PolicyEvaluation PolicyEvaluator::evaluate_table(const model::TablePolicy& table,
                                                  const Eigen::VectorXd* warm_start) const {
   const FullStateChain& chain = full_state_chain();
-  PolicyEvaluation e{.policy = table,
-                     .stationary = chain.stationary(table.robots, warm_start, stop_, solve_threads_),
-                     .measures = {}};
+  PolicyEvaluation e{
+      .policy = table,
+      .stationary = chain.stationary(table.robots, warm_start, stop_, solve_threads_),
+      .measures = {}};
   if (e.stationary.summary.status != SolverStatus::kConverged) return e;
   e.measures = chain.measures(table.robots, e.stationary.probabilities);
   add_sojourn_means_and_cost(e);
