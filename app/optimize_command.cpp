@@ -437,8 +437,10 @@ std::function<int()> add_optimize_command(CLI::App& app) {
   cmd->add_option("--starts", o->starts,
                   "--search local: descents from this many grid vectors (0: all)")
       ->capture_default_str();
-  add_threads_option(cmd, o->threads,
-                     "policies solved at once (0: all cores); same answer for any count");
+  add_threads_option(
+      cmd, o->threads,
+      "policies solved at once, and with --class markov inside each policy iteration's "
+      "solve (0: all cores); same answer for any count");
   cmd->add_option("--ensemble", o->ensemble,
                   "DIR or FILE,FILE,...: search each of a set of models as well (the refits fit "
                   "arrivals --bootstrap B --out DIR writes in DIR/bootstrap): the best cost's "
