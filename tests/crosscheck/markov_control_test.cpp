@@ -171,8 +171,8 @@ TEST_CASE(
     return m;
   };
   std::uint64_t seed = 500;
-  while (large(seed).modes() < 2 || chain_size(large(seed)) <= 3000) ++seed;
-  const model::Model m = large(seed);
+  model::Model m = large(seed);
+  while (m.modes() < 2 || chain_size(m) <= 3000) m = large(++seed);
   INFO("seed " << seed << "\n" << describe(m));
   const analytic::FullStateChain chain(m);
   const std::vector<int> start(static_cast<std::size_t>(chain.size()), 1);
