@@ -46,6 +46,10 @@ int main(int argc, char** argv) {
   app.add_flag(
       "--jacobi", jacobi,
       "precondition with Q's diagonal alone (the solver before issue 16), to measure against");
+  bool level_sweep = false;
+  app.add_flag("--level-sweep", level_sweep,
+               "precondition with the forward sweep by level (the default before the symmetric "
+               "sweep), to measure against");
   bool single_phase = false;
   app.add_flag(
       "--single-phase", single_phase,
@@ -67,8 +71,9 @@ int main(int argc, char** argv) {
       const auto r = analytic::solve_stationary(
           blocks, analytic::Method::kIterative,
           {.threads = threads,
-           .preconditioner =
-               jacobi ? analytic::Preconditioner::kJacobi : analytic::Preconditioner::kLevelSweep});
+           .preconditioner = jacobi        ? analytic::Preconditioner::kJacobi
+                             : level_sweep ? analytic::Preconditioner::kLevelSweep
+                                           : analytic::Preconditioner::kSymmetricSweep});
       const auto measures =
           analytic::compute_measures(m, blocks.arrivals(), blocks.space(), r.probabilities);
       rusage usage{};

@@ -37,6 +37,19 @@ __attribute__((target_clones("avx2", "default"))) void two_phase_clock(
   }
 }
 
+__attribute__((target_clones("avx2", "default"))) void two_phase_expiries(const double* x,
+                                                                          double* y_down,
+                                                                          Index outer, Index inner,
+                                                                          double exit_first,
+                                                                          double exit_second) {
+  for (Index o = 0; o < outer; ++o) {
+    const double* first = x + 2 * o * inner;
+    const double* second = first + inner;
+    double* down = y_down + o * inner;
+    for (Index q = 0; q < inner; ++q) down[q] += exit_first * first[q] + exit_second * second[q];
+  }
+}
+
 Index block_entries(int r, int n, Index trailing) {
   Index size = trailing;
   for (int k = 0; k < n; ++k) size *= r;
@@ -71,6 +84,25 @@ void ClockKernel::apply(const double* x, double* y_same, double* y_down, int n,
   first_pass(x, y_same, y_down, size, 0, half);
   for (int r = 0; r < r_; ++r)
     apply(x + r * half, y_same + r * half, y_down + r * (half / r_), n - 1, trailing);
+}
+
+// The same walk as `apply`, so that each entry below gathers its expiries in the same order.
+void ClockKernel::expire(const double* x, double* y_down, int n, Index trailing) const {
+  if (n <= 0) return;
+  if (r_ == 1) {
+    for (Index q = 0; q < trailing; ++q) y_down[q] += n * exit_(0) * x[q];
+    return;
+  }
+  const Index size = block_entries(r_, n, trailing);
+  if (size <= kFlatEntries) {
+    Index outer = 1, inner = size / r_;
+    for (int k = 0; k < n; ++k, outer *= r_, inner /= r_)
+      one_clock_expiries(x, y_down, outer, inner);
+    return;
+  }
+  const Index half = size / r_;
+  one_clock_expiries(x, y_down, 1, half);
+  for (int r = 0; r < r_; ++r) expire(x + r * half, y_down + r * (half / r_), n - 1, trailing);
 }
 
 void ClockKernel::first_pass(const double* x, double* y_same, double* y_down, Index size,
@@ -117,6 +149,24 @@ void ClockKernel::one_clock(const double* x, double* y_same, double* y_down, Ind
       const double rate = exit_(from);
       if (rate == 0) continue;
       for (Index q = begin; q < end; ++q) down[q] += rate * source[q];
+    }
+  }
+}
+
+void ClockKernel::one_clock_expiries(const double* x, double* y_down, Index outer,
+                                     Index inner) const {
+  if (r_ == 2) {
+    two_phase_expiries(x, y_down, outer, inner, exit_(0), exit_(1));
+    return;
+  }
+  for (Index o = 0; o < outer; ++o) {
+    const double* xo = x + o * r_ * inner;
+    double* down = y_down + o * inner;
+    for (int from = 0; from < r_; ++from) {
+      const double rate = exit_(from);
+      if (rate == 0) continue;
+      const double* source = xo + from * inner;
+      for (Index q = 0; q < inner; ++q) down[q] += rate * source[q];
     }
   }
 }

@@ -17,6 +17,9 @@ class ClockKernel {
   // I_trailing: a page expiring lands in the block with one clock fewer, the others kept in order.
   void apply(const double* x, double* y_same, double* y_down, int n,
              Eigen::Index trailing = 1) const;
+  // The expiries of `apply` alone: y_down += x Gamma_0^(+)n (x) I_trailing (the symmetric sweep's
+  // moves down, whose moves inside a block it leaves out).
+  void expire(const double* x, double* y_down, int n, Eigen::Index trailing = 1) const;
   // The column form of y_down: r += (Gamma_0^(+)n (x) I_trailing) x_down, where x_down is over the
   // block with one clock fewer (the rates of every way of leaving into each state below).
   void gather_down(const double* x_down, double* r, int n, Eigen::Index trailing = 1) const;
@@ -30,6 +33,8 @@ class ClockKernel {
   // The clock with `outer` combinations before it and `inner` entries after it.
   void one_clock(const double* x, double* y_same, double* y_down, Eigen::Index outer,
                  Eigen::Index inner, Eigen::Index begin, Eigen::Index end) const;
+  void one_clock_expiries(const double* x, double* y_down, Eigen::Index outer,
+                          Eigen::Index inner) const;
   void one_clock_gather(const double* x_down, double* r, Eigen::Index outer,
                         Eigen::Index inner) const;
 

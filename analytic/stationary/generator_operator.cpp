@@ -133,6 +133,11 @@ void GeneratorOperator::apply(const double* x, double* y, int threads) const {
   apply_level_zero(x, y);
 }
 
+bool GeneratorOperator::sweeps_shared(int threads) const {
+  return threads > 1 && space_.size() >= kParallelGrain &&
+         space_.size() / (space_.capacity() + 1) >= kSmallestLevelShared;
+}
+
 int GeneratorOperator::split_clocks(int level) const {
   // Enough pieces for 16 cores with W M = 1, none smaller than a few thousand states, and one clock
   // left unsplit below (its pieces then have the same prefixes).
@@ -292,32 +297,6 @@ void GeneratorOperator::add_nested_arrivals(int level, int block, Index c0, Inde
     for (int j = 0; j < r; ++j) yb[c0 + i * r + j] += sum[i] * gamma[j];
 }
 
-void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, double pinned_scale,
-                                      int threads) const {
-  const double* d = diagonal_.data();
-  // The pinned state is set where it lies, before any level above reads it (its diagonal may be 0).
-  for (int a = 0; a < w_; ++a) z[a] = a == pinned ? r[a] / pinned_scale : r[a] / d[a];
-  const int blocks = w_ * m_;
-  const bool parallel = threads > 1 && space_.size() >= kParallelGrain &&
-                        space_.size() / (space_.capacity() + 1) >= kSmallestLevelShared;
-#pragma omp parallel num_threads(threads) if (parallel)
-  for (int level = 1; level <= space_.capacity(); ++level) {
-    const Index pieces = power(r_, split_clocks(level));
-    const Index clocks = space_.level_size(level) / blocks, piece_size = clocks / pieces;
-#pragma omp for schedule(static)
-    for (Index task = 0; task < blocks * pieces; ++task) {
-      const int block = static_cast<int>(task / pieces);
-      const Index c0 = (task % pieces) * piece_size, c1 = c0 + piece_size;
-      const Index offset = space_.level_offset(level) + block * clocks;
-      double* zb = z + offset;
-      for (Index c = c0; c < c1; ++c) zb[c] = 0;
-      add_arrivals(level, block, c0, c1, z, zb);
-      for (Index c = c0; c < c1; ++c) zb[c] = (r[offset + c] - zb[c]) / d[offset + c];
-      if (pinned >= offset + c0 && pinned < offset + c1) z[pinned] = r[pinned] / pinned_scale;
-    }
-  }
-}
-
 // The pages that start service at a level: where a service ends one level up, whatever the server's
 // phase and the head's clock, with memory from the environment phases the controller sends to
 // `arrival`. One sum for the piece's M service blocks, which read the level above once, not M
@@ -396,9 +375,20 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
       const double* source = xb + (piece + (from - phase) * stride) * piece_size;
       for (Index q = 0; q < piece_size; ++q) yb[c0 + q] += rate * source[q];
     }
+  }
+  add_split_expiries(level, piece, xb, y_down);
+  ClockKernel(clock_, clock_exit_).apply(xb + c0, yb + c0, y_down, level - 1 - split);
+}
+
+void GeneratorOperator::add_split_expiries(int level, Index piece, const double* xb,
+                                           double* y_down) const {
+  const int split = split_clocks(level);
+  const Index clocks = space_.level_size(level) / (w_ * m_);
+  const Index piece_size = clocks / power(r_, split), chunk = piece_size / r_;
+  for (int k = 0; k < split; ++k) {
+    const Index stride = power(r_, split - 1 - k);
     // With clock k removed this piece's prefix is k's neighbours; put each phase of k back.
     const Index high = piece / (stride * r_), low = piece % (stride * r_);
-    const Index chunk = piece_size / r_;
     const auto with_clock = [&](int ph) {
       return xb + ((high * r_ + ph) * stride * r_ + low) * chunk;
     };
@@ -417,7 +407,6 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
       }
     }
   }
-  ClockKernel(clock_, clock_exit_).apply(xb + c0, yb + c0, y_down, level - 1 - split);
 }
 
 // The M service blocks of one arrival phase's piece: the started pages summed once, then each

@@ -29,12 +29,25 @@ class GeneratorOperator {
   // `pinned` state's equation is pinned_scale z = r.
   void forward_sweep(const double* r, double* z, Eigen::Index pinned, double pinned_scale = 1,
                      int threads = 1) const;
+  // z = M^-1 r for M = (D + L) D^-1 (D + U), a symmetric Gauss-Seidel preconditioner for Q^T in
+  // the chain's order, without the clocks' moves inside a level: L holds the moves from earlier
+  // states (the batches from lower levels; an arrival or service phase that moves to a later block
+  // of the same level), U those from later states (the services ending one level up and the
+  // expiries of its states' last swept_expiring_clocks clocks; a phase that moves to an earlier
+  // block). One sweep up the levels, one back down. On the paper's example it takes 20 iterations
+  // where forward_sweep takes 35 (K = 18), each sweep costing about half a product more. The
+  // `pinned` state's row is pinned_scale z = r.
+  void symmetric_sweep(const double* r, double* z, Eigen::Index pinned, double pinned_scale = 1,
+                       int threads = 1) const;
   // The diagonal of Q: minus each state's total outflow rate.
   const Eigen::VectorXd& diagonal() const { return diagonal_; }
   // How many leading clocks split a level's (arrival phase, service phase) blocks into pieces:
   // fixed by the level alone, so the pieces, and every sum, are the same for any thread count.
   // Public so that a test can show its fixture reaches the pieces.
   int split_clocks(int level) const;
+  // How many of the last clocks of a level's states have their expiries in the symmetric sweep's
+  // U: as many as fill kSweptExpiryEntries clock combinations, and at most the unsplit ones.
+  int swept_expiring_clocks(int level) const;
 
  private:
   struct Level {
@@ -43,6 +56,21 @@ class GeneratorOperator {
     std::vector<Eigen::MatrixXd> admitting;
   };
   void apply_level_zero(const double* x, double* y) const;
+  // Whether the sweeps share a level's pieces among threads (levels large enough to pay a barrier).
+  bool sweeps_shared(int threads) const;
+  // The symmetric sweep's steps for the M blocks of one arrival phase's piece: forward (services in
+  // order) and backward (in reverse, `top` when nothing lies above and the level still holds y).
+  void sweep_up(int level, int arrival, Eigen::Index piece, const double* r, double* z,
+                Eigen::Index pinned, double pinned_scale) const;
+  void sweep_down(int level, int arrival, Eigen::Index piece, double* z, bool top,
+                  bool convert_below, Eigen::Index pinned, double pinned_value) const;
+  // The expiries of one piece of `level` (z final there) into its chunk of the level below, which
+  // is first turned from y into -D y when `convert` (it has no other writer then): those of the
+  // piece's last clocks only (kSweptExpiryEntries).
+  void push_expiries(int level, int block, Eigen::Index piece, double* z, bool convert) const;
+  // The expiries of a piece's split clocks (clocks 0..split-1, which the piece's number spells)
+  // into its chunk below, gathered from the R pieces of the block `xb` with that clock put back.
+  void add_split_expiries(int level, Eigen::Index piece, const double* xb, double* y_down) const;
   // The entries of y in one piece of one (arrival phase, service phase) block of a level >= 1 (the
   // block's states whose first split_clocks(level) clocks spell `piece`), and that piece's expiries
   // into the same piece of the block below (started before this level's turn).

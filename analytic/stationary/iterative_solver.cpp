@@ -44,7 +44,10 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
                                      .threads = threads,
                                      .stop = options_.stop};
   const LinearOperator sweep = [&](const double* in, double* out) {
-    q.forward_sweep(in, out, pinned, scale, threads);
+    if (options_.preconditioner == Preconditioner::kLevelSweep)
+      q.forward_sweep(in, out, pinned, scale, threads);
+    else
+      q.symmetric_sweep(in, out, pinned, scale, threads);
   };
   const KrylovSummary krylov =
       options_.preconditioner == Preconditioner::kJacobi

@@ -43,8 +43,9 @@ class BlockRecursionCache;
 
 // What the iterative solver's BiCGSTAB is preconditioned with.
 enum class Preconditioner {
-  kLevelSweep,  // Gauss-Seidel by level: one forward sweep over the batches' moves up (the default)
-  kJacobi,      // Q's diagonal alone (before issue 16; kept to measure against)
+  kSymmetricSweep,  // symmetric Gauss-Seidel without the clocks' moves inside a level (the default)
+  kLevelSweep,      // Gauss-Seidel by level: one forward sweep over the batches' moves up
+  kJacobi,          // Q's diagonal alone (before issue 16; kept to measure against)
 };
 
 struct SolveOptions {
@@ -57,7 +58,7 @@ struct SolveOptions {
   // Set from another thread to stop a long (iterative) solve early; it comes back failed,
   // "cancelled".
   const std::atomic<bool>* stop = nullptr;
-  Preconditioner preconditioner = Preconditioner::kLevelSweep;
+  Preconditioner preconditioner = Preconditioner::kSymmetricSweep;
   // The iterative solver's limit on BiCGSTAB iterations; 0: its own (IterativeOptions).
   int max_iterations = 0;
 };

@@ -63,6 +63,11 @@ TEST_CASE(
     const SweepGaps sweep = forward_sweep_gaps(blocks, q, seed + 100);
     CHECK(sweep.residual < 1e-12);
     CHECK(sweep.same_for_any_threads);
+    // Pinned a third of the way in, where a warm start may pin it, with a scale of its own.
+    const SweepGaps symmetric =
+        symmetric_sweep_gaps(blocks, q, seed + 200, q.space().size() / 3, 0.375);
+    CHECK(symmetric.residual < 1e-12);
+    CHECK(symmetric.same_for_any_threads);
   }
   CHECK(split == 16);
 }
@@ -137,6 +142,48 @@ TEST_CASE(
   CHECK(sweep.same_for_any_threads);
 }
 
+TEST_CASE(
+    "generator operator: the symmetric sweep solves its triangles of Q^T, for any thread count",
+    "[crosscheck]") {
+  // The top levels split into pieces (their first clocks' expiries left out of U) and hold more
+  // clocks than the sweep takes the expiries of.
+  model::Model m =
+      scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
+  m.capacity = 13;
+  const analytic::GeneratorBlocks blocks(
+      m, model::Policy::from_levels({4, 4, 3, 1, 2, 1, 4, 1, 1, 3, 1, 2, 1, 2}, 4, 13));
+  const analytic::GeneratorOperator q(m, blocks.arrivals());
+  REQUIRE(q.split_clocks(13) > 0);
+  REQUIRE(q.swept_expiring_clocks(13) < 12 - q.split_clocks(13));
+  for (const Eigen::Index pinned : {Eigen::Index{1}, blocks.space().level_offset(12) + 5}) {
+    const SweepGaps sweep = symmetric_sweep_gaps(blocks, q, 19, pinned, 1.0);
+    CHECK(sweep.residual < 1e-12);
+    CHECK(sweep.same_for_any_threads);
+  }
+}
+
+TEST_CASE(
+    "generator operator: the symmetric sweep with one-phase clocks, and with pages that never "
+    "expire",
+    "[crosscheck]") {
+  model::Model m =
+      scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
+  m.capacity = 7;
+  const auto policy = model::Policy::from_levels({2, 4, 3, 1, 2, 3, 1, 1}, 4, 7);
+  for (const bool expire : {true, false}) {
+    INFO((expire ? "exponential clocks" : "no clocks"));
+    if (expire)
+      m.obsolescence = model::PhaseType::exponential(0.7);
+    else
+      m.obsolescence.reset();
+    const analytic::GeneratorBlocks blocks(m, policy);
+    const analytic::GeneratorOperator q(m, blocks.arrivals());
+    const SweepGaps sweep = symmetric_sweep_gaps(blocks, q, 29, 3, 0.25);
+    CHECK(sweep.residual < 1e-12);
+    CHECK(sweep.same_for_any_threads);
+  }
+}
+
 TEST_CASE("generator operator: a three-phase clock, pieces split by their first clocks",
           "[crosscheck]") {
   model::Model m =
@@ -151,6 +198,11 @@ TEST_CASE("generator operator: a three-phase clock, pieces split by their first 
   const AssembledGaps gaps = gaps_to_assembled(blocks, q, 11);
   CHECK(gaps.product < 1e-13);
   CHECK(gaps.same_for_any_threads);
+  // The symmetric sweep takes the expiries of 3^5 combinations' clocks, fewer than the unsplit 6.
+  REQUIRE(q.swept_expiring_clocks(9) == 5);
+  const SweepGaps sweep = symmetric_sweep_gaps(blocks, q, 23, 2, 1.0);
+  CHECK(sweep.residual < 1e-12);
+  CHECK(sweep.same_for_any_threads);
 }
 
 TEST_CASE(

@@ -51,6 +51,15 @@ struct SweepGaps {
 SweepGaps forward_sweep_gaps(const analytic::GeneratorBlocks& blocks,
                              const analytic::GeneratorOperator& q, std::uint64_t seed);
 
+// The symmetric sweep's residual: z from M z = r, M = (D + L) D^-1 (D + U) written from the
+// assembled blocks and the model's rules: L the moves up and the phase moves to a later block of a
+// level, U the phase moves to an earlier block, the services ending one level up (the blocks of the
+// same model with its clocks paused) and the expiries of each state's last
+// swept_expiring_clocks clocks, one clock at a time; the pinned state's row pinned_scale z = r.
+SweepGaps symmetric_sweep_gaps(const analytic::GeneratorBlocks& blocks,
+                               const analytic::GeneratorOperator& q, std::uint64_t seed,
+                               Eigen::Index pinned, double pinned_scale);
+
 // The largest number of leading clocks that split a level's blocks into pieces, over all levels.
 int most_split_clocks(const analytic::GeneratorOperator& q);
 
