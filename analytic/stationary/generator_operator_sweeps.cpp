@@ -17,6 +17,48 @@ namespace {
 // time (in cache): measured, those of the first clocks lower no iterations (20 at K = 18 either
 // way), and they cost a pass over memory each.
 constexpr Index kSweptExpiryEntries = 256;
+
+// rate times one piece's entries of another block (or of the pages started from above).
+struct Term {
+  double rate;
+  const double* values;
+};
+
+// z[q] = (base(q) - the terms in order) / d[q] over one piece, in one pass: a sweep's entries are
+// each read and written once, not once a term.
+template <typename Base>
+void solve_entries(double* z, const double* d, Index size, const std::vector<Term>& terms,
+                   Base base) {
+  switch (terms.size()) {
+    case 0:
+      for (Index q = 0; q < size; ++q) z[q] = base(q) / d[q];
+      return;
+    case 1: {
+      const Term a = terms[0];
+      for (Index q = 0; q < size; ++q) z[q] = (base(q) - a.rate * a.values[q]) / d[q];
+      return;
+    }
+    case 2: {
+      const Term a = terms[0], b = terms[1];
+      for (Index q = 0; q < size; ++q)
+        z[q] = (base(q) - a.rate * a.values[q] - b.rate * b.values[q]) / d[q];
+      return;
+    }
+    case 3: {
+      const Term a = terms[0], b = terms[1], c = terms[2];
+      for (Index q = 0; q < size; ++q)
+        z[q] =
+            (base(q) - a.rate * a.values[q] - b.rate * b.values[q] - c.rate * c.values[q]) / d[q];
+      return;
+    }
+    default:
+      for (Index q = 0; q < size; ++q) {
+        double value = base(q);
+        for (const Term& term : terms) value -= term.rate * term.values[q];
+        z[q] = value / d[q];
+      }
+  }
+}
 }  // namespace
 
 void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, double pinned_scale,
@@ -118,25 +160,24 @@ void GeneratorOperator::sweep_up(int level, int arrival, Index piece, const doub
   const Index level_offset = space_.level_offset(level);
   const double* d = diagonal_.data();
   const Eigen::MatrixXd& stay = levels_[level].stay_off_diagonal;
+  thread_local std::vector<Term> terms;
   for (int service = 0; service < m_; ++service) {
     const int block = arrival * m_ + service;
     const Index offset = level_offset + block * clocks;
     double* zb = z + offset;
     for (Index c = c0; c < c1; ++c) zb[c] = 0;
     add_arrivals(level, block, c0, c1, z, zb);
-    for (int from = 0; from < arrival; ++from) {
-      const double rate = stay(from, arrival);
-      if (rate == 0) continue;
-      const double* source = z + level_offset + (from * m_ + service) * clocks;
-      for (Index c = c0; c < c1; ++c) zb[c] += rate * source[c];
-    }
-    for (int from = 0; from < service; ++from) {
-      const double rate = service_(from, service);
-      if (rate == 0) continue;
-      const double* source = z + level_offset + (arrival * m_ + from) * clocks;
-      for (Index c = c0; c < c1; ++c) zb[c] += rate * source[c];
-    }
-    for (Index c = c0; c < c1; ++c) zb[c] = (r[offset + c] - zb[c]) / d[offset + c];
+    terms.clear();
+    for (int from = 0; from < arrival; ++from)
+      if (const double rate = stay(from, arrival); rate != 0)
+        terms.push_back({rate, z + level_offset + (from * m_ + service) * clocks + c0});
+    for (int from = 0; from < service; ++from)
+      if (const double rate = service_(from, service); rate != 0)
+        terms.push_back({rate, z + level_offset + (arrival * m_ + from) * clocks + c0});
+    const double* rb = r + offset + c0;
+    double* piece_z = zb + c0;
+    solve_entries(piece_z, d + offset + c0, piece_size, terms,
+                  [&](Index q) { return rb[q] - piece_z[q]; });
     if (pinned >= offset + c0 && pinned < offset + c1) z[pinned] = r[pinned] / pinned_scale;
   }
 }
@@ -154,32 +195,27 @@ void GeneratorOperator::sweep_down(int level, int arrival, Index piece, double* 
     started.resize(static_cast<std::size_t>(piece_size));
     started_from_above(level, arrival, piece, z, started.data());
   }
+  thread_local std::vector<Term> terms;
   for (int service = m_ - 1; service >= 0; --service) {
     const int block = arrival * m_ + service;
     const Index offset = level_offset + block * clocks;
-    double* zb = z + offset;
-    const double* db = d + offset;
+    terms.clear();
+    if (const double rate = service_start_(service); !top && rate != 0)
+      terms.push_back({rate, started.data()});
+    for (int from = arrival + 1; from < w_; ++from)
+      if (const double rate = stay(from, arrival); rate != 0)
+        terms.push_back({rate, z + level_offset + (from * m_ + service) * clocks + c0});
+    for (int from = service + 1; from < m_; ++from)
+      if (const double rate = service_(from, service); rate != 0)
+        terms.push_back({rate, z + level_offset + (arrival * m_ + from) * clocks + c0});
     // D y at the top; below, the entries hold -D y plus the expiries from above.
-    if (top) {
-      for (Index c = c0; c < c1; ++c) zb[c] *= db[c];
-    } else {
-      for (Index c = c0; c < c1; ++c) zb[c] = -zb[c];
-      if (const double rate = service_start_(service); rate != 0)
-        for (Index q = 0; q < piece_size; ++q) zb[c0 + q] -= rate * started[q];
-    }
-    for (int from = arrival + 1; from < w_; ++from) {
-      const double rate = stay(from, arrival);
-      if (rate == 0) continue;
-      const double* source = z + level_offset + (from * m_ + service) * clocks;
-      for (Index c = c0; c < c1; ++c) zb[c] -= rate * source[c];
-    }
-    for (int from = service + 1; from < m_; ++from) {
-      const double rate = service_(from, service);
-      if (rate == 0) continue;
-      const double* source = z + level_offset + (arrival * m_ + from) * clocks;
-      for (Index c = c0; c < c1; ++c) zb[c] -= rate * source[c];
-    }
-    for (Index c = c0; c < c1; ++c) zb[c] /= db[c];
+    double* piece_z = z + offset + c0;
+    const double* piece_d = d + offset + c0;
+    if (top)
+      solve_entries(piece_z, piece_d, piece_size, terms,
+                    [&](Index q) { return piece_d[q] * piece_z[q]; });
+    else
+      solve_entries(piece_z, piece_d, piece_size, terms, [&](Index q) { return -piece_z[q]; });
     if (pinned >= offset + c0 && pinned < offset + c1) z[pinned] = pinned_value;
     if (level >= 2) push_expiries(level, block, piece, z, convert_below);
   }
