@@ -89,11 +89,12 @@ void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, 
 
 // Forward, y = (D + L)^-1 r, into z: level by level, and inside a level the arrival phases in
 // order, each phase's pieces side by side (a piece reads the earlier phases' same piece). Backward,
-// z = (D + U)^-1 D y, in place: level by level from the top, each level first taking the expiries
-// of the one above (its entries turned into -D y, then the expiries added), then the arrival phases
-// in reverse. The clocks' moves inside a level are left out of both: they would chain every piece
-// to its neighbours, and measured on the assembled chain they lower the iterations by one or two
-// (15 against 17 at K = 15) for a clock pass each way.
+// z = (D + U)^-1 D y, in place: level by level from the top, the arrival phases in reverse, each
+// finished piece pushing its expiries into its chunk of the level below, which it first turns from
+// y into -D y; that level then solves z = (-v - its other terms) / D. The clocks' moves inside a
+// level are left out of both: they would chain every piece to its neighbours, and measured on the
+// assembled chain they lower the iterations by one or two (15 against 17 at K = 15) for a clock
+// pass each way.
 void GeneratorOperator::symmetric_sweep(const double* r, double* z, Index pinned,
                                         double pinned_scale, int threads) const {
   const double* d = diagonal_.data();
