@@ -60,6 +60,7 @@ class GeneratorOperator {
   bool sweeps_shared(int threads) const;
   // The symmetric sweep's steps for the M blocks of one arrival phase's piece: forward (services in
   // order) and backward (in reverse, `top` when nothing lies above and the level still holds y).
+  // A piece's arrival phases go in order (in reverse) on one thread.
   void sweep_up(int level, int arrival, Eigen::Index piece, const double* r, double* z,
                 Eigen::Index pinned, double pinned_scale) const;
   void sweep_down(int level, int arrival, Eigen::Index piece, double* z, bool top,

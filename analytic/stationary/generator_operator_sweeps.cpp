@@ -87,14 +87,14 @@ void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, 
   }
 }
 
-// Forward, y = (D + L)^-1 r, into z: level by level, and inside a level the arrival phases in
-// order, each phase's pieces side by side (a piece reads the earlier phases' same piece). Backward,
-// z = (D + U)^-1 D y, in place: level by level from the top, the arrival phases in reverse, each
-// finished piece pushing its expiries into its chunk of the level below, which it first turns from
-// y into -D y; that level then solves z = (-v - its other terms) / D. The clocks' moves inside a
-// level are left out of both: they would chain every piece to its neighbours, and measured on the
-// assembled chain they lower the iterations by one or two (15 against 17 at K = 15) for a clock
-// pass each way.
+// Forward, y = (D + L)^-1 r, into z: level by level, a level's pieces side by side, each going
+// through its (arrival, service) blocks in order (a block's piece reads only the same piece of the
+// level's other blocks, so one barrier a level will do). Backward, z = (D + U)^-1 D y, in place:
+// level by level from the top, each piece's blocks in reverse, each finished block pushing its
+// expiries into its chunk of the level below, which it first turns from y into -D y; that level
+// then solves z = (-v - its other terms) / D. The clocks' moves inside a level are left out of
+// both: they would chain every piece to its neighbours, and measured on the assembled chain they
+// lower the iterations by one or two (15 against 17 at K = 15) for a clock pass each way.
 void GeneratorOperator::symmetric_sweep(const double* r, double* z, Index pinned,
                                         double pinned_scale, int threads) const {
   const double* d = diagonal_.data();
@@ -109,11 +109,10 @@ void GeneratorOperator::symmetric_sweep(const double* r, double* z, Index pinned
 #pragma omp parallel num_threads(threads) if (shared)
   for (int level = 1; level <= capacity; ++level) {
     const Index pieces = power(r_, split_clocks(level));
-    for (int arrival = 0; arrival < w_; ++arrival) {
 #pragma omp for schedule(dynamic)
-      for (Index piece = 0; piece < pieces; ++piece)
+    for (Index piece = 0; piece < pieces; ++piece)
+      for (int arrival = 0; arrival < w_; ++arrival)
         sweep_up(level, arrival, piece, r, z, pinned, pinned_scale);
-    }
   }
 
   // The pinned row of D + U is pinned_scale z = pinned_scale y.
@@ -130,11 +129,10 @@ void GeneratorOperator::symmetric_sweep(const double* r, double* z, Index pinned
       for (Index i = 0; i < space_.level_size(level - 1); ++i) below[i] *= -diagonal[i];
     }
     const Index pieces = power(r_, split_clocks(level));
-    for (int arrival = w_ - 1; arrival >= 0; --arrival) {
 #pragma omp for schedule(dynamic)
-      for (Index piece = 0; piece < pieces; ++piece)
+    for (Index piece = 0; piece < pieces; ++piece)
+      for (int arrival = w_ - 1; arrival >= 0; --arrival)
         sweep_down(level, arrival, piece, z, level == capacity, one_writer, pinned, pinned_value);
-    }
   }
 
   // The empty system: its D y, less the services ending at level 1, then the arrival phases in
