@@ -81,6 +81,9 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
     })[0];
   };
   double r0_norm2 = residual(), r_norm2 = r0_norm2;
+  // r0 . r for the next iteration's rho, summed in the pass that last wrote r (r = r0 after a
+  // restart).
+  double r0_dot_r = r0_norm2;
   double rho = 1, alpha = 1, w = 1;
   const double epsilon2 =
       std::numeric_limits<double>::epsilon() * std::numeric_limits<double>::epsilon();
@@ -92,7 +95,7 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
   while (summary.iterations < options.max_iterations) {
     if (r_norm2 <= threshold2) {
       if (checks_left-- == 0) break;
-      r0_norm2 = r_norm2 = residual();
+      r0_dot_r = r0_norm2 = r_norm2 = residual();
       if (r_norm2 <= threshold2) break;
       rho = alpha = w = 1;
       p.setZero();
@@ -103,7 +106,7 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
       break;
     }
     const double rho_old = rho;
-    rho = sums<1>(n, threads, [&](Index i, auto& s) { s[0] += r0[i] * r[i]; })[0];
+    rho = r0_dot_r;
     if (std::abs(rho) < epsilon2 * r0_norm2) {
       r0_norm2 = r_norm2 = residual();
       rho = r0_norm2;
@@ -129,11 +132,14 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
       s[1] += t[i] * t[i];
     });
     w = ts[1] > 0 ? ts[0] / ts[1] : 0.0;
-    r_norm2 = sums<1>(n, threads, [&](Index i, auto& s) {
+    const auto rs = sums<2>(n, threads, [&](Index i, auto& s) {
       x[i] += alpha * y[i] + w * z[i];
       r[i] -= w * t[i];
       s[0] += r[i] * r[i];
-    })[0];
+      s[1] += r0[i] * r[i];
+    });
+    r_norm2 = rs[0];
+    r0_dot_r = rs[1];
     ++summary.iterations;
   }
   summary.relative_residual = std::sqrt(r_norm2 / b_norm2);
