@@ -61,6 +61,23 @@ Index block_entries(int r, int n, Index trailing) {
 ClockKernel::ClockKernel(const Eigen::MatrixXd& gamma, const Eigen::VectorXd& gamma_exit)
     : gamma_(gamma), exit_(gamma_exit), r_(static_cast<int>(gamma.rows())) {}
 
+// Each head phase's sub-block on its own fits in cache a few levels down. (Two clocks in one pass,
+// each entry read once instead of twice, measured 7% slower: the pass in cache is bound by its
+// arithmetic, not by memory.)
+template <typename Step>
+void ClockKernel::walk(int n, Index trailing, Index at, Index below, const Step& step) const {
+  if (n <= 0) return;
+  const Index size = block_entries(r_, n, trailing);
+  if (size <= kFlatEntries) {
+    Index outer = 1, inner = size / r_;
+    for (int k = 0; k < n; ++k, outer *= r_, inner /= r_) step(outer, inner, at, below);
+    return;
+  }
+  const Index half = size / r_;
+  step(1, half, at, below);
+  for (int r = 0; r < r_; ++r) walk(n - 1, trailing, at + r * half, below + r * (half / r_), step);
+}
+
 void ClockKernel::apply(const double* x, double* y_same, double* y_down, int n,
                         Index trailing) const {
   if (n <= 0) return;
@@ -70,39 +87,20 @@ void ClockKernel::apply(const double* x, double* y_same, double* y_down, int n,
     for (Index q = 0; q < trailing; ++q) y_down[q] += n * exit_(0) * x[q];
     return;
   }
-  const Index size = block_entries(r_, n, trailing);
-  if (size <= kFlatEntries) {
-    Index outer = 1, inner = size / r_;
-    for (int k = 0; k < n; ++k, outer *= r_, inner /= r_)
-      one_clock(x, y_same, y_down, outer, inner, 0, inner);
-    return;
-  }
-  // The head clock over the whole block, then each head phase's sub-block on its own, which fits
-  // in cache a few levels down. (Two clocks in one pass, each entry read once instead of twice,
-  // measured 7% slower: the pass in cache is bound by its arithmetic, not by memory.)
-  const Index half = size / r_;
-  first_pass(x, y_same, y_down, size, 0, half);
-  for (int r = 0; r < r_; ++r)
-    apply(x + r * half, y_same + r * half, y_down + r * (half / r_), n - 1, trailing);
+  walk(n, trailing, 0, 0, [&](Index outer, Index inner, Index at, Index below) {
+    one_clock(x + at, y_same + at, y_down + below, outer, inner, 0, inner);
+  });
 }
 
-// The same walk as `apply`, so that each entry below gathers its expiries in the same order.
 void ClockKernel::expire(const double* x, double* y_down, int n, Index trailing) const {
   if (n <= 0) return;
   if (r_ == 1) {
     for (Index q = 0; q < trailing; ++q) y_down[q] += n * exit_(0) * x[q];
     return;
   }
-  const Index size = block_entries(r_, n, trailing);
-  if (size <= kFlatEntries) {
-    Index outer = 1, inner = size / r_;
-    for (int k = 0; k < n; ++k, outer *= r_, inner /= r_)
-      one_clock_expiries(x, y_down, outer, inner);
-    return;
-  }
-  const Index half = size / r_;
-  one_clock_expiries(x, y_down, 1, half);
-  for (int r = 0; r < r_; ++r) expire(x + r * half, y_down + r * (half / r_), n - 1, trailing);
+  walk(n, trailing, 0, 0, [&](Index outer, Index inner, Index at, Index below) {
+    one_clock_expiries(x + at, y_down + below, outer, inner);
+  });
 }
 
 void ClockKernel::first_pass(const double* x, double* y_same, double* y_down, Index size,
@@ -116,15 +114,9 @@ void ClockKernel::gather_down(const double* x_down, double* r, int n, Index trai
     for (Index q = 0; q < trailing; ++q) r[q] += n * exit_(0) * x_down[q];
     return;
   }
-  const Index size = block_entries(r_, n, trailing);
-  if (size <= kFlatEntries) {
-    Index outer = 1, inner = size / r_;
-    for (int k = 0; k < n; ++k, outer *= r_, inner /= r_) one_clock_gather(x_down, r, outer, inner);
-    return;
-  }
-  const Index half = size / r_;
-  one_clock_gather(x_down, r, 1, half);
-  for (int p = 0; p < r_; ++p) gather_down(x_down + p * (half / r_), r + p * half, n - 1, trailing);
+  walk(n, trailing, 0, 0, [&](Index outer, Index inner, Index at, Index below) {
+    one_clock_gather(x_down + below, r + at, outer, inner);
+  });
 }
 
 void ClockKernel::one_clock(const double* x, double* y_same, double* y_down, Index outer,

@@ -30,6 +30,13 @@ class ClockKernel {
                   Eigen::Index begin, Eigen::Index end) const;
 
  private:
+  // The recursion apply, expire and gather_down share, so that each entry gathers its terms in
+  // the same order in all three: step(outer, inner, at, below) applies one clock, `at` the offset
+  // of the current sub-block, `below` that of its block with one clock fewer. Flat once the block
+  // is in L1; else the head clock over the whole block, then each head phase's sub-block.
+  template <typename Step>
+  void walk(int n, Eigen::Index trailing, Eigen::Index at, Eigen::Index below,
+            const Step& step) const;
   // The clock with `outer` combinations before it and `inner` entries after it.
   void one_clock(const double* x, double* y_same, double* y_down, Eigen::Index outer,
                  Eigen::Index inner, Eigen::Index begin, Eigen::Index end) const;

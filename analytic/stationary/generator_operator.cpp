@@ -133,6 +133,12 @@ void GeneratorOperator::apply(const double* x, double* y, int threads) const {
   apply_level_zero(x, y);
 }
 
+GeneratorOperator::PieceSpan GeneratorOperator::piece_span(int level, Index piece) const {
+  const Index clocks = space_.level_size(level) / (w_ * m_);
+  const Index size = clocks / power(r_, split_clocks(level));
+  return {.clocks = clocks, .size = size, .begin = piece * size};
+}
+
 bool GeneratorOperator::sweeps_shared(int threads) const {
   return threads > 1 && space_.size() >= kParallelGrain &&
          space_.size() / (space_.capacity() + 1) >= kSmallestLevelShared;
@@ -303,8 +309,7 @@ void GeneratorOperator::add_nested_arrivals(int level, int block, Index c0, Inde
 // times.
 void GeneratorOperator::started_from_above(int level, int arrival, Index piece, const double* x,
                                            double* started) const {
-  const Index clocks = space_.level_size(level) / (w_ * m_);
-  const Index piece_size = clocks / power(r_, split_clocks(level)), c0 = piece * piece_size;
+  const auto [clocks, piece_size, c0] = piece_span(level, piece);
   for (Index q = 0; q < piece_size; ++q) started[q] = 0;
   if (level >= space_.capacity()) return;
   const Index up = space_.level_offset(level + 1), up_clocks = clocks * r_;
@@ -325,9 +330,10 @@ void GeneratorOperator::started_from_above(int level, int arrival, Index piece, 
 __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_piece(
     int level, int block, Index piece, const double* x, double* y, const double* started) const {
   const int arrival = block / m_, service = block % m_;
-  const Index clocks = space_.level_size(level) / (w_ * m_);  // R^(level-1) waiting clocks' phases
   const int split = split_clocks(level);
-  const Index piece_size = clocks / power(r_, split), c0 = piece * piece_size, c1 = c0 + piece_size;
+  // clocks: the R^(level-1) combinations of a block's waiting clocks
+  const auto [clocks, piece_size, c0] = piece_span(level, piece);
+  const Index c1 = c0 + piece_size;
   const Index offset = space_.level_offset(level);
   const double* xb = x + offset + block * clocks;
   double* yb = y + offset + block * clocks;
@@ -383,8 +389,7 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
 void GeneratorOperator::add_split_expiries(int level, Index piece, const double* xb,
                                            double* y_down) const {
   const int split = split_clocks(level);
-  const Index clocks = space_.level_size(level) / (w_ * m_);
-  const Index piece_size = clocks / power(r_, split), chunk = piece_size / r_;
+  const Index chunk = piece_span(level, piece).size / r_;
   for (int k = 0; k < split; ++k) {
     const Index stride = power(r_, split - 1 - k);
     // With clock k removed this piece's prefix is k's neighbours; put each phase of k back.

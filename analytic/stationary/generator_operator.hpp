@@ -56,6 +56,13 @@ class GeneratorOperator {
     std::vector<Eigen::MatrixXd> admitting;
   };
   void apply_level_zero(const double* x, double* y) const;
+  // One piece of each (arrival, service) block of a level: the block's clock combinations, and the
+  // piece's size and first entry inside the block.
+  struct PieceSpan {
+    Eigen::Index clocks, size, begin;
+    Eigen::Index end() const { return begin + size; }
+  };
+  PieceSpan piece_span(int level, Eigen::Index piece) const;
   // Whether the sweeps share a level's pieces among threads (levels large enough to pay a barrier).
   bool sweeps_shared(int threads) const;
   // The symmetric sweep's steps for the M blocks of one arrival phase's piece: forward (services in

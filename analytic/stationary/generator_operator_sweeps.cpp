@@ -2,6 +2,7 @@
 // sweep. Both solve triangles of Q^T in the chain's order from the same small factors as the
 // product, piece by piece, so that every entry is the same sum for any thread count.
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "analytic/stationary/clock_kernel.hpp"
@@ -60,6 +61,28 @@ void solve_entries(double* z, const double* d, Index size, const std::vector<Ter
         z[q] = value / d[q];
       }
   }
+}
+
+// The phase moves into block (arrival, service) of a level from its earlier blocks (`earlier`:
+// the arrival phases before with the same service phase, then the service phases before) or from
+// its later ones, appended as terms over one piece; `level_piece` is the piece's first entry in
+// block 0.
+void add_phase_terms(const Eigen::MatrixXd& stay, const Eigen::MatrixXd& service_moves, int arrival,
+                     int service, Index clocks, const double* level_piece, bool earlier,
+                     std::vector<Term>& terms) {
+  const int arrivals = static_cast<int>(stay.rows()),
+            services = static_cast<int>(service_moves.rows());
+  const auto from_range = [&](int to, int count) {
+    return earlier ? std::pair{0, to} : std::pair{to + 1, count};
+  };
+  const auto [first_arrival, arrival_end] = from_range(arrival, arrivals);
+  for (int from = first_arrival; from < arrival_end; ++from)
+    if (const double rate = stay(from, arrival); rate != 0)
+      terms.push_back({rate, level_piece + (from * services + service) * clocks});
+  const auto [first_service, service_end] = from_range(service, services);
+  for (int from = first_service; from < service_end; ++from)
+    if (const double rate = service_moves(from, service); rate != 0)
+      terms.push_back({rate, level_piece + (arrival * services + from) * clocks});
 }
 }  // namespace
 
@@ -155,12 +178,12 @@ void GeneratorOperator::symmetric_sweep(const double* r, double* z, Index pinned
 
 void GeneratorOperator::sweep_up(int level, int arrival, Index piece, const double* r, double* z,
                                  Index pinned, double pinned_scale) const {
-  const Index clocks = space_.level_size(level) / (w_ * m_);
-  const Index piece_size = clocks / power(r_, split_clocks(level));
-  const Index c0 = piece * piece_size, c1 = c0 + piece_size;
+  const auto [clocks, piece_size, c0] = piece_span(level, piece);
+  const Index c1 = c0 + piece_size;
   const Index level_offset = space_.level_offset(level);
   const double* d = diagonal_.data();
-  const Eigen::MatrixXd& stay = levels_[level].stay_off_diagonal;
+  // The piece's first entry in block 0, from which the phase moves' terms are read.
+  const double* level_piece = z + level_offset + c0;
   thread_local std::vector<Term> terms;
   for (int service = 0; service < m_; ++service) {
     const int block = arrival * m_ + service;
@@ -169,12 +192,8 @@ void GeneratorOperator::sweep_up(int level, int arrival, Index piece, const doub
     for (Index c = c0; c < c1; ++c) zb[c] = 0;
     add_arrivals(level, block, c0, c1, z, zb);
     terms.clear();
-    for (int from = 0; from < arrival; ++from)
-      if (const double rate = stay(from, arrival); rate != 0)
-        terms.push_back({rate, z + level_offset + (from * m_ + service) * clocks + c0});
-    for (int from = 0; from < service; ++from)
-      if (const double rate = service_(from, service); rate != 0)
-        terms.push_back({rate, z + level_offset + (arrival * m_ + from) * clocks + c0});
+    add_phase_terms(levels_[level].stay_off_diagonal, service_, arrival, service, clocks,
+                    level_piece, true, terms);
     const double* rb = r + offset + c0;
     double* piece_z = zb + c0;
     solve_entries(piece_z, d + offset + c0, piece_size, terms,
@@ -186,12 +205,12 @@ void GeneratorOperator::sweep_up(int level, int arrival, Index piece, const doub
 void GeneratorOperator::sweep_down(int level, int arrival, Index piece, double* z, bool top,
                                    bool convert_below, Index pinned, double pinned_value) const {
   thread_local std::vector<double> started;
-  const Index clocks = space_.level_size(level) / (w_ * m_);
-  const Index piece_size = clocks / power(r_, split_clocks(level));
-  const Index c0 = piece * piece_size, c1 = c0 + piece_size;
+  const auto [clocks, piece_size, c0] = piece_span(level, piece);
+  const Index c1 = c0 + piece_size;
   const Index level_offset = space_.level_offset(level);
   const double* d = diagonal_.data();
-  const Eigen::MatrixXd& stay = levels_[level].stay_off_diagonal;
+  // The piece's first entry in block 0, from which the phase moves' terms are read.
+  const double* level_piece = z + level_offset + c0;
   if (!top) {
     started.resize(static_cast<std::size_t>(piece_size));
     started_from_above(level, arrival, piece, z, started.data());
@@ -203,12 +222,8 @@ void GeneratorOperator::sweep_down(int level, int arrival, Index piece, double* 
     terms.clear();
     if (const double rate = service_start_(service); !top && rate != 0)
       terms.push_back({rate, started.data()});
-    for (int from = arrival + 1; from < w_; ++from)
-      if (const double rate = stay(from, arrival); rate != 0)
-        terms.push_back({rate, z + level_offset + (from * m_ + service) * clocks + c0});
-    for (int from = service + 1; from < m_; ++from)
-      if (const double rate = service_(from, service); rate != 0)
-        terms.push_back({rate, z + level_offset + (arrival * m_ + from) * clocks + c0});
+    add_phase_terms(levels_[level].stay_off_diagonal, service_, arrival, service, clocks,
+                    level_piece, false, terms);
     // D y at the top; below, the entries hold -D y plus the expiries from above.
     double* piece_z = z + offset + c0;
     const double* piece_d = d + offset + c0;
@@ -225,9 +240,7 @@ void GeneratorOperator::sweep_down(int level, int arrival, Index piece, double* 
 void GeneratorOperator::push_expiries(int level, int block, Index piece, double* z,
                                       bool convert) const {
   const int arrival = block / m_, service = block % m_;
-  const Index clocks = space_.level_size(level) / (w_ * m_);
-  const int split = split_clocks(level);
-  const Index piece_size = clocks / power(r_, split), c0 = piece * piece_size;
+  const auto [clocks, piece_size, c0] = piece_span(level, piece);
   const double* zb = z + space_.level_offset(level) + block * clocks + c0;
   const int block_below = arrivals_.entered_phase(level - 1, arrival) * m_ + service;
   const Index below =
