@@ -4,6 +4,11 @@ namespace crawlq::sim {
 
 PhaseTypeSampler::PhaseTypeSampler(const model::PhaseType& law) : phases_(law.phases()) {
   const auto& t = law.subgenerator();
+  // Equal to round-off: the exit rates are row sums of T, which the model's inputs give to their
+  // own last bits only.
+  const auto& exits = law.exit_rates();
+  if (exits.maxCoeff() > 0 && exits.maxCoeff() - exits.minCoeff() <= 1e-12 * exits.maxCoeff())
+    lumped_mean_ = 1.0 / exits.mean();
   double sum = 0;
   for (int i = 0; i < phases_; ++i) {
     start_.push_back(sum += law.initial()(i));

@@ -2,7 +2,9 @@
 // Draws phase-type times (alpha, T) by walking the phases to absorption: the service time of a page
 // when it enters service, the obsolescence time of a page when it enters the buffer. This is the
 // simulator's hottest code: the tables are flat, and a phase whose only way on is absorption (as in
-// a hyperexponential law) skips the choice.
+// a hyperexponential law) skips the choice. A law whose every phase is left for absorption at the
+// same rate c is exponential with rate c, whatever its start and its moves between phases (the
+// phases lump into one), and is drawn as such: one draw where the walk took two a phase visited.
 #include <vector>
 
 #include "model/phase_type.hpp"
@@ -15,6 +17,7 @@ class PhaseTypeSampler {
   explicit PhaseTypeSampler(const model::PhaseType& law);
 
   double sample(RandomStream& random) const {
+    if (lumped_mean_ > 0) return random.unit_exponential() * lumped_mean_;
     int phase = start_single_ >= 0 ? start_single_ : pick(start_, 0, phases_, random.uniform());
     double time = 0;
     while (true) {
@@ -41,7 +44,8 @@ class PhaseTypeSampler {
     return i;
   }
   int phases_;
-  int start_single_ = -1;  // the start phase when alpha is a unit vector
+  double lumped_mean_ = 0;  // 1 / c when every phase exits at rate c, else 0
+  int start_single_ = -1;   // the start phase when alpha is a unit vector
   std::vector<double> start_;
   std::vector<Phase> table_;
   // Per phase: cumulative probabilities of the next phase 0..n-1, then absorption.

@@ -22,7 +22,9 @@ TEST_CASE("phase-type samples have the law's mean and variance", "[sim][sampler]
       model::PhaseType::erlang(3, 2.0),
       model::PhaseType((model::RowVector(2) << 0.4, 0.6).finished(), m2(-3, 1, 2, -3)),
       model::PhaseType((model::RowVector(2) << 0.0057, 0.9943).finished(),
-                       m2(-0.0014, 0, 0, -0.2409))};
+                       m2(-0.0014, 0, 0, -0.2409)),
+      // Moves both ways and exit rates 0.8 and 0.7: the walk, not the lumped draw.
+      model::PhaseType((model::RowVector(2) << 0.7, 0.3).finished(), m2(-2, 1.2, 0.3, -1))};
   for (const auto& law : laws) {
     const sim::PhaseTypeSampler sampler(law);
     sim::RandomStream random(11, 0, sim::Source::kService);
@@ -39,6 +41,26 @@ TEST_CASE("phase-type samples have the law's mean and variance", "[sim][sampler]
     // The variance estimate's standard error: sqrt((mu4 - sigma^4)/n); mu4 <= E X^4 bounds it.
     CHECK(std::abs(variance - law.variance()) < 4.5 * std::sqrt(law.moment(4) / n));
   }
+}
+
+TEST_CASE("a phase-type law left at one rate from every phase is drawn as that exponential",
+          "[sim][sampler]") {
+  // The paper's obsolescence clock: both phases exit at 0.2 (row sums -0.2 to round-off), so the
+  // time to absorption is exponential with mean 5 whatever the walk; one unit draw makes a sample.
+  const model::PhaseType clock((model::RowVector(2) << 0.3, 0.7).finished(),
+                               m2(-0.6, 0.4, 0.1, -0.3));
+  const sim::PhaseTypeSampler sampler(clock);
+  sim::RandomStream random(7, 0, sim::Source::kObsolescence);
+  sim::RandomStream twin(7, 0, sim::Source::kObsolescence);
+  for (int i = 0; i < 1000; ++i)
+    REQUIRE(sampler.sample(random) == Approx(twin.unit_exponential() * 5).epsilon(1e-12));
+  // Exit rates 0.2 and 0.2 + 1e-9: not one rate, so the walk (which draws more) is taken.
+  const sim::PhaseTypeSampler walk(model::PhaseType((model::RowVector(2) << 0.3, 0.7).finished(),
+                                                    m2(-0.6, 0.4, 0.1, -0.3 - 1e-9)));
+  sim::RandomStream a(7, 0, sim::Source::kObsolescence), b(7, 0, sim::Source::kObsolescence);
+  int differ = 0;
+  for (int i = 0; i < 100; ++i) differ += walk.sample(a) != Approx(b.unit_exponential() * 5);
+  CHECK(differ > 50);
 }
 
 TEST_CASE("the robots' phase process brings batches at the rates theta D_k e", "[sim][sampler]") {
