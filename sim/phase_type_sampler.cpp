@@ -1,5 +1,8 @@
 #include "sim/phase_type_sampler.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace crawlq::sim {
 
 PhaseTypeSampler::PhaseTypeSampler(const model::PhaseType& law) : phases_(law.phases()) {
@@ -9,6 +12,18 @@ PhaseTypeSampler::PhaseTypeSampler(const model::PhaseType& law) : phases_(law.ph
   const auto& exits = law.exit_rates();
   if (exits.maxCoeff() > 0 && exits.maxCoeff() - exits.minCoeff() <= 1e-12 * exits.maxCoeff())
     lumped_mean_ = 1.0 / exits.mean();
+  if (phases_ == 2 && lumped_mean_ == 0 && (t(0, 1) > 0 || t(1, 0) > 0)) {
+    // -T's eigenvalues are real (its off-diagonal product is >= 0), and alpha t lies in
+    // [0, lambda_fast], since lambda_fast is at least either diagonal entry.
+    const double half_trace = -(t(0, 0) + t(1, 1)) / 2, half_gap = (t(0, 0) - t(1, 1)) / 2;
+    const double spread = std::sqrt(half_gap * half_gap + t(0, 1) * t(1, 0));
+    const double fast = half_trace + spread;
+    const double slow = (t(0, 0) * t(1, 1) - t(0, 1) * t(1, 0)) / fast;  // det(-T) / fast
+    canonical_ = true;
+    fast_mean_ = 1 / fast;
+    slow_mean_ = 1 / slow;
+    slow_first_ = std::clamp(1 - law.initial().dot(exits) / fast, 0.0, 1.0);
+  }
   double sum = 0;
   for (int i = 0; i < phases_; ++i) {
     start_.push_back(sum += law.initial()(i));

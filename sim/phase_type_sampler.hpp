@@ -5,6 +5,11 @@
 // a hyperexponential law) skips the choice. A law whose every phase is left for absorption at the
 // same rate c is exponential with rate c, whatever its start and its moves between phases (the
 // phases lump into one), and is drawn as such: one draw where the walk took two a phase visited.
+// A two-phase law with moves between its phases is drawn from its canonical acyclic form (Cumani
+// 1982): a fast phase at the larger eigenvalue of -T, entered first with probability 1 - p or after
+// a slow phase at the smaller one, where p = 1 - alpha t / lambda_fast gives the same Laplace
+// transform. One uniform and one or two exponentials, where the walk took a uniform and an
+// exponential a phase visited.
 #include <vector>
 
 #include "model/phase_type.hpp"
@@ -18,6 +23,11 @@ class PhaseTypeSampler {
 
   double sample(RandomStream& random) const {
     if (lumped_mean_ > 0) return random.unit_exponential() * lumped_mean_;
+    if (canonical_) {
+      double time = random.unit_exponential() * fast_mean_;
+      if (random.uniform() < slow_first_) time += random.unit_exponential() * slow_mean_;
+      return time;
+    }
     int phase = start_single_ >= 0 ? start_single_ : pick(start_, 0, phases_, random.uniform());
     double time = 0;
     while (true) {
@@ -45,7 +55,11 @@ class PhaseTypeSampler {
   }
   int phases_;
   double lumped_mean_ = 0;  // 1 / c when every phase exits at rate c, else 0
-  int start_single_ = -1;   // the start phase when alpha is a unit vector
+  // The canonical form of a two-phase law with moves: the phases' means and the chance to start
+  // in the slow one.
+  bool canonical_ = false;
+  double fast_mean_ = 0, slow_mean_ = 0, slow_first_ = 0;
+  int start_single_ = -1;  // the start phase when alpha is a unit vector
   std::vector<double> start_;
   std::vector<Phase> table_;
   // Per phase: cumulative probabilities of the next phase 0..n-1, then absorption.

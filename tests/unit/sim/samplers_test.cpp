@@ -23,23 +23,31 @@ TEST_CASE("phase-type samples have the law's mean and variance", "[sim][sampler]
       model::PhaseType((model::RowVector(2) << 0.4, 0.6).finished(), m2(-3, 1, 2, -3)),
       model::PhaseType((model::RowVector(2) << 0.0057, 0.9943).finished(),
                        m2(-0.0014, 0, 0, -0.2409)),
-      // Moves both ways and exit rates 0.8 and 0.7: the walk, not the lumped draw.
-      model::PhaseType((model::RowVector(2) << 0.7, 0.3).finished(), m2(-2, 1.2, 0.3, -1))};
+      // Moves both ways and exit rates 0.8 and 0.7: the canonical form, not the lumped draw.
+      model::PhaseType((model::RowVector(2) << 0.7, 0.3).finished(), m2(-2, 1.2, 0.3, -1)),
+      // Moves one way, from the slower phase first: a Coxian law whose canonical form reorders it.
+      model::PhaseType((model::RowVector(2) << 0.8, 0.2).finished(), m2(-0.5, 0.3, 0, -4)),
+      // Three phases: the walk.
+      model::PhaseType((model::RowVector(3) << 0.5, 0.25, 0.25).finished(),
+                       (model::Matrix(3, 3) << -2, 1, 0.5, 0.2, -1, 0.3, 0, 2, -3).finished())};
   for (const auto& law : laws) {
     const sim::PhaseTypeSampler sampler(law);
     sim::RandomStream random(11, 0, sim::Source::kService);
     const int n = 400000;
-    double sum = 0, squares = 0;
+    double sum = 0, squares = 0, cubes = 0;
     for (int i = 0; i < n; ++i) {
       const double x = sampler.sample(random);
       sum += x;
       squares += x * x;
+      cubes += x * x * x;
     }
     const double mean = sum / n, variance = squares / n - mean * mean;
     INFO("law mean " << law.mean());
     CHECK(std::abs(mean - law.mean()) < 4.5 * std::sqrt(law.variance() / n));
     // The variance estimate's standard error: sqrt((mu4 - sigma^4)/n); mu4 <= E X^4 bounds it.
     CHECK(std::abs(variance - law.variance()) < 4.5 * std::sqrt(law.moment(4) / n));
+    // Two laws with the same mean and variance may differ here (the canonical form's phases).
+    CHECK(std::abs(cubes / n - law.moment(3)) < 4.5 * std::sqrt(law.moment(6) / n));
   }
 }
 
@@ -54,7 +62,7 @@ TEST_CASE("a phase-type law left at one rate from every phase is drawn as that e
   sim::RandomStream twin(7, 0, sim::Source::kObsolescence);
   for (int i = 0; i < 1000; ++i)
     REQUIRE(sampler.sample(random) == Approx(twin.unit_exponential() * 5).epsilon(1e-12));
-  // Exit rates 0.2 and 0.2 + 1e-9: not one rate, so the walk (which draws more) is taken.
+  // Exit rates 0.2 and 0.2 + 1e-9: not one rate, so the canonical form (which draws more) is taken.
   const sim::PhaseTypeSampler walk(model::PhaseType((model::RowVector(2) << 0.3, 0.7).finished(),
                                                     m2(-0.6, 0.4, 0.1, -0.3 - 1e-9)));
   sim::RandomStream a(7, 0, sim::Source::kObsolescence), b(7, 0, sim::Source::kObsolescence);
