@@ -40,8 +40,8 @@ void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
         s.replications, s.replications * per_replication / (1 << 30),
         static_cast<long long>(available / per_replication)));
   const double horizon = s.horizon ? *s.horizon : sim::default_horizon(pace);
-  // The warm-up pilot, when there is one, runs a horizon too; the sequential mode needs 2
-  // replications.
+  // The warm-up, when MSER-5 chooses it, is at most half its pilot of a quarter horizon (a horizon
+  // bounds it); the sequential mode needs 2 replications.
   const double length = horizon + s.warmup.value_or(horizon);
   const double seconds_each = length * pace.events_per_time / kFastestEventsPerSecond;
   const double runs = s.precision > 0 ? 2 : s.replications;
@@ -58,8 +58,8 @@ void require_simulation_fits(const model::Model& model, const sim::Pace& pace,
 namespace {
 
 // The warm-up of a transient that starts in the long run, when none is given: MSER-5's truncation
-// on a pilot of a million pages, and never under the time of this many pages (a start taken too
-// early is the empty system's, whatever the pilot's series showed).
+// on a pilot of a quarter of a million pages, and never under the time of this many pages (a start
+// taken too early is the empty system's, whatever the pilot's series showed).
 constexpr double kLeastWarmupPages = 1e4;
 
 // --from FILE for the simulator: a policy file, whose long run (reached by a warm-up under it) is
@@ -195,8 +195,8 @@ SimulateResult simulate(const SimulateRequest& request, const Cancellation* canc
   plan.spread = request.spread;
   plan.progress = request.progress;
   plan.stop = cancel;
-  // Without a warm-up given, MSER-5 on a pilot run of one horizon decides (every process runs that
-  // pilot).
+  // Without a warm-up given, MSER-5 on a pilot run of a quarter horizon decides (every process runs
+  // that pilot).
   plan.warmup = settings.warmup ? *settings.warmup
                                 : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
   sim::round_to_whole_periods(m, plan.warmup, plan.horizon);

@@ -37,7 +37,8 @@ void add_simulation_flags(CLI::App* command, SimulationFlags& flags) {
       "policy keeps, measured on a pilot run)");
   command->add_option(
       "--warmup", flags.warmup,
-      "time simulated and discarded first (default: chosen by MSER-5 on a pilot run of one horizon)");
+      "time simulated and discarded first (default: chosen by MSER-5 on a pilot run of a quarter of "
+      "the horizon)");
   add_threads_option(
       command, flags.threads,
       "replications run at once by each process (0: all cores); same numbers for any count");

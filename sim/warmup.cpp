@@ -67,11 +67,23 @@ std::size_t mser5_truncation(const std::vector<double>& series) {
   return best * kBatch;
 }
 
+Mser5Pilot mser5_pilot(const model::Model& model, const Policy& policy, std::uint64_t seed,
+                       double horizon) {
+  const Simulator simulator(model, policy);
+  Mser5Pilot found;
+  for (const double share : {kPilotShare, 1.0}) {
+    found.pilot = share * horizon;
+    LevelSeries series(found.pilot);
+    simulator.run(seed, kPilotReplication, 0.0, found.pilot, {&series});
+    found.warmup = static_cast<double>(mser5_truncation(series.averages())) * series.slice();
+    if (found.warmup < kLongTransient * found.pilot) break;
+  }
+  return found;
+}
+
 double mser5_warmup(const model::Model& model, const Policy& policy, std::uint64_t seed,
                     double horizon) {
-  LevelSeries series(horizon);
-  Simulator(model, policy).run(seed, kPilotReplication, 0.0, horizon, {&series});
-  return static_cast<double>(mser5_truncation(series.averages())) * series.slice();
+  return mser5_pilot(model, policy, seed, horizon).warmup;
 }
 
 }  // namespace crawlq::sim
