@@ -1,6 +1,7 @@
 #include "api/compare_request.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -8,6 +9,7 @@
 #include "api/replayed_log.hpp"
 #include "api/request_checks.hpp"
 #include "api/simulate_request.hpp"
+#include "model/elapsed.hpp"
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"
 #include "sim/warmup.hpp"
@@ -71,6 +73,7 @@ CompareResult compare(const CompareRequest& request, const Cancellation* cancel)
   const validation::SimulationSettings& settings = request.settings;
   const std::unique_ptr<sim::Policy> a = sim::make_policy(request.a),
                                      b = sim::make_policy(request.b);
+  const auto start = std::chrono::steady_clock::now();
   const sim::Pace pace = sim::measure_pace(m, *a, settings.seed);
   require_simulation_fits(m, pace, settings, request.source);
   CompareResult result;
@@ -84,6 +87,7 @@ CompareResult compare(const CompareRequest& request, const Cancellation* cancel)
   plan.stop = cancel;
   plan.warmup =
       settings.warmup ? *settings.warmup : sim::mser5_warmup(m, *a, plan.seed, plan.horizon);
+  result.seconds_warmup = model::seconds_since(start);
   result.comparison = sim::compare_policies(m, *a, *b, plan);
   return result;
 }
@@ -102,7 +106,9 @@ nlohmann::json to_json(const CompareRequest& request, const CompareResult& resul
       {"seed", plan.seed},
       {"horizon", plan.horizon},
       {"warmup", plan.warmup},
-      {"seconds", c.a.seconds + c.b.seconds}};
+      {"seconds", result.seconds_warmup + c.a.seconds + c.b.seconds},
+      {"seconds_warmup", result.seconds_warmup},
+      {"seconds_replications", c.a.seconds + c.b.seconds}};
   put_measures(j["difference"], c.difference, false);
   return j;
 }

@@ -32,6 +32,7 @@ struct CompareResult {
   // With times (the settings'): both transients and B - A at each time, on common random numbers.
   std::optional<sim::TransientComparison> transient = std::nullopt;
   sim::ReplicationPlan plan;  // the horizon and warm-up that ran (both chosen for policy A)
+  double seconds_warmup = 0;  // wall time of the pace's pilot and MSER-5's, before the runs
 };
 
 // Throws model::InputError naming the source when the run could not fit (require_simulation_fits).

@@ -13,6 +13,7 @@
 #include "api/json_output.hpp"
 #include "api/replayed_log.hpp"
 #include "api/request_checks.hpp"
+#include "model/elapsed.hpp"
 #include "model/input_error.hpp"
 #include "model/transient_keys.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -189,6 +190,7 @@ SimulateResult simulate(const SimulateRequest& request, const Cancellation* canc
   plan.seed = settings.seed;
   plan.replications = settings.replications;
   plan.threads = settings.threads;
+  const auto start = std::chrono::steady_clock::now();
   const sim::Pace pace = sim::measure_pace(m, *simulated, settings.seed);
   require_simulation_fits(m, pace, settings, request.source);
   plan.horizon = settings.horizon ? *settings.horizon : sim::default_horizon(pace);
@@ -200,6 +202,7 @@ SimulateResult simulate(const SimulateRequest& request, const Cancellation* canc
   plan.warmup = settings.warmup ? *settings.warmup
                                 : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
   sim::round_to_whole_periods(m, plan.warmup, plan.horizon);
+  result.seconds_warmup = model::seconds_since(start);
   if (settings.precision == 0) {
     result.summary = sim::simulate(m, *simulated, plan);
   } else {
@@ -294,7 +297,9 @@ nlohmann::json to_json(const SimulateRequest& request, const SimulateResult& res
                    {"horizon", plan.horizon},
                    {"warmup", plan.warmup},
                    {"warmup_rule", request.settings.warmup ? "given" : "mser-5"},
-                   {"seconds", s.seconds},
+                   {"seconds", result.seconds_warmup + s.seconds},
+                   {"seconds_warmup", result.seconds_warmup},
+                   {"seconds_replications", s.seconds},
                    {"time_unit", request.model.time_unit}};
   if (request.settings.precision > 0) {
     j["precision"] = request.settings.precision;

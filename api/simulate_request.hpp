@@ -37,6 +37,9 @@ struct SimulateResult {
   sim::ReplicationPlan plan;  // the horizon and warm-up that ran
   bool precise = true;        // the sequential mode reached its precision within the time limit
   nlohmann::json replayed_arrivals = nullptr;  // the log replayed (replayed_log_json); null: none
+  // Wall time before the replications: the pace's pilot and MSER-5's (the summary's `seconds` is
+  // the replications').
+  double seconds_warmup = 0;
 };
 
 // Refuses (model::InputError naming the source, the flag, the value and the bound) a run that could

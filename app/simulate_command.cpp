@@ -395,10 +395,10 @@ int run(const SimulateOptions& o, const CLI::App& command, const ProcessGroup& p
   print_replayed_log(result.replayed_arrivals, m.time_unit);
   fmt::print(
       "{} replications of {} after a warm-up of {} ({}), seed {}: {} events in {:.3g} s "
-      "({:.3g} million events/s)\n\n",
+      "({:.3g} million events/s), after {:.3g} s of pilot runs\n\n",
       replications, model::duration_text(plan.horizon, m.time_unit),
       model::duration_text(plan.warmup, m.time_unit), settings.warmup ? "given" : "MSER-5",
-      plan.seed, s.events, s.seconds, s.events / s.seconds / 1e6);
+      plan.seed, s.events, s.seconds, s.events / s.seconds / 1e6, result.seconds_warmup);
   if (precision > 0)
     fmt::print(
         "{} headline half-widths (P_loss, P_success, cost, V(1)) within {:g}% of their estimates\n\n",

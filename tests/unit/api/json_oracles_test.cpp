@@ -364,8 +364,13 @@ TEST_CASE(
   CHECK(j.at("horizon").get<double>() == kHorizon);
   CHECK(j.at("warmup").get<double>() == kWarmup);
   CHECK(j.at("warmup_rule") == "given");
-  CHECK(j.at("seconds").get<double>() >= 0);
+  // The whole inside the call this test timed, and the sum of its parts: the pace's pilot (a
+  // warm-up given) and the replications.
   CHECK(j.at("seconds").get<double>() <= wall);
+  CHECK(j.at("seconds_warmup").get<double>() > 0);
+  CHECK(j.at("seconds_replications").get<double>() > 0);
+  CHECK(j.at("seconds").get<double>() ==
+        Approx(j.at("seconds_warmup").get<double>() + j.at("seconds_replications").get<double>()));
 
   // Without a warm-up the MSER-5 rule chooses it.
   request.settings = {.seed = 11,
@@ -375,7 +380,13 @@ TEST_CASE(
                       .threads = 1,
                       .precision = 0,
                       .time_limit = 60};
-  CHECK(api::to_json(request, api::simulate(request)).at("warmup_rule") == "mser-5");
+  const auto before = std::chrono::steady_clock::now();
+  const nlohmann::json chosen = api::to_json(request, api::simulate(request));
+  CHECK(chosen.at("warmup_rule") == "mser-5");
+  CHECK(chosen.at("seconds").get<double>() <= seconds_since(before));
+  CHECK(chosen.at("seconds").get<double>() ==
+        Approx(chosen.at("seconds_warmup").get<double>() +
+               chosen.at("seconds_replications").get<double>()));
 }
 
 TEST_CASE("simulate --compare JSON: each policy's cost, the paired differences and the run's echo",
@@ -431,8 +442,10 @@ TEST_CASE("simulate --compare JSON: each policy's cost, the paired differences a
   CHECK(j.at("seed") == 5);
   CHECK(j.at("horizon").get<double>() == kHorizon);
   CHECK(j.at("warmup").get<double>() == kWarmup);
-  CHECK(j.at("seconds").get<double>() >= 0);
   CHECK(j.at("seconds").get<double>() <= wall);
+  CHECK(j.at("seconds_warmup").get<double>() > 0);  // the pace's pilot
+  CHECK(j.at("seconds").get<double>() ==
+        Approx(j.at("seconds_warmup").get<double>() + j.at("seconds_replications").get<double>()));
 
   // A policy against itself on common random numbers: every difference is exactly 0.
   request.b = a;
