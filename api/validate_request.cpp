@@ -133,6 +133,9 @@ nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& res
                    {"precise", r.precise},
                    {"events", r.events},
                    {"seconds", r.seconds},
+                   {"seconds_exact", r.seconds_exact},
+                   {"seconds_warmup", r.seconds_warmup},
+                   {"seconds_replications", r.seconds_replications},
                    {"agrees", r.agrees()}};
   if (!result.exact_absent.empty()) j["exact_engine_absent"] = result.exact_absent;
   const validation::SimulationSettings& s = request.settings;

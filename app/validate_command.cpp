@@ -162,8 +162,11 @@ void print_comparison(const ValidationCase& c, const validation::EngineCompariso
         replayed["log"].get<std::string>(), replayed["batches"].get<std::size_t>(),
         replayed["pages"].get<double>(),
         model::duration_text(replayed["length"].get<double>(), m.time_unit));
-  fmt::print("  {} replications, {} events in {:.3g} s{}\n", r.replications, r.events, r.seconds,
-             r.precise ? "" : " (the precision was not reached within the time limit)");
+  fmt::print(
+      "  {} replications, {} events in {:.3g} s ({:.3g} s in all, with the exact engine and "
+      "the pilot runs){}\n",
+      r.replications, r.events, r.seconds_replications, r.seconds,
+      r.precise ? "" : " (the precision was not reached within the time limit)");
   if (!c.exact_absent.empty()) {
     fmt::print("  no exact value: {}\n", c.exact_absent);
   } else {

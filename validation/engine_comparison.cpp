@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
 #include "analytic/control/periodic_evaluation.hpp"
 #include "analytic/control/policy_evaluation.hpp"
+#include "model/elapsed.hpp"
 #include "model/input_error.hpp"
 #include "sim/horizon.hpp"
 #include "sim/warmup.hpp"
@@ -88,6 +90,7 @@ EngineComparison compare_engines(const model::Model& exact_model,
         "the simulated model has K = {} and {} modes, the exact one K = {} and {} modes: their measures do not pair",
         simulated_model.capacity, simulated_model.modes(), exact_model.capacity,
         exact_model.modes()));
+  const auto start = std::chrono::steady_clock::now();
   std::optional<analytic::PolicyEvaluation> evaluation;
   std::optional<analytic::PeriodicRegime> regime;
   if (exact_policy && exact_model.rhythm) {
@@ -101,6 +104,7 @@ EngineComparison compare_engines(const model::Model& exact_model,
   } else if (exact_policy) {
     evaluation = analytic::PolicyEvaluator(exact_model).evaluate(*exact_policy);
   }
+  const double seconds_exact = model::seconds_since(start);
 
   sim::ReplicationPlan plan{.seed = settings.seed,
                             .replications = settings.replications,
@@ -115,6 +119,8 @@ EngineComparison compare_engines(const model::Model& exact_model,
                     : sim::mser5_warmup(simulated_model, simulated_policy, plan.seed, plan.horizon);
   sim::round_to_whole_periods(simulated_model, plan.warmup, plan.horizon);
   EngineComparison c;
+  c.seconds_exact = seconds_exact;
+  c.seconds_warmup = model::seconds_since(start) - seconds_exact;
   c.exact_engine_absent = exact_policy ? "" : absent_reason;
   const sim::SimulationSummary s = [&] {
     if (settings.precision <= 0) return sim::simulate(simulated_model, simulated_policy, plan);
@@ -130,7 +136,7 @@ EngineComparison compare_engines(const model::Model& exact_model,
         "a shorter horizon or a longer time limit",
         settings.time_limit, c.replications, c.replications == 1 ? "" : "s", plan.horizon));
   c.events = s.events;
-  c.seconds = s.seconds;
+  c.seconds_replications = s.seconds;
 
   std::vector<NamedEstimate> pairs = pair_measures(s, evaluation ? &*evaluation : nullptr);
   if (regime && regime->pieces.size() != s.pieces.size())
@@ -151,6 +157,7 @@ EngineComparison compare_engines(const model::Model& exact_model,
     }
     c.measures.push_back(m);
   }
+  c.seconds = model::seconds_since(start);
   return c;
 }
 

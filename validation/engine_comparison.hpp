@@ -66,7 +66,10 @@ struct EngineComparison {
   int replications = 0;
   bool precise = true;  // the sequential mode reached its precision
   std::uint64_t events = 0;
-  double seconds = 0;
+  // Wall times: the whole comparison, and its parts, the exact engine's evaluation, the pilot runs
+  // before the replications (the pace's, MSER-5's) and the replications, whose events `events`
+  // counts.
+  double seconds = 0, seconds_exact = 0, seconds_warmup = 0, seconds_replications = 0;
   bool agrees() const;
 };
 

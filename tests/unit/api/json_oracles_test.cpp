@@ -492,8 +492,15 @@ TEST_CASE(
   const nlohmann::json described = api::describe({.model = m, .repairs = {}});
   CHECK(j.at("events").get<double>() ==
         Approx(expected_events(described, exact)).epsilon(kEventsTolerance));
-  CHECK(j.at("seconds").get<double>() >= 0);
+  // The whole inside the call this test timed; its parts inside the whole, each of them run.
   CHECK(j.at("seconds").get<double>() <= wall);
+  const double parts = j.at("seconds_exact").get<double>() + j.at("seconds_warmup").get<double>() +
+                       j.at("seconds_replications").get<double>();
+  CHECK(parts <= j.at("seconds").get<double>() * (1 + 1e-12));
+  for (const char* part : {"seconds_exact", "seconds_warmup", "seconds_replications"}) {
+    INFO(part);
+    CHECK(j.at(part).get<double>() > 0);
+  }
 
   // The 12 scalar keys of solve in the tables' order, the levels 0..4, the modes 1..2: 19
   // measures, each judged at 0.01 / 19 (two-sided) with 29 degrees of freedom.
