@@ -19,7 +19,6 @@ PhaseTypeSampler::PhaseTypeSampler(const model::PhaseType& law) : phases_(law.ph
     const double spread = std::sqrt(half_gap * half_gap + t(0, 1) * t(1, 0));
     const double fast = half_trace + spread;
     const double slow = (t(0, 0) * t(1, 1) - t(0, 1) * t(1, 0)) / fast;  // det(-T) / fast
-    canonical_ = true;
     fast_mean_ = 1 / fast;
     slow_mean_ = 1 / slow;
     slow_first_ = std::clamp(1 - law.initial().dot(exits) / fast, 0.0, 1.0);

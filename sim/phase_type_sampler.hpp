@@ -23,7 +23,7 @@ class PhaseTypeSampler {
 
   double sample(RandomStream& random) const {
     if (lumped_mean_ > 0) return random.unit_exponential() * lumped_mean_;
-    if (canonical_) {
+    if (fast_mean_ > 0) {
       double time = random.unit_exponential() * fast_mean_;
       if (random.uniform() < slow_first_) time += random.unit_exponential() * slow_mean_;
       return time;
@@ -55,9 +55,8 @@ class PhaseTypeSampler {
   }
   int phases_;
   double lumped_mean_ = 0;  // 1 / c when every phase exits at rate c, else 0
-  // The canonical form of a two-phase law with moves: the phases' means and the chance to start
-  // in the slow one.
-  bool canonical_ = false;
+  // The canonical form of a two-phase law with moves (fast_mean_ 0 when not drawn by it): the
+  // phases' means and the chance to start in the slow one.
   double fast_mean_ = 0, slow_mean_ = 0, slow_first_ = 0;
   int start_single_ = -1;  // the start phase when alpha is a unit vector
   std::vector<double> start_;
