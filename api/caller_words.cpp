@@ -15,7 +15,7 @@ struct FieldWords {
 
 // One row per field a message names. Python's keywords are those of crawlq/__init__.py; the lab's
 // keys those its routes read (a field the lab does not take is named as its JSON key would be).
-constexpr std::array<FieldWords, 41> kWords{{
+constexpr std::array<FieldWords, 42> kWords{{
     {Field::kClass, "--class", "policy_class", "class"},
     {Field::kSearch, "--search", "search", "search"},
     {Field::kMethod, "--method", "method", "method"},
@@ -39,6 +39,7 @@ constexpr std::array<FieldWords, 41> kWords{{
     {Field::kSojourn, "--sojourn", "sojourn", "sojourn"},
     {Field::kSensitivity, "--sensitivity", "sensitivity", "sensitivity"},
     {Field::kSensitivityRates, "--sensitivity-rates", "sensitivity_rates", "sensitivity_rates"},
+    {Field::kFullChain, "--full-chain", "full_chain", "full_chain"},
     // The landscape's plane passes through these thresholds (the lab's only).
     {Field::kThresholds, "--thresholds", "thresholds", "thresholds"},
     {Field::kAxes, "--axes", "axes", "axes"},

@@ -34,6 +34,7 @@ enum class Field {
   kSojourn,
   kSensitivity,
   kSensitivityRates,
+  kFullChain,
   kThresholds,
   kAxes,
   kPathHorizon,

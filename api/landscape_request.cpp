@@ -6,6 +6,7 @@
 
 #include "analytic/control/policy_evaluation.hpp"
 #include "analytic/parallel_for.hpp"
+#include "analytic/stationary/clock_lumping.hpp"
 #include "analytic/stationary/memory_estimate.hpp"
 #include "api/request_checks.hpp"
 #include "model/input_error.hpp"
@@ -22,9 +23,18 @@ std::vector<int> through(const LandscapeRequest& request) {
 
 }  // namespace
 
+namespace {
+// The chain each threshold vector runs: the clock lumped where its phases exit at one rate
+// (analytic/stationary/clock_lumping.hpp), as solve and optimize lump it.
+model::Model landscape_model(const LandscapeRequest& request) {
+  const model::Model searched = searched_model(request.model);
+  return analytic::lumped_clock_model(searched).value_or(searched);
+}
+}  // namespace
+
 analytic::MemoryEstimate check(const LandscapeRequest& request) {
   require_no_rhythm(request.model, request.source, "landscape");
-  const model::Model model = searched_model(request.model);
+  const model::Model model = landscape_model(request);
   const int modes = model.modes(), capacity = model.capacity;
   const std::vector<int> thresholds = through(request);
   const std::vector<int>& axes = request.axes;
@@ -55,7 +65,7 @@ analytic::MemoryEstimate check(const LandscapeRequest& request) {
 
 LandscapeResult landscape(const LandscapeRequest& request, const Cancellation* cancel) {
   check(request);
-  const model::Model model = searched_model(request.model);
+  const model::Model model = landscape_model(request);
   const int modes = model.modes(), capacity = model.capacity;
   std::vector<int> thresholds = through(request);
   const auto first = static_cast<std::size_t>(request.axes[0]);

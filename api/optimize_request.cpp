@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "analytic/control/table_summary.hpp"
+#include "analytic/stationary/clock_lumping.hpp"
 #include "analytic/stationary/memory_estimate.hpp"
 #include "api/ensemble.hpp"
 #include "api/json_output.hpp"
@@ -185,10 +186,21 @@ void check_periodic(const OptimizeRequest& request) {
 }
 }  // namespace
 
+namespace {
+// The model whose chains the search solves: the request's, with its clock lumped where no policy
+// of the class names a clock phase (analytic/stationary/clock_lumping.hpp).
+model::Model answering_model(const OptimizeRequest& request) {
+  const bool by_state =
+      request.policy_class == PolicyClass::kMarkov || request.policy_class == PolicyClass::kAll;
+  if (request.full_chain || by_state) return request.model;
+  return analytic::lumped_clock_model(request.model).value_or(request.model);
+}
+}  // namespace
+
 analytic::MemoryEstimate check(const OptimizeRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);
   if (request.model.rhythm) check_periodic(request);
-  const model::Model searched = searched_model(request.model);
+  const model::Model searched = searched_model(answering_model(request));
   require_exact_engine_fits(searched, request.source, request.method, request.caller);
   analytic::MemoryEstimate need = analytic::estimate_memory(searched);
   if (request.policy_class == PolicyClass::kMarkov || request.policy_class == PolicyClass::kAll) {
@@ -258,6 +270,7 @@ nlohmann::json optimize_ensemble(const OptimizeRequest& request, const BestPolic
                             .policy = point.policy,
                             .method = request.method,
                             .threads = request.threads,
+                            .full_chain = request.full_chain,
                             .caller = request.caller};
     const double kept_cost = solve(kept, cancel).evaluation.measures.cost;
     best_costs.push_back(best.cost);
@@ -312,9 +325,10 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
   const std::vector<EnsembleMember> members = request.ensemble.empty()
                                                   ? std::vector<EnsembleMember>{}
                                                   : read_ensemble(request.ensemble, request.caller);
+  const model::Model answering = answering_model(request);
   if (request.model.rhythm) {
     const auto began = std::chrono::steady_clock::now();
-    analytic::PeriodicThresholdSearch periodic = optimize_periodic(request.model, request.source,
+    analytic::PeriodicThresholdSearch periodic = optimize_periodic(answering, request.source,
                                                                    {.method = request.method,
                                                                     .search = request.search,
                                                                     .threads = request.threads,
@@ -329,7 +343,7 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
   }
   // The least work passed the check; the meter bounds what a descent does beyond it.
   analytic::WorkMeter meter(analytic::kMostSearchWork);
-  const analytic::PolicyEvaluator evaluator(request.model, request.method, 1, cancel);
+  const analytic::PolicyEvaluator evaluator(answering, request.method, 1, cancel);
   const auto start = std::chrono::steady_clock::now();
   auto search = [&]() -> decltype(OptimizeResult::search) {
     if (request.policy_class == PolicyClass::kPhaseAware ||
@@ -372,7 +386,7 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
     }
     const analytic::ThresholdSearchOptions options{
         .threads = request.threads, .warm_start = false, .starts = request.starts, .meter = &meter};
-    if (analytic::choose_search(request.search, request.model) == analytic::Search::kLocal) {
+    if (analytic::choose_search(request.search, answering) == analytic::Search::kLocal) {
       analytic::LocalThresholdSearch local =
           analytic::optimize_thresholds_locally(evaluator, options);
       export_policy(request, local.best.policy);
@@ -400,7 +414,7 @@ OptimizeResult optimize(const OptimizeRequest& request, const Cancellation* canc
         e.what()));
   } catch (const analytic::StationaryFailure& e) {
     if (cancel && *cancel) throw Cancelled();
-    refuse_unconverged(searched_model(request.model), request.source, e.summary(), request.caller);
+    refuse_unconverged(searched_model(answering), request.source, e.summary(), request.caller);
   }
 }
 
@@ -541,6 +555,11 @@ nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& res
     j["ensemble"] = *result.ensemble;
     j["seconds_ensemble"] = result.seconds_ensemble;
   }
+  if (const model::Model answering = answering_model(request);
+      answering.obsolescence && answering.obsolescence->phases() < model.obsolescence->phases())
+    j["lumping"] = clock_lumping_text(answering.obsolescence->exit_rates()(0), model.time_unit) +
+                   ": each chain solved counts pages, not their clocks' phases; the full chain "
+                   "keeps them, with the same costs";
   return j;
 }
 

@@ -47,6 +47,9 @@ struct OptimizeRequest {
   // Where the best policy is written in a form solve reads back (markov: the table as CSV, named in
   // a scenario's `policy: {table: FILE}`); empty: not written.
   std::string export_policy = {};
+  // Every phase of the obsolescence clock in the chains searched, even where each exits at one rate
+  // (analytic/stationary/clock_lumping.hpp); the markov classes keep them whatever this says.
+  bool full_chain = false;
   std::function<void(const std::string&)> progress = {};  // a line per stage of a long search
   Caller caller = Caller::kCommandLine;                   // whose words the messages use
   // A set of models (api/ensemble.hpp) each searched as this one: how the best policy and its cost

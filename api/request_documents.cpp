@@ -271,6 +271,7 @@ SolveRequest solve_request(const nlohmann::json& document, const DocumentScenari
                        .drain_to = r.whole<int>(Field::kDrainTo),
                        .sensitivity = r.boolean(Field::kSensitivity),
                        .sensitivity_rates = r.boolean(Field::kSensitivityRates),
+                       .full_chain = r.boolean(Field::kFullChain),
                        .caller = caller,
                        .ensemble = r.text(Field::kEnsemble).value_or("")};
   // A policy given runs in every piece of a rhythm, in place of the scenario's by-piece ones (the
@@ -302,6 +303,7 @@ OptimizeRequest optimize_request(const nlohmann::json& document, const DocumentS
           .threads = *r.whole<int>(Field::kThreads),
           .starts = *r.whole<int>(Field::kStarts),
           .export_policy = r.text(Field::kExportPolicy).value_or(""),
+          .full_chain = r.boolean(Field::kFullChain),
           .progress = nullptr,
           .caller = caller,
           .ensemble = r.text(Field::kEnsemble).value_or("")};
@@ -416,6 +418,7 @@ nlohmann::json to_document(const SolveRequest& request) {
           {key(Field::kSojourn), request.sojourn},
           {key(Field::kSensitivity), request.sensitivity},
           {key(Field::kSensitivityRates), request.sensitivity_rates},
+          {key(Field::kFullChain), request.full_chain},
           {key(Field::kTransforms), request.transforms},
           {key(Field::kCdf), request.cdf_points},
           {key(Field::kTimes), request.times},
@@ -437,6 +440,7 @@ nlohmann::json to_document(const OptimizeRequest& request) {
       {key(Field::kStarts), request.starts},
       {key(Field::kExportPolicy),
        request.export_policy.empty() ? nlohmann::json() : nlohmann::json(request.export_policy)},
+      {key(Field::kFullChain), request.full_chain},
       {key(Field::kEnsemble), or_null_text(request.ensemble)}};
 }
 

@@ -90,6 +90,13 @@ constexpr RequestField taken_by(RequestField field, unsigned takers) {
   return field;
 }
 
+// Solve's and optimize's: the chain with every clock phase, where it lumps without them.
+constexpr RequestField kFullChainField{
+    Field::kFullChain, "boolean", "false", "true",
+    "every phase of the obsolescence clock kept in the chain even where each phase exits at one "
+    "rate and the chain lumps onto far fewer states with the same answers (for the stationary "
+    "vector over every state, or to time the full chain)"};
+
 constexpr std::array kSolveFields{
     kPolicyField,
     kMethodField,
@@ -108,6 +115,7 @@ constexpr std::array kSolveFields{
         "the derivative and elasticity of every scalar measure by every rate of each D_k, S and "
         "Gamma (and their exits) and every entry of beta and gamma, by adjoint: one solve per "
         "measure (a policy by levels, phases or memory; the lab's up to 50,000 states)"},
+    kFullChainField,
     RequestField{Field::kTransforms, "numbers", "[]", "[0.5]",
                  "u >= 0 (per unit time): the sojourn times' Laplace-Stieltjes transforms v(u)"},
     RequestField{Field::kCdf, "numbers", "[]", "[2]",
@@ -139,6 +147,7 @@ constexpr std::array kOptimizeFields{
     RequestField{Field::kExportPolicy, "string", "null", R"("best-policy.yaml")",
                  "a file to write the best policy to, in a form a policy field reads back",
                  kNotTheLab},
+    kFullChainField,
     kEnsembleField,
 };
 

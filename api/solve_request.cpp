@@ -4,9 +4,11 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 
+#include "analytic/stationary/clock_lumping.hpp"
 #include "analytic/stationary/memory_estimate.hpp"
 #include "analytic/stationary/policy_forms.hpp"
 #include "analytic/transient/transient_chain.hpp"
@@ -18,6 +20,7 @@
 #include "model/elapsed.hpp"
 #include "model/input_error.hpp"
 #include "model/thread_count.hpp"
+#include "model/time_unit.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "scenarios/state_distribution.hpp"
 
@@ -81,9 +84,17 @@ bool SolveRequest::is_valid(std::string* why) const {
 }
 
 namespace {
+// The model whose chain answers: the request's, with its clock lumped where no answer asked for
+// needs the clock's phases (analytic/stationary/clock_lumping.hpp).
+model::Model answering_model(const SolveRequest& request) {
+  if (request.full_chain || !request.from_file.empty() || request.sensitivity_rates)
+    return request.model;
+  return analytic::lumped_clock_model(request.model, request.policy).value_or(request.model);
+}
+
 // The chain solved is that of the policy (memory adds the mode to the environment).
 model::Model with_policy(const SolveRequest& request) {
-  model::Model solved = request.model;
+  model::Model solved = answering_model(request);
   solved.policy = request.policy;
   return solved;
 }
@@ -312,6 +323,13 @@ nlohmann::json solve_ensemble(const SolveRequest& request, const analytic::Measu
 }
 }  // namespace
 
+std::string clock_lumping_text(double rate, const std::string& time_unit) {
+  return fmt::format(
+      "every phase of the obsolescence clock exits at rate {:.6g} {}, so the clock is exponential "
+      "and its phases change no answer",
+      rate, model::per_time_unit(time_unit));
+}
+
 std::string large_solve_warning(const std::string& source, const analytic::MemoryEstimate& need) {
   return fmt::format(
       "{}: {:.0f} states, about {:.2g} GiB at most: the solve may take a while (Ctrl-C stops it)",
@@ -331,16 +349,16 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   };
   const bool periodic = request.model.rhythm.has_value();
   step(periodic ? "the periodic regime" : "the stationary solve");
+  const model::Model answering = answering_model(request);
   // Under a rhythm the evaluator solves the period's mean arrivals, where the iterations start
   // (it holds the model by reference).
-  const model::Model evaluated =
-      periodic ? analytic::averaged_over_period(request.model) : request.model;
+  const model::Model evaluated = periodic ? analytic::averaged_over_period(answering) : answering;
   const analytic::PolicyEvaluator evaluator(evaluated, request.method,
                                             model::resolved_threads(request.threads), cancel);
   std::optional<PeriodicSolve> periodic_solve;
   if (periodic)
     periodic_solve = solve_periodic(
-        request.model, analytic::piece_policies(request.model, request.policy), evaluator,
+        answering, analytic::piece_policies(request.model, request.policy), evaluator,
         request.source, request.caller, model::resolved_threads(request.threads), cancel);
   SolveResult result{.evaluation = periodic_solve ? periodic_solve->evaluation : [&] {
     try {
@@ -353,6 +371,13 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
                      .transforms = {},
                      .cdf = {}};
   result.seconds_stationary = result.evaluation.stationary.summary.seconds;
+  if (answering.obsolescence &&
+      answering.obsolescence->phases() < request.model.obsolescence->phases()) {
+    model::Model full = request.model;
+    full.policy = request.policy;
+    result.lumping = ClockLumping{.rate = answering.obsolescence->exit_rates()(0),
+                                  .states_full = analytic::estimate_memory(full).states};
+  }
   if (periodic_solve) {
     result.periodic = std::move(periodic_solve->regime);
     result.piece_policies = analytic::piece_policies(request.model, request.policy);
@@ -386,7 +411,7 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
     step("the sensitivities (4 shifted solves per scale)");
     try {
       result.sensitivity =
-          validation::sensitivities(request.model, request.policy, result.evaluation.measures,
+          validation::sensitivities(answering, request.policy, result.evaluation.measures,
                                     request.method, model::resolved_threads(request.threads));
     } catch (const std::invalid_argument& refusal) {  // a shifted model that breaks a rule
       throw model::InputError(request.source, refusal.what());
@@ -424,6 +449,23 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
 }
 
 namespace {
+// "states" counts the model's chain with every clock phase, as solve --export writes it, whichever
+// chain answered; "states_solved" the chain that did, and "lumping" why they differ.
+void put_states(nlohmann::json& j, const SolveRequest& request, const SolveResult& result) {
+  // The same words from every front end: the JSON is one answer, whoever asked.
+  j["states_solved"] = j["states"];
+  if (!result.lumping) return;
+  // Exact as a whole number up to 2^53; a model that large has no full chain to solve.
+  const double full = result.lumping->states_full;
+  j["states"] =
+      full < 0x1p53 ? nlohmann::json(static_cast<std::int64_t>(full)) : nlohmann::json(full);
+  j["lumping"] = fmt::format(
+      "{}: the chain solved counts pages, not their clocks' phases ({} states of {:.6g}); the full "
+      "chain keeps them, with the same answers",
+      clock_lumping_text(result.lumping->rate, request.model.time_unit),
+      j["states_solved"].get<std::int64_t>(), full);
+}
+
 nlohmann::json law_json(const FateLaw& law) {
   const auto optional = [](const std::optional<double>& x) {
     return x ? nlohmann::json(*x) : nlohmann::json(nullptr);
@@ -466,6 +508,7 @@ void put_transient(nlohmann::json& j, const analytic::TransientResult& transient
 nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
   nlohmann::json j = evaluation_json(result.evaluation);
   j["time_unit"] = request.model.time_unit;
+  put_states(j, request, result);
   // auto's fall back to a direct method, said where the method is.
   if (const std::string& note = result.evaluation.stationary.summary.fallback; !note.empty())
     j["method_note"] = note;

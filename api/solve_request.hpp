@@ -68,6 +68,11 @@ struct SolveRequest {
   // The same by every rate and start entry of the laws, by adjoint
   // (validation/rate_sensitivity.hpp); its rows follow the groups' in "sensitivity".
   bool sensitivity_rates = false;
+  // Every phase of the obsolescence clock in the chain solved, even where each exits at one rate
+  // and the chain lumps without them (analytic/stationary/clock_lumping.hpp): for the stationary
+  // vector over every state. A start or a policy given state by state, and the per-rate
+  // sensitivities, keep them whatever this says.
+  bool full_chain = false;
   Caller caller = Caller::kCommandLine;  // whose words the messages use
   // Told each step as it starts ("the stationary solve"), for a progress line; none: nothing.
   std::function<void(const std::string& step)> stage = {};
@@ -95,6 +100,15 @@ inline constexpr std::array<analytic::PageFate, 3> kFates{
     analytic::PageFate::kAccepted, analytic::PageFate::kServed, analytic::PageFate::kObsolete};
 const char* fate_name(analytic::PageFate fate);
 
+// The clock's phases left out of the chain solved (analytic/stationary/clock_lumping.hpp): the rate
+// each exits at, and the states the chain with them would have.
+struct ClockLumping {
+  double rate = 0, states_full = 0;
+};
+
+// Why a chain left the clock's phases out, for "lumping" in solve's and optimize's JSON.
+std::string clock_lumping_text(double rate, const std::string& time_unit);
+
 struct SolveResult {
   analytic::PolicyEvaluation evaluation;
   std::optional<std::array<FateLaw, 3>> sojourn;       // in kFates order
@@ -109,6 +123,8 @@ struct SolveResult {
   // When an ensemble was asked for: {"members", "files", "measures": {KEY: spread_json},
   // "by_member"}.
   std::optional<nlohmann::json> ensemble = std::nullopt;
+  // Set where the chain solved left out the clock's phases.
+  std::optional<ClockLumping> lumping = std::nullopt;
   // Wall times: the whole solve, and the parts of it (the stationary solve; the tagged page's
   // chain, its moments and laws; the transient and the drain; the sensitivities' shifted solves).
   // With a rhythm, seconds_stationary is the mean arrivals' solve the iterations start from and

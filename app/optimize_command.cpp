@@ -35,6 +35,7 @@ struct OptimizeOptions {
   std::string export_policy;
   std::string ensemble;  // a set of models each searched too (api/ensemble.hpp)
   bool json = false;
+  bool full_chain = false;
   std::string request;  // --request FILE: the fields as a document
 };
 
@@ -303,6 +304,7 @@ api::OptimizeRequest flags_request(const OptimizeOptions& o) {
           .threads = o.threads,
           .starts = o.starts,
           .export_policy = o.export_policy,
+          .full_chain = o.full_chain,
           .progress = nullptr,
           .ensemble = o.ensemble};
 }
@@ -446,6 +448,10 @@ std::function<int()> add_optimize_command(CLI::App& app) {
                   "arrivals --bootstrap B --out DIR writes in DIR/bootstrap): the best cost's "
                   "spread, how often each policy is the best, and the regret of keeping this "
                   "model's best");
+  cmd->add_flag("--full-chain", o->full_chain,
+                "keep every phase of the obsolescence clock in each chain solved even where each "
+                "exits at one rate and the chain lumps without them (same costs on far fewer "
+                "states; solve --help says more); the markov classes keep them anyway");
   add_request_option(cmd, o->request, api::RequestKind::kOptimize);
   cmd->add_flag("--json", o->json, "machine output on stdout (keys of interface.md)");
   return [cmd, o] { return cmd->parsed() ? run(*o, *cmd) : -1; };

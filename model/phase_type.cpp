@@ -10,6 +10,11 @@
 
 namespace crawlq::model {
 
+namespace {
+// Exit rates are row sums of T, exact only to the last bits of the inputs.
+constexpr double kSameExitRate = 1e-12;
+}  // namespace
+
 PhaseType::PhaseType(RowVector initial, Matrix subgenerator, const std::string& key_path,
                      const std::string& initial_key, const std::string& matrix_key)
     : initial_(std::move(initial)), subgenerator_(std::move(subgenerator)) {
@@ -25,6 +30,12 @@ PhaseType::PhaseType(RowVector initial, Matrix subgenerator, const std::string& 
     const TermSum sum = row_sum(subgenerator_, i);
     exit_rates_(i) = sum.falls_short(0.0) ? -sum.value() : 0.0;
   }
+}
+
+std::optional<double> PhaseType::common_exit_rate() const {
+  const double most = exit_rates_.maxCoeff(), least = exit_rates_.minCoeff();
+  if (!(most > 0) || most - least > kSameExitRate * most) return std::nullopt;
+  return exit_rates_.mean();
 }
 
 PhaseType PhaseType::paused() const {

@@ -2,16 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace crawlq::sim {
 
 PhaseTypeSampler::PhaseTypeSampler(const model::PhaseType& law) : phases_(law.phases()) {
   const auto& t = law.subgenerator();
-  // Equal to round-off: the exit rates are row sums of T, which the model's inputs give to their
-  // own last bits only.
   const auto& exits = law.exit_rates();
-  if (exits.maxCoeff() > 0 && exits.maxCoeff() - exits.minCoeff() <= 1e-12 * exits.maxCoeff())
-    lumped_mean_ = 1.0 / exits.mean();
+  if (const std::optional<double> rate = law.common_exit_rate()) lumped_mean_ = 1 / *rate;
   if (phases_ == 2 && lumped_mean_ == 0 && (t(0, 1) > 0 || t(1, 0) > 0)) {
     // -T's eigenvalues are real (its off-diagonal product is >= 0), and alpha t lies in
     // [0, lambda_fast], since lambda_fast is at least either diagonal entry.

@@ -310,7 +310,9 @@ class Scenario:
         ``sojourn=True`` adds the sojourn times' laws, ``transforms=[u, ...]`` their Laplace-Stieltjes
         transforms, ``cdf=[x, ...]`` their distribution functions. ``method``: one of
         ``crawlq.methods``; ``threads``: inside the solve (0: every core).
-        The result's ``stationary`` is the stationary vector, in the order of ``solve --export``.
+        The result's ``stationary`` is the stationary vector, in the order of ``solve --export``, where
+        ``full_chain=True`` or the clock's phases exit at different rates (``lumping`` absent):
+        where they all exit at one rate the chain solved leaves them out, with the same measures.
         ``progress=True`` shows each step on stderr as it runs (a solve past a million states takes
         seconds to minutes, and warns first); ``progress=function`` receives each report instead
         (``crawlq._progress`` says what a report holds).

@@ -217,11 +217,21 @@ class Result:
 
 
 class SolveResult(Result):
-    """``solve``'s result; ``stationary`` is the stationary vector in the order of ``solve --export``."""
+    """``solve``'s result; ``stationary`` is the stationary vector in the order of ``solve --export``,
+    where the chain solved kept every phase of the obsolescence clock (``lumping`` absent)."""
 
     def __init__(self, data: dict, stationary: np.ndarray) -> None:
         super().__init__(data)
-        object.__setattr__(self, "stationary", stationary)
+        # A vector over the lumped chain's states is in no order a user can read back.
+        if "lumping" not in data:
+            object.__setattr__(self, "stationary", stationary)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "stationary":
+            raise AttributeError(
+                f"no stationary vector over every state: {self._data['lumping']}; "
+                "solve(full_chain=True) gives it")
+        return super().__getattr__(name)
 
 
 class SweepResult(Result):

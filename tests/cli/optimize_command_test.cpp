@@ -289,15 +289,20 @@ TEST_CASE(
   const std::string file = dir.write(
       "paper-k13.yaml",
       replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 13"));
-  const json j = optimize_json(file);
+  // The full chain: lumped (the paper's clock leaves both phases at 0.2), each solve has 54 states
+  // and the whole class is searched, to the same optimum.
+  const json j = optimize_json(file, {"--full-chain"});
   INFO(j.dump());
   CHECK(j.at("search") == "local");
+  const json lumped = optimize_json(file);
+  CHECK(lumped.at("search") == "exhaustive");
+  CHECK(lumped.at("best").at("thresholds") == j.at("best").at("thresholds"));
   CHECK(j.at("threshold_policies") == 680);
   CHECK(j.at("policies_solved").get<int>() < 680);
   CHECK_FALSE(j.contains("by_modes"));
   // The optimum's shape of Table 2 at large K: 3 robots up to 3 pages, then 1.
   CHECK(j.at("best").at("thresholds") == json::array({-1, 3, 3}));
-  const ProcessResult run = crawlq({"optimize", file});
+  const ProcessResult run = crawlq({"optimize", file, "--full-chain"});
   INFO(report(run));
   REQUIRE(run.exit_status == 0);
   CHECK_THAT(run.out, Catch::Contains("local search (auto:") && Catch::Contains("680 policies") &&

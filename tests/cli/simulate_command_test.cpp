@@ -68,9 +68,9 @@ std::vector<double> means_of(const json& list) {
 }
 
 // `solve`'s numbers that describe the solver, not the system: simulate has none of them.
-const std::set<std::string> kSolverKeys{"method",         "states",  "residual",
-                                        "iterations",     "seconds", "seconds_stationary",
-                                        "seconds_sojourn"};
+const std::set<std::string> kSolverKeys{"method",          "states",        "residual",
+                                        "iterations",      "seconds",       "seconds_stationary",
+                                        "seconds_sojourn", "states_solved", "lumping"};
 
 // The exact value within `widths` half-widths of the simulated mean (and the interval not empty).
 void check_covers(const json& simulated, const json& exact, const std::string& key, double widths) {

@@ -3,12 +3,14 @@
 // applies the model's rules state by state. Same body for every solver method and every model.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "analytic/control/policy_evaluation.hpp"
+#include "analytic/stationary/clock_lumping.hpp"
 #include "analytic/stationary/controlled_arrivals.hpp"
 #include "analytic/stationary/solver_registry.hpp"
 #include "analytic/stationary/state_space.hpp"
@@ -199,6 +201,47 @@ TEST_CASE("exact engine vs brute force: memory and hysteresis policies on random
           "[crosscheck][policy]") {
   compare_random_policies(401, 25, PolicyForm::kMemory);
   compare_random_policies(501, 15, PolicyForm::kHysteresis);
+}
+
+// A clock whose every phase exits at one rate: the engine solves the lumped chain (one clock
+// phase), the brute force the chain with every phase, written from the model's rules as ever.
+void compare_lumped(const model::Model& model, const model::ControlPolicy& policy) {
+  const std::optional<model::Model> lumped = analytic::lumped_clock_model(model, policy);
+  REQUIRE(lumped);
+  REQUIRE(lumped->obsolescence->phases() == 1);
+  CHECK_THAT(lumped->obsolescence->exit_rates()(0),
+             Catch::Matchers::WithinRel(model.obsolescence->exit_rates().minCoeff(), 1e-12));
+  const BruteForceChain chain(model, policy);
+  const BruteForceSojourn sojourn(model, chain);
+  const analytic::PolicyEvaluator evaluator(*lumped);
+  const analytic::PolicyEvaluation evaluation = evaluator.evaluate(policy);
+  CHECK(evaluation.stationary.probabilities.size() < chain.size());
+  compare_measures(evaluation.measures, chain.measures());
+  compare_sojourn(evaluation, evaluator.sojourn_times(evaluation), sojourn);
+  check_close("cost", evaluation.measures.cost,
+              brute_force_cost(model.costs, chain.measures(), sojourn.mean(Fate::kServed)));
+}
+
+TEST_CASE("exact engine vs brute force: a clock whose phases exit at one rate, solved lumped",
+          "[crosscheck][lumping]") {
+  constexpr PolicyForm kForms[] = {PolicyForm::kLevels, PolicyForm::kPhaseAware,
+                                   PolicyForm::kMemory, PolicyForm::kHysteresis};
+  for (std::uint64_t seed = 801; seed < 841; ++seed) {
+    const model::Model model = with_common_clock_exit(
+        random_model(seed, {.single_arrivals = seed % 5 == 0,
+                            .max_states = 600,
+                            .holding_cost = true,
+                            .capacities = {2, 5},  // a waiting page, whose phase is lumped
+                            .clock_phases = {2, 3},
+                            .always_expires = true}),
+        seed);
+    const model::ControlPolicy policy = random_control_policy(model, seed, kForms[seed % 4]);
+    INFO("seed " << seed << ", policy " << model::policy_kind(policy) << "\n" << describe(model));
+    compare_lumped(model, policy);
+    // A table names the clock's phases: never lumped.
+    CHECK_FALSE(analytic::lumped_clock_model(
+        model, random_control_policy(model, seed, PolicyForm::kTable)));
+  }
 }
 
 TEST_CASE("exact engine vs brute force: full-state tables on random models",

@@ -57,6 +57,16 @@ model::PhaseType random_phase_type(Draw& draw, int phases, double scale) {
   return model::PhaseType(random_initial(draw, phases), t);
 }
 
+// Every phase exits at `exit`: the diagonal is each row's moves and that exit.
+model::PhaseType random_common_exit_law(Draw& draw, int phases, double exit) {
+  Matrix t = Matrix::Zero(phases, phases);
+  for (int i = 0; i < phases; ++i)
+    for (int j = 0; j < phases; ++j)
+      if (i != j && draw.chance(0.7)) t(i, j) = draw.real(0.05, 2.5);
+  for (int i = 0; i < phases; ++i) t(i, i) = -(t.row(i).sum() + exit);
+  return model::PhaseType(random_initial(draw, phases), t);
+}
+
 // Rates on a grid of 2^-10: sums of a few of them are exact in floating point, so the rows of a
 // generator built from them sum to exactly zero whatever the order of the additions.
 double dyadic(double rate) { return std::max(1.0, std::round(rate * 1024.0)) / 1024.0; }
@@ -180,6 +190,14 @@ model::ControlPolicy random_control_policy(const model::Model& model, std::uint6
     }
   }
   return random_policy(draw, n, k);
+}
+
+model::Model with_common_clock_exit(const model::Model& model, std::uint64_t seed) {
+  Draw draw(seed * 104729 + 7);
+  model::Model lumpable = model;
+  const int phases = std::max(2, model.obsolescence ? model.obsolescence->phases() : 2);
+  lumpable.obsolescence = random_common_exit_law(draw, phases, draw.real(0.1, 1.8));
+  return lumpable;
 }
 
 long chain_size(const model::Model& model) {

@@ -38,6 +38,11 @@ model::ControlPolicy random_control_policy(const model::Model& model, std::uint6
 // same rhythm).
 model::Rhythm random_rhythm(std::uint64_t seed);
 
+// `model` with a random clock of as many phases (at least 2) whose every phase exits at one random
+// rate, moves between phases on random rates (same seed, same clock): one whose chain lumps
+// (analytic/stationary/clock_lumping.hpp), the other laws as they were.
+model::Model with_common_clock_exit(const model::Model& model, std::uint64_t seed);
+
 // Number of states of xi_t: W (1 + M (1 + R + ... + R^{K-1})).
 long chain_size(const model::Model& model);
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analytic/control/policy_evaluation.hpp"
+#include "analytic/stationary/clock_lumping.hpp"
 #include "analytic/stationary/controlled_arrivals.hpp"
 #include "analytic/transient/poisson_window.hpp"
 #include "analytic/transient/transient_analysis.hpp"
@@ -73,18 +74,27 @@ struct Case {
   bool full = false;
   double outage = 0;
   analytic::TransientMethod method = analytic::TransientMethod::kAuto;  // of the drain
+  // The engine on the chain with the clock lumped (analytic/stationary/clock_lumping.hpp), the
+  // brute force on the chain with every clock phase.
+  bool lumped = false;
 };
 
 void compare(const model::Model& model, const model::ControlPolicy& policy, const Case& c) {
   const analytic::TransientChain chain(model, policy);
   const Eigen::VectorXd start = c.full ? chain.full_start() : chain.empty_start();
+  const model::Model engine_model =
+      c.lumped ? analytic::lumped_clock_model(model, policy).value() : model;
+  const analytic::TransientChain engine_chain(engine_model, policy);
+  if (c.lumped) CHECK(engine_chain.size() < chain.size());
+  const Eigen::VectorXd engine_start =
+      c.full ? engine_chain.full_start() : engine_chain.empty_start();
   const std::vector<double> times{0.0, 0.35, 1.3, 2.9};
   // Each method, forced: the small chains here would take uniformisation under `auto`.
   std::vector<analytic::TransientResult> engines;
   for (const analytic::TransientMethod method :
        {analytic::TransientMethod::kUniformisation, analytic::TransientMethod::kKrylov}) {
     engines.push_back(analytic::transient_analysis(
-        model, policy, start,
+        engine_model, policy, engine_start,
         {.times = times, .outage = c.outage, .tolerance = 1e-13, .method = method}));
     REQUIRE(engines.back().points.size() == times.size());
     CHECK(engines.back().method == method);
@@ -173,6 +183,25 @@ TEST_CASE("transients vs matrix exponentials: phase-aware, memory and hysteresis
   compare_random(801, 8, PolicyForm::kPhaseAware);
   compare_random(811, 8, PolicyForm::kMemory);
   compare_random(821, 6, PolicyForm::kHysteresis);
+}
+
+TEST_CASE("transients vs matrix exponentials: a clock whose phases exit at one rate, lumped",
+          "[crosscheck][transient][lumping]") {
+  for (std::uint64_t seed = 901; seed < 916; ++seed) {
+    const model::Model model = with_common_clock_exit(
+        random_model(seed, {.single_arrivals = seed % 5 == 0,
+                            .max_states = 250,
+                            .holding_cost = true,
+                            .capacities = {2, 5},  // a waiting page, whose phase is lumped
+                            .clock_phases = {2, 3},
+                            .always_expires = true}),
+        seed);
+    const model::ControlPolicy policy =
+        random_control_policy(model, seed, seed % 2 ? PolicyForm::kLevels : PolicyForm::kMemory);
+    INFO("seed " << seed << ", policy " << model::policy_kind(policy) << "\n" << describe(model));
+    compare(model, policy,
+            {.full = seed % 2 == 0, .outage = seed % 3 == 0 ? 0.0 : 0.8, .lumped = true});
+  }
 }
 
 TEST_CASE("transients vs matrix exponentials: full-state tables", "[crosscheck][transient]") {

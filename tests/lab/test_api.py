@@ -134,7 +134,7 @@ def test_a_chain_too_large_for_memory_is_refused_at_once(lab):
     scenario = scenario_json(lab, SCENARIOS / "paper-example-1.yaml") | {"capacity": 60}
     scenario.pop("policy")
     started = time.monotonic()
-    status, answer = lab.post("/api/solve", {"scenario": scenario, "policy": {"thresholds": [-1, 2, 2]}})
+    status, answer = lab.post("/api/solve", {"scenario": scenario, "policy": {"thresholds": [-1, 2, 2]}, "full_chain": True})
     assert status == 400 and "largest capacity that fits" in answer["error"]
     assert time.monotonic() - started < 5
 
@@ -155,7 +155,7 @@ def test_sensitivities_answer_on_small_chains_and_are_refused_on_large_ones(lab)
     assert_same_rows(answer["sensitivity"], cli_json("solve", SCENARIOS / "paper-example-1.yaml", "--sensitivity")["sensitivity"])
     # Each is a few dozen solves no client can stop: bounded by the chain's states.
     started = time.monotonic()
-    status, answer = lab.post("/api/solve", {"scenario": scenario | {"capacity": 15}, "sensitivity": True})
+    status, answer = lab.post("/api/solve", {"scenario": scenario | {"capacity": 15}, "sensitivity": True, "full_chain": True})
     assert status == 400 and '"sensitivity": true' in answer["error"] and "up to 50000 states" in answer["error"]
     assert time.monotonic() - started < 5
 

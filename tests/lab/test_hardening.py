@@ -328,7 +328,8 @@ def test_under_a_memory_cap_a_request_too_large_is_refused_before_any_work(examp
         scenario = dict(example, capacity=23)
         scenario.pop("policy", None)
         started = time.monotonic()
-        status, answer = post(server, "/api/solve", {"scenario": scenario, "policy": {"thresholds": [-1, 2, 2]}})
+        body = {"scenario": scenario, "policy": {"thresholds": [-1, 2, 2]}, "full_chain": True}
+        status, answer = post(server, "/api/solve", body)
         assert status == 400 and "GiB" in answer["error"], answer
         assert time.monotonic() - started < 30
         still_answers(server)
@@ -343,7 +344,7 @@ def test_memory_is_given_back_when_large_solves_end(example):
     try:
         scenario = dict(example, capacity=18)
         scenario.pop("policy", None)
-        body = {"scenario": scenario, "policy": {"thresholds": [-1, 2, 2]}}
+        body = {"scenario": scenario, "policy": {"thresholds": [-1, 2, 2]}, "full_chain": True}
         with ThreadPoolExecutor(max_workers=3) as pool:
             answers = list(pool.map(lambda _: post(server, "/api/solve", body, timeout=600), range(3)))
         assert [status for status, _ in answers] == [200] * 3

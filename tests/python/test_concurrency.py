@@ -25,8 +25,9 @@ def test_two_threads_solve_at_once_and_agree_with_one():
 
 LONG_RUNS = {
     "simulate": "scenario.simulate(precision=1e-6, time_limit=600, threads=1)",
-    # 560 threshold vectors of 16,384 states each, one at a time: tens of seconds.
-    "optimize": "scenario.with_capacity(12).optimize(search='exhaustive', threads=1)",
+    # 560 threshold vectors of 16,384 states each (the full chain: lumped, 50), one at a time: tens
+    # of seconds.
+    "optimize": "scenario.with_capacity(12).optimize(search='exhaustive', threads=1, full_chain=True)",
     # Phases that look at no cancellation: a buffer of 10^6 pages takes minutes of CPU to solve.
     "solve": "crawlq.load('paper-real-data').with_capacity(10**6).solve(thresholds=[0, 10, 100])",
     # Thousands of EM iterations over a sample of 10^6 times (written by the test, see below).

@@ -63,5 +63,8 @@ def test_bad_choices_and_settings_name_the_keyword(cli):
 
 def test_a_chain_too_large_for_memory_is_refused_before_any_work(cli):
     with pytest.raises(crawlq.InputError, match="largest capacity that fits") as refused:
-        crawlq.load(PAPER).with_capacity(60).solve(thresholds=[-1, 2, 2])
+        crawlq.load(PAPER).with_capacity(60).solve(thresholds=[-1, 2, 2], full_chain=True)
     assert "capacity: 60" in str(refused.value)
+    # Lumped, the same chain counts its pages only: 2 + 4 x 60 states.
+    lumped = crawlq.load(PAPER).with_capacity(60).solve(thresholds=[-1, 2, 2])
+    assert lumped.states_solved == 242 and lumped.states > 1e18

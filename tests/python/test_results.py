@@ -7,7 +7,7 @@ from conftest import PAPER
 
 
 def test_solve_gives_numpy_vectors():
-    r = crawlq.load(PAPER).solve()
+    r = crawlq.load(PAPER).solve(full_chain=True)
     assert r.level_probabilities.dtype == np.float64 and r.level_probabilities.shape == (6,)
     assert r.mode_probabilities.shape == (4,)
     assert r.stationary.dtype == np.float64 and r.stationary.shape == (r.states,)
@@ -15,6 +15,16 @@ def test_solve_gives_numpy_vectors():
     assert r.policy.levels.dtype == np.int64 and list(r.policy.levels) == [3, 3, 3, 1, 1, 1]
     assert r["p_loss"] == r.p_loss == r.to_dict()["p_loss"]
     assert "p_loss" in repr(r) and "p_loss" in dir(r)
+
+
+def test_a_lumped_chain_keeps_its_vector_and_says_how_to_get_it():
+    # The paper's clock leaves both phases at rate 0.2: the same measures from 22 states of 126.
+    lumped, full = crawlq.load(PAPER).solve(), crawlq.load(PAPER).solve(full_chain=True)
+    assert (lumped.states, lumped.states_solved, full.states_solved) == (126, 22, 126)
+    assert "lumping" not in full and "0.2" in lumped.lumping
+    assert lumped.p_loss == pytest.approx(full.p_loss, rel=1e-10)
+    with pytest.raises(AttributeError, match=r"full_chain=True"):
+        lumped.stationary
 
 
 def test_simulated_measures_are_intervals():

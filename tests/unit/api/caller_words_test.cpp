@@ -125,8 +125,11 @@ TEST_CASE("caller words: a request's refusals name its fields in its caller's wo
 TEST_CASE("check: the memory a request will hold, for a caller that admits work by it", "[api]") {
   const auto scenario = scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) +
                                                  "/scenarios/data/paper-example-1.yaml");
-  const api::SolveRequest solve{
+  api::SolveRequest solve{
       .source = "paper-example-1.yaml", .model = scenario.model, .policy = *scenario.model.policy};
+  // Lumped (every phase of the paper's clock exits at rate 0.2): W (1 + M K) = 2 (1 + 2 x 5).
+  CHECK(api::check(solve).states == 22);
+  solve.full_chain = true;
   const analytic::MemoryEstimate need = api::check(solve);
   // W (1 + M (1 + R + ... + R^{K-1})) with W = M = R = 2, K = 5: 2 (1 + 2 x 31) = 126 states.
   CHECK(need.states == 126);

@@ -144,7 +144,7 @@ TEST_CASE("request documents: Python's keywords and the lab's keys name the same
   // Each caller's words only: Python's keyword is not a lab key, nor the reverse.
   CHECK(refusal([&] { read_back(api::RequestKind::kOptimize, python, api::Caller::kLab); }) ==
         "policy_class: not a field of a optimize request (known: class, search, method, "
-        "max_maps, starts)");
+        "max_maps, starts, full_chain)");
   CHECK(refusal([&] {
           read_back(api::RequestKind::kOptimize, lab, api::Caller::kPython);
         }).starts_with("class: not a keyword of optimize() (known: policy_class, search, "));
@@ -157,7 +157,7 @@ TEST_CASE("request documents: wrong documents are refused naming the field", "[a
   };
   CHECK(refused(Kind::kSolve, "[1, 2]") ==
         "a solve request is a JSON object of its fields (policy, method, sojourn, sensitivity, "
-        "sensitivity_rates, "
+        "sensitivity_rates, full_chain, "
         "transforms, cdf, times, from, outage, drain_to), not [1,2]");
   CHECK(refused(Kind::kSolve, R"({"sojourn": 1})") == "sojourn: 1: give true or false");
   CHECK(refused(Kind::kSolve, R"({"sojourn": null})") == "sojourn: null: give true or false");

@@ -27,7 +27,9 @@ api::SolveRequest example_request() {
           .threads = 0,
           .sojourn = false,
           .transforms = {},
-          .cdf_points = {}};
+          .cdf_points = {},
+          // The chain the evaluator below solves: lumped, the same numbers to the last bits only.
+          .full_chain = true};
 }
 
 }  // namespace

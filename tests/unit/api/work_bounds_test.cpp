@@ -130,7 +130,8 @@ TEST_CASE("solve through the request layer checks the chain's memory itself",
                             .threads = 1,
                             .sojourn = false,
                             .transforms = {},
-                            .cdf_points = {}};
+                            .cdf_points = {},
+                            .full_chain = true};
   CHECK_THROWS_WITH(api::solve(request), Catch::StartsWith("big.yaml: capacity: 40 makes"));
 }
 

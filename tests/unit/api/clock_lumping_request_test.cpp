@@ -1,0 +1,119 @@
+// The request layer lumps the clock where its phases change no answer asked for: the same numbers
+// as the chain with every phase (which the crosschecks hold to the brute force), on fewer states,
+// and it says so; where an answer needs the phases, it keeps them.
+#include <catch2/catch.hpp>
+#include <set>
+#include <string>
+
+#include "api/optimize_request.hpp"
+#include "api/solve_request.hpp"
+#include "scenarios/scenario_loader.hpp"
+
+namespace crawlq {
+namespace {
+
+// The paper's first example at K = 6 under a memory policy: its clock leaves both phases at 0.2.
+model::Model paper_at_6() {
+  model::Model m =
+      scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
+  m.capacity = 6;
+  m.policy = model::Policy::from_thresholds({-1, 2, 4}, m.modes(), m.capacity);
+  return m;
+}
+
+api::SolveRequest everything_asked(const model::Model& m) {
+  return {.source = "paper-6.yaml",
+          .model = m,
+          .policy = *m.policy,
+          .threads = 1,
+          .sojourn = true,
+          .transforms = {0.7},
+          .cdf_points = {0.4, 3.0},
+          .times = {0.5, 2.0},
+          .from = analytic::TransientStart::kFull,
+          .outage = 0.3,
+          .drain_to = 2,
+          .sensitivity = true};
+}
+
+// Every number of two answers, walked key by key; the solver's own keys (its states, iterations,
+// residual and times) differ by design.
+void check_same_numbers(const nlohmann::json& lumped, const nlohmann::json& full,
+                        const std::string& path = "") {
+  static const std::set<std::string> kSolverKeys{
+      "states", "states_solved", "iterations", "residual", "method", "lumping", "truncation_error"};
+  if (full.is_object()) {
+    for (const auto& [key, value] : full.items()) {
+      if (kSolverKeys.count(key) || key.starts_with("seconds")) continue;
+      INFO(path + "." + key);
+      REQUIRE(lumped.contains(key));
+      check_same_numbers(lumped.at(key), value, path + "." + key);
+    }
+  } else if (full.is_array()) {
+    REQUIRE(lumped.size() == full.size());
+    for (std::size_t i = 0; i < full.size(); ++i)
+      check_same_numbers(lumped[i], full[i], path + "[" + std::to_string(i) + "]");
+  } else if (full.is_number_float()) {
+    INFO(path);
+    CHECK_THAT(lumped.get<double>(), Catch::Matchers::WithinRel(full.get<double>(), 1e-9) ||
+                                         Catch::Matchers::WithinAbs(full.get<double>(), 1e-13));
+  } else {
+    INFO(path);
+    CHECK(lumped == full);
+  }
+}
+
+TEST_CASE("solve lumps a clock whose phases exit at one rate: the full chain's every number",
+          "[api][lumping]") {
+  const model::Model m = paper_at_6();
+  api::SolveRequest request = everything_asked(m);
+  const nlohmann::json lumped = api::to_json(request, api::solve(request));
+  request.full_chain = true;
+  const nlohmann::json full = api::to_json(request, api::solve(request));
+  // W (1 + M (1 + 2 + ... + 2^5)) = 2 (1 + 2 x 63) with every phase; 2 (1 + 2 x 6) without.
+  CHECK(full.at("states") == 254);
+  CHECK(full.at("states_solved") == 254);
+  CHECK_FALSE(full.contains("lumping"));
+  CHECK(lumped.at("states") == 254);
+  CHECK(lumped.at("states_solved") == 26);
+  CHECK_THAT(lumped.at("lumping").get<std::string>(),
+             Catch::Contains("rate 0.2 per unit time") && Catch::Contains("26 states of 254"));
+  CHECK(api::check(request).states == 254);
+  check_same_numbers(lumped, full);
+}
+
+TEST_CASE("solve keeps the clock's phases where an answer needs them", "[api][lumping]") {
+  const model::Model m = paper_at_6();
+  api::SolveRequest rates{.source = "paper-6.yaml", .model = m, .policy = *m.policy};
+  rates.sensitivity_rates = true;  // a derivative by each phase's rates
+  const nlohmann::json by_rate = api::to_json(rates, api::solve(rates));
+  CHECK(by_rate.at("states_solved") == 254);
+  CHECK_FALSE(by_rate.contains("lumping"));
+  // A clock whose phases exit at 0.2 and 0.5: nothing to lump.
+  model::Model unequal = m;
+  unequal.obsolescence =
+      model::PhaseType(model::RowVector{{0.3, 0.7}}, model::Matrix{{-0.6, 0.4}, {0.1, -0.6}});
+  const api::SolveRequest plain{.source = "unequal.yaml", .model = unequal, .policy = *m.policy};
+  const nlohmann::json j = api::to_json(plain, api::solve(plain));
+  CHECK(j.at("states_solved") == 254);
+  CHECK_FALSE(j.contains("lumping"));
+}
+
+TEST_CASE("optimize lumps the clock too: the same best policy and costs", "[api][lumping]") {
+  const model::Model m = paper_at_6();
+  api::OptimizeRequest request{.source = "paper-6.yaml", .model = m, .threads = 1};
+  const nlohmann::json lumped = api::to_json(request, api::optimize(request));
+  request.full_chain = true;
+  const nlohmann::json full = api::to_json(request, api::optimize(request));
+  CHECK_THAT(lumped.at("lumping").get<std::string>(), Catch::Contains("rate 0.2"));
+  CHECK_FALSE(full.contains("lumping"));
+  check_same_numbers(lumped, full);
+  // Markov policies are tables over every state, clock phases included: never lumped.
+  request.full_chain = false;
+  request.policy_class = api::PolicyClass::kMarkov;
+  request.threads = 1;
+  CHECK_FALSE(api::to_json(request, api::optimize(request)).contains("lumping"));
+}
+
+}  // namespace
+}  // namespace crawlq
