@@ -219,6 +219,8 @@ def test_a_slow_solve_says_it_is_working_with_its_time(small_page):
     assert shown and int(shown.group(1)) >= 2, report
     assert report["dimmed"]
     assert report["after"].startswith("solved in"), report
+    # The paper's clock leaves both phases at 0.2: the status says what was solved.
+    assert "22 states, the clock's phases lumped from 126" in report["after"], report
     assert browser.errors() == []
 
 
