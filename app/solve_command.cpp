@@ -61,13 +61,13 @@ struct SolveOptions {
 };
 
 // The chain's states, and those solved where the clock's phases were left out.
-std::string states_text(const api::SolveResult& result) {
+std::string states_text(const api::SolveResult& result, const std::string& time_unit) {
   const Eigen::Index solved = result.evaluation.stationary.probabilities.size();
   if (!result.lumping) return fmt::format("{} states", solved);
   return fmt::format(
-      "{:.6g} states, {} solved: every clock phase exits at rate {:.6g}, so the phases change no "
-      "answer (--full-chain keeps them)",
-      result.lumping->states_full, solved, result.lumping->rate);
+      "{:.6g} states, {} solved: every clock phase exits at rate {:.6g} {}, so the phases change "
+      "no answer (--full-chain keeps them)",
+      result.lumping->states_full, solved, result.lumping->rate, model::per_time_unit(time_unit));
 }
 
 void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
@@ -77,7 +77,8 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
   const auto& s = e.stationary.summary;
   const auto& model = scenario.model;
   fmt::print("{} ({}): K = {}, {}, {}\n", model.name.empty() ? "scenario" : model.name, o.file,
-             model.capacity, model::counted(model.modes(), "mode"), states_text(result));
+             model.capacity, model::counted(model.modes(), "mode"),
+             states_text(result, model.time_unit));
   // The robots column: a level map's robots, a phase-aware row by arrival phase, a memory row by
   // the mode in force.
   std::function<std::string(int)> robots_at;
