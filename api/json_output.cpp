@@ -1,5 +1,9 @@
 #include "api/json_output.hpp"
 
+#include <fmt/format.h>
+
+#include "model/time_unit.hpp"
+
 namespace crawlq::api {
 
 nlohmann::json interval_json(const sim::Interval& i) {
@@ -110,6 +114,13 @@ nlohmann::json measure_list_json() {
   for (const auto& measure : model::scalar_measures<double>()) add(measure.name);
   for (const auto& measure : model::list_measures<double>()) add(measure.name);
   return {{"measures", std::move(list)}};
+}
+
+std::string clock_lumping_text(double rate, const std::string& time_unit) {
+  return fmt::format(
+      "every phase of the obsolescence clock exits at rate {:.6g} {}, so the clock is exponential "
+      "and its phases change no answer",
+      rate, model::per_time_unit(time_unit));
 }
 
 }  // namespace crawlq::api

@@ -1,6 +1,7 @@
 #pragma once
 // The JSON shapes of interface.md, in one place so that every command spells the keys alike.
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "analytic/control/policy_evaluation.hpp"
 #include "analytic/sojourn/sojourn_times.hpp"
@@ -55,5 +56,8 @@ nlohmann::json evaluation_json(const analytic::PolicyEvaluation& evaluation);
 // {"memory": [[...]]} or {"table": FILE or null}, with "cost".
 nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost,
                                const std::string& table_file = "");
+
+// Why a chain left the clock's phases out, for "lumping" in solve's, optimize's and sweep's JSON.
+std::string clock_lumping_text(double rate, const std::string& time_unit);
 
 }  // namespace crawlq::api

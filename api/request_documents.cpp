@@ -318,6 +318,7 @@ SweepRequest sweep_request(const nlohmann::json& document, const DocumentScenari
           .values = r.numbers(Field::kValues),
           .threads = *r.whole<int>(Field::kThreads),
           .policy_class = *r.text(Field::kClass),
+          .full_chain = r.boolean(Field::kFullChain),
           .caller = caller};
 }
 
@@ -448,7 +449,8 @@ nlohmann::json to_document(const SweepRequest& request) {
   return {{key(Field::kParameter), validation::parameter_name(request.parameter)},
           {key(Field::kValues), request.values},
           {key(Field::kThreads), request.threads},
-          {key(Field::kClass), request.policy_class}};
+          {key(Field::kClass), request.policy_class},
+          {key(Field::kFullChain), request.full_chain}};
 }
 
 nlohmann::json to_document(const LandscapeRequest& request) {

@@ -228,6 +228,10 @@ constexpr std::array kSweepFields{
     kThreadsField,
     RequestField{Field::kClass, "string", R"("thresholds")", R"("levels")",
                  "besides the threshold optimum, each value's best of this class", kNotTheLab},
+    RequestField{Field::kFullChain, "boolean", "false", "true",
+                 "every phase of the obsolescence clock kept in each chain solved even where each "
+                 "exits at one rate (the markov class keeps them anyway)",
+                 kNotTheLab},
 };
 
 constexpr std::array kLandscapeFields{

@@ -323,13 +323,6 @@ nlohmann::json solve_ensemble(const SolveRequest& request, const analytic::Measu
 }
 }  // namespace
 
-std::string clock_lumping_text(double rate, const std::string& time_unit) {
-  return fmt::format(
-      "every phase of the obsolescence clock exits at rate {:.6g} {}, so the clock is exponential "
-      "and its phases change no answer",
-      rate, model::per_time_unit(time_unit));
-}
-
 std::string large_solve_warning(const std::string& source, const analytic::MemoryEstimate& need) {
   return fmt::format(
       "{}: {:.0f} states, about {:.2g} GiB at most: the solve may take a while (Ctrl-C stops it)",

@@ -106,9 +106,6 @@ struct ClockLumping {
   double rate = 0, states_full = 0;
 };
 
-// Why a chain left the clock's phases out, for "lumping" in solve's and optimize's JSON.
-std::string clock_lumping_text(double rate, const std::string& time_unit);
-
 struct SolveResult {
   analytic::PolicyEvaluation evaluation;
   std::optional<std::array<FateLaw, 3>> sojourn;       // in kFates order

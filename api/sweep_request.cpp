@@ -15,8 +15,9 @@ namespace crawlq::api {
 void require_sweep_fits(const SweepRequest& request) {
   const std::string name = validation::parameter_name(request.parameter);
   for (const double v : request.values) {
-    const model::Model changed =
-        searched_model(validation::with_parameter(request.model, request.parameter, v));
+    const model::Model changed = searched_model(validation::swept_chain_model(
+        validation::with_parameter(request.model, request.parameter, v), request.policy_class,
+        request.full_chain));
     try {
       require_exact_engine_fits(changed, request.source, analytic::Method::kAuto, request.caller);
       if (request.policy_class == "markov")
@@ -70,7 +71,7 @@ void check(const SweepRequest& request) {
 std::vector<validation::SweepRow> sweep(const SweepRequest& request) {
   check(request);
   return validation::sweep(request.model, request.parameter, request.values, request.threads,
-                           request.policy_class);
+                           request.policy_class, request.full_chain);
 }
 
 std::vector<int> thresholds_of(const validation::SweepRow& row) {
@@ -121,6 +122,13 @@ nlohmann::json to_json(const SweepRequest& request, const std::vector<validation
   nlohmann::json j{{"param", validation::parameter_name(request.parameter)},
                    {"rows", nlohmann::json::array()}};
   if (const auto& rhythm = request.model.rhythm) j["rhythm"] = rhythm_keys_json(*rhythm);
+  if (const model::Model solved =
+          validation::swept_chain_model(request.model, request.policy_class, request.full_chain);
+      solved.obsolescence && solved.obsolescence->phases() < request.model.obsolescence->phases())
+    j["lumping"] =
+        clock_lumping_text(solved.obsolescence->exit_rates()(0), request.model.time_unit) +
+        ": each chain solved counts pages, not their clocks' phases; the full chain "
+        "keeps them, with the same costs";
   for (const validation::SweepRow& row : rows)
     j["rows"].push_back(row_json(request.parameter, row));
   return j;

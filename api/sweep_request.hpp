@@ -20,6 +20,8 @@ struct SweepRequest {
   // Besides the threshold optimum, each value's best of this class
   // (analytic::policy_class_names()).
   std::string policy_class = "thresholds";
+  // Every phase of the obsolescence clock in the chains solved (validation::swept_chain_model).
+  bool full_chain = false;
   Caller caller = Caller::kCommandLine;  // whose words the messages use
 
   // False with `why` naming the field (in the caller's words) and the value: a parameter that means

@@ -40,6 +40,7 @@ struct SweepOptions {
   std::string plot;  // FILE.svg: C* and every C_r against the value
   int threads = 0;
   std::string policy_class = "thresholds";
+  bool full_chain = false;
   bool json = false;
   std::string request;  // --request FILE: the fields as a document
 };
@@ -210,7 +211,8 @@ api::SweepRequest flags_request(const SweepOptions& o, const model::Model& model
           .parameter = parameter,
           .values = parse_numbers(o.values, "--values"),
           .threads = o.threads,
-          .policy_class = o.policy_class};
+          .policy_class = o.policy_class,
+          .full_chain = o.full_chain};
 }
 
 api::SweepRequest document_request(const SweepOptions& o, const CLI::App& command,
@@ -258,7 +260,8 @@ int run(const SweepOptions& flags, const CLI::App& command, const ProcessGroup& 
   ProgressLine progress("sweep " + o.file, ProgressLine::wanted() && processes.is_root());
   progress.stage(fmt::format("the best policy at each of {} values of {}", values.size(), o.param));
   try {
-    rows = sweep_over_processes(processes, model, parameter, values, o.threads, o.policy_class);
+    rows = sweep_over_processes(processes, model, parameter, values, o.threads, o.policy_class,
+                                request.full_chain);
     progress.finish();
   } catch (const std::runtime_error& e) {
     progress.finish();
@@ -347,6 +350,10 @@ std::function<int()> add_sweep_command(CLI::App& app, const ProcessGroup& proces
   cmd->add_option("--plot", o->plot,
                   "FILE.svg: C* and every C_r against the value, drawn with gnuplot");
   add_request_option(cmd, o->request, api::RequestKind::kSweep);
+  cmd->add_flag("--full-chain", o->full_chain,
+                "keep every phase of the obsolescence clock in each chain solved even where each "
+                "exits at one rate and the chain lumps without them (same costs on far fewer "
+                "states; solve --help says more); --class markov keeps them anyway");
   cmd->add_flag("--json", o->json, "machine output on stdout: {\"param\", \"rows\": [...]}");
   return [cmd, o, &processes] { return cmd->parsed() ? run(*o, *cmd, processes) : -1; };
 }

@@ -131,9 +131,9 @@ SweepRow row_from(NumberReader& in, const model::Model& model, validation::Sweep
 std::vector<SweepRow> sweep_over_processes(const ProcessGroup& processes, const model::Model& model,
                                            validation::SweepParameter parameter,
                                            const std::vector<double>& values, int threads,
-                                           const std::string& policy_class) {
+                                           const std::string& policy_class, bool full_chain) {
   if (processes.size() == 1)
-    return validation::sweep(model, parameter, values, threads, policy_class);
+    return validation::sweep(model, parameter, values, threads, policy_class, full_chain);
 
   const std::vector<int> owner = owners(model, parameter, values, processes.size());
   std::vector<std::size_t> mine;  // indices into `values`, in value order
@@ -144,7 +144,7 @@ std::vector<SweepRow> sweep_over_processes(const ProcessGroup& processes, const 
       my_values.push_back(values[i]);
     }
   validation::SweepOutcomes outcomes =
-      validation::sweep_outcomes(model, parameter, my_values, threads, policy_class);
+      validation::sweep_outcomes(model, parameter, my_values, threads, policy_class, full_chain);
 
   // This share's first failure (its value's index, -1 for none; the message apart), then each row
   // after its value's index.

@@ -15,6 +15,7 @@ namespace crawlq::processes {
 // validation::sweep.
 std::vector<validation::SweepRow> sweep_over_processes(
     const ProcessGroup& processes, const model::Model& model, validation::SweepParameter parameter,
-    const std::vector<double>& values, int threads, const std::string& policy_class = "thresholds");
+    const std::vector<double>& values, int threads, const std::string& policy_class = "thresholds",
+    bool full_chain = false);
 
 }  // namespace crawlq::processes

@@ -12,6 +12,7 @@
 
 #include "analytic/control/periodic_evaluation.hpp"
 #include "analytic/control/periodic_search.hpp"
+#include "analytic/stationary/clock_lumping.hpp"
 #include "analytic/stationary/memory_estimate.hpp"
 #include "model/input_error.hpp"
 #include "model/rhythm.hpp"
@@ -230,13 +231,21 @@ model::Model with_parameter(const model::Model& model, SweepParameter parameter,
   return m;
 }
 
+model::Model swept_chain_model(const model::Model& model, const std::string& policy_class,
+                               bool full_chain) {
+  if (full_chain || policy_class == "markov") return model;
+  return analytic::lumped_clock_model(model).value_or(model);
+}
+
 SweepOutcomes sweep_outcomes(const model::Model& model, SweepParameter parameter,
                              const std::vector<double>& values, int threads,
-                             const std::string& policy_class) {
+                             const std::string& policy_class, bool full_chain) {
   // Every value is checked before the first solve, so that a bad one costs no time.
   std::vector<model::Model> models;
   models.reserve(values.size());
-  for (const double v : values) models.push_back(with_parameter(model, parameter, v));
+  for (const double v : values)
+    models.push_back(
+        swept_chain_model(with_parameter(model, parameter, v), policy_class, full_chain));
 
   // Largest chains first, so that the longest solve does not start last; every row keeps its place.
   // Only the capacity changes the chain, and with it the number of policies, so states order both.
@@ -271,8 +280,9 @@ SweepOutcomes sweep_outcomes(const model::Model& model, SweepParameter parameter
 
 std::vector<SweepRow> sweep(const model::Model& model, SweepParameter parameter,
                             const std::vector<double>& values, int threads,
-                            const std::string& policy_class) {
-  SweepOutcomes outcomes = sweep_outcomes(model, parameter, values, threads, policy_class);
+                            const std::string& policy_class, bool full_chain) {
+  SweepOutcomes outcomes =
+      sweep_outcomes(model, parameter, values, threads, policy_class, full_chain);
   // Every value was tried, so the first failure in value order is the same for any thread count.
   for (const auto& failure : outcomes.failures)
     if (failure) throw std::runtime_error(*failure);

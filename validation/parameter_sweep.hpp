@@ -77,9 +77,17 @@ struct SweepRow {
 // naming the parameter and the value.
 // `policy_class` (one of analytic::policy_class_names()): besides the threshold optimum, each row's
 // best of that class.
+// `full_chain`: every phase of the clock kept where swept_chain_model would lump it.
 std::vector<SweepRow> sweep(const model::Model& model, SweepParameter parameter,
                             const std::vector<double>& values, int threads = 0,
-                            const std::string& policy_class = "thresholds");
+                            const std::string& policy_class = "thresholds",
+                            bool full_chain = false);
+
+// The model whose chains a value's searches solve: `model` with its clock lumped where each phase
+// exits at one rate (analytic/stationary/clock_lumping.hpp), unless `full_chain` or the class is
+// markov's, whose tables name clock phases.
+model::Model swept_chain_model(const model::Model& model, const std::string& policy_class,
+                               bool full_chain);
 
 // As sweep, but a failed value stops nothing: each value's row, or why it failed (the message sweep
 // would throw), in the order given. For a caller that merges several sweeps' values (crawlq's
@@ -90,6 +98,7 @@ struct SweepOutcomes {
 };
 SweepOutcomes sweep_outcomes(const model::Model& model, SweepParameter parameter,
                              const std::vector<double>& values, int threads = 0,
-                             const std::string& policy_class = "thresholds");
+                             const std::string& policy_class = "thresholds",
+                             bool full_chain = false);
 
 }  // namespace crawlq::validation

@@ -238,8 +238,9 @@ TEST_CASE("sweep: bad flags and values refused naming the flag and the value",
       {{"--param", "capacity"}, {"--values"}},
       {{"--values", "1,2"}, {"--param"}},
       {{"--param", "capacity", "--values", "1,2", "--threads", "-1"}, {"--threads", "-1"}},
-      // Too large for the exact engine: refused before the first solve, with no partial output.
-      {{"--param", "capacity", "--values", "1,2,60"},
+      // Too large for the exact engine: refused before the first solve, with no partial output (the
+      // full chain: lumped, K = 60 is 242 states).
+      {{"--param", "capacity", "--values", "1,2,60", "--full-chain"},
        {"--values", "capacity 60", "largest capacity"}},
       {{"--param", "capacity", "--values", "1", "--csv", "/nonexistent-crawlq-dir/x.csv"},
        {"--csv", "/nonexistent-crawlq-dir/x.csv"}},

@@ -33,8 +33,8 @@ LONG_RUNS = {
     # Thousands of EM iterations over a sample of 10^6 times (written by the test, see below).
     "fit_service": "crawlq.fit_service(SAMPLE, method='em', phases=12)",
     "fit_arrivals": "crawlq.fit_arrivals(LOG, method='em', regimes=6)",
-    # Each value re-optimised over the 560 threshold vectors of K = 12.
-    "sweep": "scenario.with_capacity(12).sweep('service-scale', [1 + v / 100 for v in range(200)], threads=1)",
+    # Each value re-optimised over the 560 threshold vectors of K = 12, each of the full chain.
+    "sweep": "scenario.with_capacity(12).sweep('service-scale', [1 + v / 100 for v in range(200)], threads=1, full_chain=True)",
 }
 
 

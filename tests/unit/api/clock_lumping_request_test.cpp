@@ -2,11 +2,14 @@
 // as the chain with every phase (which the crosschecks hold to the brute force), on fewer states,
 // and it says so; where an answer needs the phases, it keeps them.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <set>
 #include <string>
 
 #include "api/optimize_request.hpp"
 #include "api/solve_request.hpp"
+#include "api/sweep_request.hpp"
+#include "model/input_error.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace crawlq {
@@ -127,6 +130,36 @@ TEST_CASE("optimize lumps the clock too: the same best policy and costs", "[api]
   request.policy_class = api::PolicyClass::kMarkov;
   request.threads = 1;
   CHECK_FALSE(api::to_json(request, api::optimize(request)).contains("lumping"));
+}
+
+TEST_CASE("sweep lumps the clock too: the same rows, at every value", "[api][lumping]") {
+  const model::Model m = paper_at_6();
+  // The clock scaled keeps its phases' one exit rate; a capacity changes the chain itself.
+  for (const auto& [parameter, values] :
+       {std::pair{validation::SweepParameter::kObsolescenceScale, std::vector<double>{0.4, 2.5}},
+        std::pair{validation::SweepParameter::kCapacity, std::vector<double>{3, 7}}}) {
+    api::SweepRequest request{.source = "paper-6.yaml",
+                              .model = m,
+                              .parameter = parameter,
+                              .values = values,
+                              .threads = 1};
+    request.policy_class = "levels";
+    const nlohmann::json lumped = api::to_json(request, api::sweep(request));
+    request.full_chain = true;
+    const nlohmann::json full = api::to_json(request, api::sweep(request));
+    CHECK_THAT(lumped.at("lumping").get<std::string>(), Catch::Contains("rate 0.2"));
+    CHECK_FALSE(full.contains("lumping"));
+    check_same_numbers(lumped, full);
+  }
+  // Lumped, K = 60 is 242 states a solve; with every phase, 2^61 states, refused.
+  api::SweepRequest large{.source = "paper-6.yaml",
+                          .model = m,
+                          .parameter = validation::SweepParameter::kCapacity,
+                          .values = {60},
+                          .threads = 1};
+  CHECK(std::isfinite(api::sweep(large).at(0).best.cost));
+  large.full_chain = true;
+  CHECK_THROWS_AS(api::check(large), model::InputError);
 }
 
 }  // namespace
