@@ -24,24 +24,6 @@ nlohmann::json phase_type_json(const model::PhaseType& ph, const char* initial_k
           {matrix_key, matrix_json(ph.subgenerator())}};
 }
 
-// W (1 + M (1 + R + ... + R^(K-1))) in base 10, where the count itself is beyond a double.
-double states_log10(const model::Model& m) {
-  const double r = m.obsolescence ? m.obsolescence->phases() : 1;
-  const double w = m.arrivals.phases(), service = m.service.phases(), k = m.capacity;
-  // R^(K-1) dominates the sum for R >= 2; with R = 1 the sum is K.
-  const double levels = r > 1 ? (k - 1) * std::log10(r) + std::log10(r / (r - 1)) : std::log10(k);
-  return std::log10(w) + std::log10(service) + levels;
-}
-
-// An integer while it is one, a double beyond 2^53, and beyond a double's range text such as
-// "1.2e1505" (JSON has no number that large, and null would say "unknown").
-nlohmann::json states_json(const model::Model& m, double states) {
-  if (states < 9e15) return static_cast<std::int64_t>(states);
-  if (std::isfinite(states)) return states;
-  const double exponent = std::floor(states_log10(m));
-  return fmt::format("{:.2g}e{}", std::pow(10.0, states_log10(m) - exponent), exponent);
-}
-
 }  // namespace
 
 nlohmann::json describe(const DescribeRequest& request) {
@@ -78,7 +60,7 @@ nlohmann::json describe(const DescribeRequest& request) {
       {"service", phase_type_json(m.service, "beta", "S")},
       {"obsolescence", m.obsolescence ? phase_type_json(*m.obsolescence, "gamma", "Gamma")
                                       : nlohmann::json(nullptr)},
-      {"states", states_json(m, states)},
+      {"states", chain_states_json(m, states)},
       {"repairs", request.repairs}};
   if (m.level_map()) j["policy"] = policy_json(*m.level_map());
   if (m.rhythm) j["rhythm"] = {{"period", m.rhythm->period}, {"scales", m.rhythm->scales}};

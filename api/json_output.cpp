@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdint>
+
 #include "model/time_unit.hpp"
 
 namespace crawlq::api {
@@ -121,6 +124,29 @@ std::string clock_lumping_text(double rate, const std::string& time_unit) {
       "every phase of the obsolescence clock exits at rate {:.6g} {}, so the clock is exponential "
       "and its phases change no answer",
       rate, model::per_time_unit(time_unit));
+}
+
+namespace {
+// W (1 + M (1 + R + ... + R^(K-1))) in base 10, where the count itself is beyond a double.
+double states_log10(const model::Model& m) {
+  const double r = m.obsolescence ? m.obsolescence->phases() : 1;
+  const double w = m.arrivals.phases(), service = m.service.phases(), k = m.capacity;
+  // R^(K-1) dominates the sum for R >= 2; with R = 1 the sum is K.
+  const double levels = r > 1 ? (k - 1) * std::log10(r) + std::log10(r / (r - 1)) : std::log10(k);
+  return std::log10(w) + std::log10(service) + levels;
+}
+}  // namespace
+
+nlohmann::json chain_states_json(const model::Model& m, double states) {
+  if (states < 9e15) return static_cast<std::int64_t>(states);
+  if (std::isfinite(states)) return states;
+  const double exponent = std::floor(states_log10(m));
+  return fmt::format("{:.2g}e{}", std::pow(10.0, states_log10(m) - exponent), exponent);
+}
+
+std::string chain_states_text(const model::Model& m, double states) {
+  const nlohmann::json count = chain_states_json(m, states);
+  return count.is_string() ? count.get<std::string>() : fmt::format("{:.6g}", states);
 }
 
 }  // namespace crawlq::api

@@ -7,6 +7,7 @@
 #include "analytic/sojourn/sojourn_times.hpp"
 #include "model/control_policy.hpp"
 #include "model/measure_list.hpp"
+#include "model/model.hpp"
 #include "model/rhythm.hpp"
 #include "sim/replications.hpp"
 
@@ -59,5 +60,11 @@ nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost,
 
 // Why a chain left the clock's phases out, for "lumping" in solve's, optimize's and sweep's JSON.
 std::string clock_lumping_text(double rate, const std::string& time_unit);
+
+// A chain's state count as `states` gives it: an integer while it is one, a double beyond 2^53, and
+// beyond a double's range text such as "1.2e1505" (JSON has no number that large, and null would
+// say "unknown"). The text form for a message: the same count, in at most 6 digits.
+nlohmann::json chain_states_json(const model::Model& m, double states);
+std::string chain_states_text(const model::Model& m, double states);
 
 }  // namespace crawlq::api

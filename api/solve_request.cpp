@@ -448,15 +448,13 @@ void put_states(nlohmann::json& j, const SolveRequest& request, const SolveResul
   // The same words from every front end: the JSON is one answer, whoever asked.
   j["states_solved"] = j["states"];
   if (!result.lumping) return;
-  // Exact as a whole number up to 2^53; a model that large has no full chain to solve.
   const double full = result.lumping->states_full;
-  j["states"] =
-      full < 0x1p53 ? nlohmann::json(static_cast<std::int64_t>(full)) : nlohmann::json(full);
+  j["states"] = chain_states_json(request.model, full);
   j["lumping"] = fmt::format(
-      "{}: the chain solved counts pages, not their clocks' phases ({} states of {:.6g}); the full "
+      "{}: the chain solved counts pages, not their clocks' phases ({} states of {}); the full "
       "chain keeps them, with the same answers",
       clock_lumping_text(result.lumping->rate, request.model.time_unit),
-      j["states_solved"].get<std::int64_t>(), full);
+      j["states_solved"].get<std::int64_t>(), chain_states_text(request.model, full));
 }
 
 nlohmann::json law_json(const FateLaw& law) {

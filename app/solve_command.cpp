@@ -61,13 +61,14 @@ struct SolveOptions {
 };
 
 // The chain's states, and those solved where the clock's phases were left out.
-std::string states_text(const api::SolveResult& result, const std::string& time_unit) {
+std::string states_text(const api::SolveResult& result, const model::Model& scenario_model) {
   const Eigen::Index solved = result.evaluation.stationary.probabilities.size();
   if (!result.lumping) return fmt::format("{} states", solved);
   return fmt::format(
-      "{:.6g} states, {} solved: every clock phase exits at rate {:.6g} {}, so the phases change "
-      "no answer (--full-chain keeps them)",
-      result.lumping->states_full, solved, result.lumping->rate, model::per_time_unit(time_unit));
+      "{} states, {} solved: every clock phase exits at rate {:.6g} {}, so the phases change no "
+      "answer (--full-chain keeps them)",
+      api::chain_states_text(scenario_model, result.lumping->states_full), solved,
+      result.lumping->rate, model::per_time_unit(scenario_model.time_unit));
 }
 
 void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
@@ -77,8 +78,7 @@ void print_table(const scenarios::Scenario& scenario, const SolveOptions& o,
   const auto& s = e.stationary.summary;
   const auto& model = scenario.model;
   fmt::print("{} ({}): K = {}, {}, {}\n", model.name.empty() ? "scenario" : model.name, o.file,
-             model.capacity, model::counted(model.modes(), "mode"),
-             states_text(result, model.time_unit));
+             model.capacity, model::counted(model.modes(), "mode"), states_text(result, model));
   // The robots column: a level map's robots, a phase-aware row by arrival phase, a memory row by
   // the mode in force.
   std::function<std::string(int)> robots_at;

@@ -99,6 +99,18 @@ TEST_CASE("solve lumps under a rhythm too: the periodic regime of the full chain
   check_same_numbers(lumped, full);
 }
 
+TEST_CASE("solve: a full chain beyond a double's range is counted as text, never null",
+          "[api][lumping]") {
+  model::Model m = paper_at_6();
+  m.capacity = 2000;  // 2 (1 + 2 (2^2000 - 1)) states with every phase: about 4.6e602
+  m.policy = model::Policy::constant(2, m.modes(), m.capacity);
+  const api::SolveRequest request{.source = "paper-2000.yaml", .model = m, .policy = *m.policy};
+  const nlohmann::json j = api::to_json(request, api::solve(request));
+  CHECK(j.at("states") == "4.6e602");
+  CHECK(j.at("states_solved") == 8002);
+  CHECK_THAT(j.at("lumping").get<std::string>(), Catch::Contains("8002 states of 4.6e602"));
+}
+
 TEST_CASE("solve keeps the clock's phases where an answer needs them", "[api][lumping]") {
   const model::Model m = paper_at_6();
   api::SolveRequest rates{.source = "paper-6.yaml", .model = m, .policy = *m.policy};
