@@ -186,16 +186,12 @@ void check_periodic(const OptimizeRequest& request) {
 }
 }  // namespace
 
-namespace {
-// The model whose chains the search solves: the request's, with its clock lumped where no policy
-// of the class names a clock phase (analytic/stationary/clock_lumping.hpp).
 model::Model answering_model(const OptimizeRequest& request) {
   const bool by_state =
       request.policy_class == PolicyClass::kMarkov || request.policy_class == PolicyClass::kAll;
   if (request.full_chain || by_state) return request.model;
   return analytic::lumped_clock_model(request.model).value_or(request.model);
 }
-}  // namespace
 
 analytic::MemoryEstimate check(const OptimizeRequest& request) {
   if (std::string why; !request.is_valid(&why)) throw model::InputError(why);

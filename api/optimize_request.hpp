@@ -60,6 +60,10 @@ struct OptimizeRequest {
   bool is_valid(std::string* why) const;
 };
 
+// The model whose chains the search solves: the request's, with its clock lumped where no policy of
+// the class names a clock phase (analytic/stationary/clock_lumping.hpp).
+model::Model answering_model(const OptimizeRequest& request);
+
 // Its --class name; parse_policy_class throws model::InputError naming the field as `caller` writes
 // it and the known names.
 const char* policy_class_name(PolicyClass policy_class);

@@ -19,6 +19,7 @@
 #include "app/request_flag.hpp"
 #include "app/simulation_flags.hpp"
 #include "model/number_text.hpp"
+#include "model/time_unit.hpp"
 
 namespace crawlq::app {
 
@@ -335,6 +336,8 @@ int run(const OptimizeOptions& flags, const CLI::App& command) {
   try {
     const api::OptimizeResult result = api::optimize(request);
     progress.finish();
+    // The chains solved, which the search's size is told by.
+    const model::Model searched = api::answering_model(request);
     if (o.json) {
       std::cout << api::to_json(request, result).dump(2) << '\n';
       return 0;
@@ -342,14 +345,14 @@ int run(const OptimizeOptions& flags, const CLI::App& command) {
     const std::string why =
         requested != analytic::Search::kAuto
             ? ""
-            : fmt::format(" (auto: {} policies x ({} states + {}) = {:.3g} {} {:.3g})",
-                          analytic::threshold_policy_count(model.modes(), model.capacity),
-                          analytic::estimate_memory(model).states, analytic::kPolicyOverheadStates,
-                          analytic::threshold_search_work(model),
-                          analytic::choose_search(requested, model) == analytic::Search::kLocal
-                              ? ">"
-                              : "<=",
-                          analytic::kExhaustiveWork);
+            : fmt::format(
+                  " (auto: {} policies x ({} states + {}) = {:.3g} {} {:.3g})",
+                  analytic::threshold_policy_count(model.modes(), model.capacity),
+                  analytic::estimate_memory(searched).states, analytic::kPolicyOverheadStates,
+                  analytic::threshold_search_work(searched),
+                  analytic::choose_search(requested, searched) == analytic::Search::kLocal ? ">"
+                                                                                           : "<=",
+                  analytic::kExhaustiveWork);
     std::visit(
         model::Overloaded{
             [&](const analytic::ThresholdSearch& s) {
@@ -369,6 +372,13 @@ int run(const OptimizeOptions& flags, const CLI::App& command) {
             }},
         result.search);
     if (result.ensemble) print_decision_spread(*result.ensemble, request.ensemble);
+    if (searched.obsolescence && searched.obsolescence->phases() < model.obsolescence->phases())
+      fmt::print(
+          "\nthe clock's phases lumped: every phase exits at rate {:.6g} {}, so each chain solved "
+          "has {:.0f} states in place of {} (--full-chain keeps them)\n",
+          searched.obsolescence->exit_rates()(0), model::per_time_unit(model.time_unit),
+          analytic::estimate_memory(searched).states,
+          api::chain_states_text(model, analytic::estimate_memory(model).states));
     return 0;
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const model::InputError*>(&e)) throw;

@@ -308,6 +308,15 @@ TEST_CASE(
   CHECK_THAT(run.out, Catch::Contains("local search (auto:") && Catch::Contains("680 policies") &&
                           Catch::Contains("> 1e+07") &&
                           Catch::Contains("not reported by the local search"));
+  // Lumped, the size that chose the search is the lumped chain's, and the table says so.
+  const ProcessResult lumped_run = crawlq({"optimize", file});
+  INFO(report(lumped_run));
+  CHECK_THAT(
+      lumped_run.out,
+      Catch::Contains("exhaustive search (auto: 680 policies x (54 states + 1000)") &&
+          Catch::Contains("<= 1e+07") &&
+          Catch::Contains("the clock's phases lumped: every phase exits at rate 0.2 per "
+                          "unit time, so each chain solved has 54 states in place of 32766"));
 }
 
 TEST_CASE("optimize --search local --class levels is refused: the level class is only enumerated",
