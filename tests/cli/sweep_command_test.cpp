@@ -198,10 +198,15 @@ TEST_CASE("sweep without --json: a readable table with the key figures", "[cli][
   REQUIRE(run.exit_status == 0);
   CHECK(run.err.empty());
   CHECK_FALSE(json::accept(run.out));
-  for (const char* figure : {"paper-example-1", "capacity", "63.54", "3 3 3 1 1 1", "149.9"}) {
+  for (const char* figure : {"paper-example-1", "capacity", "63.54", "3 3 3 1 1 1", "149.9",
+                             "the clock's phases lumped: every phase exits at rate 0.2 per unit "
+                             "time"}) {
     INFO("figure " << figure);
     CHECK_THAT(run.out, Catch::Contains(figure));
   }
+  const ProcessResult full = crawlq({"sweep", shipped("paper-example-1.yaml"), "--param",
+                                     "capacity", "--values", "4,5", "--full-chain"});
+  CHECK_THAT(full.out, !Catch::Contains("lumped") && Catch::Contains("63.54"));
 }
 
 TEST_CASE("sweep --help names every parameter and gives an example", "[cli][sweep]") {
