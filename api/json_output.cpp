@@ -126,6 +126,12 @@ std::string clock_lumping_text(double rate, const std::string& time_unit) {
       rate, model::per_time_unit(time_unit));
 }
 
+std::string searched_lumping_text(double rate, const std::string& time_unit) {
+  return clock_lumping_text(rate, time_unit) +
+         ": each chain solved counts pages, not their clocks' phases; the full chain keeps them, "
+         "with the same costs";
+}
+
 namespace {
 // W (1 + M (1 + R + ... + R^(K-1))) in base 10, where the count itself is beyond a double.
 double states_log10(const model::Model& m) {

@@ -60,6 +60,8 @@ nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost,
 
 // Why a chain left the clock's phases out, for "lumping" in solve's, optimize's and sweep's JSON.
 std::string clock_lumping_text(double rate, const std::string& time_unit);
+// The same, whole, for a search's "lumping" (optimize's and sweep's), whose chains are many.
+std::string searched_lumping_text(double rate, const std::string& time_unit);
 
 // A chain's state count as `states` gives it: an integer while it is one, a double beyond 2^53, and
 // beyond a double's range text such as "1.2e1505" (JSON has no number that large, and null would

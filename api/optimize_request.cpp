@@ -551,11 +551,9 @@ nlohmann::json to_json(const OptimizeRequest& request, const OptimizeResult& res
     j["ensemble"] = *result.ensemble;
     j["seconds_ensemble"] = result.seconds_ensemble;
   }
-  if (const model::Model answering = answering_model(request);
-      answering.obsolescence && answering.obsolescence->phases() < model.obsolescence->phases())
-    j["lumping"] = clock_lumping_text(answering.obsolescence->exit_rates()(0), model.time_unit) +
-                   ": each chain solved counts pages, not their clocks' phases; the full chain "
-                   "keeps them, with the same costs";
+  if (const std::optional<double> rate =
+          analytic::lumped_clock_rate(answering_model(request), model))
+    j["lumping"] = searched_lumping_text(*rate, model.time_unit);
   return j;
 }
 

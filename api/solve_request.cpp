@@ -364,12 +364,11 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
                      .transforms = {},
                      .cdf = {}};
   result.seconds_stationary = result.evaluation.stationary.summary.seconds;
-  if (answering.obsolescence &&
-      answering.obsolescence->phases() < request.model.obsolescence->phases()) {
+  if (const std::optional<double> rate = analytic::lumped_clock_rate(answering, request.model)) {
     model::Model full = request.model;
     full.policy = request.policy;
-    result.lumping = ClockLumping{.rate = answering.obsolescence->exit_rates()(0),
-                                  .states_full = analytic::estimate_memory(full).states};
+    result.lumping =
+        ClockLumping{.rate = *rate, .states_full = analytic::estimate_memory(full).states};
   }
   if (periodic_solve) {
     result.periodic = std::move(periodic_solve->regime);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "analytic/stationary/clock_lumping.hpp"
 #include "api/json_output.hpp"
 #include "api/request_checks.hpp"
 #include "model/input_error.hpp"
@@ -122,13 +123,10 @@ nlohmann::json to_json(const SweepRequest& request, const std::vector<validation
   nlohmann::json j{{"param", validation::parameter_name(request.parameter)},
                    {"rows", nlohmann::json::array()}};
   if (const auto& rhythm = request.model.rhythm) j["rhythm"] = rhythm_keys_json(*rhythm);
-  if (const model::Model solved =
-          validation::swept_chain_model(request.model, request.policy_class, request.full_chain);
-      solved.obsolescence && solved.obsolescence->phases() < request.model.obsolescence->phases())
-    j["lumping"] =
-        clock_lumping_text(solved.obsolescence->exit_rates()(0), request.model.time_unit) +
-        ": each chain solved counts pages, not their clocks' phases; the full chain "
-        "keeps them, with the same costs";
+  if (const std::optional<double> rate = analytic::lumped_clock_rate(
+          validation::swept_chain_model(request.model, request.policy_class, request.full_chain),
+          request.model))
+    j["lumping"] = searched_lumping_text(*rate, request.model.time_unit);
   for (const validation::SweepRow& row : rows)
     j["rows"].push_back(row_json(request.parameter, row));
   return j;

@@ -10,6 +10,7 @@
 
 #include "analytic/control/policy_search.hpp"
 #include "analytic/control/table_summary.hpp"
+#include "analytic/stationary/clock_lumping.hpp"
 #include "analytic/stationary/memory_estimate.hpp"
 #include "analytic/stationary/solver_registry.hpp"
 #include "api/json_output.hpp"
@@ -372,12 +373,11 @@ int run(const OptimizeOptions& flags, const CLI::App& command) {
             }},
         result.search);
     if (result.ensemble) print_decision_spread(*result.ensemble, request.ensemble);
-    if (searched.obsolescence && searched.obsolescence->phases() < model.obsolescence->phases())
+    if (const std::optional<double> rate = analytic::lumped_clock_rate(searched, model))
       fmt::print(
           "\nthe clock's phases lumped: every phase exits at rate {:.6g} {}, so each chain solved "
           "has {:.0f} states in place of {} (--full-chain keeps them)\n",
-          searched.obsolescence->exit_rates()(0), model::per_time_unit(model.time_unit),
-          analytic::estimate_memory(searched).states,
+          *rate, model::per_time_unit(model.time_unit), analytic::estimate_memory(searched).states,
           api::chain_states_text(model, analytic::estimate_memory(model).states));
     return 0;
   } catch (const std::runtime_error& e) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analytic/control/class_comparison.hpp"
+#include "analytic/stationary/clock_lumping.hpp"
 #include "api/sweep_request.hpp"
 #include "app/command_support.hpp"
 #include "app/figure_output.hpp"
@@ -283,13 +284,12 @@ int run(const SweepOptions& flags, const CLI::App& command, const ProcessGroup& 
     return 0;
   }
   print_table(o, model, rows, seconds);
-  if (const model::Model solved =
-          validation::swept_chain_model(model, request.policy_class, request.full_chain);
-      solved.obsolescence && solved.obsolescence->phases() < model.obsolescence->phases())
+  if (const std::optional<double> rate = analytic::lumped_clock_rate(
+          validation::swept_chain_model(model, request.policy_class, request.full_chain), model))
     fmt::print(
         "the clock's phases lumped: every phase exits at rate {:.6g} {}, so each chain solved "
         "counts pages, not their clocks' phases (--full-chain keeps them)\n",
-        solved.obsolescence->exit_rates()(0), model::per_time_unit(model.time_unit));
+        *rate, model::per_time_unit(model.time_unit));
   if (!plotted.empty()) fmt::print("{}\n", plotted);
   return 0;
 }

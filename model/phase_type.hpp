@@ -26,7 +26,8 @@ class PhaseType {
   const Vector& exit_rates() const { return exit_rates_; }
   // The rate at which every phase exits, where they agree up to the rounding of the inputs' last
   // bits; nothing where they differ or none exits. The law is then exponential at that rate
-  // whatever the phases do, and no measure depends on the phase (model/clock_lumping.hpp).
+  // whatever the phases do, and no measure depends on the phase
+  // (analytic/stationary/clock_lumping.hpp).
   std::optional<double> common_exit_rate() const;
 
   // The same start with the clock stopped: no moves and no exit, so a phase entered stays (the page

@@ -27,4 +27,10 @@ std::optional<model::Model> lumped_clock_model(const model::Model& model) {
   return lumped;
 }
 
+std::optional<double> lumped_clock_rate(const model::Model& solved, const model::Model& given) {
+  if (!solved.obsolescence || solved.obsolescence->phases() == given.obsolescence->phases())
+    return std::nullopt;
+  return solved.obsolescence->exit_rates()(0);
+}
+
 }  // namespace crawlq::analytic

@@ -20,4 +20,8 @@ std::optional<model::Model> lumped_clock_model(const model::Model& model,
 // The same for a search whose policies never name a clock phase (every class but markov's).
 std::optional<model::Model> lumped_clock_model(const model::Model& model);
 
+// The rate of `solved`'s one-phase clock where `given`'s clock has several (solved is given's
+// lumped model), for what a command says of it; nothing where solved kept the phases.
+std::optional<double> lumped_clock_rate(const model::Model& solved, const model::Model& given);
+
 }  // namespace crawlq::analytic

@@ -227,14 +227,7 @@ TEST_CASE("exact engine vs brute force: a clock whose phases exit at one rate, s
   constexpr PolicyForm kForms[] = {PolicyForm::kLevels, PolicyForm::kPhaseAware,
                                    PolicyForm::kMemory, PolicyForm::kHysteresis};
   for (std::uint64_t seed = 801; seed < 841; ++seed) {
-    const model::Model model = with_common_clock_exit(
-        random_model(seed, {.single_arrivals = seed % 5 == 0,
-                            .max_states = 600,
-                            .holding_cost = true,
-                            .capacities = {2, 5},  // a waiting page, whose phase is lumped
-                            .clock_phases = {2, 3},
-                            .always_expires = true}),
-        seed);
+    const model::Model model = random_lumpable_model(seed, 600);
     const model::ControlPolicy policy = random_control_policy(model, seed, kForms[seed % 4]);
     INFO("seed " << seed << ", policy " << model::policy_kind(policy) << "\n" << describe(model));
     compare_lumped(model, policy);

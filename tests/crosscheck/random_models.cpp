@@ -192,11 +192,16 @@ model::ControlPolicy random_control_policy(const model::Model& model, std::uint6
   return random_policy(draw, n, k);
 }
 
-model::Model with_common_clock_exit(const model::Model& model, std::uint64_t seed) {
+model::Model random_lumpable_model(std::uint64_t seed, long max_states) {
+  model::Model lumpable = random_model(seed, {.single_arrivals = seed % 5 == 0,
+                                              .max_states = max_states,
+                                              .holding_cost = true,
+                                              .capacities = {2, 5},
+                                              .clock_phases = {2, 3},
+                                              .always_expires = true});
   Draw draw(seed * 104729 + 7);
-  model::Model lumpable = model;
-  const int phases = std::max(2, model.obsolescence ? model.obsolescence->phases() : 2);
-  lumpable.obsolescence = random_common_exit_law(draw, phases, draw.real(0.1, 1.8));
+  lumpable.obsolescence =
+      random_common_exit_law(draw, lumpable.obsolescence->phases(), draw.real(0.1, 1.8));
   return lumpable;
 }
 

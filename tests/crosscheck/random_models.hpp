@@ -38,10 +38,11 @@ model::ControlPolicy random_control_policy(const model::Model& model, std::uint6
 // same rhythm).
 model::Rhythm random_rhythm(std::uint64_t seed);
 
-// `model` with a random clock of as many phases (at least 2) whose every phase exits at one random
-// rate, moves between phases on random rates (same seed, same clock): one whose chain lumps
-// (analytic/stationary/clock_lumping.hpp), the other laws as they were.
-model::Model with_common_clock_exit(const model::Model& model, std::uint64_t seed);
+// A random model of 2 to 5 places (a waiting page, whose phase is lumped) and up to `max_states`
+// states whose clock of 2 or 3 phases exits at one random rate from each and moves between them on
+// random rates (same seed, same model): one whose chain lumps
+// (analytic/stationary/clock_lumping.hpp).
+model::Model random_lumpable_model(std::uint64_t seed, long max_states);
 
 // Number of states of xi_t: W (1 + M (1 + R + ... + R^{K-1})).
 long chain_size(const model::Model& model);

@@ -188,14 +188,7 @@ TEST_CASE("transients vs matrix exponentials: phase-aware, memory and hysteresis
 TEST_CASE("transients vs matrix exponentials: a clock whose phases exit at one rate, lumped",
           "[crosscheck][transient][lumping]") {
   for (std::uint64_t seed = 901; seed < 916; ++seed) {
-    const model::Model model = with_common_clock_exit(
-        random_model(seed, {.single_arrivals = seed % 5 == 0,
-                            .max_states = 250,
-                            .holding_cost = true,
-                            .capacities = {2, 5},  // a waiting page, whose phase is lumped
-                            .clock_phases = {2, 3},
-                            .always_expires = true}),
-        seed);
+    const model::Model model = random_lumpable_model(seed, 250);
     const model::ControlPolicy policy =
         random_control_policy(model, seed, seed % 2 ? PolicyForm::kLevels : PolicyForm::kMemory);
     INFO("seed " << seed << ", policy " << model::policy_kind(policy) << "\n" << describe(model));
