@@ -386,7 +386,9 @@ SimulateRequest transient_simulation_request(const nlohmann::json& document,
 SimulationChoices simulation_choices(const nlohmann::json& document, RequestKind kind,
                                      Caller caller) {
   Reader r(document, kind, caller);
-  return choices_of(r, true);
+  SimulationChoices choices = choices_of(r, true);
+  choices.full_chain = has_field(kind, Field::kFullChain) && r.boolean(Field::kFullChain);
+  return choices;
 }
 
 model::ControlPolicy document_policy(const nlohmann::json& document, RequestKind kind,
@@ -498,21 +500,24 @@ nlohmann::json to_document(const SimulateRequest& request) {
           {key(Field::kCensorGap), or_null(s.censor_gap)}};
 }
 
-nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy) {
-  return {{key(Field::kPolicy), scenarios::policy_section(policy)},
-          {key(Field::kSeed), choices.seed},
-          {key(Field::kReplications), or_null(choices.replications)},
-          {key(Field::kHorizon), or_null(choices.horizon)},
-          {key(Field::kWarmup), or_null(choices.warmup)},
-          {key(Field::kThreads), choices.threads},
-          {key(Field::kPrecision), or_null(choices.precision)},
-          {key(Field::kTimeLimit), choices.time_limit},
-          {key(Field::kTimes), choices.times},
-          {key(Field::kFrom), choices.from},
-          {key(Field::kOutage), choices.outage},
-          {key(Field::kArrivalsLog), or_null_text(choices.arrivals_log)},
-          {key(Field::kBatchGap), or_null(choices.batch_gap)},
-          {key(Field::kCensorGap), or_null(choices.censor_gap)}};
+nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy,
+                           RequestKind kind) {
+  nlohmann::json document{{key(Field::kPolicy), scenarios::policy_section(policy)},
+                          {key(Field::kSeed), choices.seed},
+                          {key(Field::kReplications), or_null(choices.replications)},
+                          {key(Field::kHorizon), or_null(choices.horizon)},
+                          {key(Field::kWarmup), or_null(choices.warmup)},
+                          {key(Field::kThreads), choices.threads},
+                          {key(Field::kPrecision), or_null(choices.precision)},
+                          {key(Field::kTimeLimit), choices.time_limit},
+                          {key(Field::kTimes), choices.times},
+                          {key(Field::kFrom), choices.from},
+                          {key(Field::kOutage), choices.outage},
+                          {key(Field::kArrivalsLog), or_null_text(choices.arrivals_log)},
+                          {key(Field::kBatchGap), or_null(choices.batch_gap)},
+                          {key(Field::kCensorGap), or_null(choices.censor_gap)}};
+  if (has_field(kind, Field::kFullChain)) document[key(Field::kFullChain)] = choices.full_chain;
+  return document;
 }
 
 }  // namespace crawlq::api

@@ -73,6 +73,8 @@ nlohmann::json to_document(const CompareRequest& request);
 nlohmann::json to_document(const LiveSimulationRequest& request);
 // The lab's simulated transient (transient_simulation_request's fields).
 nlohmann::json to_document(const SimulateRequest& request);
-nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy);
+// simulate's or validate's document (`kind`: validate's has full_chain).
+nlohmann::json to_document(const SimulationChoices& choices, const model::ControlPolicy& policy,
+                           RequestKind kind);
 
 }  // namespace crawlq::api

@@ -1,5 +1,6 @@
 #include "api/request_schema.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "analytic/control/class_comparison.hpp"
@@ -195,6 +196,19 @@ constexpr std::array kSimulationFields{
     kReplayCensorGapField,
 };
 
+// validate's: the simulation's, and how the exact side's chain is kept.
+constexpr auto kValidateFields = [] {
+  std::array<RequestField, kSimulationFields.size() + 1> fields{};
+  std::copy(kSimulationFields.begin(), kSimulationFields.end(), fields.begin());
+  fields.back() = taken_by(
+      RequestField{Field::kFullChain, "boolean", "false", "true",
+                   "the exact engine's chain keeps every phase of the obsolescence clock even "
+                   "where each phase exits at one rate and it lumps onto far fewer states with "
+                   "the same measures (to check the full chain against the simulator)"},
+      kNotTheLab);
+  return fields;
+}();
+
 constexpr std::array kCompareFields{
     RequestField{Field::kPolicyA, "policy", "", R"({"thresholds": [-1, 2, 2]})",
                  "policy A, in any form a policy field takes", kPythonTakes},
@@ -318,8 +332,9 @@ std::span<const RequestField> request_fields(RequestKind kind) {
     case RequestKind::kOptimize:
       return kOptimizeFields;
     case RequestKind::kSimulate:
-    case RequestKind::kValidate:
       return kSimulationFields;
+    case RequestKind::kValidate:
+      return kValidateFields;
     case RequestKind::kSweep:
       return kSweepFields;
     case RequestKind::kLandscape:
@@ -332,6 +347,12 @@ std::span<const RequestField> request_fields(RequestKind kind) {
       return kTransientSimulationFields;
   }
   return {};
+}
+
+bool has_field(RequestKind kind, Field field) {
+  const std::span<const RequestField> fields = request_fields(kind);
+  return std::any_of(fields.begin(), fields.end(),
+                     [field](const RequestField& f) { return f.field == field; });
 }
 
 std::vector<std::string> choices_of(RequestKind kind, Field field) {

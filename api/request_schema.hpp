@@ -51,6 +51,8 @@ std::string_view lab_route(RequestKind kind);
 // The kinds, in the order `crawlq schema` lists them.
 std::span<const RequestKind> request_kinds();
 std::span<const RequestField> request_fields(RequestKind kind);
+// Whether requests of `kind` have `field` (validate's full_chain, which simulate's lack).
+bool has_field(RequestKind kind, Field field);
 bool takes(Caller caller, const RequestField& field);
 // The names a choice field takes (methods, classes, searches, parameters), from its enum's own
 // list; empty for other fields.

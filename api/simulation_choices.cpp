@@ -72,7 +72,8 @@ validation::SimulationSettings transient_settings(const SimulationChoices& c, Ca
       .outage = c.outage,
       .arrivals_log = c.arrivals_log,
       .batch_gap = c.batch_gap,
-      .censor_gap = c.censor_gap};
+      .censor_gap = c.censor_gap,
+      .full_chain = c.full_chain};
   if (analytic::kTransientStartNames.contains(c.from))
     settings.from = analytic::kTransientStartNames.parse(c.from);
   else
@@ -103,7 +104,8 @@ validation::SimulationSettings simulation_settings(const SimulationChoices& c, C
       .time_limit = c.time_limit,
       .arrivals_log = c.arrivals_log,
       .batch_gap = c.batch_gap,
-      .censor_gap = c.censor_gap};
+      .censor_gap = c.censor_gap,
+      .full_chain = c.full_chain};
   if (const std::string why = settings_problem(settings, caller); !why.empty())
     throw model::InputError(why);
   return settings;

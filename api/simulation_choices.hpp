@@ -33,6 +33,7 @@ struct SimulationChoices {
   double outage = 0;
   std::string arrivals_log = {};  // a log the simulator replays (api/replayed_log.hpp); empty: none
   std::optional<double> batch_gap = std::nullopt, censor_gap = std::nullopt;  // its cuts
+  bool full_chain = false;  // validate's exact side: every clock phase kept (SimulationSettings)
 };
 
 // The replications of a transient when none are given: each is short (it runs to the last time),

@@ -1,9 +1,13 @@
 #include "api/validate_request.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <optional>
 #include <stdexcept>
 
+#include "analytic/stationary/clock_lumping.hpp"
+#include "analytic/stationary/memory_estimate.hpp"
 #include "analytic/stationary/policy_forms.hpp"
 #include "api/json_output.hpp"
 #include "api/replayed_log.hpp"
@@ -17,6 +21,16 @@
 namespace crawlq::api {
 
 namespace {
+// Where the exact side solved `solved` in place of the request's model with fewer clock phases.
+std::optional<ValidateResult::Lumping> exact_lumping(const ValidateRequest& request,
+                                                     const model::Model& solved) {
+  const std::optional<double> rate = analytic::lumped_clock_rate(solved, request.model);
+  if (!rate) return std::nullopt;
+  return ValidateResult::Lumping{.rate = *rate,
+                                 .states_solved = analytic::estimate_memory(solved).states,
+                                 .states_full = analytic::estimate_memory(request.model).states};
+}
+
 // validate --times: both engines' transients from the same start, through the same outage.
 ValidateResult validate_over_time(const ValidateRequest& request, const std::string& absent) {
   const validation::SimulationSettings& settings = request.settings;
@@ -30,6 +44,7 @@ ValidateResult validate_over_time(const ValidateRequest& request, const std::str
                    .from = settings.from,
                    .from_file = settings.from_file,
                    .outage = settings.outage,
+                   .full_chain = settings.full_chain,
                    .caller = request.caller});
   const SimulateResult simulated =
       simulate({.source = request.source,
@@ -41,7 +56,10 @@ ValidateResult validate_over_time(const ValidateRequest& request, const std::str
   // it.
   return {
       validation::compare_transients(exact ? &*exact->transient : nullptr, *simulated.transient),
-      absent, simulated.replayed_arrivals};
+      absent, simulated.replayed_arrivals,
+      exact && exact->lumping
+          ? exact_lumping(request, validated_exact_model(request.model, request.policy, false))
+          : std::nullopt};
 }
 }  // namespace
 
@@ -69,19 +87,28 @@ ValidateResult validate(const ValidateRequest& request) {
   const std::unique_ptr<sim::Policy> policy = sim::make_policy(simulated_model, request.policy);
   const std::optional<model::ControlPolicy> exact_policy =
       absent.empty() ? std::optional<model::ControlPolicy>(request.policy) : std::nullopt;
+  const model::Model exact_model =
+      validated_exact_model(request.model, request.policy, request.settings.full_chain);
   try {
-    return {validation::compare_engines(request.model, exact_policy, absent, simulated_model,
-                                        *policy, request.settings),
-            absent};
+    return {validation::compare_engines(exact_model, exact_policy, absent, simulated_model, *policy,
+                                        request.settings),
+            absent, nullptr, absent.empty() ? exact_lumping(request, exact_model) : std::nullopt};
   } catch (const std::invalid_argument&
                e) {  // the two models do not pair, or the time limit is too short
     throw model::InputError(request.source, e.what());
   }
 }
 
-std::string exact_engine_absence(const model::Model& model, const model::ControlPolicy& policy) {
+model::Model validated_exact_model(const model::Model& model, const model::ControlPolicy& policy,
+                                   bool full_chain) {
+  if (full_chain) return model;
+  return analytic::lumped_clock_model(model, policy).value_or(model);
+}
+
+std::string exact_engine_absence(const model::Model& model, const model::ControlPolicy& policy,
+                                 bool full_chain) {
   if (std::string why = analytic::exact_refusal(policy); !why.empty()) return why;
-  return exact_engine_refusal(model);
+  return exact_engine_refusal(validated_exact_model(model, policy, full_chain));
 }
 
 void ValidateSummary::count(const ValidateResult& result) {
@@ -118,6 +145,7 @@ nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& res
     }
     // JSON has no infinity: a difference with no spread at all is reported as null.
     j["z"] = m.exact && std::isfinite(m.z) ? nlohmann::json(m.z) : nlohmann::json(nullptr);
+    if (m.unseen) j["unseen"] = true;
     measures.push_back(j);
   }
   nlohmann::json j{{"file", request.source},
@@ -138,6 +166,13 @@ nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& res
                    {"seconds_replications", r.seconds_replications},
                    {"agrees", r.agrees()}};
   if (!result.exact_absent.empty()) j["exact_engine_absent"] = result.exact_absent;
+  if (const auto& lumped = result.lumping)
+    j["lumping"] = fmt::format(
+        "{}: the exact engine's chain counts pages, not their clocks' phases ({} states of {}); "
+        "the full chain keeps them, with the same measures",
+        clock_lumping_text(lumped->rate, request.model.time_unit),
+        chain_states_text(request.model, lumped->states_solved),
+        chain_states_text(request.model, lumped->states_full));
   const validation::SimulationSettings& s = request.settings;
   // Each replication's observed time, as the caller resolved it (the default at the pace of what
   // the simulator runs: a replayed log's own).

@@ -32,6 +32,12 @@ struct ValidateResult {
   std::string exact_absent;  // why only the simulator ran; empty when both did
   // The log the simulator replayed in place of the arrival law (replayed_log_json); null: none.
   nlohmann::json replayed_arrivals = nullptr;
+  // Where the exact side's chain left the clock's phases out: the rate each exits at and the two
+  // chains' sizes (validate --json's "lumping" says it in words).
+  struct Lumping {
+    double rate = 0, states_solved = 0, states_full = 0;
+  };
+  std::optional<Lumping> lumping = std::nullopt;
 };
 
 // Throws model::InputError naming the source when the two models do not pair or the time limit
@@ -40,8 +46,15 @@ ValidateResult validate(const ValidateRequest& request);
 nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& result);
 
 // Why the exact engine cannot take `model` under `policy` (the policy's form, or the chain against
-// this machine's memory), for ValidateRequest::exact_absent; empty when it can.
-std::string exact_engine_absence(const model::Model& model, const model::ControlPolicy& policy);
+// this machine's memory: the lumped one unless `full_chain`), for ValidateRequest::exact_absent;
+// empty when it can.
+std::string exact_engine_absence(const model::Model& model, const model::ControlPolicy& policy,
+                                 bool full_chain);
+
+// The model whose chain the exact side of a validation solves: `model` with its clock lumped
+// (analytic/stationary/clock_lumping.hpp) unless `full_chain` or the policy names clock phases.
+model::Model validated_exact_model(const model::Model& model, const model::ControlPolicy& policy,
+                                   bool full_chain);
 
 // The verdict over the scenarios of one `validate`, counted one result at a time.
 struct ValidateSummary {

@@ -149,16 +149,26 @@ EngineComparison compare_engines(const model::Model& exact_model,
   const double t95 = boost::math::quantile(boost::math::complement(t, 0.025));
   c.z_bound =
       boost::math::quantile(boost::math::complement(t, kFamilyLevel / (2.0 * pairs.size())));
+  double pages = 0;
+  for (const sim::ReplicationEstimate& r : s.replications) pages += r.pages_offered;
+  const double level = kFamilyLevel / static_cast<double>(pairs.size());
   for (const auto& p : pairs) {
     MeasureVerdict m{.name = p.name, .piece = p.piece, .exact = p.exact, .simulated = p.simulated};
     if (p.exact) {
       m.z = z_score(p.simulated.mean, *p.exact, p.simulated.half_width / t95);
-      m.verdict = verdict_of(m.z, c.z_bound);
+      m.unseen = std::isinf(m.z) && unseen_is_likely(p.simulated.mean - *p.exact, pages, level);
+      m.verdict = m.unseen ? Verdict::kAgrees : verdict_of(m.z, c.z_bound);
     }
     c.measures.push_back(m);
   }
   c.seconds = model::seconds_since(start);
   return c;
+}
+
+bool unseen_is_likely(double difference, double pages, double level) {
+  const double d = std::min(std::abs(difference), 1.0);
+  // log((1 - d)^n) = n log1p(-d), which is -inf at d = 1: never likely.
+  return pages * std::log1p(-d) >= std::log(level);
 }
 
 double z_score(double simulated, double exact, double standard_error) {

@@ -39,6 +39,9 @@ struct SimulationSettings {
   std::string arrivals_log = {};
   // How the replay cuts the log (fit/batched_log.hpp); none: fit arrivals' defaults.
   std::optional<double> batch_gap = std::nullopt, censor_gap = std::nullopt;
+  // validate's exact side keeps every phase of the obsolescence clock, where one exit rate would
+  // lump them (analytic/stationary/clock_lumping.hpp) into a chain with the same measures.
+  bool full_chain = false;
 };
 
 enum class Verdict { kAgrees, kDiffers, kSimulatedOnly };
@@ -56,6 +59,10 @@ struct MeasureVerdict {
   std::optional<double> exact;  // nothing when the exact engine could not run
   sim::Interval simulated;
   double z = 0;  // (simulated - exact) / standard error
+  // Every replication gave the same value, apart from the exact one: the run saw none of what the
+  // difference measures (no page lost at a loss probability of 1e-8, say), and the exact value
+  // makes seeing none likely (unseen_is_likely), so the measure agrees whatever its infinite z.
+  bool unseen = false;
   Verdict verdict = Verdict::kSimulatedOnly;
 };
 
@@ -90,6 +97,12 @@ inline constexpr double kFamilyLevel = 0.01;
 // The verdict on a measure with an exact value: it agrees while |z| is within the family's bound
 // (z = +-inf, a difference with no spread to excuse it, never does).
 Verdict verdict_of(double z, double z_bound);
+
+// Whether a run of `pages` offered pages seeing none of what `difference` measures is likely
+// enough to pass at `level`: what befalls a page with chance d befalls none of n pages with chance
+// (1 - d)^n. Counted in pages, since the per-page chances (loss, obsolescence) are what a short run
+// misses.
+bool unseen_is_likely(double difference, double pages, double level);
 
 // (simulated - exact) / standard_error. With no spread beyond round-off (a measure that is 0, or
 // 1, in every replication) only round-off may separate the two: 0 within it, else +-inf.

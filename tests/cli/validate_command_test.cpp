@@ -104,12 +104,13 @@ TEST_CASE("validate: a simulator fed a different service law disagrees, exit 1",
 TEST_CASE("validate: a chain too large for the exact engine is shown simulated, not judged",
           "[cli][validate]") {
   TempDirectory dir;
-  // K = 40 with two-phase clocks: 2^39 waiting-clock combinations at the top level alone.
+  // K = 40 with every phase of the two-phase clocks: 2^39 waiting-clock combinations at the top
+  // level alone.
   const std::string big = dir.write(
       "big.yaml",
       replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 40"));
   const std::vector<std::string> args{"--seed",    "5",    "--replications", "4",
-                                      "--horizon", "2000", "--json"};
+                                      "--horizon", "2000", "--json",         "--full-chain"};
   const ProcessResult run = validate({big}, args);
   INFO(report(run));
   REQUIRE(run.exit_status == 0);
@@ -123,6 +124,33 @@ TEST_CASE("validate: a chain too large for the exact engine is shown simulated, 
   CHECK(json_of(run).at("summary").at("simulated_only") == 1);
   CHECK(json_of(run).at("summary").at("agree") == 0);  // not judged: counted in neither
   CHECK(json_of(run).at("summary").at("differ") == 0);
+}
+
+TEST_CASE("validate: a clock whose phases exit at one rate is judged on the lumped chain",
+          "[cli][validate][readable]") {
+  TempDirectory dir;
+  const std::string big = dir.write(
+      "big.yaml",
+      replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 40"));
+  const ProcessResult run =
+      validate({big}, {"--seed", "5", "--replications", "4", "--horizon", "2000"});
+  INFO(report(run));
+  REQUIRE(run.exit_status == 0);
+  // 2 (1 + 2 x 40) states, where every clock phase makes 2 (1 + 2 (2^40 - 1)).
+  for (const char* text :
+       {"the exact engine solved 162 states in place of 4.39805e+12: every phase of the "
+        "obsolescence clock exits at rate 0.2 per unit time, so the phases change no measure "
+        "(--full-chain keeps them)",
+        "1 scenario: 1 agree, 0 disagree, 0 simulated only"}) {
+    INFO(text);
+    CHECK_THAT(run.out, Catch::Contains(text));
+  }
+  const ProcessResult full =
+      validate({big}, {"--seed", "5", "--replications", "4", "--horizon", "2000", "--full-chain"});
+  INFO(report(full));
+  REQUIRE(full.exit_status == 0);
+  CHECK_THAT(full.out, Catch::Contains("no exact value: capacity: 40 makes 4.4e+12 states"));
+  CHECK_THAT(full.out, !Catch::Contains("the exact engine solved"));
 }
 
 TEST_CASE("validate without --json: a table per scenario and a summary line",

@@ -60,14 +60,20 @@ def test_simulate_replaying_a_log_equals_the_command_line(cli):
 
 
 def test_validate_of_a_chain_beyond_the_exact_engine_equals_the_command_line(cli, tmp_path):
-    # K = 40 with two-phase clocks is past the exact engine: shown simulated, counted as such in the
-    # summary (not as agreeing), as the command line counts it.
+    # K = 40 with every phase of the two-phase clocks is past the exact engine: shown simulated,
+    # counted as such in the summary (not as agreeing), as the command line counts it.
     big = tmp_path / "big.yaml"
     big.write_text(PAPER.read_text().replace("capacity: 5", "capacity: 40", 1))
-    validated = crawlq.load(big).validate(replications=4, seed=5, horizon=2000).to_dict()
+    validated = crawlq.load(big).validate(replications=4, seed=5, horizon=2000, full_chain=True).to_dict()
     assert validated["summary"] == {"agree": 0, "differ": 0, "simulated_only": 1}
     assert validated["agrees"] is True
     assert without_timing(validated) == without_timing(
+        cli.json("validate", big, "--replications", 4, "--seed", 5, "--horizon", 2000, "--full-chain"))
+    # Both phases exit at one rate, so the lumped chain of 162 states judges it exactly.
+    lumped = crawlq.load(big).validate(replications=4, seed=5, horizon=2000).to_dict()
+    assert lumped["summary"] == {"agree": 1, "differ": 0, "simulated_only": 0}
+    assert "162 states of" in lumped["scenarios"][0]["lumping"]
+    assert without_timing(lumped) == without_timing(
         cli.json("validate", big, "--replications", 4, "--seed", 5, "--horizon", 2000))
 
 

@@ -54,7 +54,7 @@ nlohmann::json read_back(api::RequestKind kind, const nlohmann::json& document,
     case api::RequestKind::kSimulate:
     case api::RequestKind::kValidate:
       return api::to_document(api::simulation_choices(document, kind, caller),
-                              api::document_policy(document, kind, scenario, caller));
+                              api::document_policy(document, kind, scenario, caller), kind);
   }
   return nullptr;
 }

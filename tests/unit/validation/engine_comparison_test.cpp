@@ -133,3 +133,42 @@ TEST_CASE("compare_engines: models of different shape are refused", "[validation
                                               bigger, policy, short_run()),
                   std::invalid_argument);
 }
+
+TEST_CASE("unseen_is_likely: none of n pages befalls a chance d with chance (1 - d)^n",
+          "[validation]") {
+  // At n = 5000 pages and level 0.001 the chance that passes is 1 - 0.001^(1/5000), about 1.38e-3.
+  const double n = 5000, level = 0.001, edge = 1 - std::pow(level, 1 / n);
+  CHECK(validation::unseen_is_likely(0.0, n, level));
+  CHECK(validation::unseen_is_likely(0.99 * edge, n, level));
+  CHECK(validation::unseen_is_likely(-0.99 * edge, n, level));
+  CHECK_FALSE(validation::unseen_is_likely(1.01 * edge, n, level));
+  CHECK_FALSE(validation::unseen_is_likely(-1.01 * edge, n, level));
+  CHECK_FALSE(validation::unseen_is_likely(1.0, n, level));
+  // Ten times the pages: a tenth of the chance is the edge.
+  CHECK_FALSE(validation::unseen_is_likely(0.2 * edge, 10 * n, level));
+  CHECK(validation::unseen_is_likely(0.09 * edge, 10 * n, level));
+}
+
+TEST_CASE("compare_engines: a measure with no spread far from the exact value still differs",
+          "[validation]") {
+  const auto scenario = teaching();
+  // A simulator whose pages never go stale: P_obs is 0 in every replication where the exact one
+  // is far from it; thousands of pages make seeing no expiry at that chance all but impossible.
+  model::Model never_stale = scenario.model;
+  never_stale.obsolescence.reset();
+  const sim::LevelMapPolicy policy(*scenario.model.level_map());
+  const auto c = validation::compare_engines(scenario.model, *scenario.model.level_map(), "",
+                                             never_stale, policy, short_run());
+  bool judged = false;
+  for (const auto& m : c.measures)
+    if (m.name == "p_obsolete") {
+      judged = true;
+      REQUIRE(m.exact);
+      CHECK(*m.exact > 0.01);
+      CHECK(m.simulated.mean == 0);
+      CHECK(m.simulated.half_width == 0);
+      CHECK_FALSE(m.unseen);
+      CHECK(m.verdict == validation::Verdict::kDiffers);
+    }
+  CHECK(judged);
+}
