@@ -12,7 +12,7 @@
 #include "model/elapsed.hpp"
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"
-#include "sim/warmup.hpp"
+#include "sim/run_length.hpp"
 
 namespace crawlq::api {
 
@@ -81,12 +81,14 @@ CompareResult compare(const CompareRequest& request, const Cancellation* cancel)
   plan.seed = settings.seed;
   plan.replications = settings.replications;
   plan.threads = settings.threads;
-  plan.horizon = settings.horizon ? *settings.horizon : sim::default_horizon(pace);
   plan.spread = request.spread;
   plan.progress = request.progress;
   plan.stop = cancel;
-  plan.warmup =
-      settings.warmup ? *settings.warmup : sim::mser5_warmup(m, *a, plan.seed, plan.horizon);
+  // Policy A's pace and warm-up: both policies run on the same random numbers for as long.
+  const sim::RunLength length =
+      sim::run_length(m, *a, plan.seed, settings.horizon, settings.warmup, pace);
+  plan.horizon = length.horizon;
+  plan.warmup = length.warmup;
   result.seconds_warmup = model::seconds_since(start);
   result.comparison = sim::compare_policies(m, *a, *b, plan);
   return result;

@@ -19,6 +19,7 @@
 #include "scenarios/scenario_loader.hpp"
 #include "sim/horizon.hpp"
 #include "sim/policy.hpp"
+#include "sim/run_length.hpp"
 #include "sim/run_setup.hpp"
 #include "sim/warmup.hpp"
 
@@ -193,15 +194,14 @@ SimulateResult simulate(const SimulateRequest& request, const Cancellation* canc
   const auto start = std::chrono::steady_clock::now();
   const sim::Pace pace = sim::measure_pace(m, *simulated, settings.seed);
   require_simulation_fits(m, pace, settings, request.source);
-  plan.horizon = settings.horizon ? *settings.horizon : sim::default_horizon(pace);
   plan.spread = request.spread;
   plan.progress = request.progress;
   plan.stop = cancel;
-  // Without a warm-up given, MSER-5 on a pilot run of a quarter horizon decides (every process runs
-  // that pilot).
-  plan.warmup = settings.warmup ? *settings.warmup
-                                : sim::mser5_warmup(m, *simulated, plan.seed, plan.horizon);
-  sim::round_to_whole_periods(m, plan.warmup, plan.horizon);
+  // Every process runs the same pilots, so every process plans the same run.
+  const sim::RunLength length =
+      sim::run_length(m, *simulated, plan.seed, settings.horizon, settings.warmup, pace);
+  plan.horizon = length.horizon;
+  plan.warmup = length.warmup;
   result.seconds_warmup = model::seconds_since(start);
   if (settings.precision == 0) {
     result.summary = sim::simulate(m, *simulated, plan);

@@ -12,8 +12,7 @@
 #include "analytic/control/policy_evaluation.hpp"
 #include "model/elapsed.hpp"
 #include "model/input_error.hpp"
-#include "sim/horizon.hpp"
-#include "sim/warmup.hpp"
+#include "sim/run_length.hpp"
 
 namespace crawlq::validation {
 
@@ -106,18 +105,13 @@ EngineComparison compare_engines(const model::Model& exact_model,
   }
   const double seconds_exact = model::seconds_since(start);
 
-  sim::ReplicationPlan plan{.seed = settings.seed,
-                            .replications = settings.replications,
-                            .warmup = 0,
-                            .horizon = settings.horizon
-                                           ? *settings.horizon
-                                           : sim::default_horizon(sim::measure_pace(
-                                                 simulated_model, simulated_policy, settings.seed)),
-                            .threads = settings.threads};
-  plan.warmup = settings.warmup
-                    ? *settings.warmup
-                    : sim::mser5_warmup(simulated_model, simulated_policy, plan.seed, plan.horizon);
-  sim::round_to_whole_periods(simulated_model, plan.warmup, plan.horizon);
+  const sim::RunLength length = sim::run_length(simulated_model, simulated_policy, settings.seed,
+                                                settings.horizon, settings.warmup);
+  const sim::ReplicationPlan plan{.seed = settings.seed,
+                                  .replications = settings.replications,
+                                  .warmup = length.warmup,
+                                  .horizon = length.horizon,
+                                  .threads = settings.threads};
   EngineComparison c;
   c.seconds_exact = seconds_exact;
   c.seconds_warmup = model::seconds_since(start) - seconds_exact;
