@@ -67,9 +67,10 @@ RunStatistics run_phase_level(const model::Model& model, const Policy& policy, s
   if (setup.robots == 0) robots = policy.robots(view(level));
   // The moments at which the rules change (the indexer stops, resumes; the controller is asked
   // again), in order.
-  std::array<double, 3> boundaries{setup.pause_from, setup.pause_to, setup.switch_at};
+  // The last, never reached, stands after all three have passed.
+  std::array<double, 4> boundaries{setup.pause_from, setup.pause_to, setup.switch_at, kNever};
   if (!(setup.pause_from < setup.pause_to)) boundaries[0] = boundaries[1] = kNever;
-  std::sort(boundaries.begin(), boundaries.end());
+  std::sort(boundaries.begin(), boundaries.end() - 1);
   std::size_t boundary = 0;
   bool paused = false;
   // A rhythm: piece k covers [k h, (k + 1) h), every arrival rate times its scale; its start is one

@@ -13,6 +13,10 @@
 #include "sim/phase_level_run.hpp"
 #include "sim/statistics_observer.hpp"
 
+// The loop's helpers are lambdas over its state: one left out of line would take the addresses of
+// that state, and keep it in memory rather than registers for the whole loop.
+#define CRAWLQ_INLINE __attribute__((always_inline))
+
 namespace crawlq::sim {
 
 namespace {
@@ -141,7 +145,7 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
   double service_end = kNever, in_service_since = 0;
   int expiring = -1;  // index in the buffer of the next page to expire
   double next_expiry = kNever;
-  const auto refresh_expiry = [&] {
+  const auto refresh_expiry = [&]() CRAWLQ_INLINE {
     expiring = buffer.first_to_expire();
     next_expiry = expiring < 0 ? kNever : buffer.at(expiring).expiry;
   };
@@ -161,7 +165,7 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
   std::size_t piece = 0;
   double scale = rhythm ? rhythm->scales.front() : 1.0;
   // A stay at the present speed: without a rhythm no division (by 1, exact) on every move.
-  const auto at_speed = [&](double stay) { return rhythm ? stay / scale : stay; };
+  const auto at_speed = [&](double stay) CRAWLQ_INLINE { return rhythm ? stay / scale : stay; };
   double next_piece = rhythm ? rhythm->piece_length() : kNever;  // absolute
   if (setup.robots == 0) robots = controller.robots(SystemView{level, phase, robots, 0.0, level});
   // A replayed log: the next batch is `replayed`, due when the rest of its gap (in the log's time,
@@ -181,27 +185,30 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
   }
   // A new mode from `now`: the robots' pending move redrawn (exact: the time to it is
   // exponential), or a replayed log's time left rescaled to the new number of robots.
-  const auto rescale_move = [&](double now, int decided) {
+  const auto rescale_move = [&](double now, int decided) CRAWLQ_INLINE {
     next_move = trace_ ? now + (next_move - now) * robots / decided
                        : now + at_speed(arrival_random.unit_exponential() *
                                         arrivals_.mean_stay(decided, phase));
   };
   // The moments at which the run changes its rules (absolute times, in order): the indexer stops,
   // resumes, the controller is asked again.
-  std::array<double, 3> boundaries{setup.pause_from, setup.pause_to, setup.switch_at};
+  // The last, never reached, stands after all three have passed.
+  std::array<double, 4> boundaries{setup.pause_from, setup.pause_to, setup.switch_at, kNever};
   if (!(setup.pause_from < setup.pause_to)) boundaries[0] = boundaries[1] = kNever;
-  std::sort(boundaries.begin(), boundaries.end());
+  std::sort(boundaries.begin(), boundaries.end() - 1);
   std::size_t boundary = 0;
+  // The first of the next piece's start and the next boundary (absolute): one test an event.
+  double next_rule = std::min(next_piece, boundaries[0]);
   bool paused = false;
   double service_left = 0;  // of the page at the indexer while it is paused
   double last = 0;
   RunStatistics stats;
 
-  const auto report_interval = [&](double to) {
+  const auto report_interval = [&](double to) CRAWLQ_INLINE {
     const double from = std::max(last, observe_from);
     if (to > from) sink.on_interval(origin + from, to - from, level, robots);
   };
-  const auto rebase = [&](double shift) {
+  const auto rebase = [&](double shift) CRAWLQ_INLINE {
     advance(origin, origin_error, shift);
     next_move -= shift, service_end -= shift, in_service_since -= shift, next_expiry -= shift,
         last -= shift;
@@ -213,9 +220,8 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
   while (true) {
     const int level_before = level;
     const double event = std::min(std::min(service_end, next_expiry), next_move);
-    const double next_boundary = boundaries[boundary] - origin;
-    if (const double piece_end = next_piece - origin;
-        piece_end < event && piece_end <= next_boundary) {
+    if (next_rule - origin < event && next_piece <= boundaries[boundary]) {
+      const double piece_end = next_piece - origin;
       if (piece_end > until) break;
       report_interval(piece_end);
       last = piece_end;
@@ -224,6 +230,7 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
       const double before = scale;
       scale = rhythm->scales[++piece % rhythm->pieces()];
       next_piece = rhythm->piece_length() * static_cast<double>(piece + 1);
+      next_rule = std::min(boundaries[boundary], next_piece);
       next_move = piece_end + (next_move - piece_end) * before / scale;
       const int decided =
           controller.robots(SystemView{level, phase, robots, origin + piece_end, level});
@@ -233,11 +240,13 @@ RunStatistics Simulator::run_path(const Path& path, const Controller& controller
       }
       continue;
     }
-    if (next_boundary < event) {
+    if (next_rule - origin < event) {
+      const double next_boundary = boundaries[boundary] - origin;
       if (next_boundary > until) break;
       report_interval(next_boundary);
       last = next_boundary;
       const double at = boundaries[boundary++];
+      next_rule = std::min(next_piece, boundaries[boundary]);
       if (at == setup.pause_from) {
         paused = true;
         if (service_end < kNever) service_left = service_end - next_boundary;

@@ -4,7 +4,11 @@
 // indexer. Every key and every level's probability at every time must agree under the familywise
 // verdict (validation/transient_comparison.hpp); the seeds are fixed, so a pass repeats. A
 // simulator that ignored the outage, or an exact engine that started elsewhere, must be flagged.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <variant>
 #include <vector>
@@ -13,6 +17,7 @@
 #include "api/solve_request.hpp"
 #include "api/validate_request.hpp"
 #include "random_models.hpp"
+#include "scenarios/policy_section.hpp"
 #include "validation/transient_comparison.hpp"
 
 namespace crawlq::crosscheck {
@@ -91,6 +96,37 @@ TEST_CASE("simulated transients vs exact: phase-aware, memory and hysteresis pol
 
 TEST_CASE("simulated transients vs exact: full-state tables", "[crosscheck][transient][sim]") {
   check_random(1901, 4, PolicyForm::kTable);
+}
+
+TEST_CASE("simulated transients vs exact: from another policy's long run, through an outage",
+          "[crosscheck][transient][sim]") {
+  // The controller is asked again at the switch and at both ends of the outage: three boundaries,
+  // all passed before the last time (the loop once read past them and ran on without end).
+  const std::filesystem::path directory =
+      std::filesystem::temp_directory_path() / "crawlq-transient-switch-test";
+  std::filesystem::create_directories(directory);
+  for (const auto& [seed, form] : {std::pair{2101, PolicyForm::kLevels},
+                                   {2102, PolicyForm::kHysteresis},
+                                   {2103, PolicyForm::kTable}}) {
+    const model::Model model = random_model(seed, {.max_states = 250, .holding_cost = true});
+    const model::ControlPolicy policy = random_control_policy(model, seed, form);
+    const std::string before = (directory / fmt::format("before-{}.json", seed)).string();
+    std::ofstream(before) << scenarios::policy_section(
+        random_control_policy(model, seed + 50, PolicyForm::kLevels));
+    validation::SimulationSettings settings =
+        settings_for(model, TransientStart::kStationary, times_for(model)[2], seed);
+    settings.from_file = before;
+    const api::ValidateResult result = validate(model, policy, settings);
+    INFO("seed " << seed << ", policy " << model::policy_kind(policy) << "\n" << describe(model));
+    REQUIRE(result.exact_absent.empty());
+    CHECK(result.comparison.replications == settings.replications);
+    for (const validation::MeasureVerdict& m : result.comparison.measures) {
+      INFO(m.name << " at " << *m.t << ": exact " << *m.exact << ", simulated " << m.simulated.mean
+                  << " +- " << m.simulated.half_width << ", z " << m.z);
+      CHECK(m.verdict == validation::Verdict::kAgrees);
+    }
+  }
+  std::filesystem::remove_all(directory);
 }
 
 TEST_CASE("simulated transients: the verdict catches an outage ignored and a wrong start",
