@@ -101,14 +101,18 @@ TEST_CASE("validate: a simulator fed a different service law disagrees, exit 1",
   CHECK(json_of(itself).at("summary").at("differ") == 0);
 }
 
+// The paper's first example at K = 40, written in `dir`.
+std::string paper_at_40(TempDirectory& dir) {
+  return dir.write("big.yaml", replace_once(read_text(shipped("paper-example-1.yaml")),
+                                            "capacity: 5", "capacity: 40"));
+}
+
 TEST_CASE("validate: a chain too large for the exact engine is shown simulated, not judged",
           "[cli][validate]") {
   TempDirectory dir;
   // K = 40 with every phase of the two-phase clocks: 2^39 waiting-clock combinations at the top
   // level alone.
-  const std::string big = dir.write(
-      "big.yaml",
-      replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 40"));
+  const std::string big = paper_at_40(dir);
   const std::vector<std::string> args{"--seed",    "5",    "--replications", "4",
                                       "--horizon", "2000", "--json",         "--full-chain"};
   const ProcessResult run = validate({big}, args);
@@ -129,9 +133,7 @@ TEST_CASE("validate: a chain too large for the exact engine is shown simulated, 
 TEST_CASE("validate: a clock whose phases exit at one rate is judged on the lumped chain",
           "[cli][validate][readable]") {
   TempDirectory dir;
-  const std::string big = dir.write(
-      "big.yaml",
-      replace_once(read_text(shipped("paper-example-1.yaml")), "capacity: 5", "capacity: 40"));
+  const std::string big = paper_at_40(dir);
   const ProcessResult run =
       validate({big}, {"--seed", "5", "--replications", "4", "--horizon", "2000"});
   INFO(report(run));

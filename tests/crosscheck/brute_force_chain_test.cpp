@@ -10,6 +10,7 @@
 
 #include "tests/crosscheck/brute_force_sojourn.hpp"
 #include "tests/crosscheck/random_models.hpp"
+#include "tests/support/birth_death.hpp"
 
 namespace crawlq::crosscheck {
 namespace {
@@ -116,9 +117,8 @@ TEST_CASE("brute force: M/M/1/K with exponential impatience is a birth-death cha
                                      model::PhaseType::exponential(theta));
   const BruteForceChain chain(m, *m.level_map());
   // Death rate at level i: mu + (i-1) theta.
-  std::vector<double> p{1.0};
-  for (int i = 1; i <= capacity; ++i) p.push_back(p.back() * lambda / (mu + (i - 1) * theta));
-  p = normalised(p);
+  const std::vector<double> p =
+      test_support::birth_death_levels(std::vector<double>(capacity + 1, lambda), mu, theta);
   const ChainMeasures& out = chain.measures();
   check_levels(out, p);
   double expired = 0, served = 0;

@@ -6,6 +6,7 @@
 
 #include "analytic/control/policy_evaluation.hpp"
 #include "analytic/stationary/solver_registry.hpp"
+#include "tests/support/birth_death.hpp"
 
 using namespace crawlq;
 using analytic::Method;
@@ -13,36 +14,9 @@ using analytic::PageFate;
 
 namespace {
 
-model::Bmap poisson(double rate) {
-  return model::Bmap({model::Matrix::Constant(1, 1, -rate), model::Matrix::Constant(1, 1, rate)});
-}
-
-model::Model birth_death(std::vector<double> arrival_rates, double service_rate, int capacity,
-                         double impatience = 0) {
-  std::vector<model::Bmap> modes;
-  for (double r : arrival_rates) modes.push_back(poisson(r));
-  std::optional<model::PhaseType> clock;
-  if (impatience > 0) clock = model::PhaseType::exponential(impatience);
-  return model::Model{.name = "birth-death",
-                      .capacity = capacity,
-                      .arrivals = model::ArrivalModes(std::move(modes)),
-                      .service = model::PhaseType::exponential(service_rate),
-                      .obsolescence = clock,
-                      .costs = {},
-                      .policy = {}};
-}
-
-// p_i proportional to prod_{j=1..i} lambda(j-1) / (mu + (j-1) theta).
-std::vector<double> birth_death_levels(const std::vector<double>& lambda_at, double mu,
-                                       double theta) {
-  std::vector<double> p{1.0};
-  for (std::size_t i = 1; i < lambda_at.size(); ++i)
-    p.push_back(p.back() * lambda_at[i - 1] / (mu + (i - 1) * theta));
-  double sum = 0;
-  for (double x : p) sum += x;
-  for (double& x : p) x /= sum;
-  return p;
-}
+using test_support::birth_death;
+using test_support::birth_death_levels;
+using test_support::poisson;
 
 double erlang_cdf(int stages, double rate, double x) {
   double term = std::exp(-rate * x), sum = 0;

@@ -9,33 +9,14 @@
 
 #include "sim/replications.hpp"
 #include "sim/statistics_observer.hpp"
+#include "tests/support/birth_death.hpp"
 
 using namespace crawlq;
 
 namespace {
 
-model::Model birth_death(double lambda, double mu, int capacity, double impatience) {
-  std::optional<model::PhaseType> clock;
-  if (impatience > 0) clock = model::PhaseType::exponential(impatience);
-  return model::Model{
-      .name = "birth-death",
-      .capacity = capacity,
-      .arrivals = model::ArrivalModes({model::Bmap(
-          {model::Matrix::Constant(1, 1, -lambda), model::Matrix::Constant(1, 1, lambda)})}),
-      .service = model::PhaseType::exponential(mu),
-      .obsolescence = clock,
-      .costs = {},
-      .policy = {}};
-}
-
-std::vector<double> levels(double lambda, double mu, double theta, int k) {
-  std::vector<double> p{1.0};
-  for (int i = 1; i <= k; ++i) p.push_back(p.back() * lambda / (mu + (i - 1) * theta));
-  double s = 0;
-  for (double x : p) s += x;
-  for (double& x : p) x /= s;
-  return p;
-}
+using test_support::birth_death;
+using test_support::birth_death_levels;
 
 void check_inside(const sim::Interval& i, double exact, const char* what) {
   INFO(what << ": " << i.mean << " +- " << i.half_width << ", exact " << exact);
@@ -50,11 +31,11 @@ TEST_CASE("simulated M/M/1/K and M/M/1/K with impatience match the closed forms"
     const double lambda = 3.0, mu = 2.0;
     const int k = 5;
     INFO("impatience " << theta);
-    const model::Model m = birth_death(lambda, mu, k, theta);
+    const model::Model m = birth_death({lambda}, mu, k, theta);
     const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, k));
     const auto s = sim::simulate(
         m, policy, {.seed = 42, .replications = 10, .warmup = 100, .horizon = 20000, .threads = 2});
-    const auto p = levels(lambda, mu, theta, k);
+    const auto p = birth_death_levels(std::vector<double>(k + 1, lambda), mu, theta);
     double expiry = 0, l = 0;
     for (int i = 1; i <= k; ++i) {
       expiry += p[i] * (i - 1) * theta;
@@ -71,7 +52,7 @@ TEST_CASE("simulated M/M/1/K and M/M/1/K with impatience match the closed forms"
 }
 
 TEST_CASE("the same seed gives the same numbers with 1 and 2 threads", "[sim][determinism]") {
-  const model::Model m = birth_death(2.0, 1.5, 4, 0.3);
+  const model::Model m = birth_death({2.0}, 1.5, 4, 0.3);
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
   const sim::ReplicationPlan one{
       .seed = 9, .replications = 6, .warmup = 10, .horizon = 2000, .threads = 1};
@@ -99,7 +80,7 @@ TEST_CASE("Student intervals: t quantile and half-width", "[sim][statistics]") {
 
 TEST_CASE("the sequential mode adds replications until the headline half-widths are small",
           "[sim][precision]") {
-  const model::Model m = birth_death(2.0, 1.5, 4, 0.3);
+  const model::Model m = birth_death({2.0}, 1.5, 4, 0.3);
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
   const sim::ReplicationPlan plan{
       .seed = 4, .replications = 10, .warmup = 10, .horizon = 2000, .threads = 2};
@@ -119,7 +100,7 @@ TEST_CASE("the sequential mode adds replications until the headline half-widths 
 
 TEST_CASE("comparing a policy with itself on common random numbers gives exactly zero",
           "[sim][compare]") {
-  model::Model m = birth_death(2.0, 1.5, 4, 0.3);
+  model::Model m = birth_death({2.0}, 1.5, 4, 0.3);
   m.costs = {.loss = 5, .obsolescence = 10, .sojourn = 2, .robot = 1, .starvation = 30};
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
   const auto c = sim::compare_policies(
@@ -134,7 +115,7 @@ TEST_CASE("comparing a policy with itself on common random numbers gives exactly
 }
 
 TEST_CASE("a run stops at its event budget and at its deadline, and says so", "[sim][limits]") {
-  const model::Model m = birth_death(2.0, 1.5, 4, 0.3);
+  const model::Model m = birth_death({2.0}, 1.5, 4, 0.3);
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
   const sim::Simulator simulator(m, policy);
   sim::StatisticsObserver statistics(m.capacity, m.modes(), m.costs);
@@ -154,7 +135,7 @@ TEST_CASE("a run stops at its event budget and at its deadline, and says so", "[
 TEST_CASE("durations are measured where they happen, exact at any absolute time", "[sim][time]") {
   // Pages 10^6 time units apart, each served in about 10^-6: by the end of the horizon the clock
   // reads 10^12, where a double cannot resolve 10^-6.
-  const model::Model m = birth_death(1e-6, 1e6, 1, 0.0);
+  const model::Model m = birth_death({1e-6}, 1e6, 1, 0.0);
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 1));
   const sim::ReplicationPlan plan{
       .seed = 6, .replications = 8, .warmup = 0, .horizon = 2e11, .threads = 2};
@@ -165,7 +146,7 @@ TEST_CASE("durations are measured where they happen, exact at any absolute time"
 
 TEST_CASE("a measure without spread from too few pages is not taken as settled",
           "[sim][precision]") {
-  const model::Model m = birth_death(2.0, 1.5, 4, 0.3);
+  const model::Model m = birth_death({2.0}, 1.5, 4, 0.3);
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 4));
   // Ten pages a replication: P_loss is often 0 in every one, which says nothing.
   const sim::ReplicationPlan plan{
@@ -199,7 +180,7 @@ class LossRateEstimator final : public sim::Estimator {
 
 TEST_CASE("replications run the estimators they are given, each writing after the ones before it",
           "[sim][observers]") {
-  const model::Model m = birth_death(3.0, 2.0, 3, 0.2);
+  const model::Model m = birth_death({3.0}, 2.0, 3, 0.2);
   const sim::LevelMapPolicy policy(model::Policy::constant(1, 1, 3));
   sim::ReplicationPlan plan{
       .seed = 5, .replications = 3, .warmup = 10, .horizon = 3000, .threads = 2};
