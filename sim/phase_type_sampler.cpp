@@ -6,6 +6,10 @@
 
 namespace crawlq::sim {
 
+namespace {
+constexpr double kExitRoundOff = 1e-12;
+}  // namespace
+
 PhaseTypeSampler::PhaseTypeSampler(const model::PhaseType& law) : phases_(law.phases()) {
   const auto& t = law.subgenerator();
   const auto& exits = law.exit_rates();
@@ -29,16 +33,18 @@ PhaseTypeSampler::PhaseTypeSampler(const model::PhaseType& law) : phases_(law.ph
   start_.back() = 1.0;
   for (int i = 0; i < phases_; ++i) {
     const double rate = -t(i, i);
-    bool moves = false;
+    int moves = 0, last_move = -1;
     double c = 0;
     const int offset = static_cast<int>(jump_cumulative_.size());
     for (int j = 0; j < phases_; ++j) {
       const double p = j == i ? 0.0 : t(i, j) / rate;
-      moves = moves || p > 0;
+      if (p > 0) ++moves, last_move = j;
       jump_cumulative_.push_back(c += p);
     }
     jump_cumulative_.push_back(1.0);  // absorption
-    table_.push_back({1.0 / rate, offset, !moves});
+    // An exit below round-off of the phase's rate is none: the row's sum is zero as given.
+    const bool never_exits = exits(i) <= kExitRoundOff * rate;
+    table_.push_back({1.0 / rate, offset, moves == 0, moves == 1 && never_exits ? last_move : -1});
   }
 }
 

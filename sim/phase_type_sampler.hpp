@@ -9,7 +9,8 @@
 // 1982): a fast phase at the larger eigenvalue of -T, entered first with probability 1 - p or after
 // a slow phase at the smaller one, where p = 1 - alpha t / lambda_fast gives the same Laplace
 // transform. One uniform and one or two exponentials, where the walk took a uniform and an
-// exponential a phase visited.
+// exponential a phase visited. The walk skips the choice at a phase that only ever moves to one
+// other (every phase of an Erlang law but its last): an exponential a phase there.
 #include <vector>
 
 #include "model/phase_type.hpp"
@@ -34,6 +35,10 @@ class PhaseTypeSampler {
       const Phase& p = table_[phase];
       time += random.unit_exponential() * p.mean_sojourn;
       if (p.absorbs_surely) return time;
+      if (p.surely_to >= 0) {
+        phase = p.surely_to;
+        continue;
+      }
       const int next = pick(jump_cumulative_, p.offset, phases_ + 1, random.uniform());
       if (next == phases_) return time;
       phase = next;
@@ -45,6 +50,7 @@ class PhaseTypeSampler {
     double mean_sojourn;  // 1 / -T_ii
     int offset;           // of its row in jump_cumulative_
     bool absorbs_surely;  // no transition to another phase
+    int surely_to;        // the one phase it moves to where it never exits (an Erlang's), else -1
   };
   // The index of the first cumulative probability above u: counted rather than searched, so that
   // the choice costs no mispredicted branch (the walk's length is random enough already).

@@ -29,7 +29,11 @@ TEST_CASE("phase-type samples have the law's mean and variance", "[sim][sampler]
       model::PhaseType((model::RowVector(2) << 0.8, 0.2).finished(), m2(-0.5, 0.3, 0, -4)),
       // Three phases: the walk.
       model::PhaseType((model::RowVector(3) << 0.5, 0.25, 0.25).finished(),
-                       (model::Matrix(3, 3) << -2, 1, 0.5, 0.2, -1, 0.3, 0, 2, -3).finished())};
+                       (model::Matrix(3, 3) << -2, 1, 0.5, 0.2, -1, 0.3, 0, 2, -3).finished()),
+      // A sure step into a phase that exits or moves back: the walk without its choice, then with.
+      model::PhaseType(
+          (model::RowVector(3) << 0.6, 0.1, 0.3).finished(),
+          (model::Matrix(3, 3) << -1.5, 1.5, 0, 0.4, -2.5, 0.9, 0, 0, -0.8).finished())};
   for (const auto& law : laws) {
     const sim::PhaseTypeSampler sampler(law);
     sim::RandomStream random(11, 0, sim::Source::kService);
@@ -69,6 +73,18 @@ TEST_CASE("a phase-type law left at one rate from every phase is drawn as that e
   int differ = 0;
   for (int i = 0; i < 100; ++i) differ += walk.sample(a) != Approx(b.unit_exponential() * 5);
   CHECK(differ > 50);
+}
+
+TEST_CASE("a phase that only moves on to one other is left without a choice drawn",
+          "[sim][sampler]") {
+  // Erlang-3 at rate 2 a phase: three unit exponentials over 2 make a sample, no uniform between.
+  const sim::PhaseTypeSampler erlang(model::PhaseType::erlang(3, 2.0));
+  sim::RandomStream random(5, 0, sim::Source::kService), twin(5, 0, sim::Source::kService);
+  for (int i = 0; i < 1000; ++i) {
+    const double e1 = twin.unit_exponential(), e2 = twin.unit_exponential(),
+                 e3 = twin.unit_exponential();
+    REQUIRE(erlang.sample(random) == Approx((e1 + e2 + e3) / 2.0).epsilon(1e-12));
+  }
 }
 
 TEST_CASE("the robots' phase process brings batches at the rates theta D_k e", "[sim][sampler]") {
