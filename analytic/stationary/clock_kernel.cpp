@@ -1,5 +1,7 @@
 #include "analytic/stationary/clock_kernel.hpp"
 
+#include "analytic/stationary/vector_clones.hpp"
+
 namespace crawlq::analytic {
 
 namespace {
@@ -9,11 +11,12 @@ using Index = Eigen::Index;
 // Clock recursions over at most this many entries run flat: they are in L1 by then.
 constexpr Index kFlatEntries = Index{1} << 8;
 
-// Two phases (the paper's clocks): one branch-free pass that reads each pair once. Built for AVX2
-// too, picked at run time, since this loop is most of a solve and runs in cache.
-__attribute__((target_clones("avx2", "default"))) void two_phase_clock(
-    const double* x, double* y_same, double* y_down, Index outer, Index inner, Index begin,
-    Index end, double to_second, double to_first, double exit_first, double exit_second) {
+// Two phases (the paper's clocks): one branch-free pass that reads each pair once. Built for each
+// vector width (vector_clones.hpp), since this loop is most of a solve and runs in cache.
+CRAWLQ_VECTOR_CLONES void two_phase_clock(const double* x, double* y_same, double* y_down,
+                                          Index outer, Index inner, Index begin, Index end,
+                                          double to_second, double to_first, double exit_first,
+                                          double exit_second) {
   if (inner == 1) {
     for (Index o = 0; o < outer; ++o) {
       const double first = x[2 * o], second = x[2 * o + 1];
@@ -37,11 +40,8 @@ __attribute__((target_clones("avx2", "default"))) void two_phase_clock(
   }
 }
 
-__attribute__((target_clones("avx2", "default"))) void two_phase_expiries(const double* x,
-                                                                          double* y_down,
-                                                                          Index outer, Index inner,
-                                                                          double exit_first,
-                                                                          double exit_second) {
+CRAWLQ_VECTOR_CLONES void two_phase_expiries(const double* x, double* y_down, Index outer,
+                                             Index inner, double exit_first, double exit_second) {
   for (Index o = 0; o < outer; ++o) {
     const double* first = x + 2 * o * inner;
     const double* second = first + inner;

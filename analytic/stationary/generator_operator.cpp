@@ -222,8 +222,10 @@ void GeneratorOperator::add_arrivals(int level, int block, Index c0, Index c1, c
 // Each step of the scheme is one pass: the larger batches' sum fanned out over the clock's start
 // together with the first source's terms, the other sources after it. The last step (single pages,
 // the widest) goes straight into y. The sums are added in the same order as one pass each would.
-void GeneratorOperator::add_nested_arrivals(int level, int block, Index c0, Index c1, int nested,
-                                            const double* x, double* yb) const {
+CRAWLQ_VECTOR_CLONES void GeneratorOperator::add_nested_arrivals(int level, int block, Index c0,
+                                                                 Index c1, int nested,
+                                                                 const double* x,
+                                                                 double* yb) const {
   const int arrival = block / m_, service = block % m_;
   const Index clocks = space_.level_size(level) / (w_ * m_);
   const Index piece_size = c1 - c0;
@@ -307,8 +309,9 @@ void GeneratorOperator::add_nested_arrivals(int level, int block, Index c0, Inde
 // phase and the head's clock, with memory from the environment phases the controller sends to
 // `arrival`. One sum for the piece's M service blocks, which read the level above once, not M
 // times.
-void GeneratorOperator::started_from_above(int level, int arrival, Index piece, const double* x,
-                                           double* started) const {
+CRAWLQ_VECTOR_CLONES void GeneratorOperator::started_from_above(int level, int arrival, Index piece,
+                                                                const double* x,
+                                                                double* started) const {
   const auto [clocks, piece_size, c0] = piece_span(level, piece);
   for (Index q = 0; q < piece_size; ++q) started[q] = 0;
   if (level >= space_.capacity()) return;
@@ -326,9 +329,10 @@ void GeneratorOperator::started_from_above(int level, int arrival, Index piece, 
   }
 }
 
-// Built for AVX2 too, picked at run time: the other third of a solve.
-__attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_piece(
-    int level, int block, Index piece, const double* x, double* y, const double* started) const {
+// The other third of a solve, built for each vector width (vector_clones.hpp).
+CRAWLQ_VECTOR_CLONES void GeneratorOperator::apply_piece(int level, int block, Index piece,
+                                                         const double* x, double* y,
+                                                         const double* started) const {
   const int arrival = block / m_, service = block % m_;
   const int split = split_clocks(level);
   // clocks: the R^(level-1) combinations of a block's waiting clocks
@@ -386,8 +390,9 @@ __attribute__((target_clones("avx2", "default"))) void GeneratorOperator::apply_
   ClockKernel(clock_, clock_exit_).apply(xb + c0, yb + c0, y_down, level - 1 - split);
 }
 
-void GeneratorOperator::add_split_expiries(int level, Index piece, const double* xb,
-                                           double* y_down) const {
+CRAWLQ_VECTOR_CLONES void GeneratorOperator::add_split_expiries(int level, Index piece,
+                                                                const double* xb,
+                                                                double* y_down) const {
   const int split = split_clocks(level);
   const Index chunk = piece_span(level, piece).size / r_;
   for (int k = 0; k < split; ++k) {

@@ -11,6 +11,7 @@
 
 #include "analytic/stationary/controlled_arrivals.hpp"
 #include "analytic/stationary/state_space.hpp"
+#include "analytic/stationary/vector_clones.hpp"
 #include "model/model.hpp"
 
 namespace crawlq::analytic {
@@ -68,31 +69,35 @@ class GeneratorOperator {
   // The symmetric sweep's steps for the M blocks of one arrival phase's piece: forward (services in
   // order) and backward (in reverse, `top` when nothing lies above and the level still holds y).
   // A piece's arrival phases go in order (in reverse) on one thread.
-  void sweep_up(int level, int arrival, Eigen::Index piece, const double* r, double* z,
-                Eigen::Index pinned, double pinned_scale) const;
-  void sweep_down(int level, int arrival, Eigen::Index piece, double* z, bool top,
-                  bool convert_below, Eigen::Index pinned, double pinned_value) const;
+  CRAWLQ_VECTOR_CLONES void sweep_up(int level, int arrival, Eigen::Index piece, const double* r,
+                                     double* z, Eigen::Index pinned, double pinned_scale) const;
+  CRAWLQ_VECTOR_CLONES void sweep_down(int level, int arrival, Eigen::Index piece, double* z,
+                                       bool top, bool convert_below, Eigen::Index pinned,
+                                       double pinned_value) const;
   // The expiries of one piece of `level` (z final there) into its chunk of the level below, which
   // is first turned from y into -D y when `convert` (it has no other writer then): those of the
   // piece's last clocks only (kSweptExpiryEntries).
-  void push_expiries(int level, int block, Eigen::Index piece, double* z, bool convert) const;
+  CRAWLQ_VECTOR_CLONES void push_expiries(int level, int block, Eigen::Index piece, double* z,
+                                          bool convert) const;
   // The expiries of a piece's split clocks (clocks 0..split-1, which the piece's number spells)
   // into its chunk below, gathered from the R pieces of the block `xb` with that clock put back.
-  void add_split_expiries(int level, Eigen::Index piece, const double* xb, double* y_down) const;
+  CRAWLQ_VECTOR_CLONES void add_split_expiries(int level, Eigen::Index piece, const double* xb,
+                                               double* y_down) const;
   // The entries of y in one piece of one (arrival phase, service phase) block of a level >= 1 (the
   // block's states whose first split_clocks(level) clocks spell `piece`), and that piece's expiries
   // into the same piece of the block below (started before this level's turn).
   // `started`: started_from_above for this piece.
-  void apply_piece(int level, int block, Eigen::Index piece, const double* x, double* y,
-                   const double* started) const;
+  CRAWLQ_VECTOR_CLONES void apply_piece(int level, int block, Eigen::Index piece, const double* x,
+                                        double* y, const double* started) const;
   void apply_pieces(int level, int arrival, Eigen::Index piece, const double* x, double* y) const;
-  void started_from_above(int level, int arrival, Eigen::Index piece, const double* x,
-                          double* started) const;
+  CRAWLQ_VECTOR_CLONES void started_from_above(int level, int arrival, Eigen::Index piece,
+                                               const double* x, double* started) const;
   void add_arrivals(int level, int block, Eigen::Index c0, Eigen::Index c1, const double* x,
                     double* yb) const;
   // The batches of 1..`nested` pages, whose fan-outs fit in the piece [c0, c1).
-  void add_nested_arrivals(int level, int block, Eigen::Index c0, Eigen::Index c1, int nested,
-                           const double* x, double* yb) const;
+  CRAWLQ_VECTOR_CLONES void add_nested_arrivals(int level, int block, Eigen::Index c0,
+                                                Eigen::Index c1, int nested, const double* x,
+                                                double* yb) const;
 
   const ControlledArrivals& arrivals_;
   StateSpace space_;

@@ -176,8 +176,9 @@ void GeneratorOperator::symmetric_sweep(const double* r, double* z, Index pinned
   }
 }
 
-void GeneratorOperator::sweep_up(int level, int arrival, Index piece, const double* r, double* z,
-                                 Index pinned, double pinned_scale) const {
+CRAWLQ_VECTOR_CLONES void GeneratorOperator::sweep_up(int level, int arrival, Index piece,
+                                                      const double* r, double* z, Index pinned,
+                                                      double pinned_scale) const {
   const auto [clocks, piece_size, c0] = piece_span(level, piece);
   const Index c1 = c0 + piece_size;
   const Index level_offset = space_.level_offset(level);
@@ -202,8 +203,9 @@ void GeneratorOperator::sweep_up(int level, int arrival, Index piece, const doub
   }
 }
 
-void GeneratorOperator::sweep_down(int level, int arrival, Index piece, double* z, bool top,
-                                   bool convert_below, Index pinned, double pinned_value) const {
+CRAWLQ_VECTOR_CLONES void GeneratorOperator::sweep_down(int level, int arrival, Index piece,
+                                                        double* z, bool top, bool convert_below,
+                                                        Index pinned, double pinned_value) const {
   thread_local std::vector<double> started;
   const auto [clocks, piece_size, c0] = piece_span(level, piece);
   const Index c1 = c0 + piece_size;
@@ -237,8 +239,8 @@ void GeneratorOperator::sweep_down(int level, int arrival, Index piece, double* 
   }
 }
 
-void GeneratorOperator::push_expiries(int level, int block, Index piece, double* z,
-                                      bool convert) const {
+CRAWLQ_VECTOR_CLONES void GeneratorOperator::push_expiries(int level, int block, Index piece,
+                                                           double* z, bool convert) const {
   const int arrival = block / m_, service = block % m_;
   const auto [clocks, piece_size, c0] = piece_span(level, piece);
   const double* zb = z + space_.level_offset(level) + block * clocks + c0;

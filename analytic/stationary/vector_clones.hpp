@@ -1,0 +1,11 @@
+#pragma once
+// The matrix-free generator's hot loops, compiled for AVX-512 and AVX2 beside the baseline and
+// chosen when the program loads, by the processor it runs on: a package built for any x86-64 still
+// runs each loop at the width of the machine. Measured at K = 20 on two threads of an AVX-512 Xeon:
+// 0.93 of the time of the AVX2 clones. Put on a function's first declaration (clang refuses it on a
+// definition after a call).
+#if defined(__x86_64__)
+#define CRAWLQ_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define CRAWLQ_VECTOR_CLONES
+#endif
