@@ -8,18 +8,12 @@
 
 #include "analytic/control/class_comparison.hpp"
 #include "analytic/stationary/memory_estimate.hpp"
-#include "scenarios/scenario_loader.hpp"
+#include "tests/support/paper_example.hpp"
 
 namespace crawlq {
 namespace {
 
-model::Model paper_example(int capacity) {
-  model::Model m =
-      scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
-  m.capacity = capacity;
-  m.policy.reset();
-  return m;
-}
+model::Model paper_example(int capacity) { return test_support::paper_example_at(capacity); }
 
 }  // namespace
 

@@ -10,16 +10,14 @@
 #include "api/solve_request.hpp"
 #include "api/sweep_request.hpp"
 #include "model/input_error.hpp"
-#include "scenarios/scenario_loader.hpp"
+#include "tests/support/paper_example.hpp"
 
 namespace crawlq {
 namespace {
 
 // The paper's first example at K = 6 under a memory policy: its clock leaves both phases at 0.2.
 model::Model paper_at_6() {
-  model::Model m =
-      scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
-  m.capacity = 6;
+  model::Model m = test_support::paper_example_at(6);
   m.policy = model::Policy::from_thresholds({-1, 2, 4}, m.modes(), m.capacity);
   return m;
 }

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "api/validate_request.hpp"
-#include "scenarios/scenario_loader.hpp"
+#include "tests/support/paper_example.hpp"
 
 namespace crawlq {
 namespace {
@@ -13,9 +13,7 @@ namespace {
 // The paper's first example at capacity K under a memory policy: its clock leaves both phases at
 // 0.2.
 model::Model paper_at(int capacity) {
-  model::Model m =
-      scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml").model;
-  m.capacity = capacity;
+  model::Model m = test_support::paper_example_at(capacity);
   m.policy = model::Policy::from_thresholds({-1, 2, 4}, m.modes(), m.capacity);
   return m;
 }
