@@ -106,8 +106,10 @@ model::Model validated_exact_model(const model::Model& model, const model::Contr
 }
 
 std::string exact_engine_absence(const model::Model& model, const model::ControlPolicy& policy,
-                                 bool full_chain) {
+                                 const validation::SimulationSettings& settings) {
   if (std::string why = analytic::exact_refusal(policy); !why.empty()) return why;
+  // A start from a policy file's long run is a vector over every state: solve keeps the phases.
+  const bool full_chain = settings.full_chain || !settings.from_file.empty();
   return exact_engine_refusal(validated_exact_model(model, policy, full_chain));
 }
 

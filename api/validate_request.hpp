@@ -46,10 +46,11 @@ ValidateResult validate(const ValidateRequest& request);
 nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& result);
 
 // Why the exact engine cannot take `model` under `policy` (the policy's form, or the chain against
-// this machine's memory: the lumped one unless `full_chain`), for ValidateRequest::exact_absent;
-// empty when it can.
+// this machine's memory: the one `settings` has it solve, lumped unless they ask for the full
+// chain or start from a policy file's long run), for ValidateRequest::exact_absent; empty when it
+// can.
 std::string exact_engine_absence(const model::Model& model, const model::ControlPolicy& policy,
-                                 bool full_chain);
+                                 const validation::SimulationSettings& settings);
 
 // The model whose chain the exact side of a validation solves: `model` with its clock lumped
 // (analytic/stationary/clock_lumping.hpp) unless `full_chain` or the policy names clock phases.

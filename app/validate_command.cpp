@@ -220,7 +220,7 @@ int run(const ValidateOptions& o, const CLI::App& command) {
     // A policy given runs in every piece of a rhythm, in place of the file's by-piece ones.
     if (document ? document->gives_policy() : policy_given(o.policy))
       scenario.model.piece_policies.clear();
-    std::string absent = api::exact_engine_absence(scenario.model, policy, settings.full_chain);
+    std::string absent = api::exact_engine_absence(scenario.model, policy, settings);
     cases.push_back({file, std::move(scenario), std::move(policy), std::move(absent)});
   }
   std::optional<scenarios::Scenario> simulated_scenario;

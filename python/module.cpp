@@ -442,7 +442,7 @@ py::object validate(const Source& s, const py::dict& keywords) {
   const validation::SimulationSettings settings = api::simulation_settings(
       api::simulation_choices(fields, api::RequestKind::kValidate, api::Caller::kPython),
       api::Caller::kPython);
-  const std::string absent = api::exact_engine_absence(scenario.model, policy, settings.full_chain);
+  const std::string absent = api::exact_engine_absence(scenario.model, policy, settings);
   const api::ValidateRequest request{.source = s.source().label,
                                      .model = scenario.model,
                                      .policy = policy,

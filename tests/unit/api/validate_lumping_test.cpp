@@ -76,9 +76,16 @@ TEST_CASE("validate --times lumps the exact transient as solve does", "[api][lum
 TEST_CASE("validate judges exactly a capacity whose full chain no memory holds", "[api][lumping]") {
   const model::Model m = paper_at(30);
   // 2 (1 + 2 (2^30 - 1)) states with the clock's phases: about 800 GiB.
-  CHECK_THAT(api::exact_engine_absence(m, *m.policy, true), Catch::Contains("capacity: 30"));
-  CHECK(api::exact_engine_absence(m, *m.policy, false).empty());
   api::ValidateRequest request = short_validation(m);
+  CHECK(api::exact_engine_absence(m, *m.policy, request.settings).empty());
+  validation::SimulationSettings full = request.settings;
+  full.full_chain = true;
+  CHECK_THAT(api::exact_engine_absence(m, *m.policy, full), Catch::Contains("capacity: 30"));
+  // A transient from a policy file's long run starts from a vector over every state.
+  validation::SimulationSettings from_file = request.settings;
+  from_file.times = {1.0};
+  from_file.from_file = "before.yaml";
+  CHECK_THAT(api::exact_engine_absence(m, *m.policy, from_file), Catch::Contains("capacity: 30"));
   const api::ValidateResult result = api::validate(request);
   REQUIRE(result.lumping);
   CHECK(result.lumping->states_solved == 2 * (1 + 2 * 30));
