@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "analytic/stationary/generator_operator.hpp"
 #include "analytic/stationary/parallel_bicgstab.hpp"
@@ -32,13 +33,11 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
     q.apply(x, y, threads);
     y[pinned] = scale * x[pinned];
   };
-  // Jacobi: the diagonal of Q, which the operator knows without a matrix.
-  Eigen::VectorXd inverse_diagonal = q.diagonal().cwiseInverse();
-  inverse_diagonal(pinned) = 1.0 / scale;
-  const Eigen::VectorXd rhs = scale * Eigen::VectorXd::Unit(n, pinned);
+  Eigen::VectorXd rhs = parallel_zeros(n, threads);
+  rhs(pinned) = scale;
   Eigen::VectorXd x =
       warm ? Eigen::VectorXd(*options_.initial_guess / (*options_.initial_guess)(pinned))
-           : Eigen::VectorXd::Zero(n);
+           : parallel_zeros(n, threads);
   const KrylovOptions krylov_options{.tolerance = options_.tolerance,
                                      .max_iterations = options_.max_iterations,
                                      .threads = threads,
@@ -49,9 +48,15 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
     else
       q.symmetric_sweep(in, out, pinned, scale, threads);
   };
+  const auto jacobi = [&] {
+    // The diagonal of Q, which the operator knows without a matrix.
+    Eigen::VectorXd inverse_diagonal = q.diagonal().cwiseInverse();
+    inverse_diagonal(pinned) = 1.0 / scale;
+    return parallel_bicgstab(pinned_transpose, inverse_diagonal, rhs, x, krylov_options);
+  };
   const KrylovSummary krylov =
       options_.preconditioner == Preconditioner::kJacobi
-          ? parallel_bicgstab(pinned_transpose, inverse_diagonal, rhs, x, krylov_options)
+          ? jacobi()
           : parallel_bicgstab(pinned_transpose, sweep, rhs, x, krylov_options);
   result.summary.iterations = krylov.iterations;
   if (krylov.cancelled) {
@@ -64,7 +69,9 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
                     krylov.iterations, krylov.relative_residual);
     return result;
   }
-  result.probabilities = x / x.sum();
+  // In place: a new vector would be one more of the solve's size for the pages' first touch.
+  x /= x.sum();
+  result.probabilities = std::move(x);
   result.summary.status = SolverStatus::kConverged;
   result.summary.message = fmt::format("BiCGSTAB: {} iterations, relative residual {:.3g}",
                                        krylov.iterations, krylov.relative_residual);

@@ -1,5 +1,6 @@
 #include "analytic/stationary/parallel_bicgstab.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -43,6 +44,14 @@ std::array<double, Count> sums(Index n, int threads, Body&& body) {
 
 }  // namespace
 
+Eigen::VectorXd parallel_zeros(Index n, int threads) {
+  Eigen::VectorXd zeros(n);
+  for_chunks(n, std::max(1, threads), [&](Index begin, Index end, Index) {
+    std::fill(zeros.data() + begin, zeros.data() + end, 0.0);
+  });
+  return zeros;
+}
+
 KrylovSummary parallel_bicgstab(const LinearOperator& a, const Eigen::VectorXd& inverse_diagonal,
                                 const Eigen::VectorXd& b, Eigen::VectorXd& x,
                                 const KrylovOptions& options) {
@@ -62,7 +71,7 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
   const Index n = b.size();
   const int threads = std::max(1, options.threads);
   KrylovSummary summary;
-  Eigen::VectorXd r(n), r0(n), p = Eigen::VectorXd::Zero(n), v = Eigen::VectorXd::Zero(n), y(n),
+  Eigen::VectorXd r(n), r0(n), p = parallel_zeros(n, threads), v = parallel_zeros(n, threads), y(n),
                                z(n), t(n);
 
   const double b_norm2 = sums<1>(n, threads, [&](Index i, auto& s) { s[0] += b[i] * b[i]; })[0];

@@ -99,3 +99,15 @@ TEST_CASE("parallel BiCGSTAB: a stop request ends the solve as cancelled",
   CHECK(s.summary.iterations == 0);
   CHECK(solve(a, Eigen::VectorXd::Zero(1000), 1).summary.converged);
 }
+
+TEST_CASE("parallel_zeros: n zeros for any thread count, across chunk edges",
+          "[analytic][iterative]") {
+  // 2^14 is a chunk: one short of two chunks, two whole, and a lone entry.
+  for (const Eigen::Index n : {Eigen::Index{1}, (Eigen::Index{1} << 15) - 1, Eigen::Index{1} << 15})
+    for (const int threads : {1, 2, 3}) {
+      INFO("n = " << n << ", threads " << threads);
+      const Eigen::VectorXd zeros = crawlq::analytic::parallel_zeros(n, threads);
+      REQUIRE(zeros.size() == n);
+      CHECK(zeros.cwiseAbs().maxCoeff() == 0.0);
+    }
+}
