@@ -126,6 +126,15 @@ std::string clock_lumping_text(double rate, const std::string& time_unit) {
       rate, model::per_time_unit(time_unit));
 }
 
+std::string lumped_chain_text(double rate, const std::string& time_unit, std::string_view chain,
+                              const std::string& solved, const std::string& full,
+                              std::string_view what) {
+  return fmt::format(
+      "{}: {} counts pages, not their clocks' phases ({} states of {}); the full chain keeps them, "
+      "with the same {}",
+      clock_lumping_text(rate, time_unit), chain, solved, full, what);
+}
+
 std::string searched_lumping_text(double rate, const std::string& time_unit) {
   return clock_lumping_text(rate, time_unit) +
          ": each chain solved counts pages, not their clocks' phases; the full chain keeps them, "

@@ -2,6 +2,7 @@
 // The JSON shapes of interface.md, in one place so that every command spells the keys alike.
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "analytic/control/policy_evaluation.hpp"
 #include "analytic/sojourn/sojourn_times.hpp"
@@ -60,6 +61,11 @@ nlohmann::json class_best_json(const model::ControlPolicy& policy, double cost,
 
 // Why a chain left the clock's phases out, for "lumping" in solve's, optimize's and sweep's JSON.
 std::string clock_lumping_text(double rate, const std::string& time_unit);
+// The same, whole, for one chain (solve's "lumping", validate's): `chain` counts pages, not their
+// clocks' phases (`solved` states of `full`), and the full chain keeps them with the same `what`.
+std::string lumped_chain_text(double rate, const std::string& time_unit, std::string_view chain,
+                              const std::string& solved, const std::string& full,
+                              std::string_view what);
 // The same, whole, for a search's "lumping" (optimize's and sweep's), whose chains are many.
 std::string searched_lumping_text(double rate, const std::string& time_unit);
 

@@ -449,11 +449,10 @@ void put_states(nlohmann::json& j, const SolveRequest& request, const SolveResul
   if (!result.lumping) return;
   const double full = result.lumping->states_full;
   j["states"] = chain_states_json(request.model, full);
-  j["lumping"] = fmt::format(
-      "{}: the chain solved counts pages, not their clocks' phases ({} states of {}); the full "
-      "chain keeps them, with the same answers",
-      clock_lumping_text(result.lumping->rate, request.model.time_unit),
-      j["states_solved"].get<std::int64_t>(), chain_states_text(request.model, full));
+  j["lumping"] =
+      lumped_chain_text(result.lumping->rate, request.model.time_unit, "the chain solved",
+                        std::to_string(j["states_solved"].get<std::int64_t>()),
+                        chain_states_text(request.model, full), "answers");
 }
 
 nlohmann::json law_json(const FateLaw& law) {

@@ -1,7 +1,5 @@
 #include "api/validate_request.hpp"
 
-#include <fmt/format.h>
-
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -169,12 +167,10 @@ nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& res
                    {"agrees", r.agrees()}};
   if (!result.exact_absent.empty()) j["exact_engine_absent"] = result.exact_absent;
   if (const auto& lumped = result.lumping)
-    j["lumping"] = fmt::format(
-        "{}: the exact engine's chain counts pages, not their clocks' phases ({} states of {}); "
-        "the full chain keeps them, with the same measures",
-        clock_lumping_text(lumped->rate, request.model.time_unit),
-        chain_states_text(request.model, lumped->states_solved),
-        chain_states_text(request.model, lumped->states_full));
+    j["lumping"] =
+        lumped_chain_text(lumped->rate, request.model.time_unit, "the exact engine's chain",
+                          chain_states_text(request.model, lumped->states_solved),
+                          chain_states_text(request.model, lumped->states_full), "measures");
   const validation::SimulationSettings& s = request.settings;
   // Each replication's observed time, as the caller resolved it (the default at the pace of what
   // the simulator runs: a replayed log's own).

@@ -337,12 +337,12 @@ int run(const OptimizeOptions& flags, const CLI::App& command) {
   try {
     const api::OptimizeResult result = api::optimize(request);
     progress.finish();
-    // The chains solved, which the search's size is told by.
-    const model::Model searched = api::answering_model(request);
     if (o.json) {
       std::cout << api::to_json(request, result).dump(2) << '\n';
       return 0;
     }
+    // The chains solved, which the search's size is told by.
+    const model::Model searched = api::answering_model(request);
     const std::string why =
         requested != analytic::Search::kAuto
             ? ""

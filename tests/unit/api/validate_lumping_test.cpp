@@ -19,14 +19,15 @@ model::Model paper_at(int capacity) {
 }
 
 api::ValidateRequest short_validation(const model::Model& m) {
-  validation::SimulationSettings settings;
-  settings.seed = 5;
-  settings.replications = 4;
-  settings.horizon = 3000;
-  settings.warmup = 50;
-  settings.threads = 1;
-  settings.precision = 0;
-  return {.source = "paper.yaml", .model = m, .policy = *m.policy, .settings = settings};
+  return {.source = "paper.yaml",
+          .model = m,
+          .policy = *m.policy,
+          .settings = {.seed = 5,
+                       .replications = 4,
+                       .horizon = 3000,
+                       .warmup = 50,
+                       .threads = 1,
+                       .precision = 0}};
 }
 
 // The two answers' measures pair one to one: the same simulation, the exact values equal.
