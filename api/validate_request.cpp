@@ -24,9 +24,12 @@ std::optional<ValidateResult::Lumping> exact_lumping(const ValidateRequest& requ
                                                      const model::Model& solved) {
   const std::optional<double> rate = analytic::lumped_clock_rate(solved, request.model);
   if (!rate) return std::nullopt;
-  return ValidateResult::Lumping{.rate = *rate,
-                                 .states_solved = analytic::estimate_memory(solved).states,
-                                 .states_full = analytic::estimate_memory(request.model).states};
+  return ValidateResult::Lumping{
+      .rate = *rate,
+      .states_solved = analytic::estimate_memory(solved).states,
+      .states_full =
+          analytic::estimate_memory(validated_exact_model(request.model, request.policy, true))
+              .states};
 }
 
 // validate --times: both engines' transients from the same start, through the same outage.
@@ -99,8 +102,11 @@ ValidateResult validate(const ValidateRequest& request) {
 
 model::Model validated_exact_model(const model::Model& model, const model::ControlPolicy& policy,
                                    bool full_chain) {
-  if (full_chain) return model;
-  return analytic::lumped_clock_model(model, policy).value_or(model);
+  model::Model solved =
+      full_chain ? model : analytic::lumped_clock_model(model, policy).value_or(model);
+  // Under the policy validated, not the file's: one that remembers the mode adds it to the state.
+  solved.policy = policy;
+  return solved;
 }
 
 std::string exact_engine_absence(const model::Model& model, const model::ControlPolicy& policy,

@@ -52,8 +52,9 @@ nlohmann::json to_json(const ValidateRequest& request, const ValidateResult& res
 std::string exact_engine_absence(const model::Model& model, const model::ControlPolicy& policy,
                                  const validation::SimulationSettings& settings);
 
-// The model whose chain the exact side of a validation solves: `model` with its clock lumped
-// (analytic/stationary/clock_lumping.hpp) unless `full_chain` or the policy names clock phases.
+// The model whose chain the exact side of a validation solves, under `policy`: `model` with its
+// clock lumped (analytic/stationary/clock_lumping.hpp) unless `full_chain` or the policy names
+// clock phases.
 model::Model validated_exact_model(const model::Model& model, const model::ControlPolicy& policy,
                                    bool full_chain);
 

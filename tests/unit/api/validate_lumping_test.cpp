@@ -5,6 +5,7 @@
 #include <string>
 
 #include "api/validate_request.hpp"
+#include "scenarios/scenario_loader.hpp"
 #include "tests/support/paper_example.hpp"
 
 namespace crawlq {
@@ -58,6 +59,22 @@ TEST_CASE("validate lumps the exact side: the full chain's exact values, the sam
   CHECK_THAT(lumped.at("lumping").get<std::string>(),
              Catch::Contains("rate 0.2 per unit time") && Catch::Contains("26 states of 254"));
   CHECK_FALSE(full.contains("lumping"));
+}
+
+TEST_CASE("validate counts the chain of the policy it validates, not the file's",
+          "[api][lumping]") {
+  // The file keeps its thresholds; a hysteresis policy given remembers one of 4 modes, so its
+  // chain is 4 times the file's: 4 x 26 lumped, 4 x 254 with every clock phase, as solve counts.
+  api::ValidateRequest request = short_validation(paper_at(6));
+  request.policy = scenarios::parse_policy(
+      R"({"hysteresis": {"high": 3, "low": 1, "switch_off": 4, "switch_on": 1}})", "policy",
+      request.model, ".");
+  const api::ValidateResult result = api::validate(request);
+  REQUIRE(result.lumping);
+  CHECK(result.lumping->states_solved == 104);
+  CHECK(result.lumping->states_full == 1016);
+  CHECK_THAT(api::to_json(request, result).at("lumping").get<std::string>(),
+             Catch::Contains("104 states of 1016"));
 }
 
 TEST_CASE("validate --times lumps the exact transient as solve does", "[api][lumping]") {
