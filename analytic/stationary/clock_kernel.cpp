@@ -17,107 +17,72 @@ constexpr Index kFlatEntries = Index{1} << 8;
 // 0.34 at 128 entries a column, 0.93 where it took 1.97 at 4.
 #define CRAWLQ_DISJOINT __restrict__
 
-// One two-phase clock over `outer` pairs of columns of `Inner` entries, Inner known when compiled:
-// the column loop unrolled whole, so that the last clocks of a block (2-8 entries a column) run at
-// the vector width instead of a loop too short to vectorise (0.15-0.2 ns an entry against 0.3-1.1).
-template <Index Inner>
-__attribute__((always_inline)) inline void two_phase_clock_columns(
-    const double* CRAWLQ_DISJOINT x, double* CRAWLQ_DISJOINT y_same, double* CRAWLQ_DISJOINT y_down,
-    Index outer, double to_second, double to_first, double exit_first, double exit_second) {
+struct TwoPhaseRates {
+  double to_second, to_first, exit_first, exit_second;
+};
+
+// The columns [begin, end) of one two-phase clock over `outer` pairs of columns of `inner` entries:
+// its moves (when Moves) and its expiries, reading each pair once.
+template <bool Moves>
+CRAWLQ_INLINE_IN_CLONES inline void two_phase_columns(const double* CRAWLQ_DISJOINT x,
+                                                      double* CRAWLQ_DISJOINT y_same,
+                                                      double* CRAWLQ_DISJOINT y_down, Index outer,
+                                                      Index inner, Index begin, Index end,
+                                                      const TwoPhaseRates& rates) {
   for (Index o = 0; o < outer; ++o) {
-    const double* first = x + 2 * o * Inner;
-    const double* second = first + Inner;
-    double* y_first = y_same + 2 * o * Inner;
-    double* y_second = y_first + Inner;
-    double* down = y_down + o * Inner;
+    const double* first = x + 2 * o * inner;
+    const double* second = first + inner;
+    double* down = y_down + o * inner;
 #pragma GCC unroll 16
-    for (Index q = 0; q < Inner; ++q) {
-      y_second[q] += to_second * first[q];
-      y_first[q] += to_first * second[q];
-      down[q] += exit_first * first[q] + exit_second * second[q];
+    for (Index q = begin; q < end; ++q) {
+      if constexpr (Moves) {
+        double* y_first = y_same + 2 * o * inner;
+        double* y_second = y_first + inner;
+        y_second[q] += rates.to_second * first[q];
+        y_first[q] += rates.to_first * second[q];
+      }
+      down[q] += rates.exit_first * first[q] + rates.exit_second * second[q];
     }
   }
 }
 
-// Two phases (the paper's clocks): one branch-free pass that reads each pair once. Built for each
-// vector width (vector_clones.hpp), since this loop is most of a solve and runs in cache.
-CRAWLQ_VECTOR_CLONES void two_phase_clock(const double* CRAWLQ_DISJOINT x,
-                                          double* CRAWLQ_DISJOINT y_same,
-                                          double* CRAWLQ_DISJOINT y_down, Index outer, Index inner,
-                                          Index begin, Index end, double to_second, double to_first,
-                                          double exit_first, double exit_second) {
+// A whole column of up to 16 entries (the last clocks of every block) inlined with its length a
+// constant: unrolled at the vector width, where a loop that short ran scalar (0.15-0.2 ns an entry
+// against 0.3-1.1 at 2-8 entries).
+template <bool Moves>
+CRAWLQ_INLINE_IN_CLONES inline void two_phase_pass(const double* x, double* y_same, double* y_down,
+                                                   Index outer, Index inner, Index begin, Index end,
+                                                   const TwoPhaseRates& rates) {
   if (begin == 0 && end == inner) {
     switch (inner) {
       case 1:
-        return two_phase_clock_columns<1>(x, y_same, y_down, outer, to_second, to_first, exit_first,
-                                          exit_second);
+        return two_phase_columns<Moves>(x, y_same, y_down, outer, 1, 0, 1, rates);
       case 2:
-        return two_phase_clock_columns<2>(x, y_same, y_down, outer, to_second, to_first, exit_first,
-                                          exit_second);
+        return two_phase_columns<Moves>(x, y_same, y_down, outer, 2, 0, 2, rates);
       case 4:
-        return two_phase_clock_columns<4>(x, y_same, y_down, outer, to_second, to_first, exit_first,
-                                          exit_second);
+        return two_phase_columns<Moves>(x, y_same, y_down, outer, 4, 0, 4, rates);
       case 8:
-        return two_phase_clock_columns<8>(x, y_same, y_down, outer, to_second, to_first, exit_first,
-                                          exit_second);
+        return two_phase_columns<Moves>(x, y_same, y_down, outer, 8, 0, 8, rates);
       case 16:
-        return two_phase_clock_columns<16>(x, y_same, y_down, outer, to_second, to_first,
-                                           exit_first, exit_second);
+        return two_phase_columns<Moves>(x, y_same, y_down, outer, 16, 0, 16, rates);
       default:
         break;
     }
   }
-  for (Index o = 0; o < outer; ++o) {
-    const double* first = x + 2 * o * inner;
-    const double* second = first + inner;
-    double* y_first = y_same + 2 * o * inner;
-    double* y_second = y_first + inner;
-    double* down = y_down + o * inner;
-    for (Index q = begin; q < end; ++q) {
-      y_second[q] += to_second * first[q];
-      y_first[q] += to_first * second[q];
-      down[q] += exit_first * first[q] + exit_second * second[q];
-    }
-  }
+  two_phase_columns<Moves>(x, y_same, y_down, outer, inner, begin, end, rates);
 }
 
-template <Index Inner>
-__attribute__((always_inline)) inline void two_phase_expiry_columns(const double* CRAWLQ_DISJOINT x,
-                                                                    double* CRAWLQ_DISJOINT y_down,
-                                                                    Index outer, double exit_first,
-                                                                    double exit_second) {
-  for (Index o = 0; o < outer; ++o) {
-    const double* first = x + 2 * o * Inner;
-    const double* second = first + Inner;
-    double* down = y_down + o * Inner;
-#pragma GCC unroll 16
-    for (Index q = 0; q < Inner; ++q) down[q] += exit_first * first[q] + exit_second * second[q];
-  }
+// Two phases (the paper's clocks), built for each vector width (vector_clones.hpp), since this loop
+// is most of a solve and runs in cache.
+CRAWLQ_VECTOR_CLONES void two_phase_clock(const double* x, double* y_same, double* y_down,
+                                          Index outer, Index inner, Index begin, Index end,
+                                          const TwoPhaseRates& rates) {
+  two_phase_pass<true>(x, y_same, y_down, outer, inner, begin, end, rates);
 }
 
-CRAWLQ_VECTOR_CLONES void two_phase_expiries(const double* CRAWLQ_DISJOINT x,
-                                             double* CRAWLQ_DISJOINT y_down, Index outer,
-                                             Index inner, double exit_first, double exit_second) {
-  switch (inner) {
-    case 1:
-      return two_phase_expiry_columns<1>(x, y_down, outer, exit_first, exit_second);
-    case 2:
-      return two_phase_expiry_columns<2>(x, y_down, outer, exit_first, exit_second);
-    case 4:
-      return two_phase_expiry_columns<4>(x, y_down, outer, exit_first, exit_second);
-    case 8:
-      return two_phase_expiry_columns<8>(x, y_down, outer, exit_first, exit_second);
-    case 16:
-      return two_phase_expiry_columns<16>(x, y_down, outer, exit_first, exit_second);
-    default:
-      break;
-  }
-  for (Index o = 0; o < outer; ++o) {
-    const double* first = x + 2 * o * inner;
-    const double* second = first + inner;
-    double* down = y_down + o * inner;
-    for (Index q = 0; q < inner; ++q) down[q] += exit_first * first[q] + exit_second * second[q];
-  }
+CRAWLQ_VECTOR_CLONES void two_phase_expiries(const double* x, double* y_down, Index outer,
+                                             Index inner, const TwoPhaseRates& rates) {
+  two_phase_pass<false>(x, nullptr, y_down, outer, inner, 0, inner, rates);
 }
 
 // target[q] += rate source[q] over [begin, end), for clocks of any number of phases.
@@ -198,8 +163,8 @@ void ClockKernel::gather_down(const double* x_down, double* r, int n, Index trai
 void ClockKernel::one_clock(const double* x, double* y_same, double* y_down, Index outer,
                             Index inner, Index begin, Index end) const {
   if (r_ == 2) {
-    two_phase_clock(x, y_same, y_down, outer, inner, begin, end, gamma_(0, 1), gamma_(1, 0),
-                    exit_(0), exit_(1));
+    two_phase_clock(x, y_same, y_down, outer, inner, begin, end,
+                    {gamma_(0, 1), gamma_(1, 0), exit_(0), exit_(1)});
     return;
   }
   for (Index o = 0; o < outer; ++o) {
@@ -222,7 +187,7 @@ void ClockKernel::one_clock(const double* x, double* y_same, double* y_down, Ind
 void ClockKernel::one_clock_expiries(const double* x, double* y_down, Index outer,
                                      Index inner) const {
   if (r_ == 2) {
-    two_phase_expiries(x, y_down, outer, inner, exit_(0), exit_(1));
+    two_phase_expiries(x, y_down, outer, inner, {gamma_(0, 1), gamma_(1, 0), exit_(0), exit_(1)});
     return;
   }
   for (Index o = 0; o < outer; ++o) {

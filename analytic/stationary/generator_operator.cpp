@@ -1,6 +1,8 @@
 #include "analytic/stationary/generator_operator.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "analytic/stationary/clock_kernel.hpp"
@@ -21,6 +23,23 @@ constexpr Index kMostPieces = 16;
 constexpr Index kSmallestPiece = Index{1} << 9;
 // Levels this large on average are shared piece by piece, one level at a time.
 constexpr Index kSmallestLevelShared = Index{1} << 12;
+// The last clocks' sums of Gamma(c, c) in a table of at most this many entries, in cache while a
+// pass adds them to the rest of each entry's diagonal.
+constexpr Index kDiagonalRun = 256;
+
+// Gamma(c, c) summed over `clocks` clocks, for every combination in order (the first clock the
+// most significant, and the first added).
+std::vector<double> clock_sums(const Eigen::MatrixXd& gamma, int clocks) {
+  const auto r = static_cast<std::size_t>(gamma.rows());
+  std::vector<double> sums{0.0};
+  for (int k = 0; k < clocks; ++k) {
+    std::vector<double> longer(sums.size() * r);
+    for (std::size_t c = 0; c < longer.size(); ++c)
+      longer[c] = sums[c / r] + gamma(static_cast<Index>(c % r), static_cast<Index>(c % r));
+    sums = std::move(longer);
+  }
+  return sums;
+}
 
 }  // namespace
 
@@ -52,9 +71,6 @@ GeneratorOperator::GeneratorOperator(const model::Model& model, const Controlled
     new_clocks_.assign(capacity + 1, Eigen::VectorXd::Ones(1));
   }
 
-  diagonal_.resize(space_.size());
-  Eigen::VectorXd clock_diagonal =
-      Eigen::VectorXd::Zero(1);  // sum of the waiting clocks' Gamma(c, c)
   for (int level = 0; level <= capacity; ++level) {
     const ArrivalRows& rows = arrivals.at_level(level);
     std::vector<Eigen::MatrixXd> grouped = arrivals.by_admitted(level);
@@ -63,31 +79,76 @@ GeneratorOperator::GeneratorOperator(const model::Model& model, const Controlled
     for (int k = 1; k <= rows.max_batch(); ++k)
       if (model::accepted_pages(model.admission, level, capacity, k) == 0) stay += rows.d_k(k);
     longest_batch_ = std::max(longest_batch_, rows.max_batch());
+    build_diagonal(level, stay);
     Level l;
     l.admitting.assign(std::make_move_iterator(grouped.begin() + 1),
                        std::make_move_iterator(grouped.end()));
-    l.stay_off_diagonal = stay;
+    l.stay_off_diagonal = std::move(stay);
     l.stay_off_diagonal.diagonal().setZero();
     levels_.push_back(std::move(l));
-
-    // diag(Q) = D(w, w) + S(s, s) + sum of Gamma(c_k, c_k), state by state in the level's order.
-    double* d = diagonal_.data() + space_.level_offset(level);
-    if (level == 0) {
-      for (int a = 0; a < w_; ++a) d[a] = stay(a, a);
-      continue;
-    }
-    if (level >= 2) {
-      Eigen::VectorXd longer(clock_diagonal.size() * r_);
-      for (Index c = 0; c < longer.size(); ++c)
-        longer(c) = clock_diagonal(c / r_) + clock_(c % r_, c % r_);
-      clock_diagonal = std::move(longer);
-    }
-    const Index clocks = clock_diagonal.size();
-    for (int a = 0; a < w_; ++a)
-      for (int s = 0; s < m_; ++s)
-        for (Index c = 0; c < clocks; ++c)
-          d[(a * m_ + s) * clocks + c] = stay(a, a) + service_(s, s) + clock_diagonal(c);
   }
+}
+
+// diag(Q) = D(w, w) + S(s, s) + the waiting clocks' sum of Gamma(c_k, c_k).
+void GeneratorOperator::build_diagonal(int level, const Eigen::MatrixXd& stay) {
+  LevelDiagonal& d = diagonals_.emplace_back();
+  if (level == 0) {
+    for (int a = 0; a < w_; ++a) d.blocks.push_back(stay(a, a));
+    d.split = d.high = d.low = {0.0};
+    return;
+  }
+  for (int a = 0; a < w_; ++a)
+    for (int s = 0; s < m_; ++s) d.blocks.push_back(stay(a, a) + service_(s, s));
+  const int split = split_clocks(level), rest = level - 1 - split;
+  int last = rest;  // one phase: the clocks are one combination however many wait
+  if (r_ > 1)
+    for (last = 0; last < rest && power(r_, last + 1) <= kDiagonalRun;) ++last;
+  d.split = clock_sums(clock_, split);
+  d.high = clock_sums(clock_, rest - last);
+  d.low = clock_sums(clock_, last);
+}
+
+GeneratorOperator::DiagonalPiece GeneratorOperator::diagonal_piece(int level, int block,
+                                                                   Index piece) const {
+  const LevelDiagonal& d = diagonals_[static_cast<std::size_t>(level)];
+  return {
+      .base = d.blocks[static_cast<std::size_t>(block)] + d.split[static_cast<std::size_t>(piece)],
+      .high = d.high.data(),
+      .low = d.low.data(),
+      .run = static_cast<Index>(d.low.size())};
+}
+
+Eigen::VectorXd GeneratorOperator::diagonal() const {
+  Eigen::VectorXd diagonal(space_.size());
+  for (int a = 0; a < w_; ++a) diagonal(a) = diagonal_piece(0, a, 0).base;
+  for (int level = 1; level <= space_.capacity(); ++level) {
+    const Index clocks = space_.level_size(level) / (w_ * m_);
+    for (int block = 0; block < w_ * m_; ++block) {
+      double* d = diagonal.data() + space_.level_offset(level) + block * clocks;
+      for_diagonal(level, block, 0, clocks,
+                   [&](Index begin, Index end, double constant, const double* low) {
+                     for (Index c = begin; c < end; ++c) d[c] = constant + low[c - begin];
+                   });
+    }
+  }
+  return diagonal;
+}
+
+double GeneratorOperator::slowest_outflow() const {
+  double slowest = std::numeric_limits<double>::infinity();
+  const auto visit = [&](double rate) {
+    if (rate != 0) slowest = std::min(slowest, std::abs(rate));
+  };
+  for (int a = 0; a < w_; ++a) visit(diagonal_piece(0, a, 0).base);
+  for (int level = 1; level <= space_.capacity(); ++level) {
+    const Index clocks = space_.level_size(level) / (w_ * m_);
+    for (int block = 0; block < w_ * m_; ++block)
+      for_diagonal(level, block, 0, clocks,
+                   [&](Index begin, Index end, double constant, const double* low) {
+                     for (Index c = begin; c < end; ++c) visit(constant + low[c - begin]);
+                   });
+  }
+  return slowest;
 }
 
 Eigen::VectorXd GeneratorOperator::apply(const Eigen::VectorXd& x, int threads) const {
@@ -163,7 +224,9 @@ int GeneratorOperator::split_clocks(int level) const {
 void GeneratorOperator::apply_level_zero(const double* x, double* y) const {
   const Eigen::Map<const Eigen::RowVectorXd> x0(x, w_);
   Eigen::Map<Eigen::RowVectorXd> y0(y, w_);
-  y0 = x0.cwiseProduct(diagonal_.head(w_).transpose()) + x0 * levels_[0].stay_off_diagonal;
+  const std::vector<double>& empty = diagonals_[0].blocks;
+  y0 = x0.cwiseProduct(Eigen::Map<const Eigen::RowVectorXd>(empty.data(), w_)) +
+       x0 * levels_[0].stay_off_diagonal;
   if (space_.capacity() == 0) return;
   // Service ends at level 1 and the system empties.
   const double* x1 = x + space_.level_offset(1);
@@ -341,8 +404,12 @@ CRAWLQ_VECTOR_CLONES void GeneratorOperator::apply_piece(int level, int block, I
   const Index offset = space_.level_offset(level);
   const double* xb = x + offset + block * clocks;
   double* yb = y + offset + block * clocks;
-  const double* d = diagonal_.data() + offset + block * clocks;
-  for (Index c = c0; c < c1; ++c) yb[c] = d[c] * xb[c];
+  for_diagonal(level, block, c0, c1,
+               [&](Index begin, Index end, double constant, const double* low)
+                   CRAWLQ_INLINE_IN_CLONES {
+                     for (Index c = begin; c < end; ++c)
+                       yb[c] = (constant + low[c - begin]) * xb[c];
+                   });
 
   // The arrival phase moves with no page admitted; the service phase moves.
   const Eigen::MatrixXd& stay = levels_[level].stay_off_diagonal;

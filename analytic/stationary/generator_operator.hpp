@@ -7,6 +7,7 @@
 // in cache once a sub-block fits there. Memory is the vectors; each entry of y is summed in an
 // order fixed by the code, so the result is the same for any thread count.
 #include <Eigen/Core>
+#include <algorithm>
 #include <vector>
 
 #include "analytic/stationary/controlled_arrivals.hpp"
@@ -40,8 +41,36 @@ class GeneratorOperator {
   // `pinned` state's row is pinned_scale z = r.
   void symmetric_sweep(const double* r, double* z, Eigen::Index pinned, double pinned_scale = 1,
                        int threads = 1) const;
-  // The diagonal of Q: minus each state's total outflow rate.
-  const Eigen::VectorXd& diagonal() const { return diagonal_; }
+  // The diagonal of Q: minus each state's total outflow rate, built on demand from the factors
+  // (the operator keeps no vector of the chain's size).
+  Eigen::VectorXd diagonal() const;
+  // The smallest nonzero total outflow rate of a state (infinity when none leaves), without
+  // building diagonal().
+  double slowest_outflow() const;
+  // diag(Q) of one piece of one block (or of any range inside it), from the factors: the entry q
+  // of the piece is (base + high[q / run]) + low[q % run], with base the block's D(w, w) + S(s, s)
+  // plus the piece's split clocks' sum of Gamma(c, c), high the middle clocks' sum and low the last
+  // clocks' (at most kDiagonalRun entries, in cache). Read from a full vector, the diagonal was
+  // one more vector streamed in every product and in each of the sweep's three passes. Public so
+  // that a test can read a range that starts inside a run.
+  struct DiagonalPiece {
+    double base;
+    const double* high;
+    const double* low;
+    Eigen::Index run;
+    // body(begin, end, constant, low): the entries q in [begin, end) of [first, last) are
+    // constant + low[q - begin].
+    template <typename Body>
+    CRAWLQ_INLINE_IN_CLONES void for_runs(Eigen::Index first, Eigen::Index last,
+                                          Body&& body) const {
+      while (first < last) {
+        const Eigen::Index which = first / run, within = first % run;
+        const Eigen::Index end = std::min(last, (which + 1) * run);
+        body(first, end, base + high[which], low + within);
+        first = end;
+      }
+    }
+  };
   // How many leading clocks split a level's (arrival phase, service phase) blocks into pieces:
   // fixed by the level alone, so the pieces, and every sum, are the same for any thread count.
   // Public so that a test can show its fixture reaches the pieces.
@@ -56,6 +85,40 @@ class GeneratorOperator {
     // [a-1]: batches that add a pages, a = 1..min(K - level, the longest batch); none add more.
     std::vector<Eigen::MatrixXd> admitting;
   };
+  struct LevelDiagonal {
+    std::vector<double> blocks;  // D(w, w) + S(s, s) by (arrival, service) block; level 0: D(w, w)
+    std::vector<double> split;   // the split clocks' sum of Gamma(c, c), by piece
+    std::vector<double> high;    // the middle clocks' sum, by run of the piece
+    std::vector<double> low;     // the last clocks' sum, by entry of a run
+  };
+  void build_diagonal(int level, const Eigen::MatrixXd& stay);
+  DiagonalPiece diagonal_piece(int level, int block, Eigen::Index piece) const;
+  // body(begin, end, constant, low) over the entries [first, last) of one block of a level >= 1
+  // (numbered inside the block), piece by piece and run by run: see DiagonalPiece.
+  template <typename Body>
+  CRAWLQ_INLINE_IN_CLONES void for_diagonal(int level, int block, Eigen::Index first,
+                                            Eigen::Index last, Body&& body) const {
+    const Eigen::Index piece_size = piece_span(level, 0).size;
+    while (first < last) {
+      const Eigen::Index piece = first / piece_size, start = piece * piece_size;
+      const Eigen::Index end = std::min(last, start + piece_size);
+      diagonal_piece(level, block, piece)
+          .for_runs(
+              first - start, end - start,
+              [&](Eigen::Index begin, Eigen::Index stop, double constant, const double* low)
+                  CRAWLQ_INLINE_IN_CLONES { body(begin + start, stop + start, constant, low); });
+      first = end;
+    }
+  }
+  // The diagonal of the entries [c0, c1) of one block, as the sweeps read it: body(begin, end,
+  // constant, low) run by run, the entries numbered from c0.
+  auto piece_diagonal(int level, int block, Eigen::Index c0, Eigen::Index c1) const {
+    return [this, level, block, c0, c1](auto&& body) CRAWLQ_INLINE_IN_CLONES {
+      for_diagonal(level, block, c0, c1,
+                   [&](Eigen::Index begin, Eigen::Index end, double constant, const double* low)
+                       CRAWLQ_INLINE_IN_CLONES { body(begin - c0, end - c0, constant, low); });
+    };
+  }
   void apply_level_zero(const double* x, double* y) const;
   // One piece of each (arrival, service) block of a level: the block's clock combinations, and the
   // piece's size and first entry inside the block.
@@ -110,7 +173,7 @@ class GeneratorOperator {
   Eigen::MatrixXd clock_;                    // Gamma: R x R (zero when pages never expire)
   Eigen::VectorXd clock_exit_;               // Gamma_0
   std::vector<Eigen::VectorXd> new_clocks_;  // [a]: gamma^(x)a, a = 0..K
-  Eigen::VectorXd diagonal_;
+  std::vector<LevelDiagonal> diagonals_;     // [level]
 };
 
 }  // namespace crawlq::analytic

@@ -27,40 +27,56 @@ struct Term {
   const double* values;
 };
 
-// z[q] = (base(q) - the terms in order) / d[q] over one piece, in one pass: a sweep's entries are
-// each read and written once, not once a term.
-template <typename Base>
-void solve_entries(double* z, const double* d, Index size, const std::vector<Term>& terms,
-                   Base base) {
-  switch (terms.size()) {
-    case 0:
-      for (Index q = 0; q < size; ++q) z[q] = base(q) / d[q];
-      return;
-    case 1: {
-      const Term a = terms[0];
-      for (Index q = 0; q < size; ++q) z[q] = (base(q) - a.rate * a.values[q]) / d[q];
-      return;
-    }
-    case 2: {
-      const Term a = terms[0], b = terms[1];
-      for (Index q = 0; q < size; ++q)
-        z[q] = (base(q) - a.rate * a.values[q] - b.rate * b.values[q]) / d[q];
-      return;
-    }
-    case 3: {
-      const Term a = terms[0], b = terms[1], c = terms[2];
-      for (Index q = 0; q < size; ++q)
-        z[q] =
-            (base(q) - a.rate * a.values[q] - b.rate * b.values[q] - c.rate * c.values[q]) / d[q];
-      return;
-    }
-    default:
-      for (Index q = 0; q < size; ++q) {
-        double value = base(q);
-        for (const Term& term : terms) value -= term.rate * term.values[q];
-        z[q] = value / d[q];
+// z[q] = (base(q, d_q) - the terms in order) / d_q over one piece, in one pass: a sweep's entries
+// are each read and written once, not once a term. `diagonal(body)` gives the piece's d_q run by
+// run (GeneratorOperator::DiagonalPiece).
+template <typename Diagonal, typename Base>
+CRAWLQ_INLINE_IN_CLONES inline void solve_entries(double* z, const Diagonal& diagonal,
+                                                  const std::vector<Term>& terms, Base base) {
+  diagonal([&](Index begin, Index end, double constant, const double* low) CRAWLQ_INLINE_IN_CLONES {
+    const double* d = low - begin;  // d[q] + constant is d_q
+    switch (terms.size()) {
+      case 0:
+        for (Index q = begin; q < end; ++q) {
+          const double dq = constant + d[q];
+          z[q] = base(q, dq) / dq;
+        }
+        return;
+      case 1: {
+        const Term a = terms[0];
+        for (Index q = begin; q < end; ++q) {
+          const double dq = constant + d[q];
+          z[q] = (base(q, dq) - a.rate * a.values[q]) / dq;
+        }
+        return;
       }
-  }
+      case 2: {
+        const Term a = terms[0], b = terms[1];
+        for (Index q = begin; q < end; ++q) {
+          const double dq = constant + d[q];
+          z[q] = (base(q, dq) - a.rate * a.values[q] - b.rate * b.values[q]) / dq;
+        }
+        return;
+      }
+      case 3: {
+        const Term a = terms[0], b = terms[1], c = terms[2];
+        for (Index q = begin; q < end; ++q) {
+          const double dq = constant + d[q];
+          z[q] =
+              (base(q, dq) - a.rate * a.values[q] - b.rate * b.values[q] - c.rate * c.values[q]) /
+              dq;
+        }
+        return;
+      }
+      default:
+        for (Index q = begin; q < end; ++q) {
+          const double dq = constant + d[q];
+          double value = base(q, dq);
+          for (const Term& term : terms) value -= term.rate * term.values[q];
+          z[q] = value / dq;
+        }
+    }
+  });
 }
 
 // The phase moves into block (arrival, service) of a level from its earlier blocks (`earlier`:
@@ -88,9 +104,10 @@ void add_phase_terms(const Eigen::MatrixXd& stay, const Eigen::MatrixXd& service
 
 void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, double pinned_scale,
                                       int threads) const {
-  const double* d = diagonal_.data();
+  const std::vector<double>& empty = diagonals_[0].blocks;
   // The pinned state is set where it lies, before any level above reads it (its diagonal may be 0).
-  for (int a = 0; a < w_; ++a) z[a] = a == pinned ? r[a] / pinned_scale : r[a] / d[a];
+  for (int a = 0; a < w_; ++a)
+    z[a] = a == pinned ? r[a] / pinned_scale : r[a] / empty[static_cast<std::size_t>(a)];
   const int blocks = w_ * m_;
 #pragma omp parallel num_threads(threads) if (sweeps_shared(threads))
   for (int level = 1; level <= space_.capacity(); ++level) {
@@ -104,7 +121,12 @@ void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, 
       double* zb = z + offset;
       for (Index c = c0; c < c1; ++c) zb[c] = 0;
       add_arrivals(level, block, c0, c1, z, zb);
-      for (Index c = c0; c < c1; ++c) zb[c] = (r[offset + c] - zb[c]) / d[offset + c];
+      const double* rb = r + offset;
+      for_diagonal(level, block, c0, c1,
+                   [&](Index begin, Index end, double constant, const double* low) {
+                     for (Index c = begin; c < end; ++c)
+                       zb[c] = (rb[c] - zb[c]) / (constant + low[c - begin]);
+                   });
       if (pinned >= offset + c0 && pinned < offset + c1) z[pinned] = r[pinned] / pinned_scale;
     }
   }
@@ -120,13 +142,13 @@ void GeneratorOperator::forward_sweep(const double* r, double* z, Index pinned, 
 // lower the iterations by one or two (15 against 17 at K = 15) for a clock pass each way.
 void GeneratorOperator::symmetric_sweep(const double* r, double* z, Index pinned,
                                         double pinned_scale, int threads) const {
-  const double* d = diagonal_.data();
+  const std::vector<double>& d = diagonals_[0].blocks;  // the empty system's
   const int capacity = space_.capacity();
   const Eigen::MatrixXd& stay_empty = levels_[0].stay_off_diagonal;
   for (int a = 0; a < w_; ++a) {
     double t = r[a];
     for (int from = 0; from < a; ++from) t -= stay_empty(from, a) * z[from];
-    z[a] = a == pinned ? r[a] / pinned_scale : t / d[a];
+    z[a] = a == pinned ? r[a] / pinned_scale : t / d[static_cast<std::size_t>(a)];
   }
   const bool shared = sweeps_shared(threads);
 #pragma omp parallel num_threads(threads) if (shared)
@@ -147,9 +169,14 @@ void GeneratorOperator::symmetric_sweep(const double* r, double* z, Index pinned
   for (int level = capacity; level >= 1; --level) {
     if (!one_writer && level >= 2) {
       double* below = z + space_.level_offset(level - 1);
-      const double* diagonal = d + space_.level_offset(level - 1);
+      const Index clocks = space_.level_size(level - 1) / (w_ * m_);
 #pragma omp for schedule(static)
-      for (Index i = 0; i < space_.level_size(level - 1); ++i) below[i] *= -diagonal[i];
+      for (int block = 0; block < w_ * m_; ++block)
+        for_diagonal(level - 1, block, 0, clocks,
+                     [&](Index begin, Index end, double constant, const double* low) {
+                       for (Index c = begin; c < end; ++c)
+                         below[block * clocks + c] *= -(constant + low[c - begin]);
+                     });
     }
     const Index pieces = power(r_, split_clocks(level));
 #pragma omp for schedule(dynamic)
@@ -161,7 +188,8 @@ void GeneratorOperator::symmetric_sweep(const double* r, double* z, Index pinned
   // The empty system: its D y, less the services ending at level 1, then the arrival phases in
   // reverse.
   std::vector<double> t(static_cast<std::size_t>(w_));
-  for (int a = 0; a < w_; ++a) t[static_cast<std::size_t>(a)] = d[a] * z[a];
+  for (int a = 0; a < w_; ++a)
+    t[static_cast<std::size_t>(a)] = d[static_cast<std::size_t>(a)] * z[a];
   if (capacity >= 1) {
     const double* level_one = z + space_.level_offset(1);
     for (int a = 0; a < w_; ++a)
@@ -172,7 +200,7 @@ void GeneratorOperator::symmetric_sweep(const double* r, double* z, Index pinned
   for (int a = w_ - 1; a >= 0; --a) {
     double value = t[static_cast<std::size_t>(a)];
     for (int from = a + 1; from < w_; ++from) value -= stay_empty(from, a) * z[from];
-    z[a] = a == pinned ? pinned_value : value / d[a];
+    z[a] = a == pinned ? pinned_value : value / d[static_cast<std::size_t>(a)];
   }
 }
 
@@ -182,7 +210,6 @@ CRAWLQ_VECTOR_CLONES void GeneratorOperator::sweep_up(int level, int arrival, In
   const auto [clocks, piece_size, c0] = piece_span(level, piece);
   const Index c1 = c0 + piece_size;
   const Index level_offset = space_.level_offset(level);
-  const double* d = diagonal_.data();
   // The piece's first entry in block 0, from which the phase moves' terms are read.
   const double* level_piece = z + level_offset + c0;
   thread_local std::vector<Term> terms;
@@ -197,8 +224,8 @@ CRAWLQ_VECTOR_CLONES void GeneratorOperator::sweep_up(int level, int arrival, In
                     level_piece, true, terms);
     const double* rb = r + offset + c0;
     double* piece_z = zb + c0;
-    solve_entries(piece_z, d + offset + c0, piece_size, terms,
-                  [&](Index q) { return rb[q] - piece_z[q]; });
+    solve_entries(piece_z, piece_diagonal(level, block, c0, c1), terms,
+                  [&](Index q, double) CRAWLQ_INLINE_IN_CLONES { return rb[q] - piece_z[q]; });
     if (pinned >= offset + c0 && pinned < offset + c1) z[pinned] = r[pinned] / pinned_scale;
   }
 }
@@ -210,7 +237,6 @@ CRAWLQ_VECTOR_CLONES void GeneratorOperator::sweep_down(int level, int arrival, 
   const auto [clocks, piece_size, c0] = piece_span(level, piece);
   const Index c1 = c0 + piece_size;
   const Index level_offset = space_.level_offset(level);
-  const double* d = diagonal_.data();
   // The piece's first entry in block 0, from which the phase moves' terms are read.
   const double* level_piece = z + level_offset + c0;
   if (!top) {
@@ -228,12 +254,13 @@ CRAWLQ_VECTOR_CLONES void GeneratorOperator::sweep_down(int level, int arrival, 
                     level_piece, false, terms);
     // D y at the top; below, the entries hold -D y plus the expiries from above.
     double* piece_z = z + offset + c0;
-    const double* piece_d = d + offset + c0;
+    const auto diagonal = piece_diagonal(level, block, c0, c1);
     if (top)
-      solve_entries(piece_z, piece_d, piece_size, terms,
-                    [&](Index q) { return piece_d[q] * piece_z[q]; });
+      solve_entries(piece_z, diagonal, terms,
+                    [&](Index q, double dq) CRAWLQ_INLINE_IN_CLONES { return dq * piece_z[q]; });
     else
-      solve_entries(piece_z, piece_d, piece_size, terms, [&](Index q) { return -piece_z[q]; });
+      solve_entries(piece_z, diagonal, terms,
+                    [&](Index q, double) CRAWLQ_INLINE_IN_CLONES { return -piece_z[q]; });
     if (pinned >= offset + c0 && pinned < offset + c1) z[pinned] = pinned_value;
     if (level >= 2) push_expiries(level, block, piece, z, convert_below);
   }
@@ -249,8 +276,13 @@ CRAWLQ_VECTOR_CLONES void GeneratorOperator::push_expiries(int level, int block,
       space_.level_offset(level - 1) + block_below * (clocks / r_) + piece * (piece_size / r_);
   double* y_down = z + below;
   if (convert) {
-    const double* diagonal = diagonal_.data() + below;
-    for (Index q = 0; q < piece_size / r_; ++q) y_down[q] *= -diagonal[q];
+    const Index first = piece * (piece_size / r_);
+    for_diagonal(level - 1, block_below, first, first + piece_size / r_,
+                 [&](Index begin, Index end, double constant, const double* low)
+                     CRAWLQ_INLINE_IN_CLONES {
+                       for (Index c = begin; c < end; ++c)
+                         y_down[c - first] *= -(constant + low[c - begin]);
+                     });
   }
   // The last clocks of the piece, a sub-block in cache at a time.
   const ClockKernel kernel(clock_, clock_exit_);

@@ -25,9 +25,7 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
   // tolerance is relative to the right-hand side s: with s the slowest state's rate when it is
   // below 1 (a crawler measured in seconds: rates of 1e-3), it asks as much of a slow chain as of a
   // fast one.
-  double scale = 1;
-  for (const double rate : q.diagonal())
-    scale = rate != 0 ? std::min(scale, std::abs(rate)) : scale;
+  const double scale = std::min(1.0, q.slowest_outflow());
   const int threads = std::max(1, options_.threads);
   const LinearOperator pinned_transpose = [&](const double* x, double* y) {
     q.apply(x, y, threads);

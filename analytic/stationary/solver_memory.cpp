@@ -45,8 +45,9 @@ MemoryEstimate block_recursion_memory(const model::Model& model) {
 }
 
 // The iterative solver applies Q from its factors: the stationary solve holds up to sixteen vectors
-// of the chain's size (BiCGSTAB's nine, the diagonal, and under Jacobi its inverse, a product
-// buffer; the result is the start, normalised in place), counted with room to spare. The sojourn
+// of the chain's size (BiCGSTAB's nine; under Jacobi the diagonal and its inverse, which the
+// operator otherwise reads from its factors; a product buffer; the result is the start, normalised
+// in place), counted with room to spare. The sojourn
 // times' tagged-page chain (about one state for every W of the chain's) is applied from its factors
 // too: its moment vectors, exit rates, diagonal and the uniformisation's vectors, about twenty.
 // Measured peaks: 0.66 GB at K = 20 (estimate 0.87), 2.5 GB at K = 22 (estimate 3.5).

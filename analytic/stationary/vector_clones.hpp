@@ -9,3 +9,7 @@
 #else
 #define CRAWLQ_VECTOR_CLONES
 #endif
+
+// On a helper or lambda that a clone calls in its hot loop: a function the compiler keeps out of
+// line is built for the baseline alone, whatever clone calls it.
+#define CRAWLQ_INLINE_IN_CLONES __attribute__((always_inline))

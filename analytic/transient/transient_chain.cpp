@@ -34,14 +34,13 @@ TransientChain::TransientChain(const model::Model& model, const model::ControlPo
     robots_ = table->robots;
     generator_ = full_->generator(robots_);
     diagonal_ = generator_.diagonal();
-    uniform_rate_ = -diagonal_.minCoeff();
   } else {
     arrivals_ = std::make_unique<const ControlledArrivals>(*model_, policy);
     operator_ = std::make_unique<const GeneratorOperator>(*model_, *arrivals_);
     kernel_ = std::make_unique<const TransientSumsKernel>(*model_, *arrivals_, operator_->space());
-    uniform_rate_ = -operator_->diagonal().minCoeff();
+    diagonal_ = operator_->diagonal();
   }
-  uniform_rate_ = std::max(uniform_rate_, 0.0);
+  uniform_rate_ = std::max(-diagonal_.minCoeff(), 0.0);
 }
 
 TransientChain::~TransientChain() = default;
@@ -75,9 +74,7 @@ void TransientChain::apply(const Eigen::VectorXd& x, Eigen::VectorXd& y, int thr
     operator_->apply(x.data(), y.data(), threads);
 }
 
-const Eigen::VectorXd& TransientChain::diagonal() const {
-  return full_ ? diagonal_ : operator_->diagonal();
-}
+const Eigen::VectorXd& TransientChain::diagonal() const { return diagonal_; }
 
 Measures TransientChain::measures(const Eigen::VectorXd& p) const {
   return full_ ? full_->measures(robots_, p) : compute_measures(*model_, *arrivals_, space(), p);

@@ -70,7 +70,7 @@ class TransientChain {
   std::unique_ptr<const FullStateChain> full_;
   std::vector<int> robots_;
   Eigen::SparseMatrix<double, Eigen::RowMajor> generator_;
-  Eigen::VectorXd diagonal_;  // a table's
+  Eigen::VectorXd diagonal_;
   double uniform_rate_ = 0;
 };
 

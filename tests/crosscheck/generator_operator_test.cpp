@@ -35,6 +35,29 @@ TEST_CASE("generator operator: x Q equals the brute force's dense generator, for
   }
 }
 
+TEST_CASE("generator operator: a diagonal range read run by run from inside a run",
+          "[crosscheck]") {
+  // Entry q is (base + high[q / run]) + low[q % run]: runs of 3 entries, read from 4 to 11.
+  const std::vector<double> high{-0.5, -1.25, -2.0, -4.5}, low{-0.125, -0.75, -3.0};
+  const analytic::GeneratorOperator::DiagonalPiece piece{
+      .base = -7.0, .high = high.data(), .low = low.data(), .run = 3};
+  std::vector<double> read(12, 0.0);
+  int runs = 0;
+  piece.for_runs(4, 11,
+                 [&](Eigen::Index begin, Eigen::Index end, double constant, const double* first) {
+                   ++runs;
+                   for (Eigen::Index q = begin; q < end; ++q)
+                     read[static_cast<std::size_t>(q)] = constant + first[q - begin];
+                 });
+  CHECK(runs == 3);  // 4-5, 6-8, 9-10
+  for (Eigen::Index q = 0; q < 12; ++q) {
+    const auto at = static_cast<std::size_t>(q);
+    const double expected =
+        q < 4 || q >= 11 ? 0.0 : -7.0 + high[static_cast<std::size_t>(q / 3)] + low[at % 3];
+    CHECK(read[at] == expected);
+  }
+}
+
 TEST_CASE(
     "generator operator: random models past the split equal the assembled blocks, for every policy "
     "form",

@@ -47,9 +47,9 @@ BruteForceGaps gaps_to_brute_force(const BruteForceChain& chain,
   Eigen::VectorXd y_engine_in_brute_order(n);
   for (Eigen::Index s = 0; s < n; ++s) y_engine_in_brute_order(s) = y_engine(at(s));
   double worst_diagonal = 0;
+  const Eigen::VectorXd diagonal = q.diagonal();
   for (Eigen::Index s = 0; s < n; ++s)
-    worst_diagonal =
-        std::max(worst_diagonal, std::abs(q.diagonal()(at(s)) - chain.generator()(s, s)));
+    worst_diagonal = std::max(worst_diagonal, std::abs(diagonal(at(s)) - chain.generator()(s, s)));
   return {.product = relative_gap(y_engine_in_brute_order, y_brute),
           .diagonal = worst_diagonal /
                       std::max(1e-300, chain.generator().diagonal().cwiseAbs().maxCoeff())};
