@@ -99,10 +99,17 @@ void GeneratorOperator::build_diagonal(int level, const Eigen::MatrixXd& stay) {
   }
   for (int a = 0; a < w_; ++a)
     for (int s = 0; s < m_; ++s) d.blocks.push_back(stay(a, a) + service_(s, s));
+  if (r_ == 1) {
+    // One phase: the waiting clocks are one combination, their sum one more term than a level
+    // below (summed afresh, a long buffer would cost K^2).
+    d.split = d.high = {0.0};
+    d.low = {level == 1 ? 0.0
+                        : diagonals_[static_cast<std::size_t>(level - 1)].low[0] + clock_(0, 0)};
+    return;
+  }
   const int split = split_clocks(level), rest = level - 1 - split;
-  int last = rest;  // one phase: the clocks are one combination however many wait
-  if (r_ > 1)
-    for (last = 0; last < rest && power(r_, last + 1) <= kDiagonalRun;) ++last;
+  int last = 0;
+  while (last < rest && power(r_, last + 1) <= kDiagonalRun) ++last;
   d.split = clock_sums(clock_, split);
   d.high = clock_sums(clock_, rest - last);
   d.low = clock_sums(clock_, last);
