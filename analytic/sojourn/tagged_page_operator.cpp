@@ -108,18 +108,22 @@ void TaggedPageOperator::shared_block(int ahead, const double* x, double* y,
   Index sub = per_server, subs = 1;  // sub-blocks per service phase, and their size
   // Only as many passes as give each thread a few sub-blocks to take: each pass ends at a barrier.
   const Index wanted = 4 * omp_get_num_threads();
-  for (; remaining > 0 && sub > kPieceEntries && m_ * subs < wanted;
-       --remaining, sub /= r_, subs *= r_) {
-    const Index inner = sub / r_, column_pieces = pieces(inner, kPieceEntries);
+  while (remaining > 0 && sub > kPieceEntries && m_ * subs < wanted) {
+    const int clocks = kernel.clocks_per_pass(remaining);
+    const Index fan_out = clocks == 2 ? r_ * r_ : r_;  // the sub-blocks a pass leaves
+    const Index columns = sub / fan_out, column_pieces = pieces(columns, kPieceEntries);
 #pragma omp for schedule(dynamic)
     for (Index p = 0; p < m_ * subs * column_pieces; ++p) {
       const Index b = p / column_pieces, begin = (p % column_pieces) * kPieceEntries;
       const Index s = b / subs, k = b % subs;
       kernel.first_pass(x + offset(ahead) + s * per_server + k * sub,
                         y + offset(ahead) + s * per_server + k * sub,
-                        y + offset(ahead - 1) + s * per_server_down + k * inner, sub, begin,
-                        std::min(inner, begin + kPieceEntries));
+                        y + offset(ahead - 1) + s * per_server_down + k * (sub / r_), sub, clocks,
+                        begin, std::min(columns, begin + kPieceEntries));
     }
+    remaining -= clocks;
+    sub /= fan_out;
+    subs *= fan_out;
   }
 #pragma omp for schedule(dynamic)
   for (Index b = 0; b < m_ * subs; ++b) {

@@ -1,5 +1,7 @@
 #include "analytic/stationary/clock_kernel.hpp"
 
+#include <type_traits>
+
 #include "analytic/stationary/vector_clones.hpp"
 
 namespace crawlq::analytic {
@@ -46,9 +48,9 @@ CRAWLQ_INLINE_IN_CLONES inline void two_phase_columns(const double* CRAWLQ_DISJO
   }
 }
 
-// A whole column of up to 16 entries (the last clocks of every block) inlined with its length a
-// constant: unrolled at the vector width, where a loop that short ran scalar (0.15-0.2 ns an entry
-// against 0.3-1.1 at 2-8 entries).
+// A whole column of one or two entries (the last clock of an odd count, alone after the pairs)
+// inlined with its length a constant: unrolled at the vector width, where a loop that short ran
+// scalar (0.15-0.2 ns an entry against 0.3-1.1 at 2-8 entries).
 template <bool Moves>
 CRAWLQ_INLINE_IN_CLONES inline void two_phase_pass(const double* x, double* y_same, double* y_down,
                                                    Index outer, Index inner, Index begin, Index end,
@@ -59,17 +61,72 @@ CRAWLQ_INLINE_IN_CLONES inline void two_phase_pass(const double* x, double* y_sa
         return two_phase_columns<Moves>(x, y_same, y_down, outer, 1, 0, 1, rates);
       case 2:
         return two_phase_columns<Moves>(x, y_same, y_down, outer, 2, 0, 2, rates);
-      case 4:
-        return two_phase_columns<Moves>(x, y_same, y_down, outer, 4, 0, 4, rates);
-      case 8:
-        return two_phase_columns<Moves>(x, y_same, y_down, outer, 8, 0, 8, rates);
-      case 16:
-        return two_phase_columns<Moves>(x, y_same, y_down, outer, 16, 0, 16, rates);
       default:
         break;
     }
   }
   two_phase_columns<Moves>(x, y_same, y_down, outer, inner, begin, end, rates);
+}
+
+// Two clocks in one pass: clock k over `outer` pairs of columns of `inner` entries and clock k + 1
+// inside each column, each entry read and written once for both where a pass a clock read and wrote
+// it twice. Every entry gathers its terms in the order of two passes, clock k's first.
+template <bool Moves>
+CRAWLQ_INLINE_IN_CLONES inline void two_phase_pair_columns(const double* CRAWLQ_DISJOINT x,
+                                                           double* CRAWLQ_DISJOINT y_same,
+                                                           double* CRAWLQ_DISJOINT y_down,
+                                                           Index outer, Index inner, Index begin,
+                                                           Index end, const TwoPhaseRates& rates) {
+  const Index half = inner / 2;
+  for (Index o = 0; o < outer; ++o) {
+    // x[o, a, b, q]: clock k in phase a, clock k + 1 in phase b.
+    const double* x00 = x + 2 * o * inner;
+    const double *x01 = x00 + half, *x10 = x00 + inner, *x11 = x10 + half;
+    double* down0 = y_down + o * inner;  // clock k or clock k + 1 gone from a state in phase 0 ...
+    double* down1 = down0 + half;        // ... or in phase 1 of the other
+#pragma GCC unroll 16
+    for (Index q = begin; q < end; ++q) {
+      const double a = x00[q], b = x01[q], c = x10[q], d = x11[q];
+      if constexpr (Moves) {
+        double* y00 = y_same + 2 * o * inner;
+        double *y01 = y00 + half, *y10 = y00 + inner, *y11 = y10 + half;
+        y00[q] = y00[q] + rates.to_first * c + rates.to_first * b;
+        y01[q] = y01[q] + rates.to_first * d + rates.to_second * a;
+        y10[q] = y10[q] + rates.to_second * a + rates.to_first * d;
+        y11[q] = y11[q] + rates.to_second * b + rates.to_second * c;
+      }
+      down0[q] = down0[q] + (rates.exit_first * a + rates.exit_second * c) +
+                 (rates.exit_first * a + rates.exit_second * b);
+      down1[q] = down1[q] + (rates.exit_first * b + rates.exit_second * d) +
+                 (rates.exit_first * c + rates.exit_second * d);
+    }
+  }
+}
+
+// Columns of up to 16 entries whole inlined with their length a constant, as two_phase_pass; longer
+// ones, or a range of columns, by the one loop (the same sums however a pass is cut).
+template <bool Moves>
+CRAWLQ_INLINE_IN_CLONES inline void two_phase_pair_pass(const double* x, double* y_same,
+                                                        double* y_down, Index outer, Index inner,
+                                                        Index begin, Index end,
+                                                        const TwoPhaseRates& rates) {
+  if (begin == 0 && end == inner / 2) {
+    switch (inner) {
+      case 2:
+        return two_phase_pair_columns<Moves>(x, y_same, y_down, outer, 2, 0, 1, rates);
+      case 4:
+        return two_phase_pair_columns<Moves>(x, y_same, y_down, outer, 4, 0, 2, rates);
+      case 8:
+        return two_phase_pair_columns<Moves>(x, y_same, y_down, outer, 8, 0, 4, rates);
+      case 16:
+        return two_phase_pair_columns<Moves>(x, y_same, y_down, outer, 16, 0, 8, rates);
+      case 32:
+        return two_phase_pair_columns<Moves>(x, y_same, y_down, outer, 32, 0, 16, rates);
+      default:
+        break;
+    }
+  }
+  two_phase_pair_columns<Moves>(x, y_same, y_down, outer, inner, begin, end, rates);
 }
 
 // Two phases (the paper's clocks), built for each vector width (vector_clones.hpp), since this loop
@@ -91,6 +148,17 @@ void add_scaled(double* CRAWLQ_DISJOINT target, const double* CRAWLQ_DISJOINT so
   for (Index q = begin; q < end; ++q) target[q] += rate * source[q];
 }
 
+CRAWLQ_VECTOR_CLONES void two_phase_pair(const double* x, double* y_same, double* y_down,
+                                         Index outer, Index inner, Index begin, Index end,
+                                         const TwoPhaseRates& rates) {
+  two_phase_pair_pass<true>(x, y_same, y_down, outer, inner, begin, end, rates);
+}
+
+CRAWLQ_VECTOR_CLONES void two_phase_pair_expiries(const double* x, double* y_down, Index outer,
+                                                  Index inner, const TwoPhaseRates& rates) {
+  two_phase_pair_pass<false>(x, nullptr, y_down, outer, inner, 0, inner / 2, rates);
+}
+
 Index block_entries(int r, int n, Index trailing) {
   Index size = trailing;
   for (int k = 0; k < n; ++k) size *= r;
@@ -105,18 +173,36 @@ ClockKernel::ClockKernel(const Eigen::MatrixXd& gamma, const Eigen::VectorXd& ga
 // Each head phase's sub-block on its own fits in cache a few levels down. (Two clocks in one pass,
 // each entry read once instead of twice, measured 7% slower: the pass in cache is bound by its
 // arithmetic, not by memory.)
-template <typename Step>
-void ClockKernel::walk(int n, Index trailing, Index at, Index below, const Step& step) const {
+template <typename Step, typename Pair>
+void ClockKernel::walk(int n, Index trailing, Index at, Index below, const Step& step,
+                       const Pair& pair) const {
   if (n <= 0) return;
   const Index size = block_entries(r_, n, trailing);
+  // Two clocks a pass where the clocks have two phases and the caller has a pair step, else one.
+  constexpr bool kHasPair = !std::is_same_v<Pair, NoPair>;
+  const bool paired = kHasPair && r_ == 2;
   if (size <= kFlatEntries) {
     Index outer = 1, inner = size / r_;
-    for (int k = 0; k < n; ++k, outer *= r_, inner /= r_) step(outer, inner, at, below);
+    int k = 0;
+    if constexpr (kHasPair)
+      if (paired)
+        for (; k + 1 < n; k += 2, outer *= 4, inner /= 4) pair(outer, inner, at, below);
+    for (; k < n; ++k, outer *= r_, inner /= r_) step(outer, inner, at, below);
     return;
   }
   const Index half = size / r_;
+  if constexpr (kHasPair) {
+    if (paired && n >= 2) {
+      const Index quarter = half / 2;
+      pair(1, half, at, below);
+      for (int r = 0; r < 4; ++r)
+        walk(n - 2, trailing, at + r * quarter, below + r * (quarter / 2), step, pair);
+      return;
+    }
+  }
   step(1, half, at, below);
-  for (int r = 0; r < r_; ++r) walk(n - 1, trailing, at + r * half, below + r * (half / r_), step);
+  for (int r = 0; r < r_; ++r)
+    walk(n - 1, trailing, at + r * half, below + r * (half / r_), step, pair);
 }
 
 void ClockKernel::apply(const double* x, double* y_same, double* y_down, int n,
@@ -128,9 +214,15 @@ void ClockKernel::apply(const double* x, double* y_same, double* y_down, int n,
     for (Index q = 0; q < trailing; ++q) y_down[q] += n * exit_(0) * x[q];
     return;
   }
-  walk(n, trailing, 0, 0, [&](Index outer, Index inner, Index at, Index below) {
-    one_clock(x + at, y_same + at, y_down + below, outer, inner, 0, inner);
-  });
+  const TwoPhaseRates rates{gamma_(0, 1), gamma_(1, 0), exit_(0), exit_(1)};
+  walk(
+      n, trailing, 0, 0,
+      [&](Index outer, Index inner, Index at, Index below) {
+        one_clock(x + at, y_same + at, y_down + below, outer, inner, 0, inner);
+      },
+      [&](Index outer, Index inner, Index at, Index below) {
+        two_phase_pair(x + at, y_same + at, y_down + below, outer, inner, 0, inner / 2, rates);
+      });
 }
 
 void ClockKernel::expire(const double* x, double* y_down, int n, Index trailing) const {
@@ -139,14 +231,24 @@ void ClockKernel::expire(const double* x, double* y_down, int n, Index trailing)
     for (Index q = 0; q < trailing; ++q) y_down[q] += n * exit_(0) * x[q];
     return;
   }
-  walk(n, trailing, 0, 0, [&](Index outer, Index inner, Index at, Index below) {
-    one_clock_expiries(x + at, y_down + below, outer, inner);
-  });
+  const TwoPhaseRates rates{gamma_(0, 1), gamma_(1, 0), exit_(0), exit_(1)};
+  walk(
+      n, trailing, 0, 0,
+      [&](Index outer, Index inner, Index at, Index below) {
+        one_clock_expiries(x + at, y_down + below, outer, inner);
+      },
+      [&](Index outer, Index inner, Index at, Index below) {
+        two_phase_pair_expiries(x + at, y_down + below, outer, inner, rates);
+      });
 }
 
 void ClockKernel::first_pass(const double* x, double* y_same, double* y_down, Index size,
-                             Index begin, Index end) const {
-  one_clock(x, y_same, y_down, 1, size / r_, begin, end);
+                             int clocks, Index begin, Index end) const {
+  if (clocks == 2)
+    two_phase_pair(x, y_same, y_down, 1, size / 2, begin, end,
+                   {gamma_(0, 1), gamma_(1, 0), exit_(0), exit_(1)});
+  else
+    one_clock(x, y_same, y_down, 1, size / r_, begin, end);
 }
 
 void ClockKernel::gather_down(const double* x_down, double* r, int n, Index trailing) const {
@@ -155,9 +257,12 @@ void ClockKernel::gather_down(const double* x_down, double* r, int n, Index trai
     for (Index q = 0; q < trailing; ++q) r[q] += n * exit_(0) * x_down[q];
     return;
   }
-  walk(n, trailing, 0, 0, [&](Index outer, Index inner, Index at, Index below) {
-    one_clock_gather(x_down + below, r + at, outer, inner);
-  });
+  walk(
+      n, trailing, 0, 0,
+      [&](Index outer, Index inner, Index at, Index below) {
+        one_clock_gather(x_down + below, r + at, outer, inner);
+      },
+      NoPair{});
 }
 
 void ClockKernel::one_clock(const double* x, double* y_same, double* y_down, Index outer,
