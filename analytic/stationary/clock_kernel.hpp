@@ -41,7 +41,9 @@ class ClockKernel {
   // is in L1; else the head clock over the whole block, then each head phase's sub-block.
   // pair(outer, inner, at, below), where the clocks have two phases, applies clock k with those
   // outer and inner and clock k + 1 inside it, in one pass; NoPair takes one clock at a time.
-  struct NoPair {};
+  struct NoPair {
+    void operator()(Eigen::Index, Eigen::Index, Eigen::Index, Eigen::Index) const {}
+  };
   template <typename Step, typename Pair>
   void walk(int n, Eigen::Index trailing, Eigen::Index at, Eigen::Index below, const Step& step,
             const Pair& pair) const;

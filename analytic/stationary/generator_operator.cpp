@@ -125,18 +125,24 @@ GeneratorOperator::DiagonalPiece GeneratorOperator::diagonal_piece(int level, in
       .run = static_cast<Index>(d.low.size())};
 }
 
+template <typename Body>
+void GeneratorOperator::for_level_diagonal(int level, Body&& body) const {
+  const Index clocks = space_.level_size(level) / (w_ * m_);
+  for (int block = 0; block < w_ * m_; ++block)
+    for_diagonal(level, block, 0, clocks,
+                 [&](Index begin, Index end, double constant, const double* low) {
+                   body(block * clocks + begin, block * clocks + end, constant, low);
+                 });
+}
+
 Eigen::VectorXd GeneratorOperator::diagonal() const {
   Eigen::VectorXd diagonal(space_.size());
-  for (int a = 0; a < w_; ++a) diagonal(a) = diagonal_piece(0, a, 0).base;
+  diagonal.head(w_) = Eigen::Map<const Eigen::VectorXd>(diagonals_[0].blocks.data(), w_);
   for (int level = 1; level <= space_.capacity(); ++level) {
-    const Index clocks = space_.level_size(level) / (w_ * m_);
-    for (int block = 0; block < w_ * m_; ++block) {
-      double* d = diagonal.data() + space_.level_offset(level) + block * clocks;
-      for_diagonal(level, block, 0, clocks,
-                   [&](Index begin, Index end, double constant, const double* low) {
-                     for (Index c = begin; c < end; ++c) d[c] = constant + low[c - begin];
-                   });
-    }
+    double* d = diagonal.data() + space_.level_offset(level);
+    for_level_diagonal(level, [&](Index begin, Index end, double constant, const double* low) {
+      for (Index c = begin; c < end; ++c) d[c] = constant + low[c - begin];
+    });
   }
   return diagonal;
 }
@@ -146,15 +152,11 @@ double GeneratorOperator::slowest_outflow() const {
   const auto visit = [&](double rate) {
     if (rate != 0) slowest = std::min(slowest, std::abs(rate));
   };
-  for (int a = 0; a < w_; ++a) visit(diagonal_piece(0, a, 0).base);
-  for (int level = 1; level <= space_.capacity(); ++level) {
-    const Index clocks = space_.level_size(level) / (w_ * m_);
-    for (int block = 0; block < w_ * m_; ++block)
-      for_diagonal(level, block, 0, clocks,
-                   [&](Index begin, Index end, double constant, const double* low) {
-                     for (Index c = begin; c < end; ++c) visit(constant + low[c - begin]);
-                   });
-  }
+  for (const double rate : diagonals_[0].blocks) visit(rate);
+  for (int level = 1; level <= space_.capacity(); ++level)
+    for_level_diagonal(level, [&](Index begin, Index end, double constant, const double* low) {
+      for (Index c = begin; c < end; ++c) visit(constant + low[c - begin]);
+    });
   return slowest;
 }
 

@@ -110,6 +110,10 @@ class GeneratorOperator {
       first = end;
     }
   }
+  // The same over every block of a level >= 1, the entries numbered from the level's first (a
+  // serial pass: building the whole diagonal, or reading its extremes).
+  template <typename Body>
+  void for_level_diagonal(int level, Body&& body) const;
   // The diagonal of the entries [c0, c1) of one block, as the sweeps read it: body(begin, end,
   // constant, low) run by run, the entries numbered from c0.
   auto piece_diagonal(int level, int block, Eigen::Index c0, Eigen::Index c1) const {
