@@ -482,7 +482,8 @@ std::function<int()> add_solve_command(CLI::App& app) {
   cmd->add_option("--method", o->method, analytic::method_help())->capture_default_str();
   add_threads_option(
       cmd, o->threads,
-      "threads inside the iterative solve (0: all cores); the numbers are the same for any count");
+      "threads inside the iterative solve (0: all cores; fewer while other programs hold some); "
+      "the numbers are the same for any count");
   cmd->add_flag(
       "--sojourn", o->sojourn,
       "sojourn times of accepted, served and obsolete pages: mean, sd, median, 90% and 99%");

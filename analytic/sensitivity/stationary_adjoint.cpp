@@ -32,7 +32,7 @@ Eigen::VectorXd StationaryAdjoint::solve(const Eigen::VectorXd& gradient) const 
   if (n <= kDenseStates) return dense_.solve(rhs);
   // Q x with the pinned row replaced: the rows the pinned one depends on (p Q = 0) fix x but for
   // a multiple of e, which x there = 0 removes.
-  const LinearOperator pinned_q = [&](const double* x, double* y) {
+  const LinearOperator pinned_q = [&](const double* x, double* y, int) {
     const Eigen::Map<const Eigen::VectorXd> in(x, n);
     Eigen::Map<Eigen::VectorXd> out(y, n);
     out.noalias() = q_ * in;
@@ -40,7 +40,7 @@ Eigen::VectorXd StationaryAdjoint::solve(const Eigen::VectorXd& gradient) const 
   };
   // z with (diagonal + strict upper triangle) z = r, from the last state up: the batches that
   // raise the level and the phase moves to later states, the parts a page's arrival sets off.
-  const LinearOperator backward_sweep = [&](const double* r, double* z) {
+  const LinearOperator backward_sweep = [&](const double* r, double* z, int) {
     for (Eigen::Index i = n - 1; i >= 0; --i) {
       if (i == pinned_) {
         z[i] = r[i] / pinned_scale_;

@@ -42,7 +42,8 @@ SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd star
       start_(std::move(start)),
       uniformisation_rate_(std::max(chain.max_exit_rate(), 1e-300)),
       power_(start_),
-      most_ahead_(chain.max_pages_ahead()) {
+      most_ahead_(chain.max_pages_ahead()),
+      threads_(chain.threads()) {
   for (const PageFate fate : {PageFate::kAccepted, PageFate::kServed, PageFate::kObsolete})
     for (int k = 0; k < 3; ++k)
       moments_[static_cast<int>(fate)][k] = start_.dot(chain_.moment_vector(fate, k));
@@ -58,15 +59,14 @@ SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd star
   }
   obsolete_parts_.resize(pieces_.size());
   mass_parts_.resize(pieces_.size());
-  sweep(false);
+  sweep(false, chain_.threads());
   drop_negligible_blocks();
 }
 
-void SojournTimes::sweep(bool add_product) const {
+void SojournTimes::sweep(bool add_product, int threads) const {
   const double q = uniformisation_rate_;
   std::size_t used = 0;  // the pieces of the active blocks: a prefix
   while (used < pieces_.size() && pieces_[used].ahead <= most_ahead_) ++used;
-  const int threads = chain_.threads();
   double* power = power_.data();
   const double* product = product_.data();
   const double* obsolete = chain_.obsolete_exit().data();
@@ -152,9 +152,9 @@ void SojournTimes::extend_terms(std::size_t count) const {
     terms_[static_cast<int>(PageFate::kObsolete)].push_back(obsolete);
     terms_[static_cast<int>(PageFate::kAccepted)].push_back(served + obsolete);
     // alpha P^{n+1} with P = I + T/q, and the next term's sums in the same pass.
-    chain_.subgenerator().left_multiply(power_.data(), product_.data(), most_ahead_,
-                                        chain_.threads());
-    sweep(true);
+    const int threads = threads_.next_step();
+    chain_.subgenerator().left_multiply(power_.data(), product_.data(), most_ahead_, threads);
+    sweep(true, threads);
     drop_negligible_blocks();
   }
 }

@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "analytic/adaptive_threads.hpp"
 #include "analytic/sojourn/tagged_page_chain.hpp"
 
 namespace crawlq::analytic {
@@ -31,8 +32,8 @@ class SojournTimes {
   // Zeroes the top blocks of alpha P^n while their mass is negligible, so products skip them.
   void drop_negligible_blocks() const;
   // Over the active blocks' pieces: alpha P^n += the product / q when `add_product`, then each
-  // piece's obsolescence rate and mass (shared among the chain's threads).
-  void sweep(bool add_product) const;
+  // piece's obsolescence rate and mass (shared among `threads`).
+  void sweep(bool add_product, int threads) const;
 
   struct Piece {
     Eigen::Index begin, end;
@@ -52,6 +53,8 @@ class SojournTimes {
   std::vector<Piece> pieces_;             // in order, block by block
   mutable std::vector<double> obsolete_parts_, mass_parts_;  // by piece, of power_
   double negligible_ = 0;
+  // Up to the chain's threads, a product and its sweep at a time.
+  mutable AdaptiveThreads threads_;
 };
 
 }  // namespace crawlq::analytic

@@ -73,7 +73,8 @@ SparseSolution solve_sparse(const SparseMatrix& a, const Eigen::VectorXd& b,
   s.x = options.guess && options.guess->size() == b.size() ? *options.guess
                                                            : Eigen::VectorXd::Zero(b.size());
   const KrylovSummary krylov =
-      parallel_bicgstab([&](const double* x, double* y) { multiply_by_rows(*rows, x, y, threads); },
+      parallel_bicgstab([&](const double* x, double* y,
+                            int threads_now) { multiply_by_rows(*rows, x, y, threads_now); },
                         inverse_diagonal, b, s.x,
                         {.tolerance = kTolerance,
                          .max_iterations = kMaxIterations,

@@ -27,8 +27,8 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
   // fast one.
   const double scale = std::min(1.0, q.slowest_outflow());
   const int threads = std::max(1, options_.threads);
-  const LinearOperator pinned_transpose = [&](const double* x, double* y) {
-    q.apply(x, y, threads);
+  const LinearOperator pinned_transpose = [&](const double* x, double* y, int threads_now) {
+    q.apply(x, y, threads_now);
     y[pinned] = scale * x[pinned];
   };
   Eigen::VectorXd rhs = parallel_zeros(n, threads);
@@ -40,11 +40,11 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
                                      .max_iterations = options_.max_iterations,
                                      .threads = threads,
                                      .stop = options_.stop};
-  const LinearOperator sweep = [&](const double* in, double* out) {
+  const LinearOperator sweep = [&](const double* in, double* out, int threads_now) {
     if (options_.preconditioner == Preconditioner::kLevelSweep)
-      q.forward_sweep(in, out, pinned, scale, threads);
+      q.forward_sweep(in, out, pinned, scale, threads_now);
     else
-      q.symmetric_sweep(in, out, pinned, scale, threads);
+      q.symmetric_sweep(in, out, pinned, scale, threads_now);
   };
   const auto jacobi = [&] {
     // The diagonal of Q, which the operator knows without a matrix.

@@ -6,6 +6,8 @@
 #include <limits>
 #include <vector>
 
+#include "analytic/adaptive_threads.hpp"
+
 namespace crawlq::analytic {
 
 namespace {
@@ -55,10 +57,9 @@ Eigen::VectorXd parallel_zeros(Index n, int threads) {
 KrylovSummary parallel_bicgstab(const LinearOperator& a, const Eigen::VectorXd& inverse_diagonal,
                                 const Eigen::VectorXd& b, Eigen::VectorXd& x,
                                 const KrylovOptions& options) {
-  const int threads = std::max(1, options.threads);
   const double* d = inverse_diagonal.data();
-  const LinearOperator jacobi = [&](const double* in, double* out) {
-    for_chunks(b.size(), threads, [&](Index begin, Index end, Index) {
+  const LinearOperator jacobi = [&](const double* in, double* out, int threads_now) {
+    for_chunks(b.size(), threads_now, [&](Index begin, Index end, Index) {
       for (Index i = begin; i < end; ++i) out[i] = d[i] * in[i];
     });
   };
@@ -69,7 +70,8 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
                                 const Eigen::VectorXd& b, Eigen::VectorXd& x,
                                 const KrylovOptions& options) {
   const Index n = b.size();
-  const int threads = std::max(1, options.threads);
+  AdaptiveThreads adaptive(options.threads);
+  int threads = adaptive.requested();
   KrylovSummary summary;
   Eigen::VectorXd r(n), r0(n), p = parallel_zeros(n, threads), v = parallel_zeros(n, threads), y(n),
                                z(n), t(n);
@@ -83,7 +85,7 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
   const double threshold2 = options.tolerance * options.tolerance * b_norm2;
   // r = b - A x, the recursion's start (and its restart when r0 and r turn orthogonal).
   const auto residual = [&] {
-    a(x.data(), t.data());
+    a(x.data(), t.data(), threads);
     return sums<1>(n, threads, [&](Index i, auto& s) {
       r[i] = r0[i] = b[i] - t[i];
       s[0] += r[i] * r[i];
@@ -114,6 +116,7 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
       summary.cancelled = true;
       break;
     }
+    threads = adaptive.next_step();
     const double rho_old = rho;
     rho = r0_dot_r;
     if (std::abs(rho) < epsilon2 * r0_norm2) {
@@ -127,15 +130,15 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
     for_chunks(n, threads, [&](Index begin, Index end, Index) {
       for (Index i = begin; i < end; ++i) p[i] = r[i] + beta * (p[i] - w * v[i]);
     });
-    preconditioner(p.data(), y.data());
-    a(y.data(), v.data());
+    preconditioner(p.data(), y.data(), threads);
+    a(y.data(), v.data(), threads);
     alpha = rho / sums<1>(n, threads, [&](Index i, auto& s) { s[0] += r0[i] * v[i]; })[0];
     // s = r - alpha v overwrites r: r is not needed again this iteration.
     for_chunks(n, threads, [&](Index begin, Index end, Index) {
       for (Index i = begin; i < end; ++i) r[i] -= alpha * v[i];
     });
-    preconditioner(r.data(), z.data());
-    a(z.data(), t.data());
+    preconditioner(r.data(), z.data(), threads);
+    a(z.data(), t.data(), threads);
     const auto ts = sums<2>(n, threads, [&](Index i, auto& s) {
       s[0] += t[i] * r[i];
       s[1] += t[i] * t[i];

@@ -24,8 +24,10 @@ struct KrylovOptions {
   const std::atomic<bool>* stop = nullptr;  // checked once an iteration
 };
 
-// y = A x for vectors of the system's size; x and y never alias.
-using LinearOperator = std::function<void(const double* x, double* y)>;
+// y = A x for vectors of the system's size, on `threads` threads; x and y never alias. The solver
+// picks the threads each iteration (AdaptiveThreads: fewer while other programs hold cores), up to
+// KrylovOptions::threads.
+using LinearOperator = std::function<void(const double* x, double* y, int threads)>;
 
 // Solves A x = b from the guess in x (zero for a cold start), preconditioned on the right by
 // diag(inverse_diagonal).

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "analytic/adaptive_threads.hpp"
 #include "analytic/control/policy_evaluation.hpp"
 #include "analytic/transient/krylov_propagation.hpp"
 #include "analytic/transient/poisson_window.hpp"
@@ -76,9 +77,11 @@ Stretch StretchRunner::run(const TransientChain& chain, Eigen::VectorXd& p,
     if (area_at_end) *area_at_end = Eigen::VectorXd::Zero(p.size());
   }
   Eigen::VectorXd v = p, step(p.size()), moving;
+  AdaptiveThreads adaptive(options_.threads);
   for (std::size_t n = 0;; ++n) {
+    const int threads = adaptive.next_step();
     if (!windows.empty()) {  // a stretch that reports only its end skips the sums
-      const TransientSums now = chain.sums(v, options_.threads);
+      const TransientSums now = chain.sums(v, threads);
       for (std::size_t i = 0; i < windows.size(); ++i) {
         out.at[i].add(windows[i].weight_at(n), now);
         out.area[i].add(windows[i].beyond_at(n) / q, now);
@@ -90,16 +93,15 @@ Stretch StretchRunner::run(const TransientChain& chain, Eigen::VectorXd& p,
     }
     if (n == last) break;
     if (options_.stop && options_.stop->load()) throw Cancelled();
-    apply_moving(chain, v, step, moving);
+    apply_moving(chain, v, step, moving, threads);
     ++result_.products;
     // v P^(n+1) = v + v Q / q. Once v Q is negligible v is the chain's fixed point to that
     // precision: every later term is v, and the drift they would have had is bounded by
     // ||v Q / q|| times the jumps left.
-    const double drift = advance(v, step, q, options_.threads);
+    const double drift = advance(v, step, q, threads);
     const double jumps_left = static_cast<double>(last - n);
     if (drift * jumps_left <= 0.1 * options_.tolerance) {
-      const TransientSums fixed =
-          windows.empty() ? TransientSums() : chain.sums(v, options_.threads);
+      const TransientSums fixed = windows.empty() ? TransientSums() : chain.sums(v, threads);
       for (std::size_t i = 0; i < windows.size(); ++i) {
         double weight_left = windows[i].omitted_weight, beyond_left = windows[i].omitted_beyond;
         for (std::size_t k = n + 1; k <= windows[i].last(); ++k) {
@@ -127,11 +129,11 @@ Stretch StretchRunner::run(const TransientChain& chain, Eigen::VectorXd& p,
 }
 
 void StretchRunner::apply_moving(const TransientChain& chain, const Eigen::VectorXd& x,
-                                 Eigen::VectorXd& y, Eigen::VectorXd& moving) const {
-  if (frozen_ == 0) return chain.apply(x, y, options_.threads);
+                                 Eigen::VectorXd& y, Eigen::VectorXd& moving, int threads) const {
+  if (frozen_ == 0) return chain.apply(x, y, threads);
   moving = x;
   moving.head(frozen_).setZero();
-  chain.apply(moving, y, options_.threads);
+  chain.apply(moving, y, threads);
 }
 
 int StretchRunner::krylov_dimension(double uniform_products, Eigen::Index states) const {
@@ -159,7 +161,7 @@ void StretchRunner::run_krylov(const TransientChain& chain, Eigen::VectorXd& p,
   if (end > 0) times.push_back(end);
   Eigen::VectorXd moving;
   const VectorProduct product = [&](const Eigen::VectorXd& x, Eigen::VectorXd& y) {
-    apply_moving(chain, x, y, moving);
+    apply_moving(chain, x, y, moving, options_.threads);
   };
   Eigen::VectorXd at_end;
   const auto reached = [&](std::size_t i, const Eigen::VectorXd& at, const Eigen::VectorXd& area) {

@@ -30,9 +30,10 @@ class StretchRunner {
               double end, Eigen::VectorXd* area_at_end = nullptr);
 
  private:
-  // y = x Q with the frozen states' mass held where it is (their rows zero); `moving` is scratch.
+  // y = x Q with the frozen states' mass held where it is (their rows zero) on `threads`;
+  // `moving` is scratch.
   void apply_moving(const TransientChain& chain, const Eigen::VectorXd& x, Eigen::VectorXd& y,
-                    Eigen::VectorXd& moving) const;
+                    Eigen::VectorXd& moving, int threads) const;
   // The Krylov basis's dimension when the stretch takes that method, 0 when it takes
   // uniformisation (whose products number about `uniform_products`).
   int krylov_dimension(double uniform_products, Eigen::Index states) const;

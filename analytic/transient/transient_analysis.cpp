@@ -163,11 +163,11 @@ DrainResult drain_analysis(const model::Model& model, const model::ControlPolicy
   const Eigen::VectorXd& diagonal = serving.diagonal();
   for (Eigen::Index i = 0; i < p.size(); ++i)
     inverse_diagonal(i) = i < frozen || diagonal(i) == 0 ? 1.0 : -1.0 / diagonal(i);
-  const LinearOperator minus_q_tt = [&](const double* x, double* y) {
+  const LinearOperator minus_q_tt = [&](const double* x, double* y, int threads) {
     scratch = Eigen::Map<const Eigen::VectorXd>(x, p.size());
     scratch.head(frozen).setZero();
     Eigen::VectorXd product(p.size());
-    serving.apply(scratch, product, options.threads);
+    serving.apply(scratch, product, threads);
     Eigen::Map<Eigen::VectorXd> out(y, p.size());
     out = -product;
     out.head(frozen) = Eigen::Map<const Eigen::VectorXd>(x, frozen);

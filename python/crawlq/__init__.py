@@ -27,9 +27,13 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 # OpenMP threads that wait by spinning hold a core another program needs (two threads on a busy
-# two-core machine ran 14 times slower than one); the runtime reads the policy when the extension
-# loads it, so it is set first, unless the user chose one (app/runtime_environment.hpp).
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# two-core machine ran 14 times slower than one), and threads that sleep at once make each barrier
+# a slow wake-up on a quiet one: a short spin, then sleep. The runtime reads these when the
+# extension loads it, so they are set first, unless the user chose either
+# (app/runtime_environment.hpp).
+if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+    os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
+    os.environ["GOMP_SPINCOUNT"] = "10000"
 
 from . import _crawlq  # noqa: E402
 from ._progress import run_with as _run_with

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "tests/cli/cli_support.hpp"
+#include "tests/support/scoped_environment.hpp"
 
 namespace crawlq::cli_test {
 namespace {
@@ -551,6 +552,14 @@ TEST_CASE("solve --threads: the iterative solve gives the same numbers on 1 and 
   CHECK(one.at("sojourn").at("served").at("p99").get<double>() > 0);
   CHECK(one["method"] == "iterative");
   CHECK(without_timing(one).dump() == without_timing(two).dump());
+  // Threads that change from step to step (as they do while other programs hold cores), and the
+  // threads as they follow this machine's cores: the same numbers.
+  for (const std::string mode : {"alternate", "follow-cores"}) {
+    INFO(mode);
+    const test_support::ScopedEnvironment adaptation("CRAWLQ_THREAD_ADAPTATION", mode);
+    const json switching = solve_json(file, {"--threads", "2", "--sojourn", "--full-chain"});
+    CHECK(without_timing(switching).dump() == without_timing(one).dump());
+  }
   const ProcessResult refused = crawlq({"solve", file, "--threads", "-2"});
   CHECK(refused.exit_status == 2);
   CHECK_THAT(refused.err, Catch::Contains("--threads: -2"));

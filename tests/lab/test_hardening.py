@@ -371,16 +371,18 @@ def test_a_long_transient_is_answered_by_krylov_steps_within_the_labs_bound(lab,
 
 
 def test_openmp_threads_wait_without_spinning_unless_the_user_chose_otherwise():
-    """Spinning threads hold a core another program needs: crawlq starts with OMP_WAIT_POLICY=PASSIVE.
-    Large vectors on huge pages: GLIBC_TUNABLES=glibc.malloc.hugetlb=1, unless the user set tunables
-    of their own (left as they are)."""
+    """Spinning threads hold a core another program needs: crawlq starts with OMP_WAIT_POLICY=PASSIVE
+    and GOMP_SPINCOUNT=10000 (a short spin, then sleep), unless the user set either. Large vectors on
+    huge pages: GLIBC_TUNABLES=glibc.malloc.hugetlb=1, unless the user set tunables of their own
+    (left as they are)."""
     cases = (
-        (None, None, b"PASSIVE", b"glibc.malloc.hugetlb=1"),
-        ("ACTIVE", "glibc.malloc.arena_max=2", b"ACTIVE", b"glibc.malloc.arena_max=2"),
-        (None, "glibc.malloc.hugetlb=0", b"PASSIVE", b"glibc.malloc.hugetlb=0"),
+        (None, None, b"PASSIVE", b"10000", b"glibc.malloc.hugetlb=1"),
+        ("ACTIVE", "glibc.malloc.arena_max=2", b"ACTIVE", None, b"glibc.malloc.arena_max=2"),
+        (None, "glibc.malloc.hugetlb=0", b"PASSIVE", b"10000", b"glibc.malloc.hugetlb=0"),
     )
-    for policy, tunables, expected_policy, expected_tunables in cases:
-        env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GLIBC_TUNABLES")}
+    for policy, tunables, expected_policy, expected_spin, expected_tunables in cases:
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "GLIBC_TUNABLES")}
         if policy:
             env["OMP_WAIT_POLICY"] = policy
         if tunables:
@@ -389,6 +391,8 @@ def test_openmp_threads_wait_without_spinning_unless_the_user_chose_otherwise():
         try:
             environ = open(f"/proc/{server.process.pid}/environ", "rb").read().split(b"\0")
             assert b"OMP_WAIT_POLICY=" + expected_policy in environ, (policy, environ)
+            spin = [e for e in environ if e.startswith(b"GOMP_SPINCOUNT=")]
+            assert spin == ([b"GOMP_SPINCOUNT=" + expected_spin] if expected_spin else []), environ
             assert b"GLIBC_TUNABLES=" + expected_tunables in environ, (tunables, environ)
         finally:
             assert server.stop() == 0

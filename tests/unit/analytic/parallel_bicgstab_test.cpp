@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <random>
+#include <vector>
+
+#include "tests/support/scoped_environment.hpp"
 
 namespace {
 
@@ -37,15 +40,20 @@ Eigen::SparseMatrix<double, Eigen::RowMajor> random_system(Eigen::Index n, unsig
 struct Solved {
   Eigen::VectorXd x;
   KrylovSummary summary;
+  std::vector<int> steps;  // the threads of each product
 };
 
 Solved solve(const Eigen::SparseMatrix<double, Eigen::RowMajor>& a, const Eigen::VectorXd& b,
              int threads, const std::atomic<bool>* stop = nullptr,
              const Eigen::VectorXd* guess = nullptr) {
   const Eigen::VectorXd inverse_diagonal = a.diagonal().cwiseInverse();
-  Solved s{.x = guess ? *guess : Eigen::VectorXd::Zero(b.size()), .summary = {}};
+  Solved s{.x = guess ? *guess : Eigen::VectorXd::Zero(b.size()), .summary = {}, .steps = {}};
+  std::vector<int>& steps = s.steps;
   s.summary = parallel_bicgstab(
-      [&](const double* x, double* y) {
+      [&](const double* x, double* y, int threads_now) {
+        CHECK(threads_now >= 1);
+        CHECK(threads_now <= std::max(1, threads));
+        steps.push_back(threads_now);
         Eigen::Map<Eigen::VectorXd>(y, b.size()) =
             a * Eigen::Map<const Eigen::VectorXd>(x, b.size());
       },
@@ -80,6 +88,16 @@ TEST_CASE("parallel BiCGSTAB: the sparse LU's answer, the same bits on 1, 2 and 
       const Solved many = solve(a, b, threads);
       CHECK(many.summary.iterations == one.summary.iterations);
       CHECK((many.x.array() == one.x.array()).all());
+    }
+    // Threads that change from one iteration to the next (fewer while other programs hold cores)
+    // give the same bits too.
+    {
+      const crawlq::test_support::ScopedEnvironment alternate("CRAWLQ_THREAD_ADAPTATION",
+                                                              "alternate");
+      const Solved switching = solve(a, b, 2);
+      CHECK(std::count(switching.steps.begin(), switching.steps.end(), 1) >= 2);
+      CHECK(std::count(switching.steps.begin(), switching.steps.end(), 2) >= 2);
+      CHECK((switching.x.array() == one.x.array()).all());
     }
     // From the answer there is nothing left to do.
     const Solved warm = solve(a, b, 2, nullptr, &one.x);

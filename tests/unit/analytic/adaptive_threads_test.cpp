@@ -1,0 +1,220 @@
+// The threads a step runs on: how many fit the cores left, when the computation drops to them and
+// tries every thread again, what a later computation starts from, and the modes the suite uses.
+// A clock and scheduler figures made up for each case, so every verdict is the same on any machine.
+#include "analytic/adaptive_threads.hpp"
+
+#include <catch2/catch.hpp>
+#include <optional>
+#include <vector>
+
+namespace {
+
+using crawlq::analytic::AdaptiveThreads;
+using crawlq::analytic::CoreTime;
+using crawlq::analytic::HeldCores;
+using crawlq::analytic::threads_for_share;
+using Mode = AdaptiveThreads::Mode;
+
+// A machine whose clock the test moves and whose threads' figures grow at a share the test sets.
+struct FakeMachine {
+  double now = 5.0;
+  double share = 1.0;  // of our threads' runnable time spent on a core
+  bool has_figures = true;
+  int samples = 0;
+  CoreTime total;
+
+  // `seconds` pass with our runnable threads `busy` cores' worth of work.
+  void pass(double seconds, double busy = 2.0) {
+    now += seconds;
+    total.running += seconds * busy * share;
+    total.waiting += seconds * busy * (1 - share);
+  }
+  AdaptiveThreads threads(int requested, Mode mode, int cores, HeldCores* held = nullptr) {
+    return AdaptiveThreads(
+        requested, mode, cores, [this] { return now; },
+        [this]() -> std::optional<CoreTime> {
+          ++samples;
+          if (!has_figures) return std::nullopt;
+          return total;
+        },
+        held);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("adaptive threads: the threads that fit the cores left by other programs",
+          "[analytic][threads]") {
+  // Quiet: every thread has a core.
+  CHECK(threads_for_share(2, 2, 1.0) == 2);
+  CHECK(threads_for_share(16, 16, 0.99) == 16);
+  // Two threads and one other program on two cores: each of the three gets two thirds of a core.
+  CHECK(threads_for_share(2, 2, 2.0 / 3) == 1);
+  // One of our two threads shares a core, the other has one: three quarters, still one too many.
+  CHECK(threads_for_share(2, 2, 0.75) == 1);
+  // A program taking a third of a core: two threads still fit better than one.
+  CHECK(threads_for_share(2, 2, 2.0 / 2.3) == 2);
+  // Sixteen threads and two other programs on sixteen cores: fourteen cores are free.
+  CHECK(threads_for_share(16, 16, 16.0 / 18) == 14);
+  // Four threads asked for on two cores, nothing else running: two fit.
+  CHECK(threads_for_share(4, 2, 0.5) == 2);
+  // Two threads on sixteen cores: other programs on fifteen leave one, on fourteen two.
+  CHECK(threads_for_share(2, 16, 16.0 / 17) == 1);
+  CHECK(threads_for_share(2, 16, 1.0) == 2);
+  // Never fewer than one, never more than asked for.
+  CHECK(threads_for_share(3, 2, 0.0) == 1);
+  CHECK(threads_for_share(3, 2, 0.01) == 1);
+  CHECK(threads_for_share(3, 8, 1.5) == 3);
+}
+
+TEST_CASE("adaptive threads: fewer while the cores are held, every thread tried again later",
+          "[analytic][threads]") {
+  FakeMachine machine;
+  AdaptiveThreads threads = machine.threads(2, Mode::kFollowCores, 2);
+  CHECK(threads.next_step() == 2);  // starts the first interval
+  CHECK(machine.samples == 1);
+  // Steps shorter than an interval read no figures.
+  machine.pass(0.004);
+  CHECK(threads.next_step() == 2);
+  CHECK(machine.samples == 1);
+  // A quiet interval: every thread stays.
+  machine.pass(0.008);
+  CHECK(threads.next_step() == 2);
+  CHECK(machine.samples == 2);
+  // Another program takes a core: our two threads get two thirds of one each.
+  machine.share = 2.0 / 3;
+  machine.pass(0.012);
+  CHECK(threads.next_step() == 1);
+  const int samples_at_drop = machine.samples;
+  // One thread until 0.1 s later, reading nothing meanwhile (one thread cannot tell).
+  machine.pass(0.09, 1.0);
+  CHECK(threads.next_step() == 1);
+  CHECK(machine.samples == samples_at_drop);
+  machine.pass(0.011, 1.0);
+  CHECK(threads.next_step() == 2);  // the try
+  // Still held: one thread again, now for twice as long.
+  machine.pass(0.012);
+  CHECK(threads.next_step() == 1);
+  machine.pass(0.19, 1.0);
+  CHECK(threads.next_step() == 1);
+  machine.pass(0.011, 1.0);
+  CHECK(threads.next_step() == 2);
+  // The waits double up to 1.6 s.
+  const std::vector<double> waits{0.4, 0.8, 1.6, 1.6};
+  for (const double wait : waits) {
+    INFO("wait " << wait);
+    machine.pass(0.012);
+    CHECK(threads.next_step() == 1);
+    machine.pass(wait - 0.002, 1.0);
+    CHECK(threads.next_step() == 1);
+    machine.pass(0.003, 1.0);
+    CHECK(threads.next_step() == 2);
+  }
+  // The cores come free: every thread stays, and the next wait starts again at 0.1 s.
+  machine.share = 1.0;
+  machine.pass(0.012);
+  CHECK(threads.next_step() == 2);
+  machine.share = 0.6;
+  machine.pass(0.012);
+  CHECK(threads.next_step() == 1);
+  machine.pass(0.099, 1.0);
+  CHECK(threads.next_step() == 1);
+  machine.pass(0.002, 1.0);
+  CHECK(threads.next_step() == 2);
+}
+
+TEST_CASE("adaptive threads: intervals that say nothing leave every thread",
+          "[analytic][threads]") {
+  SECTION("no scheduler figures") {
+    FakeMachine machine;
+    machine.has_figures = false;
+    machine.share = 0.1;
+    AdaptiveThreads threads = machine.threads(2, Mode::kFollowCores, 2);
+    for (int step = 0; step < 10; ++step) {
+      CHECK(threads.next_step() == 2);
+      machine.pass(0.02);
+    }
+  }
+  SECTION("a thread that ended took its figures with it") {
+    FakeMachine machine;
+    machine.share = 0.5;
+    AdaptiveThreads threads = machine.threads(2, Mode::kFollowCores, 2);
+    CHECK(threads.next_step() == 2);
+    machine.pass(0.02);
+    machine.total.running -= 1.0;  // far more than the interval added
+    CHECK(threads.next_step() == 2);
+    // The next interval counts from there, and tells.
+    machine.pass(0.02);
+    CHECK(threads.next_step() == 1);
+  }
+  SECTION("an interval with no time on a core") {
+    FakeMachine machine;
+    AdaptiveThreads threads = machine.threads(2, Mode::kFollowCores, 2);
+    CHECK(threads.next_step() == 2);
+    machine.now += 0.02;
+    CHECK(threads.next_step() == 2);
+  }
+}
+
+TEST_CASE("adaptive threads: a later computation starts from the last verdict",
+          "[analytic][threads]") {
+  FakeMachine machine;
+  HeldCores held;
+  machine.share = 16.0 / 18;
+  AdaptiveThreads first = machine.threads(16, Mode::kFollowCores, 16, &held);
+  CHECK(first.next_step() == 16);
+  machine.pass(0.02, 16.0);
+  CHECK(first.next_step() == 14);
+  // The next computation, before the try: fourteen threads at once, without an interval of its
+  // own; one asking for fewer gets those.
+  machine.pass(0.05, 14.0);
+  const int samples = machine.samples;
+  AdaptiveThreads second = machine.threads(16, Mode::kFollowCores, 16, &held);
+  CHECK(second.next_step() == 14);
+  AdaptiveThreads small = machine.threads(4, Mode::kFollowCores, 16, &held);
+  CHECK(small.next_step() == 4);
+  CHECK(machine.samples == samples + 1);  // only the small one starts an interval
+  // At the try the second goes back to every thread.
+  machine.pass(0.051, 14.0);
+  CHECK(second.next_step() == 16);
+  // The cores came free: a verdict of free cores clears the hold for the next computation.
+  machine.share = 1.0;
+  machine.pass(0.02, 16.0);
+  CHECK(second.next_step() == 16);
+  AdaptiveThreads third = machine.threads(16, Mode::kFollowCores, 16, &held);
+  CHECK(third.next_step() == 16);
+}
+
+TEST_CASE("adaptive threads: one thread, and the fixed and alternating modes",
+          "[analytic][threads]") {
+  FakeMachine machine;
+  machine.share = 0.3;
+  AdaptiveThreads one = machine.threads(1, Mode::kFollowCores, 2);
+  AdaptiveThreads fixed = machine.threads(3, Mode::kFixed, 2);
+  AdaptiveThreads alternate = machine.threads(3, Mode::kAlternate, 2);
+  std::vector<int> alternated;
+  for (int step = 0; step < 6; ++step) {
+    CHECK(one.next_step() == 1);
+    CHECK(fixed.next_step() == 3);
+    alternated.push_back(alternate.next_step());
+    machine.pass(0.02);
+  }
+  CHECK(alternated == std::vector<int>{1, 3, 1, 3, 1, 3});
+  CHECK(machine.samples == 0);
+}
+
+TEST_CASE("adaptive threads: this process's scheduler figures and cores", "[analytic][threads]") {
+  CHECK(crawlq::analytic::cores_for_process() >= 1);
+  const std::optional<CoreTime> before = crawlq::analytic::process_core_time();
+  if (!before) {
+    // A kernel without scheduler statistics: the computations then keep every thread.
+    WARN("crawlq-skipped: no /proc/self/task/*/schedstat on this kernel");
+    return;
+  }
+  volatile double sink = 0;
+  for (int i = 0; i < 20'000'000; ++i) sink = sink + 1e-9 * i;
+  const std::optional<CoreTime> after = crawlq::analytic::process_core_time();
+  REQUIRE(after);
+  CHECK(after->running > before->running);
+  CHECK(after->waiting >= before->waiting);
+}
