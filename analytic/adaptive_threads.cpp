@@ -15,11 +15,15 @@ namespace crawlq::analytic {
 
 namespace {
 
-// Long enough for the scheduler to have shared the cores out several times (its slices are a few
-// milliseconds), short against a solve worth two threads.
-constexpr double kIntervalSeconds = 0.010;
+// Long enough for the scheduler to have shared the cores out (its slices are a few milliseconds),
+// short against a solve worth two threads: on a quiet machine our threads waited at most 14% of an
+// interval (K = 16 to 20), where sharing a core with one other program they wait half of it.
+constexpr double kIntervalSeconds = 0.005;
 constexpr double kFirstWaitSeconds = 0.1;
 constexpr double kLongestWaitSeconds = 1.6;
+// A try on every thread while the cores are held is slow (a step took 3.5 times one thread's time,
+// two cores with one kept busy): the wait before the next is at least this many times its length.
+constexpr double kWaitPerTrySecond = 20;
 
 AdaptiveThreads::Mode mode_from_environment() {
   const char* text = std::getenv("CRAWLQ_THREAD_ADAPTATION");
@@ -97,7 +101,7 @@ void AdaptiveThreads::start_interval(double now) {
 
 void AdaptiveThreads::hold(double now, int fit) {
   current_ = fit;
-  back_at_ = now + wait_before_trying_;
+  back_at_ = now + std::max(wait_before_trying_, kWaitPerTrySecond * (now - interval_start_));
   wait_before_trying_ = std::min(2 * wait_before_trying_, kLongestWaitSeconds);
   if (held_ == nullptr) return;
   const std::lock_guard lock(held_->mutex);

@@ -8,8 +8,9 @@
 //
 // The engines' sums never depend on the thread count, so a step on fewer threads gives the same
 // bits. While on fewer, the computation goes back to all of them now and then (after 0.1 s, then
-// twice as long each time the cores are still held, up to 1.6 s) to see whether the cores came
-// free: one thread cannot tell whether another core is idle.
+// twice as long each time the cores are still held, up to 1.6 s, and at least 20 times as long as
+// the try took) to see whether the cores came free: one thread cannot tell whether another core is
+// idle.
 //
 // CRAWLQ_THREAD_ADAPTATION=off keeps every step on the threads given (the test suite sets it, so
 // that a test's threads do not depend on the machine's load); =alternate switches between them and

@@ -137,6 +137,8 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
     for_chunks(n, threads, [&](Index begin, Index end, Index) {
       for (Index i = begin; i < end; ++i) r[i] -= alpha * v[i];
     });
+    // Half an iteration is a step: a machine whose cores are held is seen sooner.
+    threads = adaptive.next_step();
     preconditioner(r.data(), z.data(), threads);
     a(z.data(), t.data(), threads);
     const auto ts = sums<2>(n, threads, [&](Index i, auto& s) {

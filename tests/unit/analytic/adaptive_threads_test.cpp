@@ -71,56 +71,52 @@ TEST_CASE("adaptive threads: fewer while the cores are held, every thread tried 
           "[analytic][threads]") {
   FakeMachine machine;
   AdaptiveThreads threads = machine.threads(2, Mode::kFollowCores, 2);
+  // Intervals a little past 5 ms: their ends never fall on the limit in floating point.
+  const double interval = 0.0051;
+  // After a drop to one thread: one thread until about `wait` later, reading nothing meanwhile
+  // (one thread cannot tell), then a try on every thread.
+  const auto one_thread_for = [&](double wait) {
+    INFO("wait " << wait);
+    const int samples = machine.samples;
+    machine.pass(wait - 0.005, 1.0);
+    CHECK(threads.next_step() == 1);
+    CHECK(machine.samples == samples);
+    machine.pass(0.01, 1.0);
+    CHECK(threads.next_step() == 2);
+  };
   CHECK(threads.next_step() == 2);  // starts the first interval
   CHECK(machine.samples == 1);
   // Steps shorter than an interval read no figures.
-  machine.pass(0.004);
+  machine.pass(0.003);
   CHECK(threads.next_step() == 2);
   CHECK(machine.samples == 1);
   // A quiet interval: every thread stays.
-  machine.pass(0.008);
+  machine.pass(interval);
   CHECK(threads.next_step() == 2);
   CHECK(machine.samples == 2);
   // Another program takes a core: our two threads get two thirds of one each.
   machine.share = 2.0 / 3;
-  machine.pass(0.012);
+  machine.pass(interval);
   CHECK(threads.next_step() == 1);
-  const int samples_at_drop = machine.samples;
-  // One thread until 0.1 s later, reading nothing meanwhile (one thread cannot tell).
-  machine.pass(0.09, 1.0);
-  CHECK(threads.next_step() == 1);
-  CHECK(machine.samples == samples_at_drop);
-  machine.pass(0.011, 1.0);
-  CHECK(threads.next_step() == 2);  // the try
-  // Still held: one thread again, now for twice as long.
-  machine.pass(0.012);
-  CHECK(threads.next_step() == 1);
-  machine.pass(0.19, 1.0);
-  CHECK(threads.next_step() == 1);
-  machine.pass(0.011, 1.0);
-  CHECK(threads.next_step() == 2);
-  // The waits double up to 1.6 s.
-  const std::vector<double> waits{0.4, 0.8, 1.6, 1.6};
-  for (const double wait : waits) {
-    INFO("wait " << wait);
-    machine.pass(0.012);
+  one_thread_for(0.1);
+  // Still held at each try: the waits double up to 1.6 s.
+  for (const double wait : {0.2, 0.4, 0.8, 1.6, 1.6}) {
+    machine.pass(interval);
     CHECK(threads.next_step() == 1);
-    machine.pass(wait - 0.002, 1.0);
-    CHECK(threads.next_step() == 1);
-    machine.pass(0.003, 1.0);
-    CHECK(threads.next_step() == 2);
+    one_thread_for(wait);
   }
   // The cores come free: every thread stays, and the next wait starts again at 0.1 s.
   machine.share = 1.0;
-  machine.pass(0.012);
+  machine.pass(interval);
   CHECK(threads.next_step() == 2);
   machine.share = 0.6;
-  machine.pass(0.012);
+  machine.pass(interval);
   CHECK(threads.next_step() == 1);
-  machine.pass(0.099, 1.0);
+  one_thread_for(0.1);
+  // A slow try (one step of 50 ms on every thread) waits 20 times its length: 1 s, not 0.2.
+  machine.pass(0.05);
   CHECK(threads.next_step() == 1);
-  machine.pass(0.002, 1.0);
-  CHECK(threads.next_step() == 2);
+  one_thread_for(1.0);
 }
 
 TEST_CASE("adaptive threads: intervals that say nothing leave every thread",
@@ -163,7 +159,7 @@ TEST_CASE("adaptive threads: a later computation starts from the last verdict",
   machine.share = 16.0 / 18;
   AdaptiveThreads first = machine.threads(16, Mode::kFollowCores, 16, &held);
   CHECK(first.next_step() == 16);
-  machine.pass(0.02, 16.0);
+  machine.pass(0.0051, 16.0);
   CHECK(first.next_step() == 14);
   // The next computation, before the try: fourteen threads at once, without an interval of its
   // own; one asking for fewer gets those.
@@ -175,11 +171,11 @@ TEST_CASE("adaptive threads: a later computation starts from the last verdict",
   CHECK(small.next_step() == 4);
   CHECK(machine.samples == samples + 1);  // only the small one starts an interval
   // At the try the second goes back to every thread.
-  machine.pass(0.051, 14.0);
+  machine.pass(0.06, 14.0);
   CHECK(second.next_step() == 16);
   // The cores came free: a verdict of free cores clears the hold for the next computation.
   machine.share = 1.0;
-  machine.pass(0.02, 16.0);
+  machine.pass(0.0051, 16.0);
   CHECK(second.next_step() == 16);
   AdaptiveThreads third = machine.threads(16, Mode::kFollowCores, 16, &held);
   CHECK(third.next_step() == 16);
