@@ -72,6 +72,9 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
   const Index n = b.size();
   AdaptiveThreads adaptive(options.threads);
   int threads = adaptive.requested();
+  // The threads of the step about to start: half an iteration is a step, so that a machine whose
+  // cores are held is seen soon.
+  const auto next_step = [&] { threads = adaptive.next_step(); };
   KrylovSummary summary;
   Eigen::VectorXd r(n), r0(n), p = parallel_zeros(n, threads), v = parallel_zeros(n, threads), y(n),
                                z(n), t(n);
@@ -116,7 +119,7 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
       summary.cancelled = true;
       break;
     }
-    threads = adaptive.next_step();
+    next_step();
     const double rho_old = rho;
     rho = r0_dot_r;
     if (std::abs(rho) < epsilon2 * r0_norm2) {
@@ -137,8 +140,7 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
     for_chunks(n, threads, [&](Index begin, Index end, Index) {
       for (Index i = begin; i < end; ++i) r[i] -= alpha * v[i];
     });
-    // Half an iteration is a step: a machine whose cores are held is seen sooner.
-    threads = adaptive.next_step();
+    next_step();
     preconditioner(r.data(), z.data(), threads);
     a(z.data(), t.data(), threads);
     const auto ts = sums<2>(n, threads, [&](Index i, auto& s) {
