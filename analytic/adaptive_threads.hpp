@@ -1,10 +1,12 @@
 #pragma once
 // The threads a long computation's next step runs on: all it was given while each of them gets a
 // core, fewer while other programs hold some. A step waits for its slowest thread, so a thread that
-// shares its core with another program's holds up the others: on two cores with one kept busy, two
-// threads took 1.1 times one thread's time. The threads' own scheduler figures tell, in a container
-// too (where the machine's load is the host's): /proc/self/task/*/schedstat gives each thread's
-// time on a core and its time kept waiting for one.
+// shares its core with another program's holds up the others: on two cores with one kept busy, a
+// half-iteration of the stationary solve at K = 16 took 3.5 times one thread's time on two threads,
+// and `solve --sojourn` at K = 18 1.28 times, with the threads' short spin before they sleep
+// (app/runtime_environment.hpp) that a quiet machine needs. The threads' own scheduler figures
+// tell, in a container too (where the machine's load is the host's): /proc/self/task/*/schedstat
+// gives each thread's time on a core and its time kept waiting for one.
 //
 // The engines' sums never depend on the thread count, so a step on fewer threads gives the same
 // bits. While on fewer, the computation goes back to all of them now and then (after 0.1 s, then
