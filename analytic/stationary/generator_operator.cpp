@@ -401,6 +401,11 @@ CRAWLQ_VECTOR_CLONES void GeneratorOperator::started_from_above(int level, int a
   }
 }
 
+void GeneratorOperator::started_from_above_for_sweeps(int level, int arrival, Index piece,
+                                                      const double* x, double* started) const {
+  started_from_above(level, arrival, piece, x, started);
+}
+
 // The other third of a solve, built for each vector width (vector_clones.hpp).
 CRAWLQ_VECTOR_CLONES void GeneratorOperator::apply_piece(int level, int block, Index piece,
                                                          const double* x, double* y,

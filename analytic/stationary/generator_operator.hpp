@@ -157,9 +157,12 @@ class GeneratorOperator {
   CRAWLQ_VECTOR_CLONES void apply_piece(int level, int block, Eigen::Index piece, const double* x,
                                         double* y, const double* started) const;
   void apply_pieces(int level, int arrival, Eigen::Index piece, const double* x, double* y) const;
-  // Cloned on its definition only: the sweeps' file calls it too (vector_clones.hpp).
-  void started_from_above(int level, int arrival, Eigen::Index piece, const double* x,
-                          double* started) const;
+  CRAWLQ_VECTOR_CLONES void started_from_above(int level, int arrival, Eigen::Index piece,
+                                               const double* x, double* started) const;
+  // The same, for the sweeps' file: a function with clones is called from its own file only
+  // (vector_clones.hpp).
+  void started_from_above_for_sweeps(int level, int arrival, Eigen::Index piece, const double* x,
+                                     double* started) const;
   void add_arrivals(int level, int block, Eigen::Index c0, Eigen::Index c1, const double* x,
                     double* yb) const;
   // The batches of 1..`nested` pages, whose fan-outs fit in the piece [c0, c1).

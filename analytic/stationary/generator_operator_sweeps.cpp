@@ -241,7 +241,7 @@ CRAWLQ_VECTOR_CLONES void GeneratorOperator::sweep_down(int level, int arrival, 
   const double* level_piece = z + level_offset + c0;
   if (!top) {
     started.resize(static_cast<std::size_t>(piece_size));
-    started_from_above(level, arrival, piece, z, started.data());
+    started_from_above_for_sweeps(level, arrival, piece, z, started.data());
   }
   thread_local std::vector<Term> terms;
   for (int service = m_ - 1; service >= 0; --service) {
