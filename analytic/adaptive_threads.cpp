@@ -9,7 +9,8 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
-#include <thread>
+
+#include "model/thread_count.hpp"
 
 namespace crawlq::analytic {
 
@@ -70,7 +71,7 @@ std::optional<CoreTime> process_core_time() {
 int cores_for_process() {
   cpu_set_t allowed;
   if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) return std::max(1, CPU_COUNT(&allowed));
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return model::available_cores();
 }
 
 int threads_for_share(int requested, int cores, double share) {
@@ -96,7 +97,25 @@ AdaptiveThreads::AdaptiveThreads(int requested, Mode mode, int cores, Clock cloc
 
 void AdaptiveThreads::start_interval(double now) {
   interval_start_ = now;
-  interval_base_ = sampler_();
+  if (held_ != nullptr) {
+    const std::lock_guard lock(held_->mutex);
+    if (held_->last && now - held_->last_at < kIntervalSeconds) {
+      interval_start_ = held_->last_at;
+      interval_base_ = held_->last;
+      return;
+    }
+  }
+  interval_base_ = read_figures(now);
+}
+
+std::optional<CoreTime> AdaptiveThreads::read_figures(double now) {
+  std::optional<CoreTime> figures = sampler_();
+  if (held_ != nullptr) {
+    const std::lock_guard lock(held_->mutex);
+    held_->last = figures;
+    held_->last_at = now;
+  }
+  return figures;
 }
 
 void AdaptiveThreads::hold(double now, int fit) {
@@ -132,18 +151,18 @@ int AdaptiveThreads::next_step() {
     started_ = true;
     if (held_ != nullptr) {
       const std::lock_guard lock(held_->mutex);
-      if (now < held_->until) {
-        current_ = std::min(held_->threads, requested_);
+      if (now < held_->until && held_->threads < requested_) {
+        current_ = held_->threads;
         back_at_ = held_->until;
         wait_before_trying_ = held_->wait;
-        if (current_ < requested_) return current_;
+        return current_;
       }
     }
     start_interval(now);
     return current_;
   }
   if (now - interval_start_ < kIntervalSeconds) return current_;
-  const std::optional<CoreTime> sample = sampler_();
+  const std::optional<CoreTime> sample = read_figures(now);
   if (sample && interval_base_) {
     const double running = sample->running - interval_base_->running;
     const double waiting = sample->waiting - interval_base_->waiting;

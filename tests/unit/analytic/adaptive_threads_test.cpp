@@ -181,6 +181,27 @@ TEST_CASE("adaptive threads: a later computation starts from the last verdict",
   CHECK(third.next_step() == 16);
 }
 
+TEST_CASE("adaptive threads: computations in quick succession read the figures once an interval",
+          "[analytic][threads]") {
+  // Ten computations of two 1 ms steps each, one after the other: 20 ms in all.
+  const auto samples_of = [](bool shared) {
+    FakeMachine machine;
+    HeldCores held;
+    for (int computation = 0; computation < 10; ++computation) {
+      AdaptiveThreads threads = machine.threads(2, Mode::kFollowCores, 2, shared ? &held : nullptr);
+      for (int step = 0; step < 2; ++step) {
+        CHECK(threads.next_step() == 2);
+        machine.pass(0.001);
+      }
+    }
+    return machine.samples;
+  };
+  CHECK(samples_of(false) == 10);  // each its own start
+  const int shared = samples_of(true);
+  CHECK(shared >= 3);
+  CHECK(shared <= 6);
+}
+
 TEST_CASE("adaptive threads: one thread, and the fixed and alternating modes",
           "[analytic][threads]") {
   FakeMachine machine;
