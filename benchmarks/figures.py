@@ -163,10 +163,10 @@ def main():
     rows = []
     # What crawlq sets for itself when it starts (app/runtime_environment.hpp), for the benchmark
     # programs too: the passive wait, so that one thread count does not spin against another's
-    # leftovers, and huge pages for the large vectors (page faults cost a third of a K = 20 solve's
-    # sojourn times on a virtual machine).
-    env = dict(os.environ, OMP_WAIT_POLICY=os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
-               GLIBC_TUNABLES=os.environ.get("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1"))
+    # leftovers.
+    env = dict(os.environ)
+    if "OMP_WAIT_POLICY" not in env and "GOMP_SPINCOUNT" not in env:
+        env.update(OMP_WAIT_POLICY="PASSIVE", GOMP_SPINCOUNT="10000")
     print(f"crawlq performance figures on {os.uname().nodename}: {cores} cores, "
           f"{'small sizes (CI)' if args.small else 'the issues sizes'}\n")
     print(f"  {'figure':<62} {'value':>10}  {'unit':<17} {'target':>8}")

@@ -372,13 +372,13 @@ def test_a_long_transient_is_answered_by_krylov_steps_within_the_labs_bound(lab,
 
 def test_openmp_threads_wait_without_spinning_unless_the_user_chose_otherwise():
     """Spinning threads hold a core another program needs: crawlq starts with OMP_WAIT_POLICY=PASSIVE
-    and GOMP_SPINCOUNT=10000 (a short spin, then sleep), unless the user set either. Large vectors on
-    huge pages: GLIBC_TUNABLES=glibc.malloc.hugetlb=1, unless the user set tunables of their own
-    (left as they are)."""
+    and GOMP_SPINCOUNT=10000 (a short spin, then sleep), unless the user set either. It asks for no
+    huge pages (on a VM that hands free memory back to the host their first touch costs more than
+    they save: app/runtime_environment.hpp); tunables the user set are left as they are."""
     cases = (
-        (None, None, b"PASSIVE", b"10000", b"glibc.malloc.hugetlb=1"),
+        (None, None, b"PASSIVE", b"10000", None),
         ("ACTIVE", "glibc.malloc.arena_max=2", b"ACTIVE", None, b"glibc.malloc.arena_max=2"),
-        (None, "glibc.malloc.hugetlb=0", b"PASSIVE", b"10000", b"glibc.malloc.hugetlb=0"),
+        (None, "glibc.malloc.hugetlb=1", b"PASSIVE", b"10000", b"glibc.malloc.hugetlb=1"),
     )
     for policy, tunables, expected_policy, expected_spin, expected_tunables in cases:
         env = {k: v for k, v in os.environ.items()
@@ -393,6 +393,8 @@ def test_openmp_threads_wait_without_spinning_unless_the_user_chose_otherwise():
             assert b"OMP_WAIT_POLICY=" + expected_policy in environ, (policy, environ)
             spin = [e for e in environ if e.startswith(b"GOMP_SPINCOUNT=")]
             assert spin == ([b"GOMP_SPINCOUNT=" + expected_spin] if expected_spin else []), environ
-            assert b"GLIBC_TUNABLES=" + expected_tunables in environ, (tunables, environ)
+            tunables_seen = [e for e in environ if e.startswith(b"GLIBC_TUNABLES=")]
+            assert tunables_seen == ([b"GLIBC_TUNABLES=" + expected_tunables]
+                                     if expected_tunables else []), (tunables, environ)
         finally:
             assert server.stop() == 0
