@@ -7,16 +7,7 @@
 
 namespace crawlq::analytic {
 
-namespace {
 using crawlq::model::seconds_since;
-
-TaggedPageChain timed_chain(const model::Model& model, int threads, double& seconds) {
-  const auto start = std::chrono::steady_clock::now();
-  TaggedPageChain chain(model, threads);
-  seconds = seconds_since(start);
-  return chain;
-}
-}  // namespace
 
 PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method, int solve_threads,
                                  const std::atomic<bool>* stop)
@@ -24,7 +15,6 @@ PolicyEvaluator::PolicyEvaluator(const model::Model& model, Method method, int s
       method_(method),
       solve_threads_(std::max(1, solve_threads)),
       stop_(stop),
-      chain_(timed_chain(model, std::max(1, solve_threads), chain_seconds_)),
       cache_(std::make_unique<BlockRecursionCache>()) {}
 
 StateSpace chain_space(const model::Model& model, const model::ControlPolicy& policy) {
@@ -40,7 +30,17 @@ void add_sojourn_means_and_cost(const model::Costs& costs, const SojournTimes& s
   m.cost = model::cost_criterion(costs, m);
 }
 
+const TaggedPageChain& PolicyEvaluator::tagged_chain() const {
+  std::call_once(chain_built_, [&] {
+    const auto start = std::chrono::steady_clock::now();
+    chain_ = std::make_unique<TaggedPageChain>(model_, solve_threads_);
+    chain_seconds_ = seconds_since(start);
+  });
+  return *chain_;
+}
+
 void PolicyEvaluator::add_sojourn_means_and_cost(PolicyEvaluation& e) const {
+  tagged_chain();  // its own time is chain_seconds()
   const auto start = std::chrono::steady_clock::now();
   analytic::add_sojourn_means_and_cost(model_.costs, sojourn_times(e), e.measures);
   e.sojourn_seconds = seconds_since(start);
@@ -99,14 +99,15 @@ PolicyEvaluation PolicyEvaluator::evaluate(const model::ControlPolicy& policy,
 }
 
 SojournTimes PolicyEvaluator::sojourn_times(const PolicyEvaluation& evaluation) const {
+  const TaggedPageChain& chain = tagged_chain();
   if (const auto* table = std::get_if<model::TablePolicy>(&evaluation.policy))
     return SojournTimes(
-        chain_, chain_.arrival_distribution(model_, table->robots, full_state_chain().space(),
-                                            evaluation.stationary.probabilities));
+        chain, chain.arrival_distribution(model_, table->robots, full_state_chain().space(),
+                                          evaluation.stationary.probabilities));
   const ControlledArrivals arrivals(model_, evaluation.policy);
   const StateSpace space(model_, arrivals.phases());
-  return SojournTimes(chain_, chain_.arrival_distribution(model_, arrivals, space,
-                                                          evaluation.stationary.probabilities));
+  return SojournTimes(chain, chain.arrival_distribution(model_, arrivals, space,
+                                                        evaluation.stationary.probabilities));
 }
 
 }  // namespace crawlq::analytic

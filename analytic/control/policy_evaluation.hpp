@@ -67,9 +67,12 @@ class PolicyEvaluator {
   // The sojourn-time laws of an evaluated policy (needs the stationary vector of `evaluation`).
   SojournTimes sojourn_times(const PolicyEvaluation& evaluation) const;
   const model::Model& model() const { return model_; }
-  // The tagged page's chain (it depends on the service, the clocks and K alone).
-  const TaggedPageChain& tagged_chain() const { return chain_; }
-  // Wall time of building the tagged page's chain and its moment vectors (once, for every policy).
+  // The tagged page's chain (it depends on the service, the clocks and K alone), built on first
+  // use: after the first stationary solve, whose vectors are then freed, so that the two never hold
+  // memory at once (at K = 24 the chain's vectors are 2 GiB beside the solve's 5).
+  const TaggedPageChain& tagged_chain() const;
+  // Wall time of building the tagged page's chain and its moment vectors (once, for every policy;
+  // 0 until built).
   double chain_seconds() const { return chain_seconds_; }
   // The chain under full-state policies (built on first use: it assembles the N constant
   // generators).
@@ -81,8 +84,9 @@ class PolicyEvaluator {
   Method method_;
   int solve_threads_;
   const std::atomic<bool>* stop_;
-  double chain_seconds_ = 0;  // before chain_, which sets it
-  TaggedPageChain chain_;
+  mutable std::once_flag chain_built_;
+  mutable double chain_seconds_ = 0;
+  mutable std::unique_ptr<TaggedPageChain> chain_;
   std::unique_ptr<BlockRecursionCache> cache_;
   // The policy-free blocks, by number of environment phases (a memory policy has more).
   std::shared_ptr<const PolicyFreeBlocks> policy_free(Eigen::Index environment_phases) const;

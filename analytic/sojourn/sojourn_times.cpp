@@ -46,7 +46,7 @@ SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd star
       threads_(chain.threads()) {
   for (const PageFate fate : {PageFate::kAccepted, PageFate::kServed, PageFate::kObsolete})
     for (int k = 0; k < 3; ++k)
-      moments_[static_cast<int>(fate)][k] = start_.dot(chain_.moment_vector(fate, k));
+      moments_[static_cast<int>(fate)][k] = chain_.moment_from(start_, fate, k);
   double least_likely = 1;
   for (PageFate fate : {PageFate::kServed, PageFate::kObsolete})
     if (probability(fate) > 0) least_likely = std::min(least_likely, probability(fate));

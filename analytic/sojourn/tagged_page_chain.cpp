@@ -82,7 +82,6 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
   // Each block is whole cycles of its own clock, the last index.
   const Eigen::Index waiting = size() - waiting_offset(0);
   obsolete_exit_.tail(waiting) = own_exit.replicate(waiting / clock_phases_, 1);
-  accepted_exit_ = served_exit_ + obsolete_exit_;
   // Dense from the start (through sparse products they took a tenth of a second at K = 20), and
   // only as many as a batch has pages.
   gamma_powers_.push_back(model::RowVector::Ones(1));
@@ -99,21 +98,22 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
   // is computed the same way whichever thread does it, or one thread both when a second cannot
   // start or was not given.
   const int per_fate = std::max(1, threads_ / 2);
-  const auto moments_of = [&](PageFate fate) {
-    const int f = static_cast<int>(fate);
-    Eigen::VectorXd x = exit(fate);
-    for (int k = 0; k < 3; ++k) moments_[f][k] = x = solve_blocks(solvers, x, per_fate);
+  const std::array<const Eigen::VectorXd*, 2> exits{&served_exit_, &obsolete_exit_};
+  const auto moments_of = [&](std::size_t fate) {
+    for (int k = 0; k < 3; ++k)
+      moments_[fate][k] =
+          solve_blocks(solvers, k == 0 ? *exits[fate] : moments_[fate][k - 1], per_fate);
   };
-  const std::array<PageFate, 2> fates{PageFate::kServed, PageFate::kObsolete};
   std::atomic<std::size_t> next{0};
   model::run_on_threads(std::min(2, threads_), [&] {
-    for (std::size_t i = next++; i < fates.size(); i = next++) moments_of(fates[i]);
+    for (std::size_t fate = next++; fate < exits.size(); fate = next++) moments_of(fate);
   });
-  for (int k = 0; k < 3; ++k)
-    moments_[static_cast<int>(PageFate::kAccepted)][k] =
-        moments_[static_cast<int>(PageFate::kServed)][k] +
-        moments_[static_cast<int>(PageFate::kObsolete)][k];
 }
+
+namespace {
+// moments_'s first index: PageFate::kServed or kObsolete.
+std::size_t kept_fate(PageFate fate) { return fate == PageFate::kServed ? 0 : 1; }
+}  // namespace
 
 Eigen::VectorXd TaggedPageChain::solve_blocks(const BlockSolvers& solvers,
                                               const Eigen::VectorXd& rhs, int threads) const {
@@ -132,7 +132,7 @@ Eigen::VectorXd TaggedPageChain::resolvent(const Eigen::VectorXd& rhs, double sh
   return solve_blocks(BlockSolvers(operator_, shift), rhs, threads_);
 }
 
-const Eigen::VectorXd& TaggedPageChain::exit(PageFate fate) const {
+Eigen::VectorXd TaggedPageChain::exit(PageFate fate) const {
   switch (fate) {
     case PageFate::kServed:
       return served_exit_;
@@ -141,11 +141,18 @@ const Eigen::VectorXd& TaggedPageChain::exit(PageFate fate) const {
     case PageFate::kAccepted:
       break;
   }
-  return accepted_exit_;
+  return served_exit_ + obsolete_exit_;
 }
 
-const Eigen::VectorXd& TaggedPageChain::moment_vector(PageFate fate, int k) const {
-  return moments_[static_cast<int>(fate)][k];
+Eigen::VectorXd TaggedPageChain::moment_vector(PageFate fate, int k) const {
+  if (fate == PageFate::kAccepted) return moments_[0][k] + moments_[1][k];
+  return moments_[kept_fate(fate)][k];
+}
+
+double TaggedPageChain::moment_from(const Eigen::RowVectorXd& start, PageFate fate, int k) const {
+  if (fate == PageFate::kAccepted)
+    return moment_from(start, PageFate::kServed, k) + moment_from(start, PageFate::kObsolete, k);
+  return start.dot(moments_[kept_fate(fate)][k]);
 }
 
 Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& model,

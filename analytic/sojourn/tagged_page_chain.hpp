@@ -41,11 +41,15 @@ class TaggedPageChain {
   Eigen::VectorXd resolvent(const Eigen::VectorXd& rhs, double shift) const;
   const Eigen::VectorXd& served_exit() const { return served_exit_; }  // service completion
   const Eigen::VectorXd& obsolete_exit() const { return obsolete_exit_; }
-  // Absorption rates into `fate` (accepted: either).
-  const Eigen::VectorXd& exit(PageFate fate) const;
+  // Absorption rates into `fate` (accepted: either, summed afresh).
+  Eigen::VectorXd exit(PageFate fate) const;
   // (-T)^{-(k+1)} t_fate for k = 0, 1, 2: from each state, E[tau^k ; fate] / k!. They do not depend
-  // on the policy, so a policy search computes them once.
-  const Eigen::VectorXd& moment_vector(PageFate fate, int k) const;
+  // on the policy, so a policy search computes them once. Only the two fates' are kept (accepted is
+  // their sum: three vectors of the chain's size fewer), so this is a copy, or the sum.
+  Eigen::VectorXd moment_vector(PageFate fate, int k) const;
+  // start . moment_vector(fate, k) without the copy: E[tau^k ; fate] / k! for a page that starts as
+  // `start` says.
+  double moment_from(const Eigen::RowVectorXd& start, PageFate fate, int k) const;
   // The largest exit rate of a transient state: the uniformisation rate.
   double max_exit_rate() const { return max_exit_rate_; }
 
@@ -76,8 +80,8 @@ class TaggedPageChain {
 
   TaggedPageOperator operator_;
   int threads_;
-  Eigen::VectorXd served_exit_, obsolete_exit_, accepted_exit_;
-  Eigen::VectorXd moments_[3][3];  // [fate][k]
+  Eigen::VectorXd served_exit_, obsolete_exit_;
+  Eigen::VectorXd moments_[2][3];  // [served, obsolete][k]
   double max_exit_rate_ = 0;
   model::RowVector beta_, gamma_;
   // gamma^{(x)l}, l = 0..min(K, the longest batch): the clocks of new pages
