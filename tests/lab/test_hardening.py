@@ -342,7 +342,7 @@ def test_memory_is_given_back_when_large_solves_end(example):
     """Three solves side by side take hundreds of megabytes; idle again, the lab holds little of it."""
     server = Lab()
     try:
-        scenario = dict(example, capacity=18)
+        scenario = dict(example, capacity=19)
         scenario.pop("policy", None)
         body = {"scenario": scenario, "policy": {"thresholds": [-1, 2, 2]}, "full_chain": True}
         with ThreadPoolExecutor(max_workers=3) as pool:
