@@ -49,10 +49,12 @@ class TaggedPageChain::BlockSolvers {
     }
   }
   Eigen::VectorXd in_service(const Eigen::VectorXd& rhs) const { return in_service_.solve(rhs); }
-  Eigen::VectorXd waiting(int ahead, const Eigen::VectorXd& rhs, int threads) const {
+  // The block `ahead` solved in place: rhs (its size) becomes the solution.
+  void waiting(int ahead, double* rhs, Eigen::Index size, int threads) const {
     const auto& kronecker = kronecker_[static_cast<std::size_t>(ahead)];
-    if (kronecker) return kronecker->solve(rhs, shift_, threads);
-    return dense_[static_cast<std::size_t>(ahead)].solve(rhs);
+    if (kronecker) return kronecker->solve_in_place(rhs, shift_, threads);
+    Eigen::Map<Eigen::VectorXd> block(rhs, size);
+    block = dense_[static_cast<std::size_t>(ahead)].solve(Eigen::VectorXd(block));
   }
 
  private:
@@ -119,11 +121,12 @@ Eigen::VectorXd TaggedPageChain::solve_blocks(const BlockSolvers& solvers,
                                               const Eigen::VectorXd& rhs, int threads) const {
   Eigen::VectorXd x(size());
   x.head(service_phases_) = solvers.in_service(rhs.head(service_phases_));
+  // Each block's right-hand side is built where its solution goes, and solved there.
   for (int ahead = 0; ahead <= max_pages_ahead(); ++ahead) {
     const Eigen::Index from = waiting_offset(ahead), n = operator_.block_size(ahead);
-    Eigen::VectorXd right = rhs.segment(from, n);
-    operator_.add_leaving(ahead, x.data() + operator_.offset(ahead - 1), right.data());
-    x.segment(from, n) = solvers.waiting(ahead, right, threads);
+    x.segment(from, n) = rhs.segment(from, n);
+    operator_.add_leaving(ahead, x.data() + operator_.offset(ahead - 1), x.data() + from);
+    solvers.waiting(ahead, x.data() + from, n, threads);
   }
   return x;
 }

@@ -112,24 +112,32 @@ KroneckerSumSolver::KroneckerSumSolver(const Eigen::MatrixXd& first,
 
 Eigen::VectorXd KroneckerSumSolver::solve(const Eigen::VectorXd& b, double shift,
                                           int threads) const {
+  Eigen::VectorXd x = b;
+  solve_in_place(x.data(), shift, threads);
+  return x;
+}
+
+void KroneckerSumSolver::solve_in_place(double* b, double shift, int threads) const {
   threads = std::max(threads, 1);
-  return real_ ? solve_with(*real_, b, shift, threads) : solve_with(*complex_, b, shift, threads);
+  if (real_) {
+    solve_with(*real_, b, shift, threads);
+    return;
+  }
+  Eigen::Map<Eigen::VectorXd> x(b, size_);
+  Eigen::VectorXcd w = x.cast<std::complex<double>>();
+  solve_with(*complex_, w.data(), shift, threads);
+  x = w.real();
 }
 
 template <typename Scalar>
-Eigen::VectorXd KroneckerSumSolver::solve_with(const Factors<Scalar>& factors,
-                                               const Eigen::VectorXd& b, double shift,
-                                               int threads) const {
-  Eigen::Matrix<Scalar, Eigen::Dynamic, 1> w = b.cast<Scalar>();
-  transform(factors, w.data(), true, threads);
+void KroneckerSumSolver::solve_with(const Factors<Scalar>& factors, Scalar* w, double shift,
+                                    int threads) const {
+  transform(factors, w, true, threads);
   // (shift - sum) x = b: solve (sum - shift) w = -b in the Schur basis.
-  w = -w;
-  back_substitute(factors, w.data(), 0, Scalar(-shift), threads);
-  transform(factors, w.data(), false, threads);
-  if constexpr (std::is_same_v<Scalar, double>)
-    return w;
-  else
-    return w.real();
+  Eigen::Map<Eigen::Matrix<Scalar, Eigen::Dynamic, 1>> negated(w, size_);
+  negated = -negated;
+  back_substitute(factors, w, 0, Scalar(-shift), threads);
+  transform(factors, w, false, threads);
 }
 
 template <typename Scalar>

@@ -28,6 +28,9 @@ class KroneckerSumSolver {
   // index slowest. A shift u > 0 gives the resolvent of Theorem 4's transforms.
   // `threads` share the long passes; the bits are the same for any count.
   Eigen::VectorXd solve(const Eigen::VectorXd& b, double shift = 0, int threads = 1) const;
+  // The same, b (size() entries) overwritten by x: in real arithmetic no vector of the block's size
+  // is allocated (at K = 24 the largest block is 134 MB, fresh memory each time on a VM).
+  void solve_in_place(double* b, double shift = 0, int threads = 1) const;
 
   // The Schur factors in one arithmetic: [0] of `first`, [1] of `repeated`.
   template <typename Scalar>
@@ -37,9 +40,9 @@ class KroneckerSumSolver {
   };
 
  private:
+  // w = (shift I - sum)^-1 w in place.
   template <typename Scalar>
-  Eigen::VectorXd solve_with(const Factors<Scalar>& factors, const Eigen::VectorXd& b, double shift,
-                             int threads) const;
+  void solve_with(const Factors<Scalar>& factors, Scalar* w, double shift, int threads) const;
   // y = (U_first (x) U_rep (x) ...) y, or its adjoint when `inverse`, in place.
   template <typename Scalar>
   void transform(const Factors<Scalar>& factors, Scalar* y, bool inverse, int threads) const;
