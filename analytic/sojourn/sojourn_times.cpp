@@ -44,8 +44,9 @@ SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd star
       power_(start_),
       most_ahead_(chain.max_pages_ahead()),
       threads_(chain.threads()) {
+  // The third moments (the standard deviations) on first use: the chain solves them only then.
   for (const PageFate fate : {PageFate::kAccepted, PageFate::kServed, PageFate::kObsolete})
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < 2; ++k)
       moments_[static_cast<int>(fate)][k] = chain_.moment_from(start_, fate, k);
   double least_likely = 1;
   for (PageFate fate : {PageFate::kServed, PageFate::kObsolete})
@@ -122,7 +123,12 @@ double SojournTimes::standard_deviation(PageFate fate) const {
   const double p = probability(fate);
   if (p <= 0) return 0.0;
   const double m = mean(fate);
-  const double second = 2.0 * moments_[static_cast<int>(fate)][2] / p;
+  double& third = moments_[static_cast<int>(fate)][2];
+  if (!third_moment_known_[static_cast<int>(fate)]) {
+    third = chain_.moment_from(start_, fate, 2);
+    third_moment_known_[static_cast<int>(fate)] = true;
+  }
+  const double second = 2.0 * third / p;
   return std::sqrt(std::max(second - m * m, 0.0));
 }
 

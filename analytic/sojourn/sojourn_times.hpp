@@ -43,8 +43,9 @@ class SojournTimes {
   const TaggedPageChain& chain_;
   Eigen::RowVectorXd start_;
   // alpha (-T)^{-(k+1)} t_fate for k = 0, 1, 2 by fate: each a pass over the chain, which every
-  // distribution function of a quantile's bisection would otherwise repeat.
-  double moments_[3][3] = {};
+  // distribution function of a quantile's bisection would otherwise repeat; k = 2 on first use.
+  mutable double moments_[3][3] = {};
+  mutable bool third_moment_known_[3] = {};
   double uniformisation_rate_;
   mutable std::vector<double> terms_[3];  // alpha P^n t_fate / q for n = 0, 1, ...
   mutable Eigen::RowVectorXd power_;      // alpha P^n for the next n

@@ -91,9 +91,14 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
     gamma_powers_.push_back(model::kron(gamma_powers_.back(), gamma_));
   max_exit_rate_ = std::max(0.0, -operator_.diagonal().minCoeff());
 
-  // -T is block lower-triangular in the pages ahead (nothing after the tagged page overtakes it),
-  // so its solves go block by block, each diagonal block directly: the whole chain at once fills in
-  // a sparse factorisation, and makes a Krylov method carry the coupling across K blocks.
+  // The means need the first two; the standard deviations (`--sojourn`) the third, on first use.
+  solve_moments(0, 1);
+}
+
+// -T is block lower-triangular in the pages ahead (nothing after the tagged page overtakes it), so
+// its solves go block by block, each diagonal block directly: the whole chain at once fills in a
+// sparse factorisation, and makes a Krylov method carry the coupling across K blocks.
+void TaggedPageChain::solve_moments(int first, int last) const {
   const BlockSolvers solvers(operator_, 0.0);
   // The two fates are independent chains of solves: one thread each when there are two (the
   // factorisations are only read), each fate's solves then sharing half the threads; each vector
@@ -102,7 +107,7 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
   const int per_fate = std::max(1, threads_ / 2);
   const std::array<const Eigen::VectorXd*, 2> exits{&served_exit_, &obsolete_exit_};
   const auto moments_of = [&](std::size_t fate) {
-    for (int k = 0; k < 3; ++k)
+    for (int k = first; k <= last; ++k)
       moments_[fate][k] =
           solve_blocks(solvers, k == 0 ? *exits[fate] : moments_[fate][k - 1], per_fate);
   };
@@ -110,12 +115,13 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
   model::run_on_threads(std::min(2, threads_), [&] {
     for (std::size_t fate = next++; fate < exits.size(); fate = next++) moments_of(fate);
   });
+  solved_moments_ = last + 1;
 }
 
-namespace {
-// moments_'s first index: PageFate::kServed or kObsolete.
-std::size_t kept_fate(PageFate fate) { return fate == PageFate::kServed ? 0 : 1; }
-}  // namespace
+const Eigen::VectorXd& TaggedPageChain::kept_moment(PageFate fate, int k) const {
+  if (k == 2) std::call_once(third_moment_, [&] { solve_moments(2, 2); });
+  return moments_[fate == PageFate::kServed ? 0 : 1][k];
+}
 
 Eigen::VectorXd TaggedPageChain::solve_blocks(const BlockSolvers& solvers,
                                               const Eigen::VectorXd& rhs, int threads) const {
@@ -148,14 +154,15 @@ Eigen::VectorXd TaggedPageChain::exit(PageFate fate) const {
 }
 
 Eigen::VectorXd TaggedPageChain::moment_vector(PageFate fate, int k) const {
-  if (fate == PageFate::kAccepted) return moments_[0][k] + moments_[1][k];
-  return moments_[kept_fate(fate)][k];
+  if (fate == PageFate::kAccepted)
+    return kept_moment(PageFate::kServed, k) + kept_moment(PageFate::kObsolete, k);
+  return kept_moment(fate, k);
 }
 
 double TaggedPageChain::moment_from(const Eigen::RowVectorXd& start, PageFate fate, int k) const {
   if (fate == PageFate::kAccepted)
     return moment_from(start, PageFate::kServed, k) + moment_from(start, PageFate::kObsolete, k);
-  return start.dot(moments_[kept_fate(fate)][k]);
+  return start.dot(kept_moment(fate, k));
 }
 
 Eigen::RowVectorXd TaggedPageChain::arrival_distribution(const model::Model& model,

@@ -4,6 +4,8 @@
 // and (service phase) while it is served; absorbed as `served` or `obsolete`. Arrivals after the
 // tagged page cannot overtake it, so the chain does not depend on the policy.
 #include <Eigen/Core>
+#include <atomic>
+#include <mutex>
 #include <vector>
 
 #include "analytic/sojourn/tagged_page_operator.hpp"
@@ -45,8 +47,11 @@ class TaggedPageChain {
   Eigen::VectorXd exit(PageFate fate) const;
   // (-T)^{-(k+1)} t_fate for k = 0, 1, 2: from each state, E[tau^k ; fate] / k!. They do not depend
   // on the policy, so a policy search computes them once. Only the two fates' are kept (accepted is
-  // their sum: three vectors of the chain's size fewer), so this is a copy, or the sum.
+  // their sum: three vectors of the chain's size fewer), so this is a copy, or the sum. k = 2 (the
+  // standard deviations) is solved on first use: the means need k < 2 only.
   Eigen::VectorXd moment_vector(PageFate fate, int k) const;
+  // How many moments (k = 0, 1, ...) are solved so far: 2, then 3 once k = 2 was asked for.
+  int solved_moments() const { return solved_moments_; }
   // start . moment_vector(fate, k) without the copy: E[tau^k ; fate] / k! for a page that starts as
   // `start` says.
   double moment_from(const Eigen::RowVectorXd& start, PageFate fate, int k) const;
@@ -77,11 +82,17 @@ class TaggedPageChain {
   class BlockSolvers;
   Eigen::VectorXd solve_blocks(const BlockSolvers& solvers, const Eigen::VectorXd& rhs,
                                int threads) const;
+  // Moments first..last of both fates, from the one below (or the exit rates).
+  void solve_moments(int first, int last) const;
+  // Of PageFate::kServed or kObsolete.
+  const Eigen::VectorXd& kept_moment(PageFate fate, int k) const;
 
   TaggedPageOperator operator_;
   int threads_;
   Eigen::VectorXd served_exit_, obsolete_exit_;
-  Eigen::VectorXd moments_[2][3];  // [served, obsolete][k]
+  mutable Eigen::VectorXd moments_[2][3];  // [served, obsolete][k]
+  mutable std::once_flag third_moment_;
+  mutable std::atomic<int> solved_moments_{0};
   double max_exit_rate_ = 0;
   model::RowVector beta_, gamma_;
   // gamma^{(x)l}, l = 0..min(K, the longest batch): the clocks of new pages

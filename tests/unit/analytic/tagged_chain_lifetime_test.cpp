@@ -1,7 +1,7 @@
 // When the tagged page's chain holds memory, and what it keeps: built on first use, after the
 // stationary solve has freed its vectors (at K = 24 the two together took 8.4 GB where either alone
-// takes 5), once for every policy; and only the served and obsolete moment vectors, the accepted
-// ones being their sum.
+// takes 5), once for every policy; only the served and obsolete moment vectors, the accepted ones
+// being their sum; and the third moments only once a standard deviation is asked for.
 #include <catch2/catch.hpp>
 #include <random>
 #include <string>
@@ -46,6 +46,8 @@ TEST_CASE("policy evaluator: the tagged page's chain is built after the first so
   REQUIRE(second.stationary.summary.status == SolverStatus::kConverged);
   CHECK(&evaluator.tagged_chain() == chain);
   CHECK(evaluator.chain_seconds() == built);
+  // The means need two moments; the third (the standard deviations) waits to be asked for.
+  CHECK(chain->solved_moments() == 2);
   // The means come from the chain all the same: an accepted page is served or goes stale.
   for (const PolicyEvaluation* e : {&first, &second}) {
     const Measures& measures = e->measures;
@@ -57,12 +59,17 @@ TEST_CASE("policy evaluator: the tagged page's chain is built after the first so
                                           (served + obsolete))
                                        .epsilon(1e-12));
   }
+  const SojournTimes laws = evaluator.sojourn_times(first);
+  CHECK(chain->solved_moments() == 2);
+  CHECK(laws.standard_deviation(PageFate::kServed) > 0);
+  CHECK(chain->solved_moments() == 3);
 }
 
 TEST_CASE("tagged page's chain: the accepted moments are the two fates' sums",
           "[analytic][sojourn]") {
   const model::Model m = two_mode_model();
   const TaggedPageChain chain(m, 2);
+  CHECK(chain.solved_moments() == 2);
   std::mt19937_64 engine(17);
   std::uniform_real_distribution<double> uniform(0.0, 1.0);
   Eigen::RowVectorXd start(chain.size());
