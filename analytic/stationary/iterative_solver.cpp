@@ -31,8 +31,7 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
     q.apply(x, y, threads_now);
     y[pinned] = scale * x[pinned];
   };
-  Eigen::VectorXd rhs = parallel_zeros(n, threads);
-  rhs(pinned) = scale;
+  const UnitRightHandSide rhs{.index = pinned, .value = scale, .size = n};
   Eigen::VectorXd x =
       warm ? Eigen::VectorXd(*options_.initial_guess / (*options_.initial_guess)(pinned))
            : parallel_zeros(n, threads);
@@ -50,7 +49,9 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
     // The diagonal of Q, which the operator knows without a matrix.
     Eigen::VectorXd inverse_diagonal = q.diagonal().cwiseInverse();
     inverse_diagonal(pinned) = 1.0 / scale;
-    return parallel_bicgstab(pinned_transpose, inverse_diagonal, rhs, x, krylov_options);
+    Eigen::VectorXd dense_rhs = parallel_zeros(n, threads);
+    dense_rhs(pinned) = scale;
+    return parallel_bicgstab(pinned_transpose, inverse_diagonal, dense_rhs, x, krylov_options);
   };
   const KrylovSummary krylov =
       options_.preconditioner == Preconditioner::kJacobi

@@ -44,6 +44,21 @@ std::array<double, Count> sums(Index n, int threads, Body&& body) {
   return total;
 }
 
+// b's entries as the solver reads them, from a vector or from its one nonzero entry.
+double entry(const Eigen::VectorXd& b, Index i) { return b[i]; }
+double entry(const UnitRightHandSide& b, Index i) { return i == b.index ? b.value : 0.0; }
+Index length(const Eigen::VectorXd& b) { return b.size(); }
+Index length(const UnitRightHandSide& b) { return b.size; }
+double squared_norm(const Eigen::VectorXd& b, int threads) {
+  return sums<1>(b.size(), threads, [&](Index i, auto& s) { s[0] += b[i] * b[i]; })[0];
+}
+// The vector's chunked sum adds only zeros to this.
+double squared_norm(const UnitRightHandSide& b, int) { return b.value * b.value; }
+
+template <typename RightHandSide>
+KrylovSummary bicgstab(const LinearOperator& a, const LinearOperator& preconditioner,
+                       const RightHandSide& b, Eigen::VectorXd& x, const KrylovOptions& options);
+
 }  // namespace
 
 Eigen::VectorXd parallel_zeros(Index n, int threads) {
@@ -69,7 +84,21 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const Eigen::VectorXd& 
 KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& preconditioner,
                                 const Eigen::VectorXd& b, Eigen::VectorXd& x,
                                 const KrylovOptions& options) {
-  const Index n = b.size();
+  return bicgstab(a, preconditioner, b, x, options);
+}
+
+KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& preconditioner,
+                                const UnitRightHandSide& b, Eigen::VectorXd& x,
+                                const KrylovOptions& options) {
+  return bicgstab(a, preconditioner, b, x, options);
+}
+
+namespace {
+
+template <typename RightHandSide>
+KrylovSummary bicgstab(const LinearOperator& a, const LinearOperator& preconditioner,
+                       const RightHandSide& b, Eigen::VectorXd& x, const KrylovOptions& options) {
+  const Index n = length(b);
   AdaptiveThreads adaptive(options.threads);
   int threads = adaptive.requested();
   // The threads of the step about to start: half an iteration is a step, so that a machine whose
@@ -79,7 +108,7 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
   Eigen::VectorXd r(n), r0(n), p = parallel_zeros(n, threads), v = parallel_zeros(n, threads), y(n),
                                z(n), t(n);
 
-  const double b_norm2 = sums<1>(n, threads, [&](Index i, auto& s) { s[0] += b[i] * b[i]; })[0];
+  const double b_norm2 = squared_norm(b, threads);
   if (b_norm2 == 0) {
     x.setZero();
     summary.converged = true;
@@ -90,7 +119,7 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
   const auto residual = [&] {
     a(x.data(), t.data(), threads);
     return sums<1>(n, threads, [&](Index i, auto& s) {
-      r[i] = r0[i] = b[i] - t[i];
+      r[i] = r0[i] = entry(b, i) - t[i];
       s[0] += r[i] * r[i];
     })[0];
   };
@@ -162,5 +191,7 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
   summary.converged = !summary.cancelled && r_norm2 <= threshold2;
   return summary;
 }
+
+}  // namespace
 
 }  // namespace crawlq::analytic

@@ -44,4 +44,16 @@ KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& p
                                 const Eigen::VectorXd& b, Eigen::VectorXd& x,
                                 const KrylovOptions& options);
 
+// A right-hand side of `size` entries, all 0 but one: a stationary solve's pinned equation. No
+// vector of the chain's size is made for it (at K = 24, 537 MB of fresh memory, which a VM's first
+// touch makes slow); the iterates are the same bits as with the vector.
+struct UnitRightHandSide {
+  Eigen::Index index;
+  double value;
+  Eigen::Index size;
+};
+KrylovSummary parallel_bicgstab(const LinearOperator& a, const LinearOperator& preconditioner,
+                                const UnitRightHandSide& b, Eigen::VectorXd& x,
+                                const KrylovOptions& options);
+
 }  // namespace crawlq::analytic

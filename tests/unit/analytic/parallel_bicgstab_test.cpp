@@ -129,3 +129,39 @@ TEST_CASE("parallel_zeros: n zeros for any thread count, across chunk edges",
       CHECK(zeros.cwiseAbs().maxCoeff() == 0.0);
     }
 }
+
+TEST_CASE(
+    "parallel BiCGSTAB: a right-hand side given by its one nonzero entry is the vector's bits",
+    "[analytic][iterative]") {
+  const Eigen::Index n = 70'001;
+  const auto a = random_system(n, 7);
+  const Eigen::VectorXd inverse_diagonal = a.diagonal().cwiseInverse();
+  const crawlq::analytic::LinearOperator product = [&](const double* x, double* y, int) {
+    Eigen::Map<Eigen::VectorXd>(y, n) = a * Eigen::Map<const Eigen::VectorXd>(x, n);
+  };
+  const crawlq::analytic::LinearOperator jacobi = [&](const double* in, double* out, int) {
+    for (Eigen::Index i = 0; i < n; ++i) out[i] = inverse_diagonal[i] * in[i];
+  };
+  // An entry inside a chunk past the first, and the last one.
+  for (const Eigen::Index index : {Eigen::Index{40'000}, n - 1}) {
+    INFO("nonzero at " << index);
+    Eigen::VectorXd b = Eigen::VectorXd::Zero(n);
+    b[index] = 2.75;
+    for (const int threads : {1, 2}) {
+      const crawlq::analytic::KrylovOptions options{.tolerance = 1e-13, .threads = threads};
+      Eigen::VectorXd from_vector = Eigen::VectorXd::Zero(n), from_entry = from_vector;
+      const KrylovSummary vector_summary =
+          parallel_bicgstab(product, jacobi, b, from_vector, options);
+      const KrylovSummary entry_summary = parallel_bicgstab(
+          product, jacobi,
+          crawlq::analytic::UnitRightHandSide{.index = index, .value = 2.75, .size = n}, from_entry,
+          options);
+      REQUIRE(vector_summary.converged);
+      CHECK(entry_summary.converged);
+      CHECK(entry_summary.iterations == vector_summary.iterations);
+      CHECK(entry_summary.relative_residual == vector_summary.relative_residual);
+      CHECK(from_entry == from_vector);
+      CHECK((a * from_entry - b).norm() < 1e-11 * b.norm());
+    }
+  }
+}
