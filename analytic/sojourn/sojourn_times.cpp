@@ -45,9 +45,8 @@ SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd star
       most_ahead_(chain.max_pages_ahead()),
       threads_(chain.threads()) {
   // The third moments (the standard deviations) on first use: the chain solves them only then.
-  for (const PageFate fate : {PageFate::kAccepted, PageFate::kServed, PageFate::kObsolete})
-    for (int k = 0; k < 2; ++k)
-      moments_[static_cast<int>(fate)][k] = chain_.moment_from(start_, fate, k);
+  take_moments(0);
+  take_moments(1);
   double least_likely = 1;
   for (PageFate fate : {PageFate::kServed, PageFate::kObsolete})
     if (probability(fate) > 0) least_likely = std::min(least_likely, probability(fate));
@@ -110,6 +109,14 @@ void SojournTimes::drop_negligible_blocks() const {
   }
 }
 
+void SojournTimes::take_moments(int k) const {
+  const double served = chain_.moment_from(start_, PageFate::kServed, k);
+  const double obsolete = chain_.moment_from(start_, PageFate::kObsolete, k);
+  moments_[static_cast<int>(PageFate::kServed)][k] = served;
+  moments_[static_cast<int>(PageFate::kObsolete)][k] = obsolete;
+  moments_[static_cast<int>(PageFate::kAccepted)][k] = served + obsolete;  // as the chain sums it
+}
+
 double SojournTimes::probability(PageFate fate) const {
   return moments_[static_cast<int>(fate)][0];
 }
@@ -123,12 +130,11 @@ double SojournTimes::standard_deviation(PageFate fate) const {
   const double p = probability(fate);
   if (p <= 0) return 0.0;
   const double m = mean(fate);
-  double& third = moments_[static_cast<int>(fate)][2];
-  if (!third_moment_known_[static_cast<int>(fate)]) {
-    third = chain_.moment_from(start_, fate, 2);
-    third_moment_known_[static_cast<int>(fate)] = true;
+  if (!third_moments_taken_) {
+    take_moments(2);
+    third_moments_taken_ = true;
   }
-  const double second = 2.0 * third / p;
+  const double second = 2.0 * moments_[static_cast<int>(fate)][2] / p;
   return std::sqrt(std::max(second - m * m, 0.0));
 }
 

@@ -29,6 +29,8 @@ class SojournTimes {
   // P(tau <= x, fate) = sum_n P(Poisson(qx) > n) alpha P^n t / q with P = I + T/q.
   double joint_cdf(PageFate fate, double x) const;
   void extend_terms(std::size_t count) const;
+  // moments_[*][k], two passes over the chain: accepted is served plus obsolete.
+  void take_moments(int k) const;
   // Zeroes the top blocks of alpha P^n while their mass is negligible, so products skip them.
   void drop_negligible_blocks() const;
   // Over the active blocks' pieces: alpha P^n += the product / q when `add_product`, then each
@@ -45,7 +47,7 @@ class SojournTimes {
   // alpha (-T)^{-(k+1)} t_fate for k = 0, 1, 2 by fate: each a pass over the chain, which every
   // distribution function of a quantile's bisection would otherwise repeat; k = 2 on first use.
   mutable double moments_[3][3] = {};
-  mutable bool third_moment_known_[3] = {};
+  mutable bool third_moments_taken_ = false;
   double uniformisation_rate_;
   mutable std::vector<double> terms_[3];  // alpha P^n t_fate / q for n = 0, 1, ...
   mutable Eigen::RowVectorXd power_;      // alpha P^n for the next n
