@@ -6,6 +6,7 @@
 #include <cmath>
 #include <utility>
 
+#include "analytic/adaptive_threads.hpp"
 #include "analytic/stationary/generator_operator.hpp"
 #include "analytic/stationary/parallel_bicgstab.hpp"
 
@@ -34,7 +35,7 @@ StationaryResult IterativeSolver::solve(const GeneratorBlocks& blocks) const {
   const UnitRightHandSide rhs{.index = pinned, .value = scale, .size = n};
   Eigen::VectorXd x =
       warm ? Eigen::VectorXd(*options_.initial_guess / (*options_.initial_guess)(pinned))
-           : parallel_zeros(n, threads);
+           : parallel_zeros(n, threads_for_region(threads));
   const KrylovOptions krylov_options{.tolerance = options_.tolerance,
                                      .max_iterations = options_.max_iterations,
                                      .threads = threads,

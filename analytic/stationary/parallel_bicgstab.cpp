@@ -100,9 +100,10 @@ KrylovSummary bicgstab(const LinearOperator& a, const LinearOperator& preconditi
                        const RightHandSide& b, Eigen::VectorXd& x, const KrylovOptions& options) {
   const Index n = length(b);
   AdaptiveThreads adaptive(options.threads);
-  int threads = adaptive.requested();
   // The threads of the step about to start: half an iteration is a step, so that a machine whose
-  // cores are held is seen soon.
+  // cores are held is seen soon. The first step is the setup, whose product and passes would
+  // otherwise run on every thread whatever the cores.
+  int threads = adaptive.next_step();
   const auto next_step = [&] { threads = adaptive.next_step(); };
   KrylovSummary summary;
   Eigen::VectorXd r(n), r0(n), p = parallel_zeros(n, threads), v = parallel_zeros(n, threads), y(n),

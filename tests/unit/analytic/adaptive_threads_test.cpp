@@ -12,6 +12,7 @@ namespace {
 using crawlq::analytic::AdaptiveThreads;
 using crawlq::analytic::CoreTime;
 using crawlq::analytic::HeldCores;
+using crawlq::analytic::MachineFigures;
 using crawlq::analytic::threads_for_share;
 using Mode = AdaptiveThreads::Mode;
 
@@ -22,14 +23,29 @@ struct FakeMachine {
   bool has_figures = true;
   int samples = 0;
   CoreTime total;
+  // The machine's own figures, where a case gives them.
+  bool has_machine_figures = false;
+  std::optional<int> other_tasks = 0;  // runnable now
+  double idle_cores = 0;               // idle on average as time passes
+  std::optional<double> idle_seconds = 0;
+  int idle_reads = 0;
 
   // `seconds` pass with our runnable threads `busy` cores' worth of work.
   void pass(double seconds, double busy = 2.0) {
     now += seconds;
     total.running += seconds * busy * share;
     total.waiting += seconds * busy * (1 - share);
+    if (idle_seconds) *idle_seconds += seconds * idle_cores;
   }
   AdaptiveThreads threads(int requested, Mode mode, int cores, HeldCores* held = nullptr) {
+    MachineFigures machine;
+    if (has_machine_figures)
+      machine = {.other_runnable_tasks = [this] { return other_tasks; },
+                 .idle_seconds =
+                     [this] {
+                       ++idle_reads;
+                       return idle_seconds;
+                     }};
     return AdaptiveThreads(
         requested, mode, cores, [this] { return now; },
         [this]() -> std::optional<CoreTime> {
@@ -37,7 +53,7 @@ struct FakeMachine {
           if (!has_figures) return std::nullopt;
           return total;
         },
-        held);
+        held, machine);
   }
 };
 
@@ -234,4 +250,161 @@ TEST_CASE("adaptive threads: this process's scheduler figures and cores", "[anal
   REQUIRE(after);
   CHECK(after->running > before->running);
   CHECK(after->waiting >= before->waiting);
+}
+
+TEST_CASE("adaptive threads: the first computation starts on the cores the runnable tasks leave",
+          "[analytic][threads]") {
+  FakeMachine machine;
+  machine.has_machine_figures = true;
+  HeldCores held;
+  SECTION("one other task on two cores: one thread, and no interval on both") {
+    machine.other_tasks = 1;
+    AdaptiveThreads threads = machine.threads(2, Mode::kFollowCores, 2, &held);
+    CHECK(threads.next_step() == 1);
+    // Our threads' figures read only beside the cores' idle time, for the window of the next try.
+    CHECK(machine.samples == machine.idle_reads);
+    // A later computation of the process goes on from that verdict.
+    machine.pass(0.01, 1.0);
+    AdaptiveThreads later = machine.threads(2, Mode::kFollowCores, 2, &held);
+    CHECK(later.next_step() == 1);
+  }
+  SECTION("three others on sixteen cores: thirteen threads") {
+    machine.other_tasks = 3;
+    AdaptiveThreads threads = machine.threads(16, Mode::kFollowCores, 16, &held);
+    CHECK(threads.next_step() == 13);
+  }
+  SECTION("nothing else runnable, or no count: every thread, and the first interval") {
+    machine.other_tasks = GENERATE(std::optional<int>(0), std::optional<int>());
+    AdaptiveThreads threads = machine.threads(2, Mode::kFollowCores, 2, &held);
+    CHECK(threads.next_step() == 2);
+    CHECK(machine.samples == 1);
+  }
+  SECTION("only the process's first computation counts them") {
+    AdaptiveThreads first = machine.threads(2, Mode::kFollowCores, 2, &held);
+    CHECK(first.next_step() == 2);
+    machine.other_tasks = 1;
+    AdaptiveThreads second = machine.threads(2, Mode::kFollowCores, 2, &held);
+    CHECK(second.next_step() == 2);
+  }
+}
+
+TEST_CASE("adaptive threads: held by the schedulers' figures only while other tasks run",
+          "[analytic][threads]") {
+  // Our own threads' waits to wake look like cores held: with no other task runnable, every thread
+  // stays.
+  FakeMachine machine;
+  machine.has_machine_figures = true;
+  machine.share = 0.6;
+  AdaptiveThreads threads = machine.threads(2, Mode::kFollowCores, 2);
+  CHECK(threads.next_step() == 2);
+  machine.other_tasks = 0;
+  machine.pass(0.0051);
+  CHECK(threads.next_step() == 2);
+  machine.other_tasks = 1;
+  machine.pass(0.0051);
+  CHECK(threads.next_step() == 1);
+}
+
+TEST_CASE("adaptive threads: a try waits for an idle core", "[analytic][threads]") {
+  FakeMachine machine;
+  machine.has_machine_figures = true;
+  machine.other_tasks = 1;
+  machine.share = 2.0 / 3;
+  HeldCores held;
+  AdaptiveThreads threads = machine.threads(2, Mode::kFollowCores, 2, &held);
+  CHECK(threads.next_step() == 1);
+  // The other program keeps its core: no try, however long (the waits without these figures would
+  // have tried after 0.1, 0.3, 0.7, 1.5 and 3.1 s); the idle time is read once in 40 ms.
+  const int intervals = machine.samples - machine.idle_reads;
+  for (int step = 0; step < 500; ++step) {
+    machine.pass(0.01, 1.0);
+    CHECK(threads.next_step() == 1);
+  }
+  CHECK(machine.samples - machine.idle_reads == intervals);
+  // Every 4 or 5 steps of 10 ms, as the sums of steps fall either side of 40 ms.
+  CHECK(machine.idle_reads >= 95);
+  CHECK(machine.idle_reads <= 130);
+  // A later computation goes on with one thread: the cores stayed held.
+  AdaptiveThreads next = machine.threads(2, Mode::kFollowCores, 2, &held);
+  CHECK(next.next_step() == 1);
+  // A core comes free: the first reading 40 ms on finds it, and both threads go back.
+  machine.idle_cores = 1;
+  machine.other_tasks = 0;
+  machine.share = 1;
+  machine.pass(0.03, 1.0);
+  CHECK(threads.next_step() == 1);
+  machine.pass(0.011, 1.0);
+  CHECK(threads.next_step() == 2);
+  machine.pass(0.0051);
+  CHECK(threads.next_step() == 2);
+}
+
+TEST_CASE("adaptive threads: an idle core that a try finds held again", "[analytic][threads]") {
+  // A container whose machine has cores idle that its share does not give: the readings say idle,
+  // the try finds the cores held. The tries then wait as without the readings.
+  FakeMachine machine;
+  machine.has_machine_figures = true;
+  machine.other_tasks = 1;
+  machine.share = 2.0 / 3;
+  machine.idle_cores = 1;
+  AdaptiveThreads threads = machine.threads(2, Mode::kFollowCores, 2);
+  CHECK(threads.next_step() == 1);
+  machine.pass(0.041, 1.0);
+  CHECK(threads.next_step() == 2);  // led by the reading
+  machine.pass(0.0051);
+  CHECK(threads.next_step() == 1);  // held again: misled
+  // Now 0.1 s, as without the readings, before the next try.
+  machine.pass(0.09, 1.0);
+  CHECK(threads.next_step() == 1);
+  machine.pass(0.02, 1.0);
+  CHECK(threads.next_step() == 2);
+  machine.pass(0.0051);
+  CHECK(threads.next_step() == 1);
+  // Still held: 0.2 s now.
+  machine.pass(0.15, 1.0);
+  CHECK(threads.next_step() == 1);
+  machine.pass(0.06, 1.0);
+  CHECK(threads.next_step() == 2);
+  // And the readings still hold a try back while no core is idle.
+  machine.pass(0.0051);
+  CHECK(threads.next_step() == 1);
+  machine.idle_cores = 0;
+  for (int step = 0; step < 100; ++step) {
+    machine.pass(0.01, 1.0);
+    CHECK(threads.next_step() == 1);
+  }
+}
+
+TEST_CASE("adaptive threads: a computation after a verdict ran out", "[analytic][threads]") {
+  FakeMachine machine;
+  machine.has_machine_figures = true;
+  machine.other_tasks = 1;
+  HeldCores held;
+  AdaptiveThreads first = machine.threads(2, Mode::kFollowCores, 2, &held);
+  CHECK(first.next_step() == 1);
+  // One thread's work between computations (a chain built), long past the verdict.
+  machine.pass(0.5, 1.0);
+  const int intervals = machine.samples - machine.idle_reads;
+  SECTION("the cores stayed busy: one thread, no interval on both") {
+    AdaptiveThreads next = machine.threads(2, Mode::kFollowCores, 2, &held);
+    CHECK(next.next_step() == 1);
+    CHECK(machine.samples - machine.idle_reads == intervals);
+  }
+  SECTION("a core was idle meanwhile: every thread, and an interval to tell") {
+    machine.idle_seconds = *machine.idle_seconds + 0.4;
+    AdaptiveThreads next = machine.threads(2, Mode::kFollowCores, 2, &held);
+    CHECK(next.next_step() == 2);
+    CHECK(machine.samples - machine.idle_reads == intervals + 1);
+  }
+  SECTION("our own other threads used the other core: every thread") {
+    machine.total.running += 0.4;  // an OpenMP thread that spins, or a computation now ended
+    AdaptiveThreads next = machine.threads(2, Mode::kFollowCores, 2, &held);
+    CHECK(next.next_step() == 2);
+  }
+}
+
+TEST_CASE("adaptive threads: a parallel region's threads", "[analytic][threads]") {
+  // The suite keeps every step on the threads given (CRAWLQ_THREAD_ADAPTATION=off).
+  CHECK(crawlq::analytic::threads_for_region(3) == 3);
+  CHECK(crawlq::analytic::threads_for_region(1) == 1);
 }
