@@ -57,6 +57,15 @@ struct FakeMachine {
   }
 };
 
+// Two cores, another program running on one, and the machine's figures to tell.
+FakeMachine one_core_held() {
+  FakeMachine machine;
+  machine.has_machine_figures = true;
+  machine.other_tasks = 1;
+  machine.share = 2.0 / 3;
+  return machine;
+}
+
 }  // namespace
 
 TEST_CASE("adaptive threads: the threads that fit the cores left by other programs",
@@ -306,19 +315,20 @@ TEST_CASE("adaptive threads: held by the schedulers' figures only while other ta
 }
 
 TEST_CASE("adaptive threads: a try waits for an idle core", "[analytic][threads]") {
-  FakeMachine machine;
-  machine.has_machine_figures = true;
-  machine.other_tasks = 1;
-  machine.share = 2.0 / 3;
+  FakeMachine machine = one_core_held();
   HeldCores held;
   AdaptiveThreads threads = machine.threads(2, Mode::kFollowCores, 2, &held);
+  // The threads of the next step once `seconds` passed with `busy` cores of ours at work.
+  const auto after = [&](double seconds, double busy) {
+    machine.pass(seconds, busy);
+    return threads.next_step();
+  };
   CHECK(threads.next_step() == 1);
   // The other program keeps its core: no try, however long (the waits without these figures would
   // have tried after 0.1, 0.3, 0.7, 1.5 and 3.1 s); the idle time is read once in 40 ms.
   const int intervals = machine.samples - machine.idle_reads;
   for (int step = 0; step < 500; ++step) {
-    machine.pass(0.01, 1.0);
-    CHECK(threads.next_step() == 1);
+    CHECK(after(0.01, 1.0) == 1);
   }
   CHECK(machine.samples - machine.idle_reads == intervals);
   // Every 4 or 5 steps of 10 ms, as the sums of steps fall either side of 40 ms.
@@ -331,47 +341,37 @@ TEST_CASE("adaptive threads: a try waits for an idle core", "[analytic][threads]
   machine.idle_cores = 1;
   machine.other_tasks = 0;
   machine.share = 1;
-  machine.pass(0.03, 1.0);
-  CHECK(threads.next_step() == 1);
-  machine.pass(0.011, 1.0);
-  CHECK(threads.next_step() == 2);
-  machine.pass(0.0051);
-  CHECK(threads.next_step() == 2);
+  CHECK(after(0.03, 1.0) == 1);
+  CHECK(after(0.011, 1.0) == 2);
+  CHECK(after(0.0051, 2.0) == 2);
 }
 
 TEST_CASE("adaptive threads: an idle core that a try finds held again", "[analytic][threads]") {
   // A container whose machine has cores idle that its share does not give: the readings say idle,
   // the try finds the cores held. The tries then wait as without the readings.
-  FakeMachine machine;
-  machine.has_machine_figures = true;
-  machine.other_tasks = 1;
-  machine.share = 2.0 / 3;
+  FakeMachine machine = one_core_held();
   machine.idle_cores = 1;
   AdaptiveThreads threads = machine.threads(2, Mode::kFollowCores, 2);
+  // The threads of the next step once `seconds` passed with `busy` cores of ours at work.
+  const auto after = [&](double seconds, double busy) {
+    machine.pass(seconds, busy);
+    return threads.next_step();
+  };
   CHECK(threads.next_step() == 1);
-  machine.pass(0.041, 1.0);
-  CHECK(threads.next_step() == 2);  // led by the reading
-  machine.pass(0.0051);
-  CHECK(threads.next_step() == 1);  // held again: misled
+  CHECK(after(0.041, 1.0) == 2);   // led by the reading
+  CHECK(after(0.0051, 2.0) == 1);  // held again: misled
   // Now 0.1 s, as without the readings, before the next try.
-  machine.pass(0.09, 1.0);
-  CHECK(threads.next_step() == 1);
-  machine.pass(0.02, 1.0);
-  CHECK(threads.next_step() == 2);
-  machine.pass(0.0051);
-  CHECK(threads.next_step() == 1);
+  CHECK(after(0.09, 1.0) == 1);
+  CHECK(after(0.02, 1.0) == 2);
+  CHECK(after(0.0051, 2.0) == 1);
   // Still held: 0.2 s now.
-  machine.pass(0.15, 1.0);
-  CHECK(threads.next_step() == 1);
-  machine.pass(0.06, 1.0);
-  CHECK(threads.next_step() == 2);
+  CHECK(after(0.15, 1.0) == 1);
+  CHECK(after(0.06, 1.0) == 2);
   // And the readings still hold a try back while no core is idle.
-  machine.pass(0.0051);
-  CHECK(threads.next_step() == 1);
+  CHECK(after(0.0051, 2.0) == 1);
   machine.idle_cores = 0;
   for (int step = 0; step < 100; ++step) {
-    machine.pass(0.01, 1.0);
-    CHECK(threads.next_step() == 1);
+    CHECK(after(0.01, 1.0) == 1);
   }
 }
 
