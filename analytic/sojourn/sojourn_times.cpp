@@ -59,7 +59,7 @@ SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd star
   }
   obsolete_parts_.resize(pieces_.size());
   mass_parts_.resize(pieces_.size());
-  sweep(false, chain_.threads());
+  sweep(false, threads_.next_step());  // the first step: the cores' verdict holds here too
   drop_negligible_blocks();
 }
 

@@ -140,7 +140,7 @@ Eigen::VectorXd TaggedPageChain::solve_blocks(const BlockSolvers& solvers,
 }
 
 Eigen::VectorXd TaggedPageChain::resolvent(const Eigen::VectorXd& rhs, double shift) const {
-  return solve_blocks(BlockSolvers(operator_, shift), rhs, threads_);
+  return solve_blocks(BlockSolvers(operator_, shift), rhs, threads_for_region(threads_));
 }
 
 Eigen::VectorXd TaggedPageChain::exit(PageFate fate) const {
