@@ -47,6 +47,14 @@ std::optional<Number> parse_number(std::string_view text) {
   return value;
 }
 
+std::optional<int> other_runnable_tasks_now() {
+  const std::optional<std::string> text = read_text("/proc/loadavg");
+  if (!text) return std::nullopt;
+  const std::optional<int> runnable = runnable_tasks_in_loadavg(*text);
+  if (!runnable) return std::nullopt;
+  return std::max(0, *runnable - 1);  // the calling thread
+}
+
 }  // namespace
 
 std::optional<CoreTime> process_core_time() {
@@ -109,18 +117,6 @@ std::optional<double> idle_seconds_in_stat(std::string_view stat, const cpu_set_
   if (!any) return std::nullopt;
   return ticks / ticks_per_second;
 }
-
-namespace {
-
-std::optional<int> other_runnable_tasks_now() {
-  const std::optional<std::string> text = read_text("/proc/loadavg");
-  if (!text) return std::nullopt;
-  const std::optional<int> runnable = runnable_tasks_in_loadavg(*text);
-  if (!runnable) return std::nullopt;
-  return std::max(0, *runnable - 1);  // the calling thread
-}
-
-}  // namespace
 
 std::optional<int> other_runnable_tasks() {
   const long online = sysconf(_SC_NPROCESSORS_ONLN);
