@@ -105,8 +105,10 @@ void TaggedPageChain::solve_moments(int first, int last) const {
   // factorisations are only read), each fate's solves then sharing half the threads; each vector
   // is computed the same way whichever thread does it, or one thread both when a second cannot
   // start or was not given.
-  const int threads = threads_for_region(threads_);
-  const int per_fate = std::max(1, threads / 2);
+  // The fates never wait for each other: both run while other programs hold cores, and take the
+  // scheduler's fair share beside them. Each fate's solves wait for their slowest thread, so they
+  // share the threads that the cores' verdict gives.
+  const int per_fate = std::max(1, threads_for_region(threads_) / 2);
   const std::array<const Eigen::VectorXd*, 2> exits{&served_exit_, &obsolete_exit_};
   const auto moments_of = [&](std::size_t fate) {
     for (int k = first; k <= last; ++k)
@@ -114,7 +116,7 @@ void TaggedPageChain::solve_moments(int first, int last) const {
           solve_blocks(solvers, k == 0 ? *exits[fate] : moments_[fate][k - 1], per_fate);
   };
   std::atomic<std::size_t> next{0};
-  model::run_on_threads(std::min(2, threads), [&] {
+  model::run_on_threads(std::min(2, threads_), [&] {
     for (std::size_t fate = next++; fate < exits.size(); fate = next++) moments_of(fate);
   });
   solved_moments_ = last + 1;
