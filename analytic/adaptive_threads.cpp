@@ -53,7 +53,7 @@ int threads_for_region(int requested) {
 int threads_for_share(int requested, int cores, double share) {
   if (!(share > 0)) return 1;
   const double free_cores = cores + requested - static_cast<double>(cores) / std::min(share, 1.0);
-  return std::clamp(static_cast<int>(std::floor(free_cores + 0.5)), 1, requested);
+  return std::clamp(rounded_cores(free_cores), 1, requested);
 }
 
 AdaptiveThreads::AdaptiveThreads(int requested)
@@ -98,7 +98,9 @@ std::optional<CoreTime> AdaptiveThreads::read_figures(double now) {
 
 void AdaptiveThreads::hold(double now, int fit) {
   current_ = fit;
-  mark_idle(now);
+  // A computation that starts held has just read the figures: the window starts there.
+  if (!idle_mark_ || idle_mark_->at != now) mark_idle(now);
+  idle_core_seen_ = false;
   double confirmed_until = now;
   if (idle_mark_ && !idle_misled_) {
     back_at_ = now;  // the readings of the cores' idle time say when

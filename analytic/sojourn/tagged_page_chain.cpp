@@ -102,12 +102,11 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
 void TaggedPageChain::solve_moments(int first, int last) const {
   const BlockSolvers solvers(operator_, 0.0);
   // The two fates are independent chains of solves: one thread each when there are two (the
-  // factorisations are only read), each fate's solves then sharing half the threads; each vector
-  // is computed the same way whichever thread does it, or one thread both when a second cannot
-  // start or was not given.
-  // The fates never wait for each other: both run while other programs hold cores, and take the
-  // scheduler's fair share beside them. Each fate's solves wait for their slowest thread, so they
-  // share the threads that the cores' verdict gives.
+  // factorisations are only read), or one thread both when a second cannot start or was not given;
+  // each vector is computed the same way whichever thread does it. The fates never wait for each
+  // other, so both run while other programs hold cores, taking the scheduler's fair share beside
+  // them. Each fate's solves wait for their slowest thread: they share half the threads that the
+  // cores' verdict gives.
   const int per_fate = std::max(1, threads_for_region(threads_) / 2);
   const std::array<const Eigen::VectorXd*, 2> exits{&served_exit_, &obsolete_exit_};
   const auto moments_of = [&](std::size_t fate) {
