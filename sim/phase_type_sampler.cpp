@@ -4,6 +4,8 @@
 #include <cmath>
 #include <optional>
 
+#include "model/series_form.hpp"
+
 namespace crawlq::sim {
 
 namespace {
@@ -14,17 +16,6 @@ PhaseTypeSampler::PhaseTypeSampler(const model::PhaseType& law) : phases_(law.ph
   const auto& t = law.subgenerator();
   const auto& exits = law.exit_rates();
   if (const std::optional<double> rate = law.common_exit_rate()) lumped_mean_ = 1 / *rate;
-  if (phases_ == 2 && lumped_mean_ == 0 && (t(0, 1) > 0 || t(1, 0) > 0)) {
-    // -T's eigenvalues are real (its off-diagonal product is >= 0), and alpha t lies in
-    // [0, lambda_fast], since lambda_fast is at least either diagonal entry.
-    const double half_trace = -(t(0, 0) + t(1, 1)) / 2, half_gap = (t(0, 0) - t(1, 1)) / 2;
-    const double spread = std::sqrt(half_gap * half_gap + t(0, 1) * t(1, 0));
-    const double fast = half_trace + spread;
-    const double slow = (t(0, 0) * t(1, 1) - t(0, 1) * t(1, 0)) / fast;  // det(-T) / fast
-    fast_mean_ = 1 / fast;
-    slow_mean_ = 1 / slow;
-    slow_first_ = std::clamp(1 - law.initial().dot(exits) / fast, 0.0, 1.0);
-  }
   double sum = 0;
   for (int i = 0; i < phases_; ++i) {
     start_.push_back(sum += law.initial()(i));
@@ -46,6 +37,40 @@ PhaseTypeSampler::PhaseTypeSampler(const model::PhaseType& law) : phases_(law.ph
     const bool never_exits = exits(i) <= kExitRoundOff * rate;
     table_.push_back({1.0 / rate, offset, moves == 0, moves == 1 && never_exits ? last_move : -1});
   }
+  if (lumped_mean_ == 0) take_series_if_fewer_draws(law);
+}
+
+void PhaseTypeSampler::take_series_if_fewer_draws(const model::PhaseType& law) {
+  const std::optional<model::SeriesForm> series = model::series_form(law);
+  if (!series) return;
+  // The walk's draws: the start's uniform, then each visit's exponential and, where the phase has a
+  // choice, uniform. The visits to phase i are alpha (-T)^{-1} e_i times its rate.
+  const model::RowVector time_in_phase =
+      (-law.subgenerator()).transpose().partialPivLu().solve(law.initial().transpose()).transpose();
+  double walk_draws = start_single_ >= 0 ? 0 : 1;
+  for (int i = 0; i < phases_; ++i) {
+    const Phase& p = table_[i];
+    const bool chooses = !p.absorbs_surely && p.surely_to < 0;
+    walk_draws += time_in_phase(i) / p.mean_sojourn * (chooses ? 2 : 1);
+  }
+  // The series' draws: the last phase's exponential, the start's uniform, and an exponential for
+  // each phase between the start and the last.
+  double series_draws = 1, cumulative = 0;
+  int starts = 0;
+  for (int i = 0; i < phases_; ++i) {
+    const double beta = series->start[i];
+    series_draws += beta * (phases_ - 1 - i);
+    if (beta > 0) ++starts, series_start_single_ = i;
+    series_start_.push_back(cumulative += beta);
+    series_means_.push_back(1 / series->rates[i]);
+  }
+  series_start_.back() = 1.0;
+  if (starts > 1) {
+    series_start_single_ = -1;
+    series_draws += 1;
+  }
+  // On a tie the series goes: its loop has no choice to mispredict.
+  if (series_draws > walk_draws) series_means_.clear(), series_start_.clear();
 }
 
 }  // namespace crawlq::sim

@@ -27,9 +27,24 @@ TEST_CASE("phase-type samples have the law's mean and variance", "[sim][sampler]
       model::PhaseType((model::RowVector(2) << 0.7, 0.3).finished(), m2(-2, 1.2, 0.3, -1)),
       // Moves one way, from the slower phase first: a Coxian law whose canonical form reorders it.
       model::PhaseType((model::RowVector(2) << 0.8, 0.2).finished(), m2(-0.5, 0.3, 0, -4)),
-      // Three phases: the walk.
+      // Three phases with moves that go round and real eigenvalues: the series.
       model::PhaseType((model::RowVector(3) << 0.5, 0.25, 0.25).finished(),
                        (model::Matrix(3, 3) << -2, 1, 0.5, 0.2, -1, 0.3, 0, 2, -3).finished()),
+      // A ring with complex eigenvalues: the walk, with sure steps.
+      model::PhaseType((model::RowVector(3) << 0.6, 0.4, 0).finished(),
+                       (model::Matrix(3, 3) << -3, 3, 0, 0, -3, 3, 2.9, 0, -3).finished()),
+      // A ring whose series would need a negative start: the walk.
+      model::PhaseType(
+          (model::RowVector(3) << 1, 0, 0).finished(),
+          (model::Matrix(3, 3) << -1.8, 1.2, 0, 0, -0.3, 0.3, 0.6, 0, -0.6).finished()),
+      // Four acyclic phases, two at one rate: the series.
+      model::PhaseType(
+          (model::RowVector(4) << 0.1, 0.2, 0.3, 0.4).finished(),
+          (model::Matrix(4, 4) << -1.5, 0, 0, 0, 0.9, -1.5, 0, 0, 0.2, 0.6, -3, 0, 0, 1.1, 0.4, -2)
+              .finished()),
+      // A hyperexponential law of three phases: the walk.
+      model::PhaseType((model::RowVector(3) << 0.2, 0.3, 0.5).finished(),
+                       (model::Matrix(3, 3) << -1, 0, 0, 0, -2.2, 0, 0, 0, -4.5).finished()),
       // A sure step into a phase that exits or moves back: the walk without its choice, then with.
       model::PhaseType(
           (model::RowVector(3) << 0.6, 0.1, 0.3).finished(),
@@ -84,6 +99,51 @@ TEST_CASE("a phase that only moves on to one other is left without a choice draw
     const double e1 = twin.unit_exponential(), e2 = twin.unit_exponential(),
                  e3 = twin.unit_exponential();
     REQUIRE(erlang.sample(random) == Approx((e1 + e2 + e3) / 2.0).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("a phase whose way on is sure draws no choice on a walk that goes round",
+          "[sim][sampler]") {
+  // 0 -> 1 -> 2 surely, then from 2 back to 0 (chance 2.9/3) or out: -T's eigenvalues are complex,
+  // so no series; the walk draws three exponentials a round and one uniform, at phase 2.
+  const sim::PhaseTypeSampler ring(
+      model::PhaseType((model::RowVector(3) << 1, 0, 0).finished(),
+                       (model::Matrix(3, 3) << -3, 3, 0, 0, -3, 3, 2.9, 0, -3).finished()));
+  sim::RandomStream random(9, 0, sim::Source::kService), twin(9, 0, sim::Source::kService);
+  for (int i = 0; i < 1000; ++i) {
+    double time = 0;
+    while (true) {
+      for (int phase = 0; phase < 3; ++phase) time += twin.unit_exponential() / 3;
+      if (twin.uniform() >= 2.9 / 3) break;
+    }
+    REQUIRE(ring.sample(random) == Approx(time).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("a Coxian law is drawn from its series, a hyperexponential one by its walk",
+          "[sim][sampler]") {
+  // Coxian, rates 1, 2, 4, on with chance 0.9 each: the walk takes 4.61 draws on average. Its
+  // series (worked by hand from model/series_form.hpp's recursion): start in phase 0, 1 or 2 with
+  // chances 0.915, 0.06, 0.025, then on to the last, 3.89 draws.
+  const sim::PhaseTypeSampler coxian(
+      model::PhaseType((model::RowVector(3) << 1, 0, 0).finished(),
+                       (model::Matrix(3, 3) << -1, 0.9, 0, 0, -2, 1.8, 0, 0, -4).finished()));
+  sim::RandomStream random(13, 0, sim::Source::kService), twin(13, 0, sim::Source::kService);
+  for (int i = 0; i < 1000; ++i) {
+    double time = twin.unit_exponential() / 4;
+    const double u = twin.uniform();
+    if (u < 0.915) time += twin.unit_exponential() / 1;
+    if (u < 0.975) time += twin.unit_exponential() / 2;
+    REQUIRE(coxian.sample(random) == Approx(time).epsilon(1e-12));
+  }
+  // Hyperexponential: a uniform for the phase, an exponential in it; the series would take more.
+  const sim::PhaseTypeSampler hyper(
+      model::PhaseType((model::RowVector(3) << 0.2, 0.3, 0.5).finished(),
+                       (model::Matrix(3, 3) << -1, 0, 0, 0, -2.2, 0, 0, 0, -4.5).finished()));
+  for (int i = 0; i < 1000; ++i) {
+    const double u = twin.uniform();
+    const double rate = u < 0.2 ? 1 : u < 0.5 ? 2.2 : 4.5;
+    REQUIRE(hyper.sample(random) == Approx(twin.unit_exponential() / rate).epsilon(1e-12));
   }
 }
 
