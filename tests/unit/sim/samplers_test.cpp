@@ -90,7 +90,7 @@ TEST_CASE("a phase-type law left at one rate from every phase is drawn as that e
   CHECK(differ > 50);
 }
 
-TEST_CASE("a phase that only moves on to one other is left without a choice drawn",
+TEST_CASE("a phase that only moves on to one other, or a series with one start, draws no uniform",
           "[sim][sampler]") {
   // Erlang-3 at rate 2 a phase: three unit exponentials over 2 make a sample, no uniform between.
   const sim::PhaseTypeSampler erlang(model::PhaseType::erlang(3, 2.0));
@@ -99,6 +99,16 @@ TEST_CASE("a phase that only moves on to one other is left without a choice draw
     const double e1 = twin.unit_exponential(), e2 = twin.unit_exponential(),
                  e3 = twin.unit_exponential();
     REQUIRE(erlang.sample(random) == Approx((e1 + e2 + e3) / 2.0).epsilon(1e-12));
+  }
+  // Rates 1, 2, 4 in turn: a series that always starts at its head, drawn from its last (fastest)
+  // phase first, with no uniform, where the walk draws the same three exponentials from the first.
+  const sim::PhaseTypeSampler hypoexponential(
+      model::PhaseType((model::RowVector(3) << 1, 0, 0).finished(),
+                       (model::Matrix(3, 3) << -1, 1, 0, 0, -2, 2, 0, 0, -4).finished()));
+  for (int i = 0; i < 1000; ++i) {
+    const double e1 = twin.unit_exponential(), e2 = twin.unit_exponential(),
+                 e3 = twin.unit_exponential();
+    REQUIRE(hypoexponential.sample(random) == Approx(e1 / 4 + e2 / 1 + e3 / 2).epsilon(1e-12));
   }
 }
 
