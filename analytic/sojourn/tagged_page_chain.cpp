@@ -101,13 +101,14 @@ TaggedPageChain::TaggedPageChain(const model::Model& model, int threads)
 // sparse factorisation, and makes a Krylov method carry the coupling across K blocks.
 void TaggedPageChain::solve_moments(int first, int last) const {
   const BlockSolvers solvers(operator_, 0.0);
-  // The two fates are independent chains of solves: one thread each when there are two (the
-  // factorisations are only read), or one thread both when a second cannot start or was not given;
-  // each vector is computed the same way whichever thread does it. The fates never wait for each
-  // other, so both run while other programs hold cores, taking the scheduler's fair share beside
-  // them. Each fate's solves wait for their slowest thread: they share half the threads that the
-  // cores' verdict gives.
-  const int per_fate = std::max(1, threads_for_region(threads_) / 2);
+  // The two fates are independent chains of solves: one thread each when the cores' verdict gives
+  // two (the factorisations are only read), else one thread both; each vector is computed the same
+  // way whichever thread does it. With one of two cores held by another program, a fate on a thread
+  // of its own shared that core for as long as the other fate took on the free one, and the free
+  // core then waited (the scheduler did not move it within 9 ms): both in turn on the free core
+  // take no longer. Each fate's solves share half the threads.
+  const int threads = threads_for_region(threads_);
+  const int per_fate = std::max(1, threads / 2);
   const std::array<const Eigen::VectorXd*, 2> exits{&served_exit_, &obsolete_exit_};
   const auto moments_of = [&](std::size_t fate) {
     for (int k = first; k <= last; ++k)
@@ -115,7 +116,7 @@ void TaggedPageChain::solve_moments(int first, int last) const {
           solve_blocks(solvers, k == 0 ? *exits[fate] : moments_[fate][k - 1], per_fate);
   };
   std::atomic<std::size_t> next{0};
-  model::run_on_threads(std::min(2, threads_), [&] {
+  model::run_on_threads(std::min(2, threads), [&] {
     for (std::size_t fate = next++; fate < exits.size(); fate = next++) moments_of(fate);
   });
   solved_moments_ = last + 1;
