@@ -40,9 +40,11 @@ std::optional<std::vector<double>> real_rates(const Matrix& t) {
   if (moves_acyclic(t)) {
     for (int i = 0; i < t.rows(); ++i) rates.push_back(-t(i, i));
   } else {
-    const Eigen::VectorXcd eigenvalues = Eigen::EigenSolver<Matrix>(t, false).eigenvalues();
-    for (const auto& e : eigenvalues) {
-      if (std::abs(e.imag()) > kImaginaryRoundOff * std::abs(e)) return std::nullopt;
+    const Eigen::EigenSolver<Matrix> solver(t, false);
+    if (solver.info() != Eigen::Success) return std::nullopt;
+    for (const auto& e : solver.eigenvalues()) {
+      if (!std::isfinite(e.real()) || std::abs(e.imag()) > kImaginaryRoundOff * std::abs(e))
+        return std::nullopt;
       rates.push_back(-e.real());
     }
   }

@@ -10,6 +10,9 @@ namespace crawlq::sim {
 
 namespace {
 constexpr double kExitRoundOff = 1e-12;
+// The series form's setup is cubic in the phases (the eigenvalues, the recursion, the moments):
+// beyond the largest law `fit` makes (two Erlang-100 laws mixed), a law is walked.
+constexpr int kMostSeriesPhases = 200;
 }  // namespace
 
 PhaseTypeSampler::PhaseTypeSampler(const model::PhaseType& law) : phases_(law.phases()) {
@@ -37,7 +40,7 @@ PhaseTypeSampler::PhaseTypeSampler(const model::PhaseType& law) : phases_(law.ph
     const bool never_exits = exits(i) <= kExitRoundOff * rate;
     table_.push_back({1.0 / rate, offset, moves == 0, moves == 1 && never_exits ? last_move : -1});
   }
-  if (lumped_mean_ == 0) take_series_if_fewer_draws(law);
+  if (lumped_mean_ == 0 && phases_ <= kMostSeriesPhases) take_series_if_fewer_draws(law);
 }
 
 void PhaseTypeSampler::take_series_if_fewer_draws(const model::PhaseType& law) {

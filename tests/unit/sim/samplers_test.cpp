@@ -157,6 +157,27 @@ TEST_CASE("a Coxian law is drawn from its series, a hyperexponential one by its 
   }
 }
 
+TEST_CASE("a law of more than 200 phases is walked", "[sim][sampler]") {
+  // A hypoexponential law of 201 phases at rates 1, 1.01, ..., 3 in turn: its series (the same
+  // phases, entered at the first) would draw the last phase's exponential first; the walk draws
+  // them in the phases' order.
+  const int n = 201;
+  model::RowVector start = model::RowVector::Zero(n);
+  start(0) = 1;
+  model::Matrix t = model::Matrix::Zero(n, n);
+  for (int i = 0; i < n; ++i) {
+    t(i, i) = -(1 + 0.01 * i);
+    if (i + 1 < n) t(i, i + 1) = 1 + 0.01 * i;
+  }
+  const sim::PhaseTypeSampler long_chain(model::PhaseType(start, t));
+  sim::RandomStream random(17, 0, sim::Source::kService), twin(17, 0, sim::Source::kService);
+  for (int k = 0; k < 100; ++k) {
+    double time = 0;
+    for (int i = 0; i < n; ++i) time += twin.unit_exponential() / (1 + 0.01 * i);
+    REQUIRE(long_chain.sample(random) == Approx(time).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("the robots' phase process brings batches at the rates theta D_k e", "[sim][sampler]") {
   // Mode 1 and 2 of the paper's example (ERRATA.md applied).
   const model::ArrivalModes modes(
