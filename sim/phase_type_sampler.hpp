@@ -11,9 +11,9 @@
 //   an exponential and a uniform for the way on. The walk skips the uniform at a phase whose only
 //   way on is absorption (a hyperexponential's) or one other phase (every phase of an Erlang law
 //   but its last).
-// The series takes a cycle-free Coxian law of n phases in n + 1 draws or fewer, where the walk
-// takes up to 2n - 1; the walk takes a hyperexponential law in two, where the series may take n
-// + 1.
+// For example, the series draws a Coxian law of n phases with at most n + 1 numbers, where the
+// walk may take 2n - 1; the walk draws a hyperexponential law with two, where the series may need
+// n + 1.
 #include <vector>
 
 #include "model/phase_type.hpp"
