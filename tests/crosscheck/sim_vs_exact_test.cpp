@@ -148,6 +148,37 @@ TEST_CASE(
     }
 }
 
+TEST_CASE("simulator vs exact engine with laws drawn by their series and by their walk",
+          "[sim][crosscheck]") {
+  // The laws of tests/unit/sim/samplers_test.cpp, whose draws show which way each is drawn: a
+  // Coxian law (its series) and a ring with complex eigenvalues (its walk), then a law whose moves
+  // go round with real eigenvalues (its series) and a hyperexponential law (its walk).
+  const auto scenario = scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) +
+                                                 "/scenarios/data/paper-example-1.yaml");
+  const model::PhaseType coxian(
+      (model::RowVector(3) << 1, 0, 0).finished(),
+      (model::Matrix(3, 3) << -4, 3.6, 0, 0, -8, 7.2, 0, 0, -16).finished());
+  const model::PhaseType ring(
+      (model::RowVector(3) << 0.6, 0.4, 0).finished(),
+      (model::Matrix(3, 3) << -30, 30, 0, 0, -30, 30, 29, 0, -30).finished());
+  const model::PhaseType real_ring(
+      (model::RowVector(3) << 0.5, 0.25, 0.25).finished(),
+      (model::Matrix(3, 3) << -4, 2, 1, 0.4, -2, 0.6, 0, 4, -6).finished());
+  const model::PhaseType hyperexponential(
+      (model::RowVector(3) << 0.2, 0.3, 0.5).finished(),
+      (model::Matrix(3, 3) << -0.2, 0, 0, 0, -0.44, 0, 0, 0, -0.9).finished());
+  const std::pair<const model::PhaseType*, const model::PhaseType*> pairs[] = {
+      {&coxian, &ring}, {&real_ring, &hyperexponential}};
+  std::uint64_t seed = 500;
+  for (const auto& [service, clock] : pairs) {
+    model::Model m = scenario.model;
+    m.service = *service;
+    m.obsolescence = *clock;
+    compare(m, *m.policy, ++seed,
+            fmt::format("service of mean {}, clock of mean {}", service->mean(), clock->mean()));
+  }
+}
+
 TEST_CASE("a simulated cost difference on common random numbers brackets the exact one",
           "[sim][crosscheck]") {
   const auto scenario = scenarios::load_scenario(std::string(CRAWLQ_SOURCE_DIR) +
