@@ -2,7 +2,10 @@
 // speed-up with two threads, and the wall time until P_loss of the paper's optimum (3,3,3,1,1,1) is
 // known to +-1% (replications doubled until the half-width is within 1% of the mean).
 // Targets (issue 3): 20 million events/s, 1.9x, 2 s; (issue 16) 25 million events/s, and no less
-// than 10 million on the phase-tracking path that policies reading the arrival phase need.
+// than 10 million on the phase-tracking path that policies reading the arrival phase need. Each
+// timing is the fastest of --repeats runs: on a shared or virtual machine a run is slowed by
+// whatever else runs, by up to a third from one minute to the next, and a speed-up taken from two
+// single runs swung from 1.5x to 2.1x.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -22,16 +25,21 @@ int main(int argc, char** argv) {
   // replications of 10^6 time units, about 2.5 s on one thread of a 2020s core.
   int replications = 16;
   double horizon = 1e6;
+  int repeats = 3;
   bool quick = false;
   app.add_option("--replications", replications, "replications per timing (default 16)")
       ->check(CLI::Range(2, 1'000'000));
   app.add_option("--horizon", horizon, "time units per replication (default 1e6)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--repeats", repeats,
+                 "runs of each timing, the fastest kept: a run that another program or the host "
+                 "slowed says nothing of the simulator (default 3)")
+      ->check(CLI::Range(1, 100));
   app.add_flag("--quick", quick,
                "a few seconds in all: 4 replications of 25,000 time units, K = 5 only, no +-1% run "
                "(what CI runs; too little work for an honest two-thread figure)");
   return benchmarks::run_benchmark(app, argc, argv, [&] {
-    if (quick) replications = 4, horizon = 25000;
+    if (quick) replications = 4, horizon = 25000, repeats = 1;
     const auto scenario =
         scenarios::load_scenario(CRAWLQ_SOURCE_DIR "/scenarios/data/paper-example-1.yaml");
     for (int k : quick ? std::vector<int>{5} : std::vector<int>{5, 30}) {
@@ -45,10 +53,20 @@ int main(int argc, char** argv) {
                                         .warmup = 0,
                                         .horizon = horizon,
                                         .threads = threads};
-        const auto s = sim::simulate(m, policy, plan);
-        rate[threads - 1] = s.events / s.seconds;
-        fmt::print("K = {:>2}, {} thread(s): {} events in {:.3f} s = {:.2f} million events/s\n", k,
-                   threads, s.events, s.seconds, rate[threads - 1] / 1e6);
+        sim::SimulationSummary fastest;
+        double stolen = 0;
+        for (int run = 0; run < repeats; ++run) {
+          const double steal_before = benchmarks::host_steal_seconds();
+          const auto s = sim::simulate(m, policy, plan);
+          if (run == 0 || s.seconds < fastest.seconds)
+            fastest = s, stolen = benchmarks::host_steal_seconds() - steal_before;
+        }
+        rate[threads - 1] = fastest.events / fastest.seconds;
+        fmt::print(
+            "K = {:>2}, {} thread(s): {} events in {:.3f} s = {:.2f} million events/s (fastest of "
+            "{}; the host took {:.2f} cores meanwhile)\n",
+            k, threads, fastest.events, fastest.seconds, rate[threads - 1] / 1e6, repeats,
+            stolen / fastest.seconds);
       }
       fmt::print("K = {:>2}: speed-up with 2 threads {:.2f}x\n", k, rate[1] / rate[0]);
     }
