@@ -272,9 +272,20 @@ void add_sojourn_laws(SolveResult& result, const SolveRequest& request,
       law.mean = laws.mean(fate);
       law.sd = laws.standard_deviation(fate);
       if (law.probability > 0) {
-        law.median = laws.quantile(fate, 0.5);
-        law.p90 = laws.quantile(fate, 0.9);
-        law.p99 = laws.quantile(fate, 0.99);
+        try {
+          law.median = laws.quantile(fate, 0.5);
+          law.p90 = laws.quantile(fate, 0.9);
+          law.p99 = laws.quantile(fate, 0.99);
+        } catch (const std::invalid_argument& refusal) {
+          // A chain too stiff for uniformisation (a fast phase beside a long sojourn): the
+          // quantiles are out of reach, the means and transforms are not.
+          const std::string_view sojourn = field_name(request.caller, Field::kSojourn);
+          throw model::InputError(
+              std::string(sojourn),
+              fmt::format("the quantiles of the sojourn times: {} (a phase far faster than the "
+                          "sojourn is long); without {} the means still come, and {} at any point",
+                          refusal.what(), sojourn, field_name(request.caller, Field::kTransforms)));
+        }
       }
     }
   }

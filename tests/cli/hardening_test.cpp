@@ -144,6 +144,22 @@ TEST_CASE("exit 2, not 1, for inputs the engines cannot take", "[cli][hardening]
                 {"rate.yaml", "arrivals.modes[0]", "1e+150", "time unit"});
 }
 
+TEST_CASE("sojourn quantiles out of uniformisation's reach are refused, the means answered",
+          "[cli][hardening]") {
+  // A service phase at rate 10^7 beside one at 0.5: a quantile near 2.3 needs about 2.3 x 10^7
+  // uniformisation terms, past the 2 x 10^7 the engine allows (it took exit 1, "internal error").
+  // About 5 s of products before the refusal, hence the generous limit.
+  TempDirectory dir;
+  const std::string stiff = dir.write("stiff.yaml",
+                                      "capacity: 3\narrivals: {kind: poisson, modes: [{rate: 1}]}\n"
+                                      "service: {beta: [0.5, 0.5], S: [[-1e7, 0], [0, -0.5]]}\n");
+  check_refused(crawlq({"solve", stiff, "--sojourn"}, std::chrono::seconds(600)),
+                {"--sojourn", "quantiles", "uniformisation terms", "--lst"});
+  const json means = json_of(crawlq({"solve", stiff, "--lst", "1", "--json"}));
+  CHECK(means.at("mean_sojourn").get<double>() > 0);
+  CHECK(means.at("transforms").size() == 1);
+}
+
 TEST_CASE("messages name the value briefly and plainly", "[cli][hardening]") {
   TempDirectory dir;
   check_refused(crawlq({"describe", dir.write("deep.yaml", "capacity: " + std::string(5000, '[') +
