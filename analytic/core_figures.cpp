@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -95,9 +97,16 @@ std::optional<int> runnable_tasks_in_loadavg(std::string_view loadavg) {
   return runnable;
 }
 
-std::optional<double> idle_seconds_in_stat(std::string_view stat, const cpu_set_t& allowed,
-                                           double ticks_per_second) {
+namespace {
+// A "cpuN" line's figures read at most: user, nice, system, idle, iowait, irq, softirq, steal.
+constexpr int kMostFigures = 8;
+
+// The sum of the given figures (0 the first after the name) over the "cpuN" lines of the cores in
+// `allowed`, in seconds: a line without them counts nothing, and nothing where no line counted.
+std::optional<double> seconds_in_stat(std::string_view stat, const cpu_set_t& allowed,
+                                      double ticks_per_second, std::initializer_list<int> summed) {
   if (!(ticks_per_second > 0)) return std::nullopt;
+  const int wanted = std::max(summed) + 1;  // at most the 8 figures of kMostFigures
   double ticks = 0;
   bool any = false;
   while (!stat.empty()) {
@@ -108,14 +117,35 @@ std::optional<double> idle_seconds_in_stat(std::string_view stat, const cpu_set_
     if (name.size() <= 3 || name.substr(0, 3) != "cpu") continue;  // "cpu" alone is the total
     const std::optional<int> core = parse_number<int>(name.substr(3));
     if (!core || *core < 0 || *core >= CPU_SETSIZE || !CPU_ISSET(*core, &allowed)) continue;
-    std::optional<double> figures[5];
-    for (std::optional<double>& figure : figures) figure = parse_number<double>(next_field(line));
-    if (!figures[3] || !figures[4]) continue;
-    ticks += *figures[3] + *figures[4];
+    std::array<std::optional<double>, kMostFigures> figures;
+    for (int i = 0; i < wanted; ++i) figures[i] = parse_number<double>(next_field(line));
+    if (std::any_of(summed.begin(), summed.end(), [&](int i) { return !figures[i]; })) continue;
+    for (const int i : summed) ticks += *figures[i];
     any = true;
   }
   if (!any) return std::nullopt;
   return ticks / ticks_per_second;
+}
+
+std::optional<double> allowed_cores_seconds(std::optional<double> (*in_stat)(std::string_view,
+                                                                             const cpu_set_t&,
+                                                                             double)) {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return std::nullopt;
+  const std::optional<std::string> text = read_text("/proc/stat");
+  if (!text) return std::nullopt;
+  return in_stat(*text, allowed, static_cast<double>(sysconf(_SC_CLK_TCK)));
+}
+}  // namespace
+
+std::optional<double> idle_seconds_in_stat(std::string_view stat, const cpu_set_t& allowed,
+                                           double ticks_per_second) {
+  return seconds_in_stat(stat, allowed, ticks_per_second, {3, 4});
+}
+
+std::optional<double> steal_seconds_in_stat(std::string_view stat, const cpu_set_t& allowed,
+                                            double ticks_per_second) {
+  return seconds_in_stat(stat, allowed, ticks_per_second, {7});
 }
 
 std::optional<int> other_runnable_tasks() {
@@ -136,11 +166,11 @@ std::optional<int> other_runnable_tasks() {
 }
 
 std::optional<double> allowed_cores_idle_seconds() {
-  cpu_set_t allowed;
-  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return std::nullopt;
-  const std::optional<std::string> text = read_text("/proc/stat");
-  if (!text) return std::nullopt;
-  return idle_seconds_in_stat(*text, allowed, static_cast<double>(sysconf(_SC_CLK_TCK)));
+  return allowed_cores_seconds(idle_seconds_in_stat);
+}
+
+std::optional<double> allowed_cores_steal_seconds() {
+  return allowed_cores_seconds(steal_seconds_in_stat);
 }
 
 }  // namespace crawlq::analytic

@@ -33,11 +33,16 @@ std::optional<int> runnable_tasks_in_loadavg(std::string_view loadavg);
 // allowed core has a line.
 std::optional<double> idle_seconds_in_stat(std::string_view stat, const cpu_set_t& allowed,
                                            double ticks_per_second);
+// The time the host took from the same cores ("steal", their 8th figure): on a virtual machine, a
+// run slowed while it ran.
+std::optional<double> steal_seconds_in_stat(std::string_view stat, const cpu_set_t& allowed,
+                                            double ticks_per_second);
 
 // The same for this machine and process. The runnable tasks other than the calling thread, and
 // only where the process may run on every core the machine has: the count is the machine's, and
 // would wrongly hold a process kept to a few of its cores.
 std::optional<int> other_runnable_tasks();
 std::optional<double> allowed_cores_idle_seconds();
+std::optional<double> allowed_cores_steal_seconds();
 
 }  // namespace crawlq::analytic

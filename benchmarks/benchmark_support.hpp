@@ -2,7 +2,6 @@
 // What the benchmark programs share: one guard around main, the --threads option, the paper's
 // optimum shape, and wall-clock medians (never asserted in tests).
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -64,20 +63,6 @@ inline int run_benchmark(CLI::App& app, int argc, char** argv, const std::functi
     return 1;
   }
   return 2;
-}
-
-// The time the host has taken from this virtual machine's cores ("steal" in /proc/stat's cpu
-// line), in seconds; 0 where the kernel does not count it. Read before and after a timing, it says
-// how much of a slow run was the host's.
-inline double host_steal_seconds() {
-  std::FILE* stat = std::fopen("/proc/stat", "r");
-  if (stat == nullptr) return 0;
-  unsigned long long user, nice, system, idle, iowait, irq, softirq, steal = 0;
-  const int fields = std::fscanf(stat, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice,
-                                 &system, &idle, &iowait, &irq, &softirq, &steal);
-  std::fclose(stat);
-  const long ticks = sysconf(_SC_CLK_TCK);
-  return fields == 8 && ticks > 0 ? static_cast<double>(steal) / static_cast<double>(ticks) : 0;
 }
 
 // Runs `body` at least `min_runs` times and until `min_seconds` have passed.

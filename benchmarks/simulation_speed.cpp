@@ -11,6 +11,7 @@
 #include <chrono>
 #include <vector>
 
+#include "analytic/core_figures.hpp"
 #include "benchmark_support.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "sim/policy.hpp"
@@ -56,10 +57,11 @@ int main(int argc, char** argv) {
         sim::SimulationSummary fastest;
         double stolen = 0;
         for (int run = 0; run < repeats; ++run) {
-          const double steal_before = benchmarks::host_steal_seconds();
+          const double steal_before = analytic::allowed_cores_steal_seconds().value_or(0);
           const auto s = sim::simulate(m, policy, plan);
           if (run == 0 || s.seconds < fastest.seconds)
-            fastest = s, stolen = benchmarks::host_steal_seconds() - steal_before;
+            fastest = s,
+            stolen = analytic::allowed_cores_steal_seconds().value_or(0) - steal_before;
         }
         rate[threads - 1] = fastest.events / fastest.seconds;
         fmt::print(

@@ -11,6 +11,7 @@ namespace {
 
 using crawlq::analytic::idle_seconds_in_stat;
 using crawlq::analytic::runnable_tasks_in_loadavg;
+using crawlq::analytic::steal_seconds_in_stat;
 
 cpu_set_t cores(std::initializer_list<int> numbers) {
   cpu_set_t set;
@@ -52,6 +53,18 @@ TEST_CASE("core figures: the idle time of the cores a process may use", "[analyt
   CHECK_FALSE(idle_seconds_in_stat(kStat, cores({0}), 0));
   CHECK_FALSE(idle_seconds_in_stat("cpu0 1 2 3\n", cores({0}), 100));
   CHECK_FALSE(idle_seconds_in_stat("", cores({0}), 100));
+}
+
+TEST_CASE("core figures: the time the host took from the cores a process may use",
+          "[analytic][threads]") {
+  // Steal, the 8th figure.
+  CHECK(*steal_seconds_in_stat(kStat, cores({0}), 100) == Approx(221803 / 100.0));
+  CHECK(*steal_seconds_in_stat(kStat, cores({1, 2}), 250) == Approx(220738 / 250.0));
+  CHECK(*steal_seconds_in_stat(kStat, cores({2}), 100) == 0.0);
+  // A kernel that does not count it writes fewer figures.
+  CHECK_FALSE(steal_seconds_in_stat("cpu0 1 2 3 4 5 6 7\n", cores({0}), 100));
+  CHECK_FALSE(steal_seconds_in_stat(kStat, cores({5}), 100));
+  CHECK(*idle_seconds_in_stat("cpu0 1 2 3 4 5 6 7\n", cores({0}), 100) == Approx(0.09));
 }
 
 TEST_CASE("core figures: this machine's", "[analytic][threads]") {
