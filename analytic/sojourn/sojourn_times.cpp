@@ -22,6 +22,11 @@ constexpr double kNegligibleMass = 1e-15;
 constexpr double kPoissonTail = 1e-17;
 // The entries of one piece of the sweeps after each product.
 constexpr Eigen::Index kPieceEntries = Eigen::Index{1} << 14;
+// The Krylov steps' error bound, relative to the least likely fate's probability: below the
+// quantiles' 1e-10.
+constexpr double kKrylovTolerance = 1e-12;
+// The Krylov steps' products, at most: past them the quantiles are refused, as past kMostJumps.
+constexpr std::size_t kMostKrylovProducts = 1'000'000;
 
 // The number of terms n with P(Poisson(mean) > n) < kPoissonTail: from the mode up, until the tail
 // (bounded by a geometric series once the ratio of successive terms is below one) is small enough.
@@ -36,6 +41,18 @@ std::size_t poisson_terms(double mean) {
   return static_cast<std::size_t>(n) + 2;
 }
 }  // namespace
+
+std::string_view law_method_name(LawMethod method) {
+  switch (method) {
+    case LawMethod::kAutomatic:
+      return "automatic";
+    case LawMethod::kUniformisation:
+      return "uniformisation";
+    case LawMethod::kKrylov:
+      return "krylov";
+  }
+  return "?";
+}
 
 SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd start)
     : chain_(chain),
@@ -171,8 +188,40 @@ void SojournTimes::extend_terms(std::size_t count) const {
   }
 }
 
+double SojournTimes::reach() const {
+  double reach = 0;
+  for (PageFate fate : {PageFate::kServed, PageFate::kObsolete})
+    if (probability(fate) > 0) reach = std::max(reach, mean(fate) + 10 * standard_deviation(fate));
+  return reach;
+}
+
+LawMethod SojournTimes::law_method() const {
+  if (method_ != LawMethod::kAutomatic) return method_;
+  return uniformisation_rate_ * reach() > kKrylovReach ? LawMethod::kKrylov
+                                                       : LawMethod::kUniformisation;
+}
+
 double SojournTimes::joint_cdf(PageFate fate, double x) const {
   if (x <= 0) return 0.0;
+  if (law_method() == LawMethod::kKrylov) {
+    if (!krylov_) {
+      double least_likely = 1;
+      for (PageFate f : {PageFate::kServed, PageFate::kObsolete})
+        if (probability(f) > 0) least_likely = std::min(least_likely, probability(f));
+      krylov_ =
+          std::make_unique<KrylovAbsorption>(chain_, start_, std::max(reach(), 1e-300),
+                                             kKrylovTolerance * least_likely, kMostKrylovProducts);
+    }
+    const std::array<double, 2> absorbed = krylov_->absorbed(x);
+    switch (fate) {
+      case PageFate::kServed:
+        return absorbed[0];
+      case PageFate::kObsolete:
+        return absorbed[1];
+      case PageFate::kAccepted:
+        return absorbed[0] + absorbed[1];
+    }
+  }
   const double mean_jumps = uniformisation_rate_ * x;
   // Far out, every page has left long before: once alpha P^n has lost all but 1e-17 of its mass
   // (it is the chance of more than n jumps inside the system) and N(x) < n has a chance below
@@ -206,7 +255,7 @@ double SojournTimes::joint_cdf(PageFate fate, double x) const {
 
 double SojournTimes::cdf(PageFate fate, double x) const {
   const double p = probability(fate);
-  return p > 0 ? std::min(1.0, joint_cdf(fate, x) / p) : 0.0;
+  return p > 0 ? std::clamp(joint_cdf(fate, x) / p, 0.0, 1.0) : 0.0;
 }
 
 double SojournTimes::quantile(PageFate fate, double level) const {

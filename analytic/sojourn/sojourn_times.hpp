@@ -1,14 +1,25 @@
 #pragma once
 // Sojourn times of accepted, served and obsolete pages (section 5): means (Corollary 1), transforms
 // (Theorem 4), distribution functions and quantiles. The tagged page's law is phase-type
-// (alpha, T), so its distribution function is computed exactly by uniformisation.
+// (alpha, T), so its distribution function is computed exactly by uniformisation, or, where that
+// would take too many products (a stiff chain), by Krylov steps to a set tolerance.
 #include <Eigen/Core>
+#include <memory>
+#include <string_view>
 #include <vector>
 
 #include "analytic/adaptive_threads.hpp"
+#include "analytic/sojourn/krylov_absorption.hpp"
 #include "analytic/sojourn/tagged_page_chain.hpp"
 
 namespace crawlq::analytic {
+
+// How the distribution functions are computed. Automatic: uniformisation unless the fastest rate
+// times the sojourn's reach (the mean plus ten standard deviations of the slowest fate) passes
+// kKrylovReach, where Krylov steps take fewer products.
+enum class LawMethod { kAutomatic, kUniformisation, kKrylov };
+inline constexpr double kKrylovReach = 1e5;
+std::string_view law_method_name(LawMethod method);
 
 class SojournTimes {
  public:
@@ -24,6 +35,10 @@ class SojournTimes {
   double cdf(PageFate fate, double x) const;
   // The smallest x with cdf(x) >= level, to a relative 1e-10.
   double quantile(PageFate fate, double level) const;
+  // Before the first cdf or quantile: a method other than the automatic choice.
+  void set_law_method(LawMethod method) { method_ = method; }
+  // The method the distribution functions use (automatic resolved).
+  LawMethod law_method() const;
 
  private:
   // P(tau <= x, fate) = sum_n P(Poisson(qx) > n) alpha P^n t / q with P = I + T/q.
@@ -58,6 +73,10 @@ class SojournTimes {
   double negligible_ = 0;
   // Up to the chain's threads, a product and its sweep at a time.
   mutable AdaptiveThreads threads_;
+  LawMethod method_ = LawMethod::kAutomatic;
+  mutable std::unique_ptr<KrylovAbsorption> krylov_;  // made on first use
+  // Beyond the slowest fate's mean plus ten standard deviations: where the quantiles lie.
+  double reach() const;
 };
 
 }  // namespace crawlq::analytic

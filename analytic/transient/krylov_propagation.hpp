@@ -16,6 +16,16 @@ namespace crawlq::analytic {
 // y = A x; A = Q transposed, so that x is a distribution as a column.
 using VectorProduct = std::function<void(const Eigen::VectorXd& x, Eigen::VectorXd& y)>;
 
+// A step taken: over it, x(start + s) = beta V exp(s H) e1 for s in [0, length], V the first
+// H.rows() vectors of `basis`. What a caller keeps of it gives x, or parts of it, at any time of
+// the step without another product (dense output).
+struct KrylovStep {
+  double start, length, beta;
+  const Eigen::MatrixXd& hessenberg;
+  const std::vector<Eigen::VectorXd>& basis;
+};
+using StepTaken = std::function<void(const KrylovStep&)>;
+
 struct KrylovExponentialOptions {
   int dimension = 30;  // the subspace's, at most: its basis is dimension + 1 vectors of x's size
   // The l1 error allowed over the whole horizon: each step may use its share in proportion to its
@@ -30,6 +40,9 @@ struct KrylovExponentialOptions {
   int threads = 1;  // of the sums and updates (the products thread themselves)
   const std::atomic<bool>* stop = nullptr;  // set from another thread: analytic::Cancelled
   std::size_t most_products = 0;            // > 0: KrylovWorkExceeded past this many
+  // After each step; a step that is not taken (x already at its fixed point, or zero) is not
+  // reported: x stays as it was from then on.
+  StepTaken on_step;
 };
 
 // Thrown when KrylovExponentialOptions::most_products would be passed; `reached` is the time

@@ -186,7 +186,8 @@ void StretchRunner::run_krylov(const TransientChain& chain, Eigen::VectorXd& p,
                                                                .conserves_sum = true,
                                                                .threads = options_.threads,
                                                                .stop = options_.stop,
-                                                               .most_products = left},
+                                                               .most_products = left,
+                                                               .on_step = {}},
                                                               reached);
     result_.products += summary.products;
     out.truncation_error = summary.error_estimate;
