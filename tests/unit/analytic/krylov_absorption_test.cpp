@@ -73,7 +73,7 @@ TEST_CASE("Krylov absorption: the fates' masses equal the exact exponential's, a
     Eigen::Matrix<long double, Eigen::Dynamic, 1> x0 =
         Eigen::Matrix<long double, Eigen::Dynamic, 1>::Zero(n + 2);
     x0.head(n) = start.transpose().cast<long double>();
-    KrylovAbsorption krylov(chain, start, 6.0, 1e-13);
+    KrylovAbsorption krylov(chain, start, 6.0, 1e-13, 100000);
     REQUIRE(krylov.dimension() > 1);
     // Far out first, then back within the steps taken (dense output), then past them again.
     for (double x : {4.0, 1e-7, 3e-6, 0.05, 0.9, 2.5, 4.0, 11.0, 30.0}) {
