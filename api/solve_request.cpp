@@ -289,6 +289,8 @@ void add_sojourn_laws(SolveResult& result, const SolveRequest& request,
       }
     }
   }
+  if (request.sojourn || !request.cdf_points.empty())
+    result.sojourn_method = std::string(analytic::law_method_name(laws.law_method()));
   for (double u : request.transforms)
     result.transforms.push_back(
         {laws.transform(kFates[0], u), laws.transform(kFates[1], u), laws.transform(kFates[2], u)});
@@ -521,6 +523,7 @@ nlohmann::json to_json(const SolveRequest& request, const SolveResult& result) {
       t[fate_name(kFates[f])] = result.transforms[i][f];
     j["transforms"].push_back(t);
   }
+  if (result.sojourn_method) j["sojourn_method"] = *result.sojourn_method;
   for (std::size_t i = 0; i < result.cdf.size(); ++i) {
     nlohmann::json c{{"x", request.cdf_points[i]}};
     for (std::size_t f = 0; f < kFates.size(); ++f) c[fate_name(kFates[f])] = result.cdf[i][f];

@@ -110,6 +110,9 @@ struct SolveResult {
   analytic::PolicyEvaluation evaluation;
   std::optional<std::array<FateLaw, 3>> sojourn;       // in kFates order
   std::vector<std::array<double, 3>> transforms, cdf;  // one row per u or x, in kFates order
+  // How the quantiles and distribution functions were computed, when asked for: "uniformisation",
+  // or "krylov" for a chain whose fastest state jumps too often for it.
+  std::optional<std::string> sojourn_method = std::nullopt;
   std::optional<analytic::TransientResult> transient = std::nullopt;  // when times were asked for
   std::optional<analytic::DrainResult> drain = std::nullopt;          // when drain_to was
   // A scenario with a rhythm: its periodic regime, whose averages are evaluation's measures.

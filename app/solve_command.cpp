@@ -455,6 +455,10 @@ int run(const SolveOptions& o, const CLI::App& command) {
       fmt::print("  {:>10.4g} {:>12.8f} {:>12.8f} {:>12.8f}\n", points[i], cdf_values[i][0],
                  cdf_values[i][1], cdf_values[i][2]);
   }
+  if (result.sojourn_method == "krylov")
+    fmt::print(
+        "\n  quantiles and distribution functions by Krylov steps: a state jumps far more often "
+        "than\n  a page stays, too often for uniformisation\n");
   if (result.transient) print_transient(request, *result.transient, e.measures);
   if (result.drain) print_drain(request, *result.drain);
   if (request.sensitivity || request.sensitivity_rates) print_sensitivity(result.sensitivity);

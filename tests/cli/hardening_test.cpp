@@ -156,6 +156,9 @@ TEST_CASE("sojourn quantiles of a stiff chain come from Krylov steps and agree w
   const json exact = json_of(crawlq({"solve", stiff, "--sojourn", "--json"}, seconds(60)));
   const json s = simulated(
       crawlq({"simulate", stiff, "--replications", "20", "--seed", "4", "--json"}, seconds(120)));
+  CHECK(exact.at("sojourn_method") == "krylov");
+  const ProcessResult text = crawlq({"solve", stiff, "--sojourn"}, seconds(60));
+  CHECK_THAT(text.out, Catch::Contains("by Krylov steps"));
   const json& served = exact.at("sojourn").at("served");
   for (const char* level : {"median", "p90", "p99"}) {
     INFO(level << ": exact " << served.at(level) << ", simulated "
