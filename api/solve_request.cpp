@@ -404,10 +404,11 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   if (request.sojourn || !request.transforms.empty() || !request.cdf_points.empty()) {
     const auto laws_start = std::chrono::steady_clock::now();
     step("the sojourn times' laws");
-    const analytic::SojournTimes laws =
+    analytic::SojournTimes laws =
         result.periodic
             ? analytic::SojournTimes(evaluator.tagged_chain(), result.periodic->arrival_start)
             : evaluator.sojourn_times(result.evaluation);
+    laws.set_stop(cancel);
     add_sojourn_laws(result, request, laws, cancel);
     result.seconds_sojourn += seconds_since(laws_start);
   }

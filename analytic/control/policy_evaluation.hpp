@@ -5,6 +5,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "analytic/cancelled.hpp"
 #include "analytic/sojourn/sojourn_times.hpp"
 #include "analytic/sojourn/tagged_page_chain.hpp"
 #include "analytic/stationary/block_recursive_solver.hpp"
@@ -31,12 +32,6 @@ StateSpace chain_space(const model::Model& model, const model::ControlPolicy& po
 // vector are in place.
 void add_sojourn_means_and_cost(const model::Costs& costs, const SojournTimes& sojourn,
                                 Measures& m);
-
-// Thrown by PolicyEvaluator::evaluate once its `stop` is set: a search over policies ends there.
-class Cancelled : public std::runtime_error {
- public:
-  Cancelled() : std::runtime_error("cancelled") {}
-};
 
 // Thrown by a search when a policy's stationary solve stops unconverged: the method failed the
 // chain, not the policy (api turns it into advice on --method).

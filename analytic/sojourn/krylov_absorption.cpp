@@ -18,12 +18,14 @@ constexpr double kBasisBytes = 1 << 30;
 }  // namespace
 
 KrylovAbsorption::KrylovAbsorption(const TaggedPageChain& chain, const Eigen::RowVectorXd& start,
-                                   double horizon, double tolerance, std::size_t most_products)
+                                   double horizon, double tolerance, std::size_t most_products,
+                                   const std::atomic<bool>* stop)
     : chain_(chain),
       state_(Eigen::VectorXd::Zero(chain.size() + 2)),
       horizon_(horizon),
       tolerance_rate_(tolerance / horizon),
       most_products_(most_products),
+      stop_(stop),
       dimension_(std::min(kDimension, krylov_dimension_within(chain.size() + 2, kBasisBytes))),
       threads_(chain.threads()) {
   if (!(horizon > 0) || !(tolerance > 0))
@@ -69,6 +71,7 @@ void KrylovAbsorption::step_to(double until) {
                                    .norm = 2 * chain_.max_exit_rate(),
                                    .conserves_sum = true,
                                    .threads = threads_for_region(chain_.threads()),
+                                   .stop = stop_,
                                    .most_products = 0,
                                    .on_step = keep_step};
   if (most_products_ > 0) {

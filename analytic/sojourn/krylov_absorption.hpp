@@ -7,6 +7,7 @@
 // product: a quantile's bisection steps over the horizon once.
 #include <Eigen/Core>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <vector>
 
@@ -21,8 +22,10 @@ class KrylovAbsorption {
   // far the times asked for reach; the absolute error of every answer within it is at most
   // `tolerance` (beyond, it grows in proportion). `most_products` > 0 bounds the products over
   // every call: std::invalid_argument past it.
+  // `stop`, set from another thread, ends the steps with analytic::Cancelled.
   KrylovAbsorption(const TaggedPageChain& chain, const Eigen::RowVectorXd& start, double horizon,
-                   double tolerance, std::size_t most_products = 0);
+                   double tolerance, std::size_t most_products = 0,
+                   const std::atomic<bool>* stop = nullptr);
 
   // {P(tau <= x, served), P(tau <= x, obsolete)}; steps further in time as needed.
   std::array<double, 2> absorbed(double x);
@@ -47,6 +50,7 @@ class KrylovAbsorption {
   Eigen::VectorXd state_;  // at reached_: the transient states, then served, then obsolete
   double reached_ = 0, horizon_, tolerance_rate_;
   std::size_t most_products_, products_ = 0;
+  const std::atomic<bool>* stop_;
   int dimension_;
   std::vector<Step> steps_;
   AdaptiveThreads threads_;

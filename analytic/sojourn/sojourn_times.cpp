@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "analytic/cancelled.hpp"
+
 namespace crawlq::analytic {
 
 namespace {
@@ -169,6 +171,7 @@ void SojournTimes::extend_terms(std::size_t count) const {
   const Eigen::Index m = chain_.waiting_offset(0);  // only the in-service states complete service
   if (product_.size() != power_.size()) product_.resize(power_.size());
   while (terms_[0].size() < count) {
+    if (stop_ && stop_->load()) throw Cancelled();
     // alpha P^n is zero past the active blocks: every sum and update stops there. The sums were
     // made piece by piece by the last sweep, and add up in the pieces' order whatever thread made
     // each: the same bits on any thread count.
@@ -208,9 +211,9 @@ double SojournTimes::joint_cdf(PageFate fate, double x) const {
       double least_likely = 1;
       for (PageFate f : {PageFate::kServed, PageFate::kObsolete})
         if (probability(f) > 0) least_likely = std::min(least_likely, probability(f));
-      krylov_ =
-          std::make_unique<KrylovAbsorption>(chain_, start_, std::max(reach(), 1e-300),
-                                             kKrylovTolerance * least_likely, kMostKrylovProducts);
+      krylov_ = std::make_unique<KrylovAbsorption>(chain_, start_, std::max(reach(), 1e-300),
+                                                   kKrylovTolerance * least_likely,
+                                                   kMostKrylovProducts, stop_);
     }
     const std::array<double, 2> absorbed = krylov_->absorbed(x);
     switch (fate) {

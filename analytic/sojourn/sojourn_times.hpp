@@ -4,6 +4,7 @@
 // (alpha, T), so its distribution function is computed exactly by uniformisation, or, where that
 // would take too many products (a stiff chain), by Krylov steps to a set tolerance.
 #include <Eigen/Core>
+#include <atomic>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,8 @@ class SojournTimes {
   void set_law_method(LawMethod method) { method_ = method; }
   // The method the distribution functions use (automatic resolved).
   LawMethod law_method() const;
+  // Set from another thread: the distribution functions' products stop with analytic::Cancelled.
+  void set_stop(const std::atomic<bool>* stop) { stop_ = stop; }
 
  private:
   // P(tau <= x, fate) = sum_n P(Poisson(qx) > n) alpha P^n t / q with P = I + T/q.
@@ -75,6 +78,7 @@ class SojournTimes {
   // Up to the chain's threads, a product and its sweep at a time.
   mutable AdaptiveThreads threads_;
   LawMethod method_ = LawMethod::kAutomatic;
+  const std::atomic<bool>* stop_ = nullptr;
   mutable std::unique_ptr<KrylovAbsorption> krylov_;  // made on first use
   // Beyond the slowest fate's mean plus ten standard deviations: where the quantiles lie.
   double reach() const;

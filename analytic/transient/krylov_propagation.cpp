@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <unsupported/Eigen/MatrixFunctions>
 
-#include "analytic/control/policy_evaluation.hpp"
+#include "analytic/cancelled.hpp"
 #include "analytic/transient/vector_blocks.hpp"
 
 namespace crawlq::analytic {

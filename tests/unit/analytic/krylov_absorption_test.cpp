@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <iomanip>
 #include <random>
@@ -140,6 +141,14 @@ TEST_CASE("sojourn laws: Krylov steps where uniformisation would need too many p
   const double median = automatic.quantile(PageFate::kServed, 0.5);
   CHECK(automatic.cdf(PageFate::kServed, median) == Approx(0.5).margin(1e-9));
   CHECK(automatic.cdf(PageFate::kServed, median * (1 - 1e-6)) < 0.5);
+  // A request whose client has gone stops either way at its next product.
+  const std::atomic<bool> stop{true};
+  for (LawMethod method : {LawMethod::kUniformisation, LawMethod::kKrylov}) {
+    SojournTimes stopped = evaluator.sojourn_times(evaluation);
+    stopped.set_law_method(method);
+    stopped.set_stop(&stop);
+    CHECK_THROWS_AS(stopped.cdf(PageFate::kServed, 0.5), Cancelled);
+  }
   // A chain whose rates are alike is uniformised.
   model::Model mild = stiff;
   mild.service = model::PhaseType(
