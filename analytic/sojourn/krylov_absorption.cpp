@@ -11,11 +11,15 @@
 namespace crawlq::analytic {
 
 namespace {
-// The subspace's largest dimension, and the memory its basis may take: a chain too large for two
-// vectors of the basis in it is left to uniformisation (dimension() is 0).
+// The subspace's largest dimension, and the memory its basis may take: 2 GiB holds 30 vectors up
+// to K = 21 of the paper's example, 12 at K = 23.
 constexpr int kDimension = 30;
-constexpr double kBasisBytes = 1 << 30;
+constexpr double kBasisBytes = 2.0 * (1 << 30);
 }  // namespace
+
+int KrylovAbsorption::dimension_for(const TaggedPageChain& chain) {
+  return std::min(kDimension, krylov_dimension_within(chain.size() + 2, kBasisBytes));
+}
 
 KrylovAbsorption::KrylovAbsorption(const TaggedPageChain& chain, const Eigen::RowVectorXd& start,
                                    double horizon, double tolerance, std::size_t most_products,
@@ -26,7 +30,7 @@ KrylovAbsorption::KrylovAbsorption(const TaggedPageChain& chain, const Eigen::Ro
       tolerance_rate_(tolerance / horizon),
       most_products_(most_products),
       stop_(stop),
-      dimension_(std::min(kDimension, krylov_dimension_within(chain.size() + 2, kBasisBytes))),
+      dimension_(dimension_for(chain)),
       threads_(chain.threads()) {
   if (!(horizon > 0) || !(tolerance > 0))
     throw std::invalid_argument("KrylovAbsorption: the horizon and tolerance must be positive");

@@ -33,6 +33,9 @@ class KrylovAbsorption {
   int steps() const { return static_cast<int>(steps_.size()); }
   // The subspace's dimension, at most: fewer where its basis would not fit in memory (0: none).
   int dimension() const { return dimension_; }
+  static int dimension_for(const TaggedPageChain& chain);
+  // Below this dimension a step spans too little: uniformisation, whatever it costs, is kept.
+  static constexpr int kLeastDimension = 8;
 
  private:
   // Over [start, end): the absorbed masses are beta (served|obsolete) exp((x - start) H) e1;

@@ -200,8 +200,9 @@ double SojournTimes::reach() const {
 
 LawMethod SojournTimes::law_method() const {
   if (method_ != LawMethod::kAutomatic) return method_;
-  return uniformisation_rate_ * reach() > kKrylovReach ? LawMethod::kKrylov
-                                                       : LawMethod::kUniformisation;
+  const bool fits = KrylovAbsorption::dimension_for(chain_) >= KrylovAbsorption::kLeastDimension;
+  return fits && uniformisation_rate_ * reach() > kKrylovReach ? LawMethod::kKrylov
+                                                               : LawMethod::kUniformisation;
 }
 
 double SojournTimes::joint_cdf(PageFate fate, double x) const {
