@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every performance figure of the issues on speed, each with the command behind it: the stationary
 solve at scale by thread count, the sojourn times of a whole `crawlq solve --sojourn` process, the
-transient and the periodic regime of a day, the threshold search, the simulator's events per
+quantiles of a stiff chain by Krylov steps and by uniformisation, the transient and the periodic regime of a day, the threshold search, the simulator's events per
 second and its two-thread speed-up.
 
     benchmarks/figures.py [--build DIR] [--small] [--threads 1,2,...] [--json FILE]
@@ -111,6 +111,14 @@ def figures(build, small, thread_counts, large=False):
         out.append((f"  the tagged chain's moments (block solves)", "s", None, parts,
                     number(r"moments ([0-9.]+) s")))
         out.append((f"  the nine quantiles (uniformisation)", "s", None, parts,
+                    number(r"quantiles ([0-9.]+) s")))
+    # A stiff chain: the first service phase 100 times as fast, 5,300 jumps within the sojourns'
+    # reach, where the automatic choice takes Krylov steps; uniformisation beside it.
+    k_stiff = 12 if small else 16
+    for method in ("krylov", "uniformisation"):
+        out.append((f"the nine quantiles, K = {k_stiff}, service phase 100x, by {method}", "s", None,
+                    [bench("sojourn_at_scale"), "--threads", "1", "--fast", "100", "--law-method", method,
+                     str(k_stiff)],
                     number(r"quantiles ([0-9.]+) s")))
     out.append((f"transient, K = {k_transient}, 50 times up to 50, 2 threads", "s", 10.0 if not small else None,
                 [bench("transient_at_scale"), "--threads", "2", str(k_transient)],
