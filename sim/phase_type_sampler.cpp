@@ -19,12 +19,7 @@ PhaseTypeSampler::PhaseTypeSampler(const model::PhaseType& law) : phases_(law.ph
   const auto& t = law.subgenerator();
   const auto& exits = law.exit_rates();
   if (const std::optional<double> rate = law.common_exit_rate()) lumped_mean_ = 1 / *rate;
-  double sum = 0;
-  for (int i = 0; i < phases_; ++i) {
-    start_.push_back(sum += law.initial()(i));
-    if (law.initial()(i) == 1.0) start_single_ = i;
-  }
-  start_.back() = 1.0;
+  set_start(law.initial());
   for (int i = 0; i < phases_; ++i) {
     const double rate = -t(i, i);
     int moves = 0, last_move = -1;
@@ -58,22 +53,17 @@ void PhaseTypeSampler::take_series_if_fewer_draws(const model::PhaseType& law) {
   }
   // The series' draws: the last phase's exponential, the start's uniform, and an exponential for
   // each phase between the start and the last.
-  double series_draws = 1, cumulative = 0;
+  double series_draws = 1;
   int starts = 0;
   for (int i = 0; i < phases_; ++i) {
-    const double beta = series->start[i];
-    series_draws += beta * (phases_ - 1 - i);
-    if (beta > 0) ++starts, series_start_single_ = i;
-    series_start_.push_back(cumulative += beta);
-    series_means_.push_back(1 / series->rates[i]);
+    series_draws += series->start[i] * (phases_ - 1 - i);
+    if (series->start[i] > 0) ++starts;
   }
-  series_start_.back() = 1.0;
-  if (starts > 1) {
-    series_start_single_ = -1;
-    series_draws += 1;
-  }
+  if (starts > 1) series_draws += 1;
   // On a tie the series goes: its loop has no choice to mispredict.
-  if (series_draws > walk_draws) series_means_.clear(), series_start_.clear();
+  if (series_draws > walk_draws) return;
+  for (int i = 0; i < phases_; ++i) series_means_.push_back(1 / series->rates[i]);
+  set_start(series->start);
 }
 
 }  // namespace crawlq::sim

@@ -30,12 +30,11 @@ class PhaseTypeSampler {
     if (!series_means_.empty()) {
       double time = random.unit_exponential() * series_means_.back();
       const int last = static_cast<int>(series_means_.size()) - 1;
-      int phase = series_start_single_ >= 0 ? series_start_single_
-                                            : pick(series_start_, 0, last + 1, random.uniform());
+      int phase = start_phase(random);
       for (; phase < last; ++phase) time += random.unit_exponential() * series_means_[phase];
       return time;
     }
-    int phase = start_single_ >= 0 ? start_single_ : pick(start_, 0, phases_, random.uniform());
+    int phase = start_phase(random);
     double time = 0;
     while (true) {
       const Phase& p = table_[phase];
@@ -65,17 +64,33 @@ class PhaseTypeSampler {
     for (int j = 0; j + 1 < count; ++j) i += u >= cumulative[offset + j];
     return i;
   }
-  // Keeps the series form (series_means_ and the start) where the law has one and its expected
+  int start_phase(RandomStream& random) const {
+    return start_single_ >= 0 ? start_single_ : pick(start_, 0, phases_, random.uniform());
+  }
+  // The start's table for these chances (alpha for the walk, beta for the series).
+  template <class Chances>
+  void set_start(const Chances& chances) {
+    start_.clear();
+    int starts = 0;
+    double sum = 0;
+    for (int i = 0; i < phases_; ++i) {
+      start_.push_back(sum += chances[i]);
+      if (chances[i] > 0) ++starts, start_single_ = i;
+    }
+    start_.back() = 1.0;
+    if (starts != 1) start_single_ = -1;
+  }
+  // Keeps the series form (series_means_ and its start) where the law has one and its expected
   // draws are no more than the walk's.
   void take_series_if_fewer_draws(const model::PhaseType& law);
   int phases_;
   double lumped_mean_ = 0;  // 1 / c when every phase exits at rate c, else 0
-  // The series form where it is drawn (empty where not): its phases' means, slowest first, and the
-  // cumulative chances to start in each, or the one phase it always starts in.
-  std::vector<double> series_means_, series_start_;
-  int series_start_single_ = -1;
-  int start_single_ = -1;  // the start phase when alpha is a unit vector
+  // The series form where it is drawn (empty where not): its phases' means, slowest first.
+  std::vector<double> series_means_;
+  // The cumulative chances to start in each phase, of the form drawn (the walk's alpha, or the
+  // series' beta), and the one phase it always starts in (-1 where it has a choice).
   std::vector<double> start_;
+  int start_single_ = -1;
   std::vector<Phase> table_;
   // Per phase: cumulative probabilities of the next phase 0..n-1, then absorption.
   std::vector<double> jump_cumulative_;
