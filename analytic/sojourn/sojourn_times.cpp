@@ -56,6 +56,17 @@ std::string_view law_method_name(LawMethod method) {
   return "?";
 }
 
+double SojournTimes::farthest_reach(std::size_t terms) const {
+  // poisson_terms(mean) >= mean + 2 and grows with the mean: bisection on [0, terms].
+  double low = 0, high = static_cast<double>(terms);
+  if (poisson_terms(0) > terms) return 0;
+  for (int i = 0; i < 60 && high - low > 1e-12 * high; ++i) {
+    const double middle = 0.5 * (low + high);
+    (poisson_terms(middle) <= terms ? low : high) = middle;
+  }
+  return low / uniformisation_rate_;
+}
+
 SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd start)
     : chain_(chain),
       start_(std::move(start)),
@@ -265,12 +276,31 @@ double SojournTimes::cdf(PageFate fate, double x) const {
 double SojournTimes::quantile(PageFate fate, double level) const {
   if (level <= 0 || level >= 1) throw std::invalid_argument("a quantile level must lie in (0, 1)");
   if (probability(fate) <= 0) return 0.0;
-  // Each distribution function needs terms up to about q x, so the bracket grows in small steps:
-  // an overshoot costs products with T, a step only a sum over terms already made.
   double low = 0, high = std::max(mean(fate), 1e-12);
-  while (cdf(fate, high) < level) {
-    low = high;
-    high *= 1.25;
+  if (law_method() == LawMethod::kUniformisation &&
+      uniformisation_rate_ * reach() <= kShortcutJumps) {
+    // A distribution function at x needs poisson_terms(q x) terms, a product each: the terms grow
+    // a sixteenth at a time, each time to the farthest x they reach, so the bracket's top costs
+    // at most that many products past the quantile's own (growing x by a quarter from the mean
+    // cost up to a quarter more). Each try is a sum over the terms: past kShortcutJumps the tries
+    // would cost more than the products they save.
+    for (std::size_t terms = std::max<std::size_t>(terms_[0].size(), 16);;
+         terms += std::max<std::size_t>(8, terms / 16)) {
+      extend_terms(terms);
+      const double x = farthest_reach(terms);
+      if (x <= low) continue;
+      if (cdf(fate, x) >= level) {
+        high = x;
+        break;
+      }
+      low = x;
+    }
+  } else {
+    // Krylov steps: a distribution function within the steps taken is a small exponential.
+    while (cdf(fate, high) < level) {
+      low = high;
+      high *= 1.25;
+    }
   }
   while (high - low > 1e-10 * high) {
     const double middle = 0.5 * (low + high);

@@ -48,6 +48,8 @@ class SojournTimes {
   // P(tau <= x, fate) = sum_n P(Poisson(qx) > n) alpha P^n t / q with P = I + T/q.
   double joint_cdf(PageFate fate, double x) const;
   void extend_terms(std::size_t count) const;
+  // The largest x whose distribution function `terms` terms give (to the Poisson tail's bound).
+  double farthest_reach(std::size_t terms) const;
   // moments_[*][k], two passes over the chain: accepted is served plus obsolete.
   void take_moments(int k) const;
   // Zeroes the top blocks of alpha P^n while their mass is negligible, so products skip them.
