@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   std::string method_name = "automatic";
   app.add_option("--law-method", method_name,
                  "how the quantiles' distribution functions are computed")
-      ->check(CLI::IsMember({"automatic", "uniformisation", "krylov"}));
+      ->check(CLI::IsMember(analytic::kLawMethodNames.names()));
   double fast = 1;
   app.add_option("--fast", fast, "the first service phase's rates multiplied by this")
       ->check(CLI::Range(1e-3, 1e9));
@@ -68,9 +68,7 @@ int main(int argc, char** argv) {
       start = std::chrono::steady_clock::now();
       analytic::SojournTimes laws(
           chain, chain.arrival_distribution(m, blocks.arrivals(), blocks.space(), r.probabilities));
-      for (const auto method : {analytic::LawMethod::kAutomatic,
-                                analytic::LawMethod::kUniformisation, analytic::LawMethod::kKrylov})
-        if (analytic::law_method_name(method) == method_name) laws.set_law_method(method);
+      laws.set_law_method(analytic::kLawMethodNames.parse(method_name));
       const double arrival = seconds_since(start);
       start = std::chrono::steady_clock::now();
       double checksum = 0;

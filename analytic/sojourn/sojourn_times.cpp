@@ -44,18 +44,6 @@ std::size_t poisson_terms(double mean) {
 }
 }  // namespace
 
-std::string_view law_method_name(LawMethod method) {
-  switch (method) {
-    case LawMethod::kAutomatic:
-      return "automatic";
-    case LawMethod::kUniformisation:
-      return "uniformisation";
-    case LawMethod::kKrylov:
-      return "krylov";
-  }
-  return "?";
-}
-
 double SojournTimes::farthest_reach(std::size_t terms) const {
   // poisson_terms(mean) >= mean + 2 and grows with the mean: bisection on [0, terms].
   double low = 0, high = static_cast<double>(terms);

@@ -12,6 +12,7 @@
 #include "analytic/adaptive_threads.hpp"
 #include "analytic/sojourn/krylov_absorption.hpp"
 #include "analytic/sojourn/tagged_page_chain.hpp"
+#include "model/name_table.hpp"
 
 namespace crawlq::analytic {
 
@@ -21,7 +22,12 @@ namespace crawlq::analytic {
 // 1.5 times as long by uniformisation at 5,300 (`sojourn_at_scale --fast F --law-method m`).
 enum class LawMethod { kAutomatic, kUniformisation, kKrylov };
 inline constexpr double kKrylovReach = 5e3;
-std::string_view law_method_name(LawMethod method);
+inline constexpr model::NameTable<LawMethod, 3> kLawMethodNames{
+    "law method",
+    {{{LawMethod::kAutomatic, "automatic"},
+      {LawMethod::kUniformisation, "uniformisation"},
+      {LawMethod::kKrylov, "krylov"}}}};
+inline std::string_view law_method_name(LawMethod method) { return kLawMethodNames.name(method); }
 
 class SojournTimes {
  public:
