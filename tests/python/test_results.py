@@ -118,3 +118,16 @@ def test_a_results_repr_shows_the_policy_it_found():
     assert "levels                       [3, 3, 3, 1, 1, 1]" in shown
     assert "also:" not in shown  # nothing short is hidden
     assert "<td>[-1, 2, 2]</td>" in best._repr_html_()
+
+
+def test_a_stiff_chains_quantiles_come_by_krylov_steps_and_say_so(tmp_path):
+    # A service phase at 10^7 beside one at 0.5: uniformisation would take 2 x 10^7 products.
+    stiff = tmp_path / "stiff.yaml"
+    stiff.write_text("capacity: 3\narrivals: {kind: poisson, modes: [{rate: 1}]}\n"
+                     "service: {beta: [0.5, 0.5], S: [[-1e7, 0], [0, -0.5]]}\n")
+    r = crawlq.load(stiff).solve(sojourn=True, cdf=[1.0])
+    assert r.sojourn_method == "krylov"
+    served = r.sojourn["served"]
+    assert served["median"] < served["p90"] < served["p99"]
+    assert r.cdf[0]["served"] == pytest.approx(0.445593, abs=1e-6)
+    assert crawlq.load(PAPER).solve(sojourn=True).sojourn_method == "uniformisation"
