@@ -37,7 +37,7 @@ KrylovAbsorption::KrylovAbsorption(const TaggedPageChain& chain, const Eigen::Ro
   state_.head(chain.size()) = start.transpose();
 }
 
-void KrylovAbsorption::step_to(double until) {
+void KrylovAbsorption::step_to(double until, double asked) {
   if (dimension_ < 1) throw std::invalid_argument("the chain is too large for Krylov steps");
   const Eigen::Index n = chain_.size(), in_service = chain_.waiting_offset(0);
   const int most_ahead = chain_.max_pages_ahead();
@@ -78,18 +78,30 @@ void KrylovAbsorption::step_to(double until) {
                                    .stop = stop_,
                                    .most_products = 0,
                                    .on_step = keep_step};
+  const auto refusal = [&] {
+    return std::invalid_argument(fmt::format(
+        "x = {:.6g} needs more than {} products of Krylov steps and the sojourn has not "
+        "ended by then",
+        asked, most_products_));
+  };
   if (most_products_ > 0) {
-    if (products_ >= most_products_) throw KrylovWorkExceeded(from);
+    if (products_ >= most_products_) throw refusal();
     options.most_products = most_products_ - products_;
   }
+  // A stretch cut short (past the budget, or cancelled) keeps none of its steps: the steps kept
+  // always run from 0 to reached_ in order, and the state is still reached_'s.
+  const auto kept_before = static_cast<std::ptrdiff_t>(steps_.size());
+  const auto drop_stretch = [&] { steps_.erase(steps_.begin() + kept_before, steps_.end()); };
   KrylovExponentialSummary summary;
   try {
     summary = krylov_propagate(product, state_, {length}, options, reached);
   } catch (const KrylovWorkExceeded&) {
-    throw std::invalid_argument(fmt::format(
-        "x = {:.6g} needs more than {} products of Krylov steps and the sojourn has not ended by "
-        "then",
-        until, most_products_));
+    drop_stretch();
+    products_ = most_products_;  // spent: every later stretch is refused at once
+    throw refusal();
+  } catch (...) {
+    drop_stretch();
+    throw;
   }
   products_ += summary.products;
   // Short of `until`, the steps stopped at the fixed point: the masses stay where they are.
@@ -106,7 +118,7 @@ void KrylovAbsorption::step_to(double until) {
 
 std::array<double, 2> KrylovAbsorption::absorbed(double x) {
   if (x <= 0) return {0.0, 0.0};
-  if (x > reached_) step_to(std::max(x, reached_ + horizon_));
+  if (x > reached_) step_to(std::max(x, reached_ + horizon_), x);
   // The step whose span holds x: the last that starts before it.
   const auto after = std::upper_bound(steps_.begin(), steps_.end(), x,
                                       [](double t, const Step& step) { return t < step.start; });

@@ -46,8 +46,8 @@ class KrylovAbsorption {
     Eigen::VectorXd served, obsolete;  // the basis vectors' absorbing entries
     std::array<double, 2> settled;
   };
-  // Steps from reached_ to `until`.
-  void step_to(double until);
+  // Steps from reached_ to `until`, for the time `asked` (which a refusal names).
+  void step_to(double until, double asked);
 
   const TaggedPageChain& chain_;
   Eigen::VectorXd state_;  // at reached_: the transient states, then served, then obsolete

@@ -116,7 +116,31 @@ TEST_CASE("Krylov absorption: past its product budget, a refusal that names it",
   const TaggedPageChain chain(stiff_model());
   KrylovAbsorption krylov(chain, random_start(chain.size(), 1, 3), 6.0, 1e-13, 40);
   CHECK_THROWS_WITH(krylov.absorbed(5.0),
-                    Catch::Contains("more than 40 products") && Catch::Contains("x = 6"));
+                    Catch::Contains("more than 40 products") && Catch::Contains("x = 5 "));
+  // The budget is spent: a later time is refused at once, and nothing was kept of the stretch.
+  CHECK_THROWS_WITH(krylov.absorbed(0.5), Catch::Contains("x = 0.5 needs more than 40 products"));
+  CHECK(krylov.steps() == 0);
+  // Out of budget midway through a later stretch: the steps kept end where the last whole
+  // stretch did, and the times within it still answer.
+  KrylovAbsorption probe(chain, random_start(chain.size(), 1, 3), 6.0, 1e-13);
+  const std::array<double, 2> early = probe.absorbed(1.0);
+  const int steps = probe.steps();
+  KrylovAbsorption budgeted(chain, random_start(chain.size(), 1, 3), 6.0, 1e-13,
+                            probe.products() + 45);
+  CHECK(budgeted.absorbed(1.0) == early);
+  CHECK_THROWS_WITH(budgeted.absorbed(20.0), Catch::Contains("x = 20 needs more than"));
+  CHECK(budgeted.steps() == steps);
+  CHECK(budgeted.absorbed(1.0) == early);
+  CHECK(budgeted.absorbed(5.9) == probe.absorbed(5.9));
+  // Cancelled: the same, and once the flag is down again the steps go on.
+  std::atomic<bool> stop{false};
+  KrylovAbsorption cancelled(chain, random_start(chain.size(), 1, 3), 6.0, 1e-13, 0, &stop);
+  CHECK(cancelled.absorbed(1.0) == early);
+  stop = true;
+  CHECK_THROWS_AS(cancelled.absorbed(20.0), Cancelled);
+  CHECK(cancelled.steps() == steps);
+  stop = false;
+  CHECK(cancelled.absorbed(20.0) == probe.absorbed(20.0));
   CHECK_THROWS_AS(KrylovAbsorption(chain, random_start(chain.size(), 1, 3), 0, 1e-13),
                   std::invalid_argument);
 }
