@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 
 #include "analytic/stationary/clock_lumping.hpp"
@@ -359,8 +360,11 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
   // Under a rhythm the evaluator solves the period's mean arrivals, where the iterations start
   // (it holds the model by reference).
   const model::Model evaluated = periodic ? analytic::averaged_over_period(answering) : answering;
-  const analytic::PolicyEvaluator evaluator(evaluated, request.method,
-                                            model::resolved_threads(request.threads), cancel);
+  analytic::PolicyEvaluator evaluator(evaluated, request.method,
+                                      model::resolved_threads(request.threads), cancel);
+  const bool laws_asked =
+      request.sojourn || !request.transforms.empty() || !request.cdf_points.empty();
+  evaluator.keep_sojourn_laws(laws_asked && !periodic);
   std::optional<PeriodicSolve> periodic_solve;
   if (periodic)
     periodic_solve = solve_periodic(
@@ -401,15 +405,20 @@ SolveResult solve(const SolveRequest& request, const Cancellation* cancel) {
     solve_transient(result, request, cancel);
     result.seconds_transient = seconds_since(transient_start);
   }
-  if (request.sojourn || !request.transforms.empty() || !request.cdf_points.empty()) {
+  if (laws_asked) {
     const auto laws_start = std::chrono::steady_clock::now();
     step("the sojourn times' laws");
-    analytic::SojournTimes laws =
-        result.periodic
-            ? analytic::SojournTimes(evaluator.tagged_chain(), result.periodic->arrival_start)
-            : evaluator.sojourn_times(result.evaluation);
-    laws.set_stop(cancel);
-    add_sojourn_laws(result, request, laws, cancel);
+    // The laws the means came from, where the evaluation kept them.
+    const std::shared_ptr<analytic::SojournTimes> laws =
+        result.periodic ? std::make_shared<analytic::SojournTimes>(evaluator.tagged_chain(),
+                                                                   result.periodic->arrival_start)
+        : result.evaluation.sojourn_laws
+            ? result.evaluation.sojourn_laws
+            : std::make_shared<analytic::SojournTimes>(evaluator.sojourn_times(result.evaluation));
+    laws->set_stop(cancel);
+    add_sojourn_laws(result, request, *laws, cancel);
+    // Its vectors (three of the tagged chain's size) go before the sensitivities' solves.
+    result.evaluation.sojourn_laws.reset();
     result.seconds_sojourn += seconds_since(laws_start);
   }
   if (request.sensitivity) {

@@ -98,3 +98,25 @@ TEST_CASE("tagged page's chain: the accepted moments are the two fates' sums",
 
 }  // namespace
 }  // namespace crawlq::analytic
+
+namespace crawlq::analytic {
+namespace {
+
+TEST_CASE("policy evaluator: an evaluation keeps the laws its means came from, when asked",
+          "[analytic][sojourn]") {
+  const model::Model m = two_mode_model();
+  PolicyEvaluator evaluator(m, Method::kIterative, 2);
+  const model::ControlPolicy policy = model::Policy::from_thresholds({3}, 2, m.capacity);
+  CHECK_FALSE(evaluator.evaluate(policy).sojourn_laws);  // a search's evaluations keep none
+  evaluator.keep_sojourn_laws(true);
+  const PolicyEvaluation kept = evaluator.evaluate(policy);
+  REQUIRE(kept.sojourn_laws);
+  CHECK(kept.sojourn_laws->mean(PageFate::kServed) == kept.measures.mean_sojourn_served);
+  // The same laws as made afresh from the stationary vector, to the last bit.
+  const SojournTimes fresh = evaluator.sojourn_times(kept);
+  for (PageFate fate : {PageFate::kAccepted, PageFate::kServed, PageFate::kObsolete})
+    CHECK(kept.sojourn_laws->quantile(fate, 0.9) == fresh.quantile(fate, 0.9));
+}
+
+}  // namespace
+}  // namespace crawlq::analytic
