@@ -205,9 +205,12 @@ double TaggedPageChain::add_arrivals(const model::Model& model, const Controlled
   const int capacity = model.capacity;
   const Eigen::Index w = space.arrival_phases();
   double offered = 0;
-  const auto kron_row = [](const Eigen::RowVectorXd& a,
-                           const Eigen::RowVectorXd& b) -> Eigen::RowVectorXd {
-    return model::kron(a, b);
+  // start's entries from `offset` on += kron(a, b), written in place: the product's temporary
+  // was a block's size (16 million entries at K = 24's top), made and read once a position.
+  const auto add_kron = [&start](Eigen::Index offset, const Eigen::RowVectorXd& a,
+                                 const Eigen::RowVectorXd& b) {
+    const Eigen::Index n = b.size();
+    for (Eigen::Index i = 0; i < a.size(); ++i) start.segment(offset + i * n, n) += a(i) * b;
   };
 
   for (int level = 0; level <= capacity; ++level) {
@@ -215,28 +218,27 @@ double TaggedPageChain::add_arrivals(const model::Model& model, const Controlled
     const ArrivalRows& rows = arrivals.at_level(level);
     const Eigen::VectorXd ones = Eigen::VectorXd::Ones(rows.phases());
     const Eigen::VectorXd by_arrival_phase = view.rowwise().sum();
+    // Every batch size's rates, so that one pass over the level gives each size's weights over
+    // (server, clocks): a pass per size read the level's probabilities as many times.
+    Eigen::MatrixXd batch_rates(w, rows.max_batch());
+    for (int k = 1; k <= rows.max_batch(); ++k) batch_rates.col(k - 1) = rows.d_k(k) * ones;
+    const Eigen::MatrixXd rests = batch_rates.transpose() * view;
     // Position l of a batch of k is taken with probability 1/k; the page rate is k times the batch
     // rate, so each position of each batch carries the batch rate.
     for (int k = 1; k <= rows.max_batch(); ++k) {
-      const Eigen::VectorXd batch_rate = rows.d_k(k) * ones;
-      offered += k * by_arrival_phase.dot(batch_rate);
+      offered += k * by_arrival_phase.dot(batch_rates.col(k - 1));
       const int admitted = model::accepted_pages(model.admission, level, capacity, k);
       if (admitted == 0) continue;
-      const Eigen::RowVectorXd rest = batch_rate.transpose() * view;  // over (server, clocks)
+      const Eigen::RowVectorXd rest = rests.row(k - 1);  // over (server, clocks)
       for (int position = 1; position <= admitted; ++position) {
         if (level == 0) {
           const double weight = rest(0);
-          if (position == 1) {
+          if (position == 1)
             start.head(service_phases_) += weight * beta_;
-          } else {
-            const int ahead = position - 2;
-            const Eigen::RowVectorXd entry = kron_row(weight * beta_, gamma_powers_[position - 1]);
-            start.segment(waiting_offset(ahead), entry.size()) += entry;
-          }
+          else
+            add_kron(waiting_offset(position - 2), weight * beta_, gamma_powers_[position - 1]);
         } else {
-          const int ahead = (level - 1) + (position - 1);
-          const Eigen::RowVectorXd entry = kron_row(rest, gamma_powers_[position]);
-          start.segment(waiting_offset(ahead), entry.size()) += entry;
+          add_kron(waiting_offset((level - 1) + (position - 1)), rest, gamma_powers_[position]);
         }
       }
     }
