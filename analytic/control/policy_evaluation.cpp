@@ -42,12 +42,9 @@ const TaggedPageChain& PolicyEvaluator::tagged_chain() const {
 void PolicyEvaluator::add_sojourn_means_and_cost(PolicyEvaluation& e) const {
   tagged_chain();  // its own time is chain_seconds()
   const auto start = std::chrono::steady_clock::now();
-  if (keep_laws_) {
-    e.sojourn_laws = std::make_shared<SojournTimes>(sojourn_times(e));
-    analytic::add_sojourn_means_and_cost(model_.costs, *e.sojourn_laws, e.measures);
-  } else {
-    analytic::add_sojourn_means_and_cost(model_.costs, sojourn_times(e), e.measures);
-  }
+  auto laws = std::make_shared<SojournTimes>(sojourn_times(e));
+  analytic::add_sojourn_means_and_cost(model_.costs, *laws, e.measures);
+  if (keep_laws_) e.sojourn_laws = std::move(laws);
   e.sojourn_seconds = seconds_since(start);
 }
 

@@ -65,10 +65,8 @@ SojournTimes::SojournTimes(const TaggedPageChain& chain, Eigen::RowVectorXd star
   // The third moments (the standard deviations) on first use: the chain solves them only then.
   take_moments(0);
   take_moments(1);
-  double least_likely = 1;
   for (PageFate fate : {PageFate::kServed, PageFate::kObsolete})
-    if (probability(fate) > 0) least_likely = std::min(least_likely, probability(fate));
-  negligible_ = kNegligibleMass * least_likely;
+    if (probability(fate) > 0) least_likely_ = std::min(least_likely_, probability(fate));
   // Each block in pieces of its own, so that a block's mass is the sum of its pieces'.
   for (int ahead = -1; ahead <= chain_.max_pages_ahead(); ++ahead) {
     const Eigen::Index end = chain_.subgenerator().offset(ahead + 1);
@@ -119,7 +117,7 @@ void SojournTimes::drop_negligible_blocks() const {
     double mass = 0;
     for (auto piece = first; piece != end; ++piece)
       mass += mass_parts_[static_cast<std::size_t>(piece - pieces_.begin())];
-    if (mass >= negligible_) return;
+    if (mass >= kNegligibleMass * least_likely_) return;
     power_
         .segment(chain_.waiting_offset(most_ahead_), chain_.subgenerator().block_size(most_ahead_))
         .setZero();
@@ -207,14 +205,10 @@ LawMethod SojournTimes::law_method() const {
 double SojournTimes::joint_cdf(PageFate fate, double x) const {
   if (x <= 0) return 0.0;
   if (law_method() == LawMethod::kKrylov) {
-    if (!krylov_) {
-      double least_likely = 1;
-      for (PageFate f : {PageFate::kServed, PageFate::kObsolete})
-        if (probability(f) > 0) least_likely = std::min(least_likely, probability(f));
+    if (!krylov_)
       krylov_ = std::make_unique<KrylovAbsorption>(chain_, start_, std::max(reach(), 1e-300),
-                                                   kKrylovTolerance * least_likely,
+                                                   kKrylovTolerance * least_likely_,
                                                    kMostKrylovProducts, stop_);
-    }
     const std::array<double, 2> absorbed = krylov_->absorbed(x);
     switch (fate) {
       case PageFate::kServed:

@@ -82,7 +82,9 @@ class SojournTimes {
   mutable int most_ahead_;                // power_ is zero beyond the block with this many ahead
   std::vector<Piece> pieces_;             // in order, block by block
   mutable std::vector<double> obsolete_parts_, mass_parts_;  // by piece, of power_
-  double negligible_ = 0;
+  // The probability of the less likely fate of the two that occur: what the dropped blocks' mass
+  // and the Krylov steps' tolerance are measured against.
+  double least_likely_ = 1;
   // Up to the chain's threads, a product and its sweep at a time.
   mutable AdaptiveThreads threads_;
   LawMethod method_ = LawMethod::kAutomatic;
