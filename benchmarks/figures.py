@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Every performance figure of the issues on speed, each with the command behind it: the stationary
 solve at scale by thread count, the sojourn times of a whole `crawlq solve --sojourn` process, the
-quantiles of a stiff chain by Krylov steps and by uniformisation, the transient and the periodic regime of a day, the threshold search, the simulator's events per
-second and its two-thread speed-up.
+quantiles of a stiff chain by Krylov steps and by uniformisation, the transient and the periodic
+regime of a day, the threshold search, the simulator's events per second and its two-thread
+speed-up.
 
     benchmarks/figures.py [--build DIR] [--small] [--threads 1,2,...] [--json FILE]
 
@@ -177,10 +178,13 @@ def main():
         env.update(OMP_WAIT_POLICY="PASSIVE", GOMP_SPINCOUNT="10000")
     print(f"crawlq performance figures on {os.uname().nodename}: {cores} cores, "
           f"{'small sizes (CI)' if args.small else 'the issues sizes'}\n")
-    print(f"  {'figure':<62} {'value':>10}  {'unit':<17} {'target':>8}")
+    planned = list(figures(args.build, args.small, counts, args.large and not args.small))
+    # Each row is printed as its command ends (the run's progress), in columns as wide as the
+    # longest name.
+    width = max(len("figure"), *(len(name) for name, *_ in planned))
+    print(f"  {'figure':<{width}} {'value':>10}  {'unit':<17} {'target':>8}")
     outputs = {}
-    for name, unit, target, command, read in figures(args.build, args.small, counts,
-                                                     args.large and not args.small):
+    for name, unit, target, command, read in planned:
         key = tuple(command)
         if key not in outputs:
             started = time.perf_counter()
@@ -194,7 +198,7 @@ def main():
         missed = target is not None and ((unit.startswith("million") or unit == "x") and value < target
                                          or unit == "s" and value > target)
         shown_target = "-" if target is None else f"{target:g}{' MISSED' if missed else ''}"
-        print(f"  {name:<62} {value:>10.3f}  {unit:<17} {shown_target:>8}")
+        print(f"  {name:<{width}} {value:>10.3f}  {unit:<17} {shown_target:>8}")
         # The command as a reader types it: the program's name, the run's scenarios by their names.
         shown = [Path(c).name if i == 0 or c.startswith(WORK.name) else c for i, c in enumerate(command)]
         print(f"      $ {' '.join(shown)}")
