@@ -10,15 +10,9 @@
 
 namespace crawlq::analytic {
 
-namespace {
-// The subspace's largest dimension, and the memory its basis may take: 2 GiB holds 30 vectors up
-// to K = 21 of the paper's example, 12 at K = 23.
-constexpr int kDimension = 30;
-constexpr double kBasisBytes = 2.0 * (1 << 30);
-}  // namespace
-
 int KrylovAbsorption::dimension_for(const TaggedPageChain& chain) {
-  return std::min(kDimension, krylov_dimension_within(chain.size() + 2, kBasisBytes));
+  return std::min(kAbsorptionKrylovDimension,
+                  krylov_dimension_within(chain.size() + 2, kAbsorptionKrylovBytes));
 }
 
 KrylovAbsorption::KrylovAbsorption(const TaggedPageChain& chain, const Eigen::RowVectorXd& start,
@@ -30,8 +24,7 @@ KrylovAbsorption::KrylovAbsorption(const TaggedPageChain& chain, const Eigen::Ro
       tolerance_rate_(tolerance / horizon),
       most_products_(most_products),
       stop_(stop),
-      dimension_(dimension_for(chain)),
-      threads_(chain.threads()) {
+      dimension_(dimension_for(chain)) {
   if (!(horizon > 0) || !(tolerance > 0))
     throw std::invalid_argument("KrylovAbsorption: the horizon and tolerance must be positive");
   state_.head(chain.size()) = start.transpose();
@@ -42,8 +35,8 @@ void KrylovAbsorption::step_to(double until, double asked) {
   const Eigen::Index n = chain_.size(), in_service = chain_.waiting_offset(0);
   const int most_ahead = chain_.max_pages_ahead();
   // The transient part moves by T's transpose; each fate's state gains what its exits carry.
-  const VectorProduct product = [&](const Eigen::VectorXd& x, Eigen::VectorXd& y) {
-    chain_.subgenerator().left_multiply(x.data(), y.data(), most_ahead, threads_.next_step());
+  const VectorProduct product = [&](const Eigen::VectorXd& x, Eigen::VectorXd& y, int threads) {
+    chain_.subgenerator().left_multiply(x.data(), y.data(), most_ahead, threads);
     y(n) = x.head(in_service).dot(chain_.served_exit().head(in_service));
     y(n + 1) = x.head(n).dot(chain_.obsolete_exit());
   };
@@ -74,7 +67,7 @@ void KrylovAbsorption::step_to(double until, double asked) {
                                    .tolerance = tolerance_rate_ * length,
                                    .norm = 2 * chain_.max_exit_rate(),
                                    .conserves_sum = true,
-                                   .threads = threads_for_region(chain_.threads()),
+                                   .threads = chain_.threads(),
                                    .stop = stop_,
                                    .most_products = 0,
                                    .on_step = keep_step};

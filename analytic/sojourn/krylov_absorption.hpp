@@ -11,10 +11,14 @@
 #include <cstddef>
 #include <vector>
 
-#include "analytic/adaptive_threads.hpp"
 #include "analytic/sojourn/tagged_page_chain.hpp"
 
 namespace crawlq::analytic {
+
+// The subspace's largest dimension, and the memory its basis may take: 2 GiB holds 30 vectors up
+// to K = 21 of the paper's example, 12 at K = 23 (the solver's memory estimate counts it).
+inline constexpr int kAbsorptionKrylovDimension = 30;
+inline constexpr double kAbsorptionKrylovBytes = 2.0 * (1 << 30);
 
 class KrylovAbsorption {
  public:
@@ -56,7 +60,6 @@ class KrylovAbsorption {
   const std::atomic<bool>* stop_;
   int dimension_;
   std::vector<Step> steps_;
-  AdaptiveThreads threads_;
 };
 
 }  // namespace crawlq::analytic

@@ -10,6 +10,8 @@
 #include <string>
 #include <variant>
 
+#include "analytic/sojourn/krylov_absorption.hpp"
+#include "analytic/transient/transient_options.hpp"
 #include "model/simulation_policy.hpp"
 
 namespace crawlq::analytic {
@@ -44,17 +46,33 @@ MemoryEstimate block_recursion_memory(const model::Model& model) {
   return e;
 }
 
-// The iterative solver applies Q from its factors: the stationary solve holds up to sixteen vectors
-// of the chain's size (BiCGSTAB's nine; under Jacobi the diagonal and its inverse, which the
-// operator otherwise reads from its factors; a product buffer; the result is the start, normalised
-// in place), counted with room to spare. The sojourn
-// times' tagged-page chain (about one state for every W of the chain's) is applied from its factors
-// too: its moment vectors, exit rates, diagonal and the uniformisation's vectors, about twenty.
-// Measured peaks: 0.66 GB at K = 20 (estimate 0.87), 2.5 GB at K = 22 (estimate 3.5).
+// The iterative solver applies Q from its factors, and the sojourn times and transients the chains
+// they need from theirs, so a solve holds vectors alone: per state of the chain (S) and of the
+// tagged page's chain (T, one for every W of the chain's) at the peak of whichever part runs (the
+// stationary solve: BiCGSTAB's eight and the residual's product; the sojourn times: the stationary
+// vector, the fates' moment vectors and the uniformisation's; the transients: theirs and the
+// stationary vector). Peaks measured on 2026-12-07 (`crawlq solve --json --full-chain`, less the
+// process's 15 MB), in bytes a state of the chain:
+// - the paper's example (T = S / 2), K = 22 and 24: 67 plain or with --sojourn, 78 with --times;
+// - one arrival and one service phase (T = S), K = 22: 98 plain, 113 with --sojourn, 129 with
+//   --times;
+// - the paper's example with a service phase at 3 x 10^5 (stiff: Krylov steps), K = 18: 75 with
+//   --sojourn and 94 with --times beside the Krylov basis; at K = 15, 109 with --times.
+// kBytesPerState S + kBytesPerTaggedState T bounds each by a third or more. A stiff chain's Krylov
+// steps add a basis of up to 30 vectors: the transients' within kKrylovBytes on the chain, the
+// sojourn laws' within kAbsorptionKrylovBytes on the tagged chain; the larger is counted.
+// (Before, 128 S + 160 T, counting sixteen vectors of an older solver and twenty of the tagged
+// chain's but no basis: 3.2 times the peak at K = 24, whose 4.5 GB were refused on a 16 GB
+// machine, and short of a stiff transient's at K = 18.)
 MemoryEstimate iterative_memory(const model::Model& model) {
+  constexpr double kBytesPerState = 110, kBytesPerTaggedState = 80;
   MemoryEstimate e = block_recursion_memory(model);
   const double tagged_states = e.states / environment_phases(model);
-  e.bytes = 8.0 * 16 * e.states + 8.0 * 20 * tagged_states;
+  const double transient_basis = std::min(kKrylovBytes, 8.0 * kKrylovDimension * e.states);
+  const double sojourn_basis =
+      std::min(kAbsorptionKrylovBytes, 8.0 * kAbsorptionKrylovDimension * (tagged_states + 2));
+  e.bytes = kBytesPerState * e.states + kBytesPerTaggedState * tagged_states +
+            std::max(transient_basis, sojourn_basis);
   return e;
 }
 

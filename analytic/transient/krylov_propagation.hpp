@@ -13,8 +13,9 @@
 
 namespace crawlq::analytic {
 
-// y = A x; A = Q transposed, so that x is a distribution as a column.
-using VectorProduct = std::function<void(const Eigen::VectorXd& x, Eigen::VectorXd& y)>;
+// y = A x on `threads` threads; A = Q transposed, so that x is a distribution as a column.
+using VectorProduct =
+    std::function<void(const Eigen::VectorXd& x, Eigen::VectorXd& y, int threads)>;
 
 // A step taken: over it, x(start + s) = beta V exp(s H) e1 for s in [0, length], V the first
 // H.rows() vectors of `basis`. What a caller keeps of it gives x, or parts of it, at any time of
@@ -37,7 +38,9 @@ struct KrylovExponentialOptions {
   // Whether A keeps the sum of x (a generator's transpose, absorbing states or not): a step that
   // changes it is judged by that change too.
   bool conserves_sum = false;
-  int threads = 1;  // of the sums and updates (the products thread themselves)
+  // The most threads of the products and the vector work: each product and the Gram-Schmidt
+  // after it run on those that get a core (AdaptiveThreads), the same bits for any count.
+  int threads = 1;
   const std::atomic<bool>* stop = nullptr;  // set from another thread: analytic::Cancelled
   std::size_t most_products = 0;            // > 0: KrylovWorkExceeded past this many
   // After each step; a step that is not taken (x already at its fixed point, or zero) is not

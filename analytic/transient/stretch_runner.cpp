@@ -160,8 +160,8 @@ void StretchRunner::run_krylov(const TransientChain& chain, Eigen::VectorXd& p,
   std::vector<double> times = offsets;
   if (end > 0) times.push_back(end);
   Eigen::VectorXd moving;
-  const VectorProduct product = [&](const Eigen::VectorXd& x, Eigen::VectorXd& y) {
-    apply_moving(chain, x, y, moving, options_.threads);
+  const VectorProduct product = [&](const Eigen::VectorXd& x, Eigen::VectorXd& y, int threads) {
+    apply_moving(chain, x, y, moving, threads);
   };
   Eigen::VectorXd at_end;
   const auto reached = [&](std::size_t i, const Eigen::VectorXd& at, const Eigen::VectorXd& area) {

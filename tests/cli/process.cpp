@@ -88,8 +88,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, std::chrono::mil
   for (auto& fd : fds)
     if (fd.fd >= 0) ::close(fd.fd);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+  rusage usage{};
+  while (::wait4(pid, &status, 0, &usage) < 0)
+    if (errno != EINTR) throw std::runtime_error(std::string("wait4: ") + std::strerror(errno));
+  result.peak_resident_bytes = static_cast<double>(usage.ru_maxrss) * 1024;
   if (WIFEXITED(status)) {
     result.exit_status = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status)) {

@@ -11,9 +11,10 @@ struct ProcessResult {
   std::string command;   // argv joined by spaces, for failure reports
   int exit_status = -1;  // the program's exit status; 128 + signal when a signal ended it
   bool signaled = false;
-  bool timed_out = false;  // killed for running past the time limit
-  std::string out;         // everything written to stdout
-  std::string err;         // everything written to stderr
+  bool timed_out = false;          // killed for running past the time limit
+  std::string out;                 // everything written to stdout
+  std::string err;                 // everything written to stderr
+  double peak_resident_bytes = 0;  // the most memory it held at once (ru_maxrss)
 };
 
 // argv[0] is the program's path; no shell is involved, so arguments need no quoting. A program

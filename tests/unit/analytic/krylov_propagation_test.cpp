@@ -5,11 +5,14 @@
 #include "analytic/transient/krylov_propagation.hpp"
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstddef>
 #include <unsupported/Eigen/MatrixFunctions>
 #include <vector>
+
+#include "tests/support/scoped_environment.hpp"
 
 namespace crawlq::analytic {
 namespace {
@@ -63,17 +66,21 @@ struct Reached {
 
 Reached propagate(const BirthDeath& chain, const Eigen::VectorXd& start,
                   const std::vector<double>& times, const KrylovExponentialOptions& options,
-                  KrylovExponentialSummary* summary = nullptr) {
+                  KrylovExponentialSummary* summary = nullptr,
+                  std::vector<int>* product_threads = nullptr) {
   Reached out;
   out.at.resize(times.size());
   out.area.resize(times.size());
-  const KrylovExponentialSummary s =
-      krylov_propagate([&](const Eigen::VectorXd& x, Eigen::VectorXd& y) { chain.apply(x, y); },
-                       start, times, options,
-                       [&](std::size_t i, const Eigen::VectorXd& at, const Eigen::VectorXd& area) {
-                         out.at[i] = at;
-                         out.area[i] = area;
-                       });
+  const KrylovExponentialSummary s = krylov_propagate(
+      [&](const Eigen::VectorXd& x, Eigen::VectorXd& y, int threads) {
+        if (product_threads) product_threads->push_back(threads);
+        chain.apply(x, y);
+      },
+      start, times, options,
+      [&](std::size_t i, const Eigen::VectorXd& at, const Eigen::VectorXd& area) {
+        out.at[i] = at;
+        out.area[i] = area;
+      });
   if (summary) *summary = s;
   return out;
 }
@@ -150,6 +157,18 @@ TEST_CASE("Krylov steps: the same bits on one thread and on two", "[transient][k
   for (std::size_t i = 0; i < times.size(); ++i) {
     CHECK(one.at[i] == two.at[i]);
     CHECK(one.area[i] == two.area[i]);
+  }
+  // Threads that change from one product to the next (fewer while other programs hold cores): each
+  // product runs on its step's, and the bits stay the same.
+  const test_support::ScopedEnvironment alternate("CRAWLQ_THREAD_ADAPTATION", "alternate");
+  std::vector<int> product_threads;
+  const Reached switching =
+      propagate(chain, start, times, {.dimension = 12, .threads = 2}, nullptr, &product_threads);
+  CHECK(std::count(product_threads.begin(), product_threads.end(), 1) >= 2);
+  CHECK(std::count(product_threads.begin(), product_threads.end(), 2) >= 2);
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    CHECK(one.at[i] == switching.at[i]);
+    CHECK(one.area[i] == switching.area[i]);
   }
 }
 
