@@ -137,7 +137,10 @@ TEST_CASE("solve --drain-to: the mean time to drain, and its distribution at the
   CHECK_THAT(cdf[3], Catch::Matchers::WithinAbs(1.0, 1e-9));
   // The mean is the integral of 1 - F: between the two Riemann sums on a fine grid.
   std::string grid;
-  for (int i = 0; i <= 400; ++i) grid += (i ? "," : "") + std::to_string(i * 0.05);
+  for (int i = 0; i <= 400; ++i) {
+    if (i > 0) grid += ',';
+    grid += std::to_string(i * 0.05);
+  }
   const std::vector<double> fine =
       solve_json({"--from", "full", "--drain-to", "2", "--times", grid}).at("drain").at("cdf");
   double lower = 0, upper = 0;
