@@ -5,6 +5,7 @@
 // fit (before 2026-12-07 it was 3.2 times the peak at K = 24).
 #include "analytic/stationary/memory_estimate.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -67,21 +68,20 @@ TEST_CASE("the memory estimate bounds what every part of a solve holds", "[cli][
   for (const Case& c : cases()) {
     const std::string file = dir.write("model.yaml", with_capacity(c.text, c.capacity));
     const std::string tiny = dir.write("tiny.yaml", with_capacity(c.text, 2));
-    model::Model m = scenarios::load_scenario(file).model;
+    const model::Model m = scenarios::load_scenario(file).model;
     const analytic::MemoryEstimate estimate =
         analytic::estimate_memory(m, analytic::Method::kIterative);
     double largest = 0;
     for (const auto& part : parts) {
-      std::vector<std::string> argv{CRAWLQ_BINARY, "solve",        file,
-                                    "--json",      "--full-chain", "--method",
-                                    "iterative",   "--threads",    "1"};
-      argv.insert(argv.end(), part.begin(), part.end());
-      const ProcessResult run = run_process(argv, std::chrono::seconds(120));
+      const auto solve = [&](const std::string& scenario, const std::string& method) {
+        std::vector<std::string> argv{CRAWLQ_BINARY, "solve", scenario,    "--json", "--full-chain",
+                                      "--method",    method,  "--threads", "1"};
+        argv.insert(argv.end(), part.begin(), part.end());
+        return argv;
+      };
+      const ProcessResult run = run_process(solve(file, "iterative"), std::chrono::seconds(120));
       // What the process holds whatever the chain: its libraries, stacks and buffers.
-      std::vector<std::string> tiny_argv = argv;
-      tiny_argv[2] = tiny;
-      tiny_argv[6] = "block-recursion";
-      const ProcessResult baseline = run_process(tiny_argv);
+      const ProcessResult baseline = run_process(solve(tiny, "block-recursion"));
       INFO(c.name << ", " << report(run) << "\nestimate " << estimate.bytes << " bytes, "
                   << estimate.states << " states; peak " << run.peak_resident_bytes
                   << ", the process alone " << baseline.peak_resident_bytes << "\n"
